@@ -47,8 +47,14 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// What `make_move` returns so `unmake_move` can restore the position.
     type Undo: Copy;
 
+    /// Number of history-table slots; `history_index` maps every move below it.
+    const HISTORY_SIZE: usize;
+
     /// The player to move.
     fn side_to_move(&self) -> Side;
+
+    /// A slot for `mv` in the search's history table (e.g. from-square × to-square).
+    fn history_index(mv: Self::Move) -> usize;
 
     /// Appends every legal move to `out` (which the caller has cleared). A position
     /// whose game is over has no moves; a side that must pass gets exactly one pass move.

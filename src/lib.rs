@@ -12,6 +12,10 @@
 //! Dependencies point downwards only: games know nothing of search or protocols, the
 //! search knows games only through the trait.
 
+pub mod bench;
 pub mod game;
 pub mod games;
+pub mod perft;
+pub mod protocol;
+pub mod search;
 pub mod zobrist;

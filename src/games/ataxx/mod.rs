@@ -15,6 +15,11 @@ use bitboard::ADJACENT;
 impl Game for Position {
     type Move = Move;
     type Undo = Undo;
+    const HISTORY_SIZE: usize = 64 * 64;
+
+    fn history_index(mv: Move) -> usize {
+        mv.from() as usize * 64 + mv.to() as usize
+    }
 
     fn side_to_move(&self) -> Side {
         Position::side_to_move(self)
@@ -70,4 +75,23 @@ impl Game for Position {
     fn is_legal(&self, mv: Move) -> bool {
         Position::is_legal(self, mv)
     }
+}
+
+/// The bench positions: openings with and without gaps, and middle games.
+pub const BENCH_FENS: &[&str] = &[
+    "x5o/7/7/7/7/7/o5x x 0 1",
+    "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
+    "x5o/7/3-3/2-1-2/3-3/7/o5x x 0 1",
+    "x2-2o/3-3/7/--3--/7/3-3/o2-2x x 0 1",
+    "7/7/7/2x1o2/7/7/7 x 0 1",
+    "7/7/7/7/4ooo/4ooo/4oox x 0 1",
+    "x1-1-1o/2-1-2/2-1-2/7/2-1-2/2-1-2/o1-1-1x x 0 1",
+];
+
+/// [`BENCH_FENS`] as positions under the UAI rules.
+pub fn bench_positions() -> Vec<Position> {
+    BENCH_FENS
+        .iter()
+        .filter_map(|f| Position::from_fen(f, Rules::Uai).ok())
+        .collect()
 }

@@ -1,0 +1,521 @@
+//! Iterative-deepening negamax alpha-beta over any [`Game`]: principal variation search,
+//! aspiration windows, a transposition table, killer and history move ordering, and
+//! late-move reductions. Moves are reduced, never pruned, so a proven win or loss is a
+//! real forced line.
+
+use super::limits::{Clock, Limits};
+use super::report::{Iteration, Score, SearchResult, StopReason, INF, MAX_PLY, WIN};
+use super::tt::{Bound, Table};
+use crate::game::{Game, Outcome};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Search features that can be switched off, so each one's worth can be measured in a
+/// match against the same engine without it.
+#[derive(Clone, Copy, Debug)]
+pub struct Features {
+    pub aspiration: bool,
+    pub lmr: bool,
+    pub killers: bool,
+    pub history: bool,
+}
+
+impl Default for Features {
+    fn default() -> Features {
+        Features {
+            aspiration: true,
+            lmr: true,
+            killers: true,
+            history: true,
+        }
+    }
+}
+
+/// The searcher: tables that persist between searches of one game.
+pub struct Searcher<G: Game> {
+    tt: Table<G::Move>,
+    killers: Vec<[Option<G::Move>; 2]>,
+    history: Vec<i32>,
+    move_buf: Vec<Vec<G::Move>>,
+    score_buf: Vec<Vec<i32>>,
+    pv: Vec<Vec<G::Move>>,
+    /// Switchable features (all on by default).
+    pub features: Features,
+    // Per-search state.
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    node_limit: u64,
+    clock: Option<Clock>,
+}
+
+const CHECK_INTERVAL: u64 = 1024;
+
+impl<G: Game> Searcher<G> {
+    /// A searcher with a transposition table of `hash_mib` MiB.
+    pub fn new(hash_mib: usize) -> Searcher<G> {
+        Searcher {
+            tt: Table::new(hash_mib),
+            killers: vec![[None, None]; MAX_PLY + 1],
+            history: vec![0; 2 * G::HISTORY_SIZE],
+            move_buf: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            score_buf: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            features: Features::default(),
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            node_limit: u64::MAX,
+            clock: None,
+        }
+    }
+
+    /// Resizes the transposition table (its contents are lost).
+    pub fn set_hash(&mut self, hash_mib: usize) {
+        self.tt = Table::new(hash_mib);
+    }
+
+    /// Forgets everything learned so far (a new game), so results do not depend on
+    /// what was searched before.
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        self.history.iter_mut().for_each(|h| *h = 0);
+        self.killers.iter_mut().for_each(|k| *k = [None, None]);
+    }
+
+    /// Permille of the transposition table filled by the current search.
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
+
+    /// Searches `root` within `limits`. `stop` is polled during the search; `seed`
+    /// shuffles equally-ordered root moves (so it picks among equal moves), and
+    /// `on_iteration` hears about every completed iteration.
+    pub fn search(
+        &mut self,
+        root: &G,
+        limits: &Limits,
+        stop: &AtomicBool,
+        seed: Option<u64>,
+        on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let start = Instant::now();
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.stopped = false;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        self.clock = Some(Clock::new(limits));
+        self.tt.new_search();
+        self.killers.iter_mut().for_each(|k| *k = [None, None]);
+        for h in self.history.iter_mut() {
+            *h /= 8;
+        }
+
+        let mut pos = root.clone();
+        let mut root_moves = Vec::new();
+        pos.generate_moves(&mut root_moves);
+        let mut result = SearchResult {
+            best: root_moves.first().copied(),
+            score: Score(0),
+            depth: 0,
+            nodes: 0,
+            time: start.elapsed(),
+            pv: root_moves.first().copied().into_iter().collect(),
+            reason: StopReason::Depth,
+        };
+        if root_moves.is_empty() {
+            result.reason = StopReason::GameOver;
+            return result;
+        }
+        if root_moves.len() == 1 && !limits.infinite {
+            result.reason = StopReason::Proven;
+            return result;
+        }
+
+        // Order root moves once by the game's hint; the seed breaks ties.
+        if let Some(seed) = seed {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+            root_moves.shuffle(&mut rng);
+        }
+        let mut root_scores: Vec<i32> =
+            root_moves.iter().map(|&m| pos.move_order_hint(m)).collect();
+        sort_by_scores(&mut root_moves, &mut root_scores);
+
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 8)
+            .clamp(1, MAX_PLY as u32 - 8);
+        let mut prev_score = 0;
+        for depth in 1..=max_depth {
+            let (score, best_idx) = self.search_root(
+                &mut pos,
+                &mut root_moves,
+                &mut root_scores,
+                depth as i32,
+                prev_score,
+                stop,
+            );
+            if self.stopped {
+                // An unfinished iteration is trusted only if no iteration finished.
+                if result.depth == 0 {
+                    if let Some(i) = best_idx {
+                        result.best = Some(root_moves[i]);
+                        result.pv = vec![root_moves[i]];
+                    }
+                }
+                break;
+            }
+            let best = root_moves[best_idx.unwrap_or(0)];
+            let mut pv = vec![best];
+            pv.extend_from_slice(&self.pv[1]);
+            // Move the best move to the front for the next iteration.
+            let i = best_idx.unwrap_or(0);
+            root_moves[..=i].rotate_right(1);
+            root_scores[..=i].rotate_right(1);
+            prev_score = score;
+            result.best = Some(best);
+            result.score = Score(score);
+            result.depth = depth;
+            result.pv = pv.clone();
+            on_iteration(&Iteration {
+                depth,
+                seldepth: self.seldepth as u32,
+                score: Score(score),
+                nodes: self.nodes,
+                time: start.elapsed(),
+                pv,
+            });
+            if !limits.infinite {
+                if let Some(plies) = Score(score).plies_to_end() {
+                    if plies.unsigned_abs() <= depth {
+                        result.reason = StopReason::Proven;
+                        break;
+                    }
+                }
+                let soft = self.clock.and_then(|c| c.soft);
+                if soft.is_some_and(|s| Instant::now() >= s) {
+                    result.reason = StopReason::Time;
+                    break;
+                }
+            }
+        }
+        if self.stopped {
+            result.reason = if stop.load(Ordering::Relaxed) {
+                StopReason::Stopped
+            } else if self.nodes >= self.node_limit {
+                StopReason::Nodes
+            } else {
+                StopReason::Time
+            };
+        }
+        result.nodes = self.nodes;
+        result.time = start.elapsed();
+        result
+    }
+
+    /// One root iteration with an aspiration window. Returns the score and the index of
+    /// the best root move (`None` if stopped before any move finished).
+    fn search_root(
+        &mut self,
+        pos: &mut G,
+        moves: &mut [G::Move],
+        scores: &mut [i32],
+        depth: i32,
+        prev: i32,
+        stop: &AtomicBool,
+    ) -> (i32, Option<usize>) {
+        let mut delta = 40;
+        let (mut alpha, mut beta) =
+            if self.features.aspiration && depth >= 4 && prev.abs() < WIN - MAX_PLY as i32 {
+                (prev - delta, prev + delta)
+            } else {
+                (-INF, INF)
+            };
+        loop {
+            let (score, best) = self.root_window(pos, moves, scores, depth, alpha, beta, stop);
+            if self.stopped {
+                return (score, best);
+            }
+            if score <= alpha && alpha > -INF {
+                alpha = (alpha - delta).max(-INF);
+            } else if score >= beta && beta < INF {
+                beta = (beta + delta).min(INF);
+            } else {
+                return (score, best);
+            }
+            delta *= 3;
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn root_window(
+        &mut self,
+        pos: &mut G,
+        moves: &mut [G::Move],
+        scores: &mut [i32],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        stop: &AtomicBool,
+    ) -> (i32, Option<usize>) {
+        let mut best_score = -INF;
+        let mut best_idx = None;
+        self.pv[0].clear();
+        for i in 0..moves.len() {
+            let mv = moves[i];
+            let undo = pos.make_move(mv);
+            let score = if i == 0 {
+                -self.negamax(pos, depth - 1, -beta, -alpha, 1, true, stop)
+            } else {
+                let s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1, false, stop);
+                if s > alpha && s < beta && !self.stopped {
+                    -self.negamax(pos, depth - 1, -beta, -alpha, 1, true, stop)
+                } else {
+                    s
+                }
+            };
+            pos.unmake_move(mv, undo);
+            if self.stopped {
+                break;
+            }
+            scores[i] = score;
+            if score > best_score {
+                best_score = score;
+                best_idx = Some(i);
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(0, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if let Some(i) = best_idx {
+            if !self.stopped {
+                let bound = if best_score >= beta {
+                    Bound::Lower
+                } else {
+                    Bound::Exact
+                };
+                self.tt
+                    .store(pos.hash(), Some(moves[i]), best_score, depth, bound, 0);
+            }
+        }
+        (best_score, best_idx)
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    fn should_stop(&mut self, stop: &AtomicBool) -> bool {
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+        } else if self.nodes % CHECK_INTERVAL == 0 {
+            let late = self
+                .clock
+                .and_then(|c| c.hard)
+                .is_some_and(|h| Instant::now() >= h);
+            if late || stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        pos: &mut G,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+        stop: &AtomicBool,
+    ) -> i32 {
+        self.pv[ply].clear();
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.should_stop(stop) {
+            return 0;
+        }
+        if let Some(outcome) = pos.outcome() {
+            return match outcome {
+                Outcome::Draw => 0,
+                Outcome::Win(side) if side == pos.side_to_move() => WIN - ply as i32,
+                Outcome::Win(_) => -(WIN - ply as i32),
+            };
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return pos.evaluate();
+        }
+
+        let key = pos.hash();
+        let mut tt_move = None;
+        if let Some(e) = self.tt.probe(key, ply) {
+            tt_move = e.mv;
+            if !pv_node && e.depth as i32 >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score >= beta,
+                    Bound::Upper => e.score <= alpha,
+                };
+                if cut {
+                    return e.score;
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.move_buf[ply]);
+        let mut scores = std::mem::take(&mut self.score_buf[ply]);
+        moves.clear();
+        pos.generate_moves(&mut moves);
+        self.score_moves(pos, &moves, &mut scores, tt_move, ply);
+
+        let side = pos.side_to_move().index();
+        let alpha_orig = alpha;
+        let mut best_score = -INF;
+        let mut best_move = None;
+        for i in 0..moves.len() {
+            pick_best(&mut moves, &mut scores, i);
+            let mv = moves[i];
+            let ordered_score = scores[i];
+            let undo = pos.make_move(mv);
+            let score = if i == 0 {
+                -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, pv_node, stop)
+            } else {
+                let reduce = self.features.lmr
+                    && depth >= 3
+                    && i >= 3
+                    && ordered_score < KILLER_SCORE
+                    && !pos.is_pass(mv);
+                let r = if reduce {
+                    1 + (depth >= 6 && i >= 8) as i32
+                } else {
+                    0
+                };
+                let mut s =
+                    -self.negamax(pos, depth - 1 - r, -alpha - 1, -alpha, ply + 1, false, stop);
+                if s > alpha && r > 0 && !self.stopped {
+                    s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1, false, stop);
+                }
+                if s > alpha && s < beta && pv_node && !self.stopped {
+                    s = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true, stop);
+                }
+                s
+            };
+            pos.unmake_move(mv, undo);
+            if self.stopped {
+                break;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        self.reward(side, mv, depth, ply, &moves[..i]);
+                        break;
+                    }
+                }
+            }
+        }
+        self.move_buf[ply] = moves;
+        self.score_buf[ply] = scores;
+        if self.stopped {
+            return 0;
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, best_move, best_score, depth, bound, ply);
+        best_score
+    }
+
+    fn score_moves(
+        &self,
+        pos: &G,
+        moves: &[G::Move],
+        scores: &mut Vec<i32>,
+        tt_move: Option<G::Move>,
+        ply: usize,
+    ) {
+        let side = pos.side_to_move().index();
+        let killers = self.killers[ply];
+        scores.clear();
+        scores.extend(moves.iter().map(|&m| {
+            if Some(m) == tt_move {
+                TT_SCORE
+            } else if self.features.killers && killers[0] == Some(m) {
+                KILLER_SCORE + 1
+            } else if self.features.killers && killers[1] == Some(m) {
+                KILLER_SCORE
+            } else {
+                let h = if self.features.history {
+                    self.history[side * G::HISTORY_SIZE + G::history_index(m)] / 64
+                } else {
+                    0
+                };
+                pos.move_order_hint(m) * 256 + h.clamp(-200_000, 200_000)
+            }
+        }));
+    }
+
+    /// A move that caused a beta cut-off becomes a killer and gains history; the moves
+    /// tried before it lose some.
+    fn reward(&mut self, side: usize, mv: G::Move, depth: i32, ply: usize, tried: &[G::Move]) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(mv) {
+            k[1] = k[0];
+            k[0] = Some(mv);
+        }
+        let bonus = (depth * depth * 16).min(16_000);
+        let base = side * G::HISTORY_SIZE;
+        let update = |h: &mut i32, b: i32| *h += b - *h * b.abs() / 4_000_000;
+        update(&mut self.history[base + G::history_index(mv)], bonus);
+        for &m in tried {
+            update(&mut self.history[base + G::history_index(m)], -bonus);
+        }
+    }
+}
+
+const TT_SCORE: i32 = i32::MAX;
+const KILLER_SCORE: i32 = i32::MAX - 10;
+
+/// Moves the best-scored remaining move to position `i` (selection sort step: cheap
+/// when a cut-off comes early, as it usually does).
+fn pick_best<M: Copy>(moves: &mut [M], scores: &mut [i32], i: usize) {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+    scores.swap(i, best);
+}
+
+/// Stable sort of moves by descending score.
+fn sort_by_scores<M: Copy>(moves: &mut [M], scores: &mut [i32]) {
+    let mut pairs: Vec<(i32, M)> = scores.iter().copied().zip(moves.iter().copied()).collect();
+    pairs.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
+    for (i, (s, m)) in pairs.into_iter().enumerate() {
+        scores[i] = s;
+        moves[i] = m;
+    }
+}

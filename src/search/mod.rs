@@ -1,0 +1,14 @@
+//! The game-independent search: iterative-deepening alpha-beta ([`alphabeta`]), its
+//! transposition table ([`tt`]), budgets ([`limits`]),
+//! the thread facade ([`control`]) and the data it reports ([`report`]).
+
+pub mod alphabeta;
+pub mod control;
+pub mod limits;
+pub mod report;
+pub mod tt;
+
+pub use alphabeta::{Features, Searcher};
+pub use control::{Engine, Report};
+pub use limits::Limits;
+pub use report::{nps, Iteration, Score, SearchResult, StopReason, WIN};

@@ -318,7 +318,7 @@ impl<G: Game> Searcher<G> {
     fn should_stop(&mut self, stop: &AtomicBool) -> bool {
         if self.nodes >= self.node_limit {
             self.stopped = true;
-        } else if self.nodes % CHECK_INTERVAL == 0 {
+        } else if self.nodes.is_multiple_of(CHECK_INTERVAL) {
             let late = self
                 .clock
                 .and_then(|c| c.hard)

@@ -6,6 +6,7 @@ pub mod alphabeta;
 pub mod control;
 pub mod limits;
 pub mod report;
+pub mod time;
 pub mod tt;
 
 pub use alphabeta::{Features, Searcher};

@@ -46,7 +46,7 @@ impl<M> Iteration<M> {
 
 /// Nodes per second, safe for a zero duration.
 pub fn nps(nodes: u64, time: Duration) -> u64 {
-    let us = time.as_micros().max(1) as u128;
+    let us = time.as_micros().max(1);
     (nodes as u128 * 1_000_000 / us) as u64
 }
 

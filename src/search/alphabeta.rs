@@ -52,6 +52,8 @@ pub struct Searcher<G: Game> {
 }
 
 const CHECK_INTERVAL: u64 = 1024;
+/// Extra iterations after a proven score before the search stops early.
+const PROVEN_MARGIN: u32 = 4;
 
 impl<G: Game> Searcher<G> {
     /// A searcher with a transposition table of `hash_mib` MiB.
@@ -168,8 +170,11 @@ impl<G: Game> Searcher<G> {
                 break;
             }
             let best = root_moves[best_idx.unwrap_or(0)];
-            let mut pv = vec![best];
-            pv.extend_from_slice(&self.pv[1]);
+            let pv = if self.pv[0].first() == Some(&best) {
+                self.pv[0].clone()
+            } else {
+                vec![best]
+            };
             // Move the best move to the front for the next iteration.
             let i = best_idx.unwrap_or(0);
             root_moves[..=i].rotate_right(1);
@@ -188,8 +193,10 @@ impl<G: Game> Searcher<G> {
                 pv,
             });
             if !limits.infinite {
+                // Reductions can hide a shorter win, so a proven result is trusted only
+                // once the reduced lines have had room to reach it in full.
                 if let Some(plies) = Score(score).plies_to_end() {
-                    if plies.unsigned_abs() <= depth {
+                    if plies.unsigned_abs() + PROVEN_MARGIN <= depth {
                         result.reason = StopReason::Proven;
                         break;
                     }

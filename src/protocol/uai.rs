@@ -1,11 +1,847 @@
-//! UAI front end (being written).
+//! The UAI front end (UCI with Ataxx FEN and moves, see `docs/uai-protocol.md`).
+//!
+//! Each input line is parsed completely into a [`Command`] before anything changes, so a
+//! malformed line answers one `info string error: …` and leaves the state as it was. The
+//! loop waits on three channels at once — input lines, search reports, and the output
+//! of a background `perft`/`bench` task — so `isready`, `stop` and `quit` are answered
+//! at once whatever is running. Searches use the UAI rules (100-ply draw).
 
-use crossbeam_channel::Receiver;
+use super::emit;
+use crate::bench;
+use crate::game::Side;
+use crate::games::ataxx::{self, Move, Position, Rules};
+use crate::search::report::{Iteration, Score};
+use crate::search::time::{self, TimeControl};
+use crate::search::{nps, Engine, Limits, Report};
+use crossbeam_channel::{never, select, unbounded, Receiver, Sender};
+use std::collections::VecDeque;
 use std::io::Write;
+use std::time::{Duration, Instant};
+
+/// Name announced by `id name`.
+pub const ENGINE_NAME: &str = concat!("ataxx-engine ", env!("CARGO_PKG_VERSION"));
+/// Author announced by `id author`.
+pub const ENGINE_AUTHOR: &str = "the ataxx-engine authors";
+
+/// Deepest `perft` accepted: deeper would run for hours.
+pub const MAX_PERFT_DEPTH: u32 = 12;
+/// Deepest `bench` accepted.
+pub const MAX_BENCH_DEPTH: u32 = 30;
+/// Lines held back while a `perft` or `bench` runs; beyond this they are refused.
+const MAX_PENDING: usize = 10_000;
+/// How long `stop` waits for the search's answer before going back to the loop (the
+/// search stops within a millisecond; this only guards against a stuck thread).
+const STOP_WAIT: Duration = Duration::from_secs(2);
+
+/// A spin (integer) option. Every option lives in [`OPTIONS`]; the handshake, the
+/// defaults and `setoption` all read that one table.
+pub struct SpinOption {
+    /// Name as announced; `setoption` matches it case-insensitively.
+    pub name: &'static str,
+    /// Value before any `setoption`.
+    pub default: i64,
+    /// Smallest accepted value.
+    pub min: i64,
+    /// Largest accepted value.
+    pub max: i64,
+    /// What setting it does to the session (the value is already range-checked).
+    apply: fn(&mut Session, i64),
+}
+
+/// The options, announced in this order by `uai`.
+pub static OPTIONS: &[SpinOption] = &[
+    SpinOption {
+        name: "Hash",
+        default: 16,
+        min: 1,
+        max: 4096,
+        apply: |s, v| {
+            let mib = v as usize;
+            if mib != s.hash_mib {
+                s.hash_mib = mib;
+                s.engine.set_hash(mib);
+                s.table_work_queued = true;
+            }
+        },
+    },
+    SpinOption {
+        name: "Threads",
+        default: 1,
+        min: 1,
+        max: 1,
+        apply: |_, _| {},
+    },
+    SpinOption {
+        name: "MoveOverhead",
+        default: time::DEFAULT_OVERHEAD.as_millis() as i64,
+        min: 0,
+        max: 5000,
+        apply: |s, v| s.overhead = Duration::from_millis(v as u64),
+    },
+];
+
+fn option_default(name: &str) -> i64 {
+    OPTIONS
+        .iter()
+        .find(|o| o.name == name)
+        .map_or(0, |o| o.default)
+}
+
+/// The arguments of `go`, as sent (times in milliseconds; negative clocks, which some
+/// GUIs send after an overrun, count as zero).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoParams {
+    pub btime: Option<u64>,
+    pub wtime: Option<u64>,
+    pub binc: Option<u64>,
+    pub winc: Option<u64>,
+    pub movestogo: Option<u32>,
+    pub movetime: Option<u64>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub infinite: bool,
+}
+
+/// Where `position` starts from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Base {
+    StartPos,
+    Fen(String),
+}
+
+/// One parsed input line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Uai,
+    IsReady,
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
+    NewGame,
+    Position {
+        base: Base,
+        moves: Vec<Move>,
+    },
+    Go(GoParams),
+    Stop,
+    Quit,
+    Perft(u32),
+    Bench(u32),
+    Display,
+    /// A blank line: ignored.
+    Nothing,
+}
+
+/// Quotes a piece of input for an error message: one short line, no control characters.
+fn quote(s: &str) -> String {
+    let mut q: String = s
+        .chars()
+        .take(40)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    if s.chars().count() > 40 {
+        q.push('…');
+    }
+    format!("'{q}'")
+}
+
+/// Parses a number; overflow and junk are errors, never wrapped or guessed.
+fn number<T: std::str::FromStr>(what: &str, s: Option<&str>) -> Result<T, String> {
+    let s = s.ok_or_else(|| format!("{what} needs a value"))?;
+    s.parse()
+        .map_err(|_| format!("bad value {} for {what}", quote(s)))
+}
+
+/// A clock value in milliseconds; negative counts as zero.
+fn millis(what: &str, s: Option<&str>) -> Result<u64, String> {
+    let v: i64 = number(what, s)?;
+    Ok(v.max(0) as u64)
+}
+
+/// Parses one input line into a command, touching nothing.
+pub fn parse(line: &str) -> Result<Command, String> {
+    let mut words = line.split_whitespace();
+    let Some(cmd) = words.next() else {
+        return Ok(Command::Nothing);
+    };
+    let rest: Vec<&str> = words.collect();
+    let no_args = |c: Command| {
+        if rest.is_empty() {
+            Ok(c)
+        } else {
+            Err(format!("{cmd} takes no arguments"))
+        }
+    };
+    match cmd {
+        "uai" => no_args(Command::Uai),
+        "isready" => no_args(Command::IsReady),
+        "uainewgame" => no_args(Command::NewGame),
+        "stop" => no_args(Command::Stop),
+        "quit" => no_args(Command::Quit),
+        "d" | "display" => no_args(Command::Display),
+        "setoption" => parse_setoption(&rest),
+        "position" => parse_position(&rest),
+        "go" => parse_go(&rest).map(Command::Go),
+        "perft" | "split" | "perftsplit" => match rest.as_slice() {
+            [d] => {
+                let depth: u32 = number("perft depth", Some(d))?;
+                if depth > MAX_PERFT_DEPTH {
+                    return Err(format!("perft depth must be at most {MAX_PERFT_DEPTH}"));
+                }
+                Ok(Command::Perft(depth))
+            }
+            _ => Err(format!("usage: {cmd} DEPTH")),
+        },
+        "bench" => match rest.as_slice() {
+            [] => Ok(Command::Bench(bench::DEFAULT_DEPTH)),
+            [d] => {
+                let depth: u32 = number("bench depth", Some(d))?;
+                if !(1..=MAX_BENCH_DEPTH).contains(&depth) {
+                    return Err(format!("bench depth must be 1 to {MAX_BENCH_DEPTH}"));
+                }
+                Ok(Command::Bench(depth))
+            }
+            _ => Err("usage: bench [DEPTH]".to_string()),
+        },
+        _ => Err(format!("unknown command {}", quote(cmd))),
+    }
+}
+
+fn parse_setoption(args: &[&str]) -> Result<Command, String> {
+    let usage = || "usage: setoption name NAME [value VALUE]".to_string();
+    if args.first() != Some(&"name") {
+        return Err(usage());
+    }
+    let args = &args[1..];
+    let value_at = args.iter().position(|&w| w == "value");
+    let (name, value) = match value_at {
+        Some(i) => (&args[..i], Some(args[i + 1..].join(" "))),
+        None => (args, None),
+    };
+    if name.is_empty() || value.as_deref() == Some("") {
+        return Err(usage());
+    }
+    Ok(Command::SetOption {
+        name: name.join(" "),
+        value,
+    })
+}
+
+fn parse_position(args: &[&str]) -> Result<Command, String> {
+    let moves_at = args.iter().position(|&w| w == "moves");
+    let (head, moves) = match moves_at {
+        Some(i) => (&args[..i], &args[i + 1..]),
+        None => (args, &[][..]),
+    };
+    let base = match head {
+        ["startpos"] => Base::StartPos,
+        ["fen", fen @ ..] if !fen.is_empty() => Base::Fen(fen.join(" ")),
+        _ => return Err("usage: position startpos|fen FEN [moves M...]".to_string()),
+    };
+    let moves = moves
+        .iter()
+        .map(|m| Move::parse_uai(m).map_err(|_| format!("not a move: {}", quote(m))))
+        .collect::<Result<_, _>>()?;
+    Ok(Command::Position { base, moves })
+}
+
+fn parse_go(args: &[&str]) -> Result<GoParams, String> {
+    let mut p = GoParams::default();
+    let mut words = args.iter().copied();
+    while let Some(w) = words.next() {
+        match w {
+            "btime" => p.btime = Some(millis(w, words.next())?),
+            "wtime" => p.wtime = Some(millis(w, words.next())?),
+            "binc" => p.binc = Some(millis(w, words.next())?),
+            "winc" => p.winc = Some(millis(w, words.next())?),
+            "movetime" => p.movetime = Some(millis(w, words.next())?),
+            "movestogo" => {
+                let m: u32 = number(w, words.next())?;
+                if m == 0 {
+                    return Err("movestogo must be at least 1".to_string());
+                }
+                p.movestogo = Some(m);
+            }
+            "depth" => {
+                let d: u32 = number(w, words.next())?;
+                if d == 0 {
+                    return Err("depth must be at least 1".to_string());
+                }
+                p.depth = Some(d);
+            }
+            "nodes" => {
+                let n: u64 = number(w, words.next())?;
+                if n == 0 {
+                    return Err("nodes must be at least 1".to_string());
+                }
+                p.nodes = Some(n);
+            }
+            "infinite" => p.infinite = true,
+            _ => return Err(format!("unsupported go parameter {}", quote(w))),
+        }
+    }
+    Ok(p)
+}
+
+/// The search limits for `go` with the side to move `side`: `btime`/`binc` are the
+/// first player's (x's) clock. Infinite ignores time; no limit at all searches to the
+/// maximum depth (in practice until `stop` or a proven result).
+pub fn limits_for(p: &GoParams, side: Side, overhead: Duration) -> Limits {
+    let mut limits = Limits {
+        depth: p.depth,
+        nodes: p.nodes,
+        infinite: p.infinite,
+        ..Limits::default()
+    };
+    if p.infinite {
+        return limits;
+    }
+    let (clock, inc) = match side {
+        Side::First => (p.btime, p.binc),
+        Side::Second => (p.wtime, p.winc),
+    };
+    let ms = Duration::from_millis;
+    let by_clock = clock.map(|c| {
+        time::allocate(
+            &TimeControl {
+                remaining: ms(c),
+                increment: ms(inc.unwrap_or(0)),
+                moves_to_go: p.movestogo,
+            },
+            overhead,
+        )
+    });
+    let by_movetime = p.movetime.map(|t| time::movetime(ms(t), overhead));
+    // With both, the tighter deadline wins.
+    let budget = match (by_clock, by_movetime) {
+        (Some(a), Some(b)) => Some(time::Budget {
+            soft: a.soft.min(b.soft),
+            hard: a.hard.min(b.hard),
+        }),
+        (a, b) => a.or(b),
+    };
+    if let Some(b) = budget {
+        b.apply(&mut limits);
+    }
+    limits
+}
+
+/// `score cp X`, or `score mate N` for a proven result: N counts our own moves until
+/// the game ends (`ceil(plies / 2)`), negative when we lose.
+pub fn format_score(score: Score) -> String {
+    match score.plies_to_end() {
+        Some(p) if p > 0 => format!("mate {}", (p + 1) / 2),
+        Some(p) => format!("mate -{}", (-p + 1) / 2),
+        None => format!("cp {}", score.0),
+    }
+}
+
+/// The `info` line for a completed iteration of a search from `root`. The PV is cut
+/// at its first move that is not legal in sequence, so a GUI never sees an impossible line.
+pub fn format_info(root: &Position, it: &Iteration<Move>) -> String {
+    let mut s = format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} time {}",
+        it.depth,
+        it.seldepth,
+        format_score(it.score),
+        it.nodes,
+        it.nps(),
+        it.time.as_millis()
+    );
+    let mut pos = root.clone();
+    let mut first = true;
+    for &m in &it.pv {
+        if !pos.is_legal(m) {
+            log::warn!("PV move {m} is illegal in {}", pos.to_fen());
+            break;
+        }
+        pos.make_move(m);
+        s.push_str(if first { " pv " } else { " " });
+        s.push_str(&m.to_string());
+        first = false;
+    }
+    s
+}
+
+/// What a background task (`perft`, `bench`) sends back to the loop.
+enum TaskMsg {
+    Line(String),
+    Done,
+}
+
+/// Whether the session goes on after a command.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// The state of a UAI session.
+pub struct Session {
+    position: Position,
+    engine: Engine<Position>,
+    hash_mib: usize,
+    overhead: Duration,
+    searching: bool,
+    /// The position being searched (PVs are checked against it).
+    search_root: Position,
+    task_running: bool,
+    /// A table resize or clear was sent to the search thread since the last `isready`.
+    table_work_queued: bool,
+    /// `readyok` is owed once the search thread has done the queued table work.
+    syncing: bool,
+    /// A position whose game is over: "searching" it is a no-op that tells us when the
+    /// search thread has worked through its queue.
+    barrier: Position,
+    /// Input held back while a task runs or a sync is owed, so commands keep their order.
+    pending: VecDeque<String>,
+    task_tx: Sender<TaskMsg>,
+    task_rx: Receiver<TaskMsg>,
+}
+
+impl Session {
+    fn new() -> Session {
+        let hash_mib = option_default("Hash") as usize;
+        let (task_tx, task_rx) = unbounded();
+        Session {
+            position: Position::startpos(Rules::Uai),
+            engine: Engine::new(hash_mib),
+            hash_mib,
+            overhead: Duration::from_millis(option_default("MoveOverhead") as u64),
+            searching: false,
+            search_root: Position::startpos(Rules::Uai),
+            task_running: false,
+            table_work_queued: false,
+            syncing: false,
+            barrier: Position::from_fen("7/7/7/7/7/7/x6 x 0 1", Rules::Uai)
+                .expect("the barrier FEN is valid"),
+            pending: VecDeque::new(),
+            task_tx,
+            task_rx,
+        }
+    }
+
+    /// True while commands must wait: a perft/bench runs, or `readyok` is owed.
+    fn blocked(&self) -> bool {
+        self.task_running || self.syncing
+    }
+
+    /// A line from the GUI. Reports that arrived first are printed first, so `bestmove`
+    /// precedes the answer to whatever the GUI sent after seeing it. While a `perft` or
+    /// `bench` runs, other commands wait their turn, except `stop` and `quit`, and
+    /// `isready` when nothing is waiting (so `readyok` still means "all done before").
+    fn on_input(&mut self, line: String, out: &mut dyn Write) -> Flow {
+        self.drain_reports(out);
+        let urgent = match line.split_whitespace().next() {
+            Some("stop" | "quit") => true,
+            Some("isready") => self.pending.is_empty() && !self.syncing,
+            _ => false,
+        };
+        if self.blocked() && !urgent {
+            if self.pending.len() < MAX_PENDING {
+                self.pending.push_back(line);
+            } else {
+                emit(out, "info string error: busy: too many commands waiting");
+            }
+            return Flow::Continue;
+        }
+        self.handle_line(&line, out)
+    }
+
+    /// Runs the lines that waited, until one of them blocks again.
+    fn resume(&mut self, out: &mut dyn Write) -> Flow {
+        while !self.blocked() {
+            let Some(line) = self.pending.pop_front() else {
+                break;
+            };
+            if self.handle_line(&line, out) == Flow::Quit {
+                return Flow::Quit;
+            }
+        }
+        Flow::Continue
+    }
+
+    fn drain_reports(&mut self, out: &mut dyn Write) {
+        let reports = self.engine.reports().clone();
+        while let Ok(r) = reports.try_recv() {
+            // A sync's queued lines run here, before the line just read: order is kept.
+            let _ = self.on_report(r, out);
+        }
+    }
+
+    /// Waits (briefly) for the stopped search's `Done`, so `stop` is answered before the
+    /// next command is read and a `go` right after it is not refused as busy. False if
+    /// the search thread did not answer in time (it is still resizing a huge table).
+    fn wait_for_done(&mut self, out: &mut dyn Write) -> bool {
+        let reports = self.engine.reports().clone();
+        let deadline = Instant::now() + STOP_WAIT;
+        while self.searching {
+            match reports.recv_deadline(deadline) {
+                Ok(r) => {
+                    // Nothing waits behind a search (`go` is refused while one runs).
+                    let _ = self.on_report(r, out);
+                }
+                Err(_) => {
+                    log::warn!("the search did not stop within {STOP_WAIT:?}");
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    fn handle_line(&mut self, line: &str, out: &mut dyn Write) -> Flow {
+        log::debug!("<- {line}");
+        match parse(line).and_then(|cmd| self.execute(cmd, out)) {
+            Ok(flow) => flow,
+            Err(e) => {
+                emit(out, &format!("info string error: {e}"));
+                Flow::Continue
+            }
+        }
+    }
+
+    fn busy(&self) -> Result<(), String> {
+        if self.searching {
+            Err("busy: a search is running".to_string())
+        } else if self.task_running {
+            Err("busy: a perft or bench is running".to_string())
+        } else {
+            Ok(())
+        }
+    }
+
+    fn execute(&mut self, cmd: Command, out: &mut dyn Write) -> Result<Flow, String> {
+        match cmd {
+            Command::Nothing => {}
+            Command::Uai => {
+                emit(out, &format!("id name {ENGINE_NAME}"));
+                emit(out, &format!("id author {ENGINE_AUTHOR}"));
+                for o in OPTIONS {
+                    emit(
+                        out,
+                        &format!(
+                            "option name {} type spin default {} min {} max {}",
+                            o.name, o.default, o.min, o.max
+                        ),
+                    );
+                }
+                emit(out, "uaiok");
+            }
+            // After a resize or clear, `readyok` waits until the table is ready, so a
+            // GUI that syncs before starting the clock does not pay for it on move one.
+            Command::IsReady => {
+                if self.table_work_queued && !self.searching {
+                    self.table_work_queued = false;
+                    self.syncing = true;
+                    self.engine.go(self.barrier.clone(), Limits::depth(1), None);
+                } else {
+                    emit(out, "readyok");
+                }
+            }
+            Command::SetOption { name, value } => {
+                let opt = OPTIONS
+                    .iter()
+                    .find(|o| o.name.eq_ignore_ascii_case(&name))
+                    .ok_or_else(|| format!("no such option {}", quote(&name)))?;
+                let v: i64 = number(opt.name, value.as_deref())?;
+                if !(opt.min..=opt.max).contains(&v) {
+                    return Err(format!(
+                        "{} must be between {} and {}",
+                        opt.name, opt.min, opt.max
+                    ));
+                }
+                (opt.apply)(self, v);
+            }
+            Command::NewGame => {
+                self.engine.new_game();
+                self.table_work_queued = true;
+                self.position = Position::startpos(Rules::Uai);
+            }
+            Command::Position { base, moves } => {
+                let mut pos = match base {
+                    Base::StartPos => Position::startpos(Rules::Uai),
+                    Base::Fen(fen) => {
+                        Position::from_fen(&fen, Rules::Uai).map_err(|e| e.to_string())?
+                    }
+                };
+                for (i, &mv) in moves.iter().enumerate() {
+                    if !pos.is_legal(mv) {
+                        return Err(format!(
+                            "illegal move {mv} (number {}) in {}",
+                            i + 1,
+                            pos.to_fen()
+                        ));
+                    }
+                    pos.make_move(mv);
+                }
+                self.position = pos;
+            }
+            Command::Go(params) => {
+                self.busy()?;
+                let limits = limits_for(&params, self.position.side_to_move(), self.overhead);
+                log::debug!("go {:?} on {}", limits, self.position.to_fen());
+                self.search_root = self.position.clone();
+                self.engine.go(self.position.clone(), limits, None);
+                self.searching = true;
+            }
+            Command::Stop => {
+                if self.searching {
+                    self.engine.stop();
+                    self.wait_for_done(out);
+                }
+            }
+            Command::Quit => return Ok(Flow::Quit),
+            Command::Display => {
+                for l in self.position.pretty().lines() {
+                    emit(out, l);
+                }
+                emit(out, &format!("Fen: {}", self.position.to_fen()));
+            }
+            Command::Perft(depth) => {
+                self.busy()?;
+                let pos = self.position.clone();
+                self.spawn_task("perft", move |tx| perft_task(pos, depth, tx))?;
+            }
+            Command::Bench(depth) => {
+                self.busy()?;
+                self.spawn_task("bench", move |tx| {
+                    let r = bench::run(&ataxx::bench_positions(), depth);
+                    let _ = tx.send(TaskMsg::Line(r.line()));
+                })?;
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// Runs `f` on its own thread so the loop stays responsive; its lines come back
+    /// through the task channel, followed by `Done`.
+    fn spawn_task(
+        &mut self,
+        name: &str,
+        f: impl FnOnce(&Sender<TaskMsg>) + Send + 'static,
+    ) -> Result<(), String> {
+        let tx = self.task_tx.clone();
+        std::thread::Builder::new()
+            .name(name.into())
+            .spawn(move || {
+                f(&tx);
+                let _ = tx.send(TaskMsg::Done);
+            })
+            .map_err(|e| format!("cannot start {name}: {e}"))?;
+        self.task_running = true;
+        Ok(())
+    }
+
+    fn on_report(&mut self, report: Report<Move>, out: &mut dyn Write) -> Flow {
+        match report {
+            Report::Iteration(it) => emit(out, &format_info(&self.search_root, &it)),
+            Report::Done(_) if self.syncing => {
+                self.syncing = false;
+                emit(out, "readyok");
+                return self.resume(out);
+            }
+            Report::Done(r) => {
+                self.searching = false;
+                log::debug!("search done: {:?} after {:?}", r.reason, r.time);
+                let best = r.best.map_or_else(|| "0000".to_string(), |m| m.to_string());
+                emit(out, &format!("bestmove {best}"));
+            }
+        }
+        Flow::Continue
+    }
+}
+
+/// Perft with one `move: count` line per root move, then the summary line.
+fn perft_task(mut pos: Position, depth: u32, tx: &Sender<TaskMsg>) {
+    let start = Instant::now();
+    let mut total = 0;
+    if depth == 0 {
+        total = 1;
+    } else {
+        for mv in pos.legal_moves() {
+            let undo = pos.make_move(mv);
+            let n = pos.perft(depth - 1);
+            pos.unmake_move(mv, undo);
+            total += n;
+            if tx.send(TaskMsg::Line(format!("{mv}: {n}"))).is_err() {
+                return;
+            }
+        }
+    }
+    let time = start.elapsed();
+    let _ = tx.send(TaskMsg::Line(format!(
+        "nodes {total} time {} nps {}",
+        time.as_millis(),
+        nps(total, time)
+    )));
+}
 
 /// Runs a UAI session. `first` is the line that selected UAI (normally `uai`), handled
-/// before anything from `input`. Returns the process exit status.
+/// before anything from `input`. Returns the process exit status: 0 after `quit` or the
+/// end of input. Either stops a running search at once (printing its `bestmove`); at the
+/// end of input a running `perft` or `bench` (and the lines queued behind it) finishes
+/// first, so piped scripts work.
 pub fn run(first: Option<String>, input: Receiver<String>, out: &mut dyn Write) -> i32 {
-    let _ = (first, input, out);
+    let mut session = Session::new();
+    if let Some(line) = first {
+        if session.on_input(line, out) == Flow::Quit {
+            return 0;
+        }
+    }
+    let reports = session.engine.reports().clone();
+    let tasks = session.task_rx.clone();
+    let closed = never();
+    let mut input_open = true;
+    while input_open || session.blocked() {
+        let lines = if input_open { &input } else { &closed };
+        let flow = select! {
+            recv(lines) -> line => match line {
+                Ok(line) => session.on_input(line, out),
+                Err(_) => {
+                    log::debug!("end of input");
+                    input_open = false;
+                    Flow::Continue
+                }
+            },
+            recv(reports) -> r => match r {
+                Ok(r) => session.on_report(r, out),
+                Err(_) => {
+                    log::error!("the search thread is gone");
+                    return 1;
+                }
+            },
+            recv(tasks) -> m => match m {
+                Ok(TaskMsg::Line(l)) => {
+                    emit(out, &l);
+                    Flow::Continue
+                }
+                Ok(TaskMsg::Done) => {
+                    session.task_running = false;
+                    session.resume(out)
+                }
+                Err(_) => Flow::Continue,
+            },
+        };
+        if flow == Flow::Quit {
+            break;
+        }
+    }
+    // Like `stop`: the search ends within a millisecond and its `bestmove` is printed
+    // (harmless if nobody reads it, useful to a script that piped `go` and closed).
+    // A perft or bench thread is simply abandoned.
+    let mut idle = !session.syncing;
+    if session.searching {
+        session.engine.stop();
+        idle &= session.wait_for_done(out);
+    }
+    if !idle {
+        // The search thread is busy resizing or clearing a huge table: joining it (what
+        // dropping the engine does) could take seconds, and `quit` must be immediate.
+        // The process is about to exit, which ends the thread.
+        std::mem::forget(session);
+    }
     0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_go() {
+        let Command::Go(p) = parse("go btime 1000 wtime -5 binc 10 winc 20 movestogo 3").unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(p.btime, Some(1000));
+        assert_eq!(p.wtime, Some(0));
+        assert_eq!(p.movestogo, Some(3));
+        assert!(parse("go depth").is_err());
+        assert!(parse("go depth 0").is_err());
+        assert!(parse("go nodes 99999999999999999999999").is_err());
+        assert!(parse("go wtime 1e3").is_err());
+        assert!(parse("go ponder").is_err());
+        assert!(parse("go movestogo 0").is_err());
+    }
+
+    #[test]
+    fn clocks_belong_to_the_right_side() {
+        let p = GoParams {
+            btime: Some(1000),
+            wtime: Some(100_000),
+            ..GoParams::default()
+        };
+        let x = limits_for(&p, Side::First, time::DEFAULT_OVERHEAD);
+        let o = limits_for(&p, Side::Second, time::DEFAULT_OVERHEAD);
+        assert!(x.hard_time.unwrap() < o.hard_time.unwrap());
+        assert!(x.hard_time.unwrap() <= Duration::from_millis(245));
+    }
+
+    #[test]
+    fn parses_position_and_setoption() {
+        assert_eq!(
+            parse("position startpos moves f2 a1a3").unwrap(),
+            Command::Position {
+                base: Base::StartPos,
+                moves: vec![
+                    Move::parse_uai("f2").unwrap(),
+                    Move::parse_uai("a1a3").unwrap()
+                ]
+            }
+        );
+        assert!(parse("position").is_err());
+        assert!(parse("position fen").is_err());
+        assert!(parse("position startpos moves b2b3").is_err());
+        assert_eq!(
+            parse("setoption name Hash value 32").unwrap(),
+            Command::SetOption {
+                name: "Hash".into(),
+                value: Some("32".into())
+            }
+        );
+        assert!(parse("setoption Hash 32").is_err());
+        assert!(parse("setoption name Hash value").is_err());
+    }
+
+    #[test]
+    fn mate_scores_count_own_moves() {
+        use crate::search::WIN;
+        assert_eq!(format_score(Score(WIN - 1)), "mate 1");
+        assert_eq!(format_score(Score(WIN - 2)), "mate 1");
+        assert_eq!(format_score(Score(WIN - 3)), "mate 2");
+        assert_eq!(format_score(Score(-WIN + 2)), "mate -1");
+        assert_eq!(format_score(Score(-WIN + 3)), "mate -2");
+        assert_eq!(format_score(Score(-57)), "cp -57");
+    }
+
+    #[test]
+    fn info_line_cuts_an_illegal_pv() {
+        let root = Position::startpos(Rules::Uai);
+        let mv = |s| Move::parse_uai(s).unwrap();
+        let it = Iteration {
+            depth: 3,
+            seldepth: 4,
+            score: Score(12),
+            nodes: 1000,
+            time: Duration::from_millis(2),
+            pv: vec![mv("f2"), mv("a1a3"), mv("d4")],
+        };
+        assert_eq!(
+            format_info(&root, &it),
+            "info depth 3 seldepth 4 score cp 12 nodes 1000 nps 500000 time 2 pv f2 a1a3"
+        );
+        let it = Iteration {
+            pv: vec![mv("d4")],
+            ..it
+        };
+        assert!(!format_info(&root, &it).contains(" pv"));
+    }
+
+    #[test]
+    fn quote_is_one_short_line() {
+        assert_eq!(quote("a\rb"), "'a?b'");
+        assert_eq!(quote(&"x".repeat(100)).chars().count(), 43);
+    }
 }

@@ -119,7 +119,11 @@ mod tests {
                     assert!(b.soft <= b.hard, "{t:?} {b:?}");
                     assert!(b.soft >= MIN_TIME && b.hard >= MIN_TIME, "{t:?} {b:?}");
                     let avail = t.remaining.saturating_sub(DEFAULT_OVERHEAD);
-                    let cap = if mtg == Some(1) { avail / 2 } else { avail / 4 };
+                    let cap = if matches!(mtg, Some(0 | 1)) {
+                        avail / 2
+                    } else {
+                        avail / 4
+                    };
                     assert!(b.hard <= cap.max(MIN_TIME), "{t:?} {b:?}");
                 }
             }

@@ -1,0 +1,797 @@
+//! The UAI front end, driven through the real binary's stdin and stdout. Every read has
+//! a timeout, so a hung engine fails a test instead of hanging the suite.
+
+use engine::games::ataxx::{Move, Position, Rules};
+use engine::search::time::{self, TimeControl};
+use regex::Regex;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+const SHORT: Duration = Duration::from_secs(5);
+const STARTPOS_FEN: &str = "x5o/7/7/7/7/7/o5x x 0 1";
+/// x (to move) has stones but every square within reach is taken: it must pass.
+const MUST_PASS_FEN: &str = "7/7/7/7/ooo4/ooo4/xoo4 x 0 1";
+/// Beyond its hard deadline, a move later than this was held up by the machine.
+const STALL: Duration = Duration::from_millis(25);
+const INFO: &str = r"^info depth (\d+) seldepth (\d+) score (cp -?\d+|mate -?\d+) nodes (\d+) nps (\d+) time (\d+)( pv( \S+)+)?$";
+
+/// A running engine process and a reader thread over its stdout.
+struct Uai {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Uai {
+    /// Starts the binary with `args` (no handshake).
+    fn spawn(args: &[&str]) -> Uai {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("starting the engine");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            while matches!(reader.read_until(b'\n', &mut buf), Ok(n) if n > 0) {
+                let line = String::from_utf8_lossy(&buf).trim_end().to_string();
+                if tx.send(line).is_err() {
+                    break;
+                }
+                buf.clear();
+            }
+        });
+        let stdin = child.stdin.take();
+        Uai {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    /// Starts the engine and completes the handshake.
+    fn start() -> Uai {
+        let mut e = Uai::spawn(&[]);
+        e.send("uai");
+        e.read_until("uaiok", SHORT);
+        e
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin.write_all(bytes).expect("writing to the engine");
+        stdin.flush().expect("flushing to the engine");
+    }
+
+    fn send(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    /// The next line, or a panic after `timeout`.
+    fn recv(&self, timeout: Duration) -> String {
+        match self.lines.recv_timeout(timeout) {
+            Ok(l) => l,
+            Err(RecvTimeoutError::Timeout) => panic!("no output within {timeout:?}"),
+            Err(RecvTimeoutError::Disconnected) => panic!("the engine closed its output"),
+        }
+    }
+
+    /// The next line if one arrives within `timeout`.
+    fn try_recv(&self, timeout: Duration) -> Option<String> {
+        self.lines.recv_timeout(timeout).ok()
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn read_until(&self, prefix: &str, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no '{prefix}' within {timeout:?}; saw {seen:?}"));
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    /// Sends `isready` and returns what came before `readyok`.
+    fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.read_until("readyok", SHORT);
+        assert_eq!(lines.pop().as_deref(), Some("readyok"));
+        lines
+    }
+
+    /// The engine's current position, via `d`.
+    fn fen(&mut self) -> String {
+        self.send("d");
+        let lines = self.read_until("Fen: ", SHORT);
+        lines.last().unwrap()["Fen: ".len()..].to_string()
+    }
+
+    /// Runs `go …` and returns (info lines, best move text, elapsed time).
+    fn go(&mut self, args: &str, timeout: Duration) -> (Vec<String>, String, Duration) {
+        let start = Instant::now();
+        self.send(&format!("go {args}"));
+        let mut lines = self.read_until("bestmove ", timeout);
+        let elapsed = start.elapsed();
+        let best = lines.pop().unwrap();
+        let words: Vec<&str> = best.split(' ').collect();
+        assert_eq!(words.len(), 2, "bestmove line: {best:?}");
+        (lines, words[1].to_string(), elapsed)
+    }
+
+    fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("waiting for the engine") {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the engine did not exit within {timeout:?}"
+            );
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+}
+
+impl Drop for Uai {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Tests that search for long or measure time hold this lock, so on a small machine
+/// they do not starve each other of CPU and fail on timing alone.
+fn cpu() -> MutexGuard<'static, ()> {
+    static CPU: Mutex<()> = Mutex::new(());
+    CPU.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn pos(fen: &str) -> Position {
+    Position::from_fen(fen, Rules::Uai).unwrap()
+}
+
+/// Parses `best` and checks it is legal in `fen` by our own rules.
+fn assert_legal(fen: &str, best: &str) -> Move {
+    let mv = Move::parse_uai(best).unwrap_or_else(|_| panic!("unparsable bestmove {best:?}"));
+    assert!(pos(fen).is_legal(mv), "illegal bestmove {best} in {fen}");
+    mv
+}
+
+fn assert_error(line: &str) {
+    assert!(
+        line.starts_with("info string error: "),
+        "not an error line: {line:?}"
+    );
+    assert!(!line.contains('\r'));
+}
+
+#[test]
+fn handshake_announces_options_then_uaiok() {
+    let mut e = Uai::spawn(&[]);
+    e.send("uai");
+    let lines = e.read_until("uaiok", SHORT);
+    assert!(lines[0].starts_with("id name "), "{lines:?}");
+    assert!(lines[1].starts_with("id author "), "{lines:?}");
+    let option =
+        Regex::new(r"^option name (\S+) type spin default (\d+) min (\d+) max (\d+)$").unwrap();
+    let options: Vec<_> = lines[2..lines.len() - 1].iter().collect();
+    assert!(options.iter().all(|l| option.is_match(l)), "{options:?}");
+    assert!(options
+        .iter()
+        .any(|l| l.as_str() == "option name Hash type spin default 16 min 1 max 4096"));
+    assert_eq!(lines.last().unwrap(), "uaiok");
+    assert!(e.sync().is_empty());
+    // A second handshake is answered the same way.
+    e.send("uai");
+    assert_eq!(e.read_until("uaiok", SHORT), lines);
+}
+
+#[test]
+fn uai_flag_starts_without_handshake() {
+    let mut e = Uai::spawn(&["--uai"]);
+    assert!(e.sync().is_empty());
+    assert_eq!(e.fen(), STARTPOS_FEN);
+    e.send("quit");
+    assert!(e.wait_exit(SHORT).success());
+}
+
+#[test]
+fn setoption_hash_valid_and_invalid() {
+    let mut e = Uai::start();
+    for good in [
+        "setoption name Hash value 1",
+        "setoption name Hash value 64",
+        "setoption name hash value 8",
+        "setoption name Threads value 1",
+        "setoption name MoveOverhead value 50",
+    ] {
+        e.send(good);
+        assert!(e.sync().is_empty(), "{good}");
+    }
+    for bad in [
+        "setoption name Hash value 0",
+        "setoption name Hash value 4097",
+        "setoption name Hash value -1",
+        "setoption name Hash value abc",
+        "setoption name Hash value 99999999999999999999999",
+        "setoption name Hash",
+        "setoption name Hash value",
+        "setoption name Nope value 1",
+        "setoption Hash 16",
+        "setoption",
+        "setoption name Threads value 2",
+    ] {
+        e.send(bad);
+        let lines = e.sync();
+        assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
+        assert_error(&lines[0]);
+    }
+    // Still searching fine with the last good table size.
+    let (_, best, _) = e.go("depth 3", SHORT);
+    assert_legal(STARTPOS_FEN, &best);
+}
+
+#[test]
+fn readyok_waits_for_table_work_and_keeps_order() {
+    let _cpu = cpu();
+    let mut e = Uai::start();
+    // A resize then isready: readyok only once the table exists, then the queued go runs.
+    e.send("setoption name Hash value 256");
+    e.send("isready");
+    e.send("go depth 2");
+    let lines = e.read_until("bestmove ", Duration::from_secs(30));
+    assert_eq!(lines[0], "readyok", "{lines:?}");
+    assert!(lines[1..]
+        .iter()
+        .all(|l| l.starts_with("info depth") || l.starts_with("bestmove")));
+    e.send("uainewgame");
+    assert!(e.sync().is_empty());
+    // Quit while the search thread is busy with a big table: no waiting for it.
+    e.send("setoption name Hash value 1024");
+    e.send("isready");
+    let t = Instant::now();
+    e.send("quit");
+    assert!(e.wait_exit(Duration::from_secs(5)).success());
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "quit took {:?}",
+        t.elapsed()
+    );
+}
+
+#[test]
+fn isready_and_stop_during_go_infinite() {
+    let _cpu = cpu();
+    let mut e = Uai::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    let lines = e.sync();
+    assert!(
+        t.elapsed() < Duration::from_millis(100),
+        "isready took {:?}",
+        t.elapsed()
+    );
+    assert!(
+        lines.iter().all(|l| l.starts_with("info depth")),
+        "{lines:?}"
+    );
+    // Infinite means no bestmove before stop, even after the search has done a lot.
+    while let Some(l) = e.try_recv(Duration::from_millis(200)) {
+        assert!(l.starts_with("info depth"), "{l}");
+    }
+    let t = Instant::now();
+    e.send("stop");
+    let lines = e.read_until("bestmove ", Duration::from_millis(1000));
+    let took = t.elapsed();
+    assert!(took < Duration::from_millis(200), "stop took {took:?}");
+    let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+    assert_legal(STARTPOS_FEN, best);
+    // A stop with nothing running is silent, and the engine searches again.
+    e.send("stop");
+    assert!(e.sync().is_empty());
+    let (_, best, _) = e.go("depth 2", SHORT);
+    assert_legal(STARTPOS_FEN, &best);
+}
+
+#[test]
+fn go_during_search_is_refused() {
+    let _cpu = cpu();
+    let mut e = Uai::start();
+    e.send("go infinite");
+    e.send("go depth 1");
+    let line = e.read_until("info string", SHORT).pop().unwrap();
+    assert_error(&line);
+    e.send("stop");
+    let (_, best, _) = {
+        let lines = e.read_until("bestmove ", SHORT);
+        (lines.clone(), lines.last().unwrap()[9..].to_string(), ())
+    };
+    assert_legal(STARTPOS_FEN, &best);
+    // `stop` answered before the next command is read: a `go` right after it works.
+    e.send("go infinite");
+    e.send("stop");
+    e.send("go depth 2");
+    let first = e.read_until("bestmove ", SHORT);
+    assert!(
+        !first.iter().any(|l| l.starts_with("info string")),
+        "{first:?}"
+    );
+    let (_, best, _) = {
+        let lines = e.read_until("bestmove ", SHORT);
+        (lines.clone(), lines.last().unwrap()[9..].to_string(), ())
+    };
+    assert_legal(STARTPOS_FEN, &best);
+}
+
+#[test]
+fn quit_mid_search_exits_at_once() {
+    let _cpu = cpu();
+    let mut e = Uai::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    e.send("quit");
+    let status = e.wait_exit(Duration::from_secs(2));
+    assert!(status.success(), "{status:?}");
+    assert!(
+        t.elapsed() < Duration::from_millis(300),
+        "quit took {:?}",
+        t.elapsed()
+    );
+}
+
+#[test]
+fn end_of_input_mid_search_exits_cleanly() {
+    let _cpu = cpu();
+    let mut e = Uai::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    e.close_stdin();
+    let status = e.wait_exit(Duration::from_secs(2));
+    assert!(status.success(), "{status:?}");
+    assert!(
+        t.elapsed() < Duration::from_millis(300),
+        "exit took {:?}",
+        t.elapsed()
+    );
+    // The stopped search still answered, for scripts that pipe `go` and close.
+    let last = e.read_until("bestmove ", SHORT).pop().unwrap();
+    assert_legal(STARTPOS_FEN, &last["bestmove ".len()..]);
+}
+
+#[test]
+fn end_of_input_lets_perft_finish() {
+    let _cpu = cpu();
+    let mut e = Uai::start();
+    e.send("perft 5");
+    e.send("d");
+    e.close_stdin();
+    assert!(e.wait_exit(Duration::from_secs(10)).success());
+    let lines = e.read_until("Fen: ", SHORT);
+    assert!(
+        lines.iter().any(|l| l.starts_with("nodes 4752668 ")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn position_startpos_with_moves_and_fen() {
+    let mut e = Uai::start();
+    e.send("position startpos moves f2 a1a3");
+    assert_eq!(e.fen(), "x5o/7/7/7/o6/5x1/6x x 1 2");
+    e.send("position startpos");
+    assert_eq!(e.fen(), STARTPOS_FEN);
+    let fen = "x5o/7/2-1-2/7/2-1-2/7/o5x o 13 20";
+    e.send(&format!("position fen {fen}"));
+    assert_eq!(e.fen(), fen);
+    e.send(&format!("position fen {fen} moves g6 g1e1"));
+    assert_eq!(e.fen(), "x5o/6o/2-1-2/7/2-1-2/7/o3x2 o 1 21");
+    // Missing trailing fields default to x 0 1; `display` is `d`.
+    e.send("position fen x5o/7/7/7/7/7/o5x");
+    e.send("display");
+    let lines = e.read_until("Fen: ", SHORT);
+    assert_eq!(lines.len(), 9, "{lines:?}");
+    assert_eq!(lines[0], "7  x . . . . . o");
+    assert_eq!(lines[8], format!("Fen: {STARTPOS_FEN}"));
+    // Passes in the move list are accepted exactly when they are legal.
+    e.send(&format!("position fen {MUST_PASS_FEN} moves 0000"));
+    assert_eq!(e.fen(), "7/7/7/7/ooo4/ooo4/xoo4 o 1 1");
+    e.send("uainewgame");
+    assert!(e.sync().is_empty());
+}
+
+#[test]
+fn bad_position_is_rejected_and_state_unchanged() {
+    let mut e = Uai::start();
+    e.send("position startpos moves f2");
+    let good = e.fen();
+    assert_eq!(good, "x5o/7/7/7/7/5x1/o5x o 0 1");
+    for bad in [
+        "position startpos moves f2 f3",          // not reachable for o
+        "position startpos moves f2 a1a4",        // not a move at all
+        "position startpos moves f2 b2b3",        // long-form single
+        "position startpos moves 0000",           // pass while moves exist
+        "position startpos moves f2 f2",          // occupied
+        "position fen x5o/7/7/7/7/7/q5x x 0 1",   // bad character
+        "position fen x5o/7/7/7/7/7 x 0 1",       // too few ranks
+        "position fen x5o/7/7/7/7/7/o5x z 0 1",   // bad side
+        "position fen x5o/7/7/7/7/7/o5x x 0 1 7", // extra field
+        "position fen x5o/7/7/7/7/7/o5x x 99999999999999999999 1",
+        "position fen",
+        "position",
+        "position startpos junk",
+        "position fen moves f2",
+    ] {
+        e.send(bad);
+        let lines = e.sync();
+        assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
+        assert_error(&lines[0]);
+        assert_eq!(e.fen(), good, "{bad} changed the position");
+    }
+}
+
+#[test]
+fn must_pass_answers_0000() {
+    let _cpu = cpu();
+    let p = pos(MUST_PASS_FEN);
+    assert_eq!(
+        p.legal_moves(),
+        vec![Move::PASS],
+        "the fixture must be a forced pass"
+    );
+    assert!(p.outcome().is_none());
+    let mut e = Uai::start();
+    e.send(&format!("position fen {MUST_PASS_FEN}"));
+    for args in [
+        "depth 3",
+        "movetime 50",
+        "nodes 1000",
+        "btime 1000 wtime 1000",
+    ] {
+        let (_, best, _) = e.go(args, SHORT);
+        assert_eq!(best, "0000", "go {args}");
+    }
+    // Infinite still waits for stop.
+    e.send("go infinite");
+    while let Some(l) = e.try_recv(Duration::from_millis(200)) {
+        assert!(l.starts_with("info depth"), "{l}");
+    }
+    e.send("stop");
+    assert_eq!(
+        e.read_until("bestmove", SHORT).pop().unwrap(),
+        "bestmove 0000"
+    );
+}
+
+#[test]
+fn game_over_answers_0000() {
+    let mut e = Uai::start();
+    for fen in [
+        "7/7/7/7/7/7/x6 o 0 1",       // o has no stones
+        "x5o/7/7/7/7/7/o5x x 100 60", // the 100-ply rule
+        "xxxxxxx/ooooooo/7/7/7/7/7 x 0 1"
+            .replace("7/7/7/7/7", "xxxxxxx/xxxxxxx/xxxxxxx/ooooooo/ooooooo")
+            .leak(),
+    ] {
+        assert!(pos(fen).outcome().is_some(), "{fen} must be over");
+        e.send(&format!("position fen {fen}"));
+        let (info, best, _) = e.go("depth 5", SHORT);
+        assert_eq!(best, "0000", "{fen}");
+        assert!(info.is_empty(), "{info:?}");
+    }
+}
+
+#[test]
+fn go_depth_reports_each_iteration() {
+    let mut e = Uai::start();
+    let info = Regex::new(INFO).unwrap();
+    let fen = "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1";
+    e.send(&format!("position fen {fen}"));
+    let (lines, best, _) = e.go("depth 5", SHORT);
+    let depths: Vec<u32> = lines
+        .iter()
+        .map(|l| {
+            let c = info
+                .captures(l)
+                .unwrap_or_else(|| panic!("bad info line {l:?}"));
+            c[1].parse().unwrap()
+        })
+        .collect();
+    assert_eq!(depths, vec![1, 2, 3, 4, 5]);
+    let pv_first = lines.last().unwrap().split(" pv ").nth(1).unwrap();
+    assert_eq!(pv_first.split(' ').next().unwrap(), best);
+    assert_legal(fen, &best);
+}
+
+#[test]
+fn go_nodes_respects_the_budget() {
+    let mut e = Uai::start();
+    let info = Regex::new(INFO).unwrap();
+    let (lines, best, _) = e.go("nodes 5000", SHORT);
+    assert!(!lines.is_empty());
+    for l in &lines {
+        let c = info
+            .captures(l)
+            .unwrap_or_else(|| panic!("bad info line {l:?}"));
+        assert!(c[4].parse::<u64>().unwrap() <= 5000, "{l}");
+    }
+    assert_legal(STARTPOS_FEN, &best);
+}
+
+#[test]
+fn go_movetime_is_honoured() {
+    let _cpu = cpu();
+    let mut e = Uai::start();
+    e.send("position startpos moves f2 a1a3 b6");
+    let fen = e.fen();
+    for _ in 0..3 {
+        let (_, best, took) = e.go("movetime 100", SHORT);
+        assert_legal(&fen, &best);
+        assert!(
+            took >= Duration::from_millis(40) && took <= Duration::from_millis(125),
+            "movetime 100 took {took:?}"
+        );
+    }
+}
+
+#[test]
+fn go_clocks_use_btime_for_x() {
+    let _cpu = cpu();
+    let mut e = Uai::start();
+    // x to move: btime is its clock. A short btime means a fast move even if wtime is huge.
+    let (_, best, took) = e.go("btime 1000 wtime 10000000 binc 10 winc 0", SHORT);
+    assert_legal(STARTPOS_FEN, &best);
+    assert!(
+        took < Duration::from_millis(300),
+        "x with 1 s took {took:?}"
+    );
+    // A huge btime with a tiny wtime: x thinks long (we stop it).
+    e.send("go btime 10000000 wtime 10 binc 0 winc 0");
+    assert!(
+        e.lines
+            .recv_timeout(Duration::from_millis(400))
+            .map_or(true, |l| l.starts_with("info depth")),
+        "x used o's clock"
+    );
+    let t = Instant::now();
+    e.send("stop");
+    e.read_until("bestmove ", SHORT);
+    assert!(t.elapsed() < Duration::from_millis(200));
+    // o to move: wtime is its clock.
+    e.send("position startpos moves f2");
+    let (_, best, took) = e.go(
+        "btime 10000000 wtime 1000 binc 0 winc 10 movestogo 20",
+        SHORT,
+    );
+    assert_legal("x5o/7/7/7/7/5x1/o5x o 0 1", &best);
+    assert!(
+        took < Duration::from_millis(300),
+        "o with 1 s took {took:?}"
+    );
+    // An almost empty clock still gives a legal move at once; a negative one counts as 0.
+    for args in ["btime 5 wtime 5", "btime -20 wtime 1000", "btime 0"] {
+        e.send("position startpos");
+        let (_, best, took) = e.go(args, SHORT);
+        assert_legal(STARTPOS_FEN, &best);
+        assert!(took < Duration::from_millis(50), "{args} took {took:?}");
+    }
+}
+
+#[test]
+fn perft_matches_reference_counts() {
+    let mut e = Uai::start();
+    let summary = Regex::new(r"^nodes (\d+) time (\d+) nps (\d+)$").unwrap();
+    e.send("perft 4");
+    let lines = e.read_until("nodes ", Duration::from_secs(10));
+    let split: Vec<(String, u64)> = lines[..lines.len() - 1]
+        .iter()
+        .map(|l| {
+            let (m, n) = l
+                .split_once(": ")
+                .unwrap_or_else(|| panic!("bad split line {l:?}"));
+            (m.to_string(), n.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(split.len(), 16);
+    for (m, _) in &split {
+        assert_legal(STARTPOS_FEN, m);
+    }
+    let c = summary.captures(lines.last().unwrap()).unwrap();
+    assert_eq!(&c[1], "155888");
+    assert_eq!(split.iter().map(|(_, n)| n).sum::<u64>(), 155888);
+    // From the current position, and the forced pass counts one node.
+    e.send("position startpos moves f2");
+    e.send("perft 1");
+    let lines = e.read_until("nodes ", SHORT);
+    assert_eq!(lines.len(), 17, "{lines:?}");
+    e.send(&format!("position fen {MUST_PASS_FEN}"));
+    e.send("perft 1");
+    assert_eq!(e.read_until("nodes ", SHORT)[0], "0000: 1");
+    for bad in ["perft", "perft x", "perft -1", "perft 13", "perft 1 2"] {
+        e.send(bad);
+        let lines = e.sync();
+        assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
+        assert_error(&lines[0]);
+    }
+}
+
+#[test]
+fn perft_keeps_isready_responsive_and_commands_in_order() {
+    let _cpu = cpu();
+    let mut e = Uai::start();
+    e.send("perft 7");
+    std::thread::sleep(Duration::from_millis(50));
+    let t = Instant::now();
+    e.send("isready");
+    e.send("d");
+    let first = e.recv(SHORT);
+    assert_eq!(first, "readyok");
+    assert!(t.elapsed() < Duration::from_millis(100));
+    // `d` waits for the perft; the summary line comes before the board.
+    let lines = e.read_until("Fen: ", Duration::from_secs(30));
+    let summary = lines.iter().position(|l| l.starts_with("nodes ")).unwrap();
+    assert!(lines[summary].starts_with("nodes 5023479496 "), "{lines:?}");
+    assert_eq!(lines.len(), summary + 10, "{lines:?}");
+}
+
+#[test]
+fn bench_prints_a_summary_line() {
+    let _cpu = cpu();
+    let mut e = Uai::start();
+    e.send("bench 3");
+    let line = e.recv(Duration::from_secs(20));
+    assert!(
+        Regex::new(r"^nodes \d+ time \d+ nps \d+$")
+            .unwrap()
+            .is_match(&line),
+        "{line:?}"
+    );
+    // Same depth, same node count: bench is a signature.
+    e.send("bench 3");
+    let again = e.recv(Duration::from_secs(20));
+    assert_eq!(line.split(' ').nth(1), again.split(' ').nth(1));
+    for bad in ["bench 0", "bench x", "bench 31", "bench 1 2"] {
+        e.send(bad);
+        let lines = e.sync();
+        assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
+        assert_error(&lines[0]);
+    }
+}
+
+#[test]
+fn garbage_never_crashes() {
+    let mut e = Uai::start();
+    let long = "x".repeat(200_000);
+    let junk: Vec<&[u8]> = vec![
+        b"xyzzy",
+        b"go foo",
+        b"go depth",
+        b"go depth -1",
+        b"go depth 99999999999999999999",
+        b"go nodes 0",
+        b"go movetime abc",
+        b"go wtime 9223372036854775808",
+        b"uai extra",
+        b"isready now",
+        b"quit now",
+        b"setoption name",
+        b"\x00\x01\x02",
+        b"\xff\xfe\xfd go depth 1",
+        b"position startpos moves \xc3\x28",
+        long.as_bytes(),
+        b"\x1b[2J",
+        b"position fen 7/7/7/7/7/7/7 x 0 1 moves 0000",
+    ];
+    for j in &junk {
+        e.send_bytes(j);
+        e.send_bytes(b"\n");
+    }
+    // Blank lines and whitespace are ignored silently; CRLF line ends are fine.
+    e.send_bytes(b"\n   \n\t\nisready\r\n");
+    let lines = e.read_until("readyok", SHORT);
+    assert_eq!(lines.last().unwrap(), "readyok");
+    let errors = &lines[..lines.len() - 1];
+    assert_eq!(errors.len(), junk.len(), "{errors:?}");
+    for l in errors {
+        assert_error(l);
+        assert!(l.len() < 200, "error lines stay short: {l}");
+    }
+    assert_eq!(e.fen(), STARTPOS_FEN);
+    let (_, best, _) = e.go("depth 2", SHORT);
+    assert_legal(STARTPOS_FEN, &best);
+}
+
+/// Plays whole games against itself the way a tournament manager does (`position fen`
+/// with the current FEN, then `go` with both clocks at 1 s + 10 ms), checking every
+/// answer with our own rules and that no side's clock ever runs out. A move that overran
+/// its own hard deadline by more than the managers' usual 25 ms buffer was stalled by
+/// the machine (other processes on a small, shared box), not by the engine: such stalls
+/// may flag but must be rare.
+#[test]
+fn self_play_with_clocks_never_flags_and_only_plays_legal_moves() {
+    let _cpu = cpu();
+    let mut e = Uai::start();
+    let openings = [
+        STARTPOS_FEN,
+        "x5o/7/3-3/2-1-2/3-3/7/o5x x 0 1",
+        "x5o/7/2-1-2/7/2-1-2/7/o5x o 0 1",
+    ];
+    for (game, opening) in openings.iter().enumerate() {
+        e.send("uainewgame");
+        let mut p = pos(opening);
+        let mut clocks = [Duration::from_millis(1000); 2];
+        let inc = Duration::from_millis(10);
+        let mut plies = 0;
+        let mut stalls = 0;
+        while p.outcome().is_none() {
+            let fen = p.to_fen();
+            e.send(&format!("position fen {fen}"));
+            let args = if game == 2 {
+                "nodes 2000".to_string()
+            } else {
+                format!(
+                    "btime {} wtime {} binc 10 winc 10",
+                    clocks[0].as_millis(),
+                    clocks[1].as_millis()
+                )
+            };
+            let (_, best, took) = e.go(&args, SHORT);
+            let mv = assert_legal(&fen, &best);
+            let side = p.side_to_move().index();
+            if game != 2 {
+                let hard = time::allocate(
+                    &TimeControl {
+                        remaining: clocks[side],
+                        increment: inc,
+                        moves_to_go: None,
+                    },
+                    time::DEFAULT_OVERHEAD,
+                )
+                .hard;
+                let over = took.saturating_sub(hard);
+                if over > STALL {
+                    stalls += 1;
+                }
+                assert!(
+                    took < clocks[side] || over > STALL,
+                    "flagged in {fen}: {took:?} > {:?} (budget {hard:?})",
+                    clocks[side]
+                );
+                clocks[side] = clocks[side].saturating_sub(took) + inc;
+            }
+            p.make_move(mv);
+            plies += 1;
+            assert!(plies < 1000, "the game does not end");
+        }
+        assert!(plies > 10, "game {game} too short: {plies} plies");
+        assert!(
+            stalls * 10 <= plies,
+            "game {game}: {stalls} stalls in {plies} plies"
+        );
+    }
+    e.send("quit");
+    assert!(e.wait_exit(SHORT).success());
+}

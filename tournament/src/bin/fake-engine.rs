@@ -1,0 +1,331 @@
+//! A deliberately unreliable engine for the tournament runner's integration tests.
+//!
+//! Speaks UAI (default) or the text language (`--text`) and plays random legal moves,
+//! unless told to misbehave:
+//! `--crash-after N` exits after N moves, `--hang-after N` stops answering after N moves,
+//! `--illegal-after N` / `--garbage-after N` answer with an illegal move / junk after N
+//! moves, `--no-handshake` never finishes the handshake, `--slow MS` waits before every
+//! move, `--seed N` seeds the move choice. `--prompt` prints text-language prompts.
+
+use engine::game::{Outcome, Side};
+use engine::games::ataxx::{parse_square, Move, Position, Rules, TextMove};
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+#[derive(Default)]
+struct Opts {
+    text: bool,
+    crash_after: Option<u64>,
+    hang_after: Option<u64>,
+    illegal_after: Option<u64>,
+    garbage_after: Option<u64>,
+    no_handshake: bool,
+    slow_ms: u64,
+    seed: u64,
+    prompt: bool,
+}
+
+fn parse_opts() -> Opts {
+    let mut o = Opts {
+        seed: 12345,
+        ..Opts::default()
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    let num = |i: usize| -> u64 { args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(0) };
+    while i < args.len() {
+        match args[i].as_str() {
+            "--text" => o.text = true,
+            "--prompt" => o.prompt = true,
+            "--no-handshake" => o.no_handshake = true,
+            "--crash-after" => o.crash_after = Some(num(i)),
+            "--hang-after" => o.hang_after = Some(num(i)),
+            "--illegal-after" => o.illegal_after = Some(num(i)),
+            "--garbage-after" => o.garbage_after = Some(num(i)),
+            "--slow" => o.slow_ms = num(i),
+            "--seed" => o.seed = num(i),
+            _ => {}
+        }
+        if args[i].starts_with("--")
+            && !matches!(args[i].as_str(), "--text" | "--prompt" | "--no-handshake")
+        {
+            i += 1;
+        }
+        i += 1;
+    }
+    o
+}
+
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n.max(1) as u64) as usize
+    }
+}
+
+/// What the engine does for its next move, given how many it has made.
+enum Act {
+    Play,
+    Crash,
+    Hang,
+    Illegal,
+    Garbage,
+}
+
+fn next_act(o: &Opts, made: u64) -> Act {
+    if o.crash_after.is_some_and(|n| made >= n) {
+        Act::Crash
+    } else if o.hang_after.is_some_and(|n| made >= n) {
+        Act::Hang
+    } else if o.illegal_after.is_some_and(|n| made >= n) {
+        Act::Illegal
+    } else if o.garbage_after.is_some_and(|n| made >= n) {
+        Act::Garbage
+    } else {
+        Act::Play
+    }
+}
+
+fn hang() -> ! {
+    loop {
+        std::thread::sleep(Duration::from_secs(3600));
+    }
+}
+
+/// A syntactically valid move that is illegal here: a single onto an occupied square.
+fn illegal_move(pos: &Position) -> Move {
+    let own = pos.pieces(pos.side_to_move());
+    Move::single(own.trailing_zeros().min(48) as u8)
+}
+
+fn out(line: &str) {
+    let mut so = std::io::stdout().lock();
+    let _ = writeln!(so, "{line}");
+    let _ = so.flush();
+}
+
+fn main() {
+    let o = parse_opts();
+    if o.text {
+        text_main(&o)
+    } else {
+        uai_main(&o)
+    }
+}
+
+fn uai_main(o: &Opts) {
+    let mut rng = Rng(o.seed);
+    let mut pos = Position::startpos(Rules::Uai);
+    let mut made = 0u64;
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.first().copied() {
+            Some("uai") => {
+                if o.no_handshake {
+                    continue;
+                }
+                out("id name fake-engine");
+                out("id author tests");
+                out("option name Hash type spin default 1 min 1 max 64");
+                out("uaiok");
+            }
+            Some("isready") if !o.no_handshake => out("readyok"),
+            Some("position") => {
+                let (base, rest) = match words.get(1).copied() {
+                    Some("startpos") => (Some(Position::startpos(Rules::Uai)), &words[2..]),
+                    Some("fen") => {
+                        let end = words
+                            .iter()
+                            .position(|w| *w == "moves")
+                            .unwrap_or(words.len());
+                        let fen = words[2..end].join(" ");
+                        (Position::from_fen(&fen, Rules::Uai).ok(), &words[end..])
+                    }
+                    _ => (None, &words[..0]),
+                };
+                if let Some(mut p) = base {
+                    for m in rest.iter().skip(1) {
+                        if let Ok(mv) = Move::parse_uai(m) {
+                            if p.is_legal(mv) {
+                                p.make_move(mv);
+                            }
+                        }
+                    }
+                    pos = p;
+                }
+            }
+            Some("go") => {
+                if o.slow_ms > 0 {
+                    std::thread::sleep(Duration::from_millis(o.slow_ms));
+                }
+                match next_act(o, made) {
+                    Act::Crash => std::process::exit(3),
+                    Act::Hang => hang(),
+                    Act::Illegal => out(&format!("bestmove {}", illegal_move(&pos))),
+                    Act::Garbage => {
+                        out("info \u{1}\u{2} what is this");
+                        out("bestmove \u{fffd}zz9 extra words");
+                    }
+                    Act::Play => {
+                        let moves = pos.legal_moves();
+                        let mv = moves
+                            .get(rng.below(moves.len()))
+                            .copied()
+                            .unwrap_or(Move::PASS);
+                        out("info depth 1 score cp 0");
+                        out(&format!("bestmove {mv}"));
+                    }
+                }
+                made += 1;
+            }
+            Some("quit") => return,
+            _ => {}
+        }
+    }
+}
+
+fn text_main(o: &Opts) {
+    let mut rng = Rng(o.seed);
+    let mut pos = Position::startpos(Rules::Text);
+    let mut auto = [false, true];
+    let mut playing = false;
+    let mut made = 0u64;
+    let name = |s: Side| if s == Side::First { "Red" } else { "Blue" };
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    loop {
+        // Let the AI move while it is its turn.
+        while playing && pos.outcome().is_none() && auto[pos.side_to_move().index()] {
+            if o.slow_ms > 0 {
+                std::thread::sleep(Duration::from_millis(o.slow_ms));
+            }
+            let side = pos.side_to_move();
+            match next_act(o, made) {
+                Act::Crash => std::process::exit(3),
+                Act::Hang => hang(),
+                Act::Illegal => {
+                    out(&format!("{} moves a1-g7.", name(side)));
+                    made += 1;
+                    break;
+                }
+                Act::Garbage => {
+                    out("\u{7f}garbage ~~~ ###");
+                    made += 1;
+                    break;
+                }
+                Act::Play => {}
+            }
+            let moves = pos.legal_moves();
+            let mv = moves
+                .get(rng.below(moves.len()))
+                .copied()
+                .unwrap_or(Move::PASS);
+            if mv.is_pass() {
+                out(&format!("{} passes.", name(side)));
+            } else {
+                out(&format!(
+                    "{} moves {}.",
+                    name(side),
+                    TextMove::format(&pos, mv)
+                ));
+            }
+            pos.make_move(mv);
+            made += 1;
+        }
+        if playing {
+            if let Some(outcome) = pos.outcome() {
+                out(match outcome {
+                    Outcome::Win(Side::First) => "Red wins.",
+                    Outcome::Win(Side::Second) => "Blue wins.",
+                    Outcome::Draw => "Draw.",
+                });
+                playing = false;
+            } else if o.prompt {
+                let mut so = std::io::stdout().lock();
+                let _ = write!(so, "{}: ", name(pos.side_to_move()).to_lowercase());
+                let _ = so.flush();
+            }
+        }
+        let Some(Ok(line)) = lines.next() else { return };
+        let line = line.split('#').next().unwrap_or("").trim().to_string();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let side_of = |w: Option<&&str>| match w.map(|s| s.to_ascii_lowercase()) {
+            Some(s) if s == "red" => Some(0),
+            Some(s) if s == "blue" => Some(1),
+            _ => None,
+        };
+        match words.first().copied() {
+            None => {}
+            Some("quit") => return,
+            Some("clear") => {
+                pos = Position::startpos(Rules::Text);
+                auto = [false, true];
+                playing = false;
+            }
+            Some("seed") => {
+                if let Some(n) = words.get(1).and_then(|s| s.parse::<u64>().ok()) {
+                    rng = Rng(n);
+                }
+            }
+            Some("auto") => {
+                if let Some(i) = side_of(words.get(1)) {
+                    auto[i] = true;
+                }
+            }
+            Some("manual") => {
+                if let Some(i) = side_of(words.get(1)) {
+                    auto[i] = false;
+                }
+            }
+            Some("block") => {
+                if let Some(Ok(sq)) = words.get(1).map(|s| parse_square(s)) {
+                    let (f, r) = (sq as usize % 7, sq as usize / 7);
+                    let mut bits = 0u64;
+                    for ff in [f, 6 - f] {
+                        for rr in [r, 6 - r] {
+                            bits |= 1 << (rr * 7 + ff);
+                        }
+                    }
+                    if pos.add_gaps(bits).is_err() {
+                        out("error: square occupied");
+                    }
+                }
+            }
+            Some("start") => playing = true,
+            Some("dump") => {
+                out("===");
+                for rank in (0..7).rev() {
+                    let mut row = String::from(" ");
+                    for file in 0..7 {
+                        let sq = (rank * 7 + file) as u8;
+                        let bit = 1u64 << sq;
+                        row.push(' ');
+                        row.push(if pos.pieces(Side::First) & bit != 0 {
+                            'r'
+                        } else if pos.pieces(Side::Second) & bit != 0 {
+                            'b'
+                        } else if pos.gaps() & bit != 0 {
+                            'X'
+                        } else {
+                            '-'
+                        });
+                    }
+                    out(&row);
+                }
+                out("===");
+            }
+            Some(w) => match TextMove::parse(w).ok().and_then(|m| m.resolve(&pos)) {
+                Some(mv) => {
+                    pos.make_move(mv);
+                }
+                None => out("error: not a legal entry"),
+            },
+        }
+    }
+}

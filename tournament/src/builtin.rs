@@ -1,0 +1,161 @@
+//! Built-in players (`builtin=random`, `builtin=greedy`): opponents that need no
+//! process, for quick matches, smoke tests and statistics tests.
+//!
+//! They draw from a SplitMix64 stream seeded from the run seed and the game id, so a
+//! game replays identically whichever worker plays it and whether or not the run was
+//! resumed. (Our own generator, not `rand`, whose streams may change between versions.)
+
+use crate::game::TourGame;
+use crate::player::{Fault, GameStart, MoveRequest, Player, Reply};
+
+/// SplitMix64: tiny, fast, and stable forever.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// A stream from a seed.
+    pub fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`; `0` for `n == 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next_u64() % n as u64) as usize
+        }
+    }
+}
+
+/// Which built-in player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuiltinKind {
+    /// A uniformly random legal move.
+    Random,
+    /// The move with the best static evaluation one ply ahead (random among ties).
+    Greedy,
+}
+
+impl BuiltinKind {
+    /// Parses `random` / `greedy`.
+    pub fn parse(s: &str) -> Option<BuiltinKind> {
+        match s {
+            "random" => Some(BuiltinKind::Random),
+            "greedy" => Some(BuiltinKind::Greedy),
+            _ => None,
+        }
+    }
+}
+
+/// A built-in player.
+pub struct Builtin {
+    kind: BuiltinKind,
+    rng: SplitMix64,
+}
+
+impl Builtin {
+    /// A player of the given kind.
+    pub fn new(kind: BuiltinKind) -> Self {
+        Builtin {
+            kind,
+            rng: SplitMix64::new(0),
+        }
+    }
+
+    /// Picks a move in `pos` (which must not be over).
+    pub fn choose<G: TourGame>(&mut self, pos: &G) -> Option<G::Move> {
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            return None;
+        }
+        match self.kind {
+            BuiltinKind::Random => Some(moves[self.rng.below(moves.len())]),
+            BuiltinKind::Greedy => {
+                let me = pos.side_to_move();
+                let mut best = Vec::new();
+                let mut best_score = i64::MIN;
+                for &mv in &moves {
+                    let mut next = pos.clone();
+                    next.make_move(mv);
+                    let score = match next.outcome() {
+                        Some(engine::game::Outcome::Win(s)) if s == me => i64::MAX,
+                        Some(engine::game::Outcome::Win(_)) => i64::MIN + 1,
+                        _ => {
+                            let e = next.evaluate() as i64;
+                            if next.side_to_move() == me {
+                                e
+                            } else {
+                                -e
+                            }
+                        }
+                    };
+                    if score > best_score {
+                        best_score = score;
+                        best.clear();
+                    }
+                    if score == best_score {
+                        best.push(mv);
+                    }
+                }
+                Some(best[self.rng.below(best.len())])
+            }
+        }
+    }
+}
+
+impl<G: TourGame> Player<G> for Builtin {
+    fn new_game(&mut self, start: &GameStart<'_, G>) -> Result<(), Fault> {
+        self.rng = SplitMix64::new(start.seed);
+        Ok(())
+    }
+
+    fn think(&mut self, req: &MoveRequest<'_, G>) -> Result<Reply<G>, Fault> {
+        self.choose(req.position)
+            .map(Reply::Direct)
+            .ok_or_else(|| Fault::Garbage("no legal move in a finished game".into()))
+    }
+
+    fn game_over(&mut self, _faulted: bool) {}
+
+    fn shutdown(&mut self) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::games::ataxx::{Position, Rules};
+
+    #[test]
+    fn splitmix_is_stable() {
+        let mut r = SplitMix64::new(0);
+        // Reference value of SplitMix64 seeded with 0.
+        assert_eq!(r.next_u64(), 0xE220_A839_7B1D_CDAF);
+        assert!(r.below(7) < 7);
+        assert_eq!(r.below(0), 0);
+    }
+
+    #[test]
+    fn greedy_takes_captures() {
+        // x to move can take o's stone on b6 with a single to b7/a6/...
+        let pos = Position::from_fen("x6/1o5/7/7/7/7/7 x 0 1", Rules::Uai).unwrap();
+        let mut g = Builtin::new(BuiltinKind::Greedy);
+        let mv = g.choose(&pos).unwrap();
+        let mut next = pos.clone();
+        next.make_move(mv);
+        assert_eq!(
+            next.outcome(),
+            Some(engine::game::Outcome::Win(engine::game::Side::First))
+        );
+    }
+}

@@ -1,0 +1,707 @@
+//! The command line, in the cutechess-cli/fastchess style: `-option key=value …`.
+//!
+//! Hand-written because that style (repeatable `-engine` groups of `key=value` words,
+//! `-each` defaults) fits no general-purpose parser. Every failure is a one-line `Err`
+//! (the binary prints it and exits with status 2); nothing here can panic on input.
+
+use crate::builtin::BuiltinKind;
+use crate::engine_process::Launch;
+use crate::player::{Limits, TimeControl};
+use std::path::PathBuf;
+
+/// Which protocol a process engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proto {
+    /// UAI (`shared/specs/uai.md`).
+    Uai,
+    /// The course's text command language.
+    Text,
+}
+
+/// What an engine is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineKind {
+    /// An external program.
+    Process {
+        /// How to start it.
+        launch: Launch,
+        /// What it speaks.
+        proto: Proto,
+    },
+    /// A player built into the runner.
+    Builtin(BuiltinKind),
+}
+
+/// One `-engine` after `-each` defaults are applied.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineSpec {
+    /// Display name (unique in the run).
+    pub name: String,
+    /// Process or built-in.
+    pub kind: EngineKind,
+    /// `option.NAME=VALUE` pairs, sent as `setoption` after the handshake.
+    pub options: Vec<(String, String)>,
+    /// Time control and search limits.
+    pub limits: Limits,
+    /// How long the handshake may take, in ms (`inittimeout=` seconds).
+    pub init_timeout_ms: u64,
+}
+
+/// Round robin or gauntlet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TournamentKind {
+    /// Every engine meets every other.
+    RoundRobin,
+    /// The first engine meets each of the others.
+    Gauntlet,
+}
+
+/// In which order the openings file is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpeningOrder {
+    /// File order.
+    Sequential,
+    /// A permutation drawn from `-seed`.
+    Random,
+}
+
+/// `-openings`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpeningsSpec {
+    /// The file: one opening per line (moves from the start, optional blocks, or FEN).
+    pub file: PathBuf,
+    /// Order of use.
+    pub order: OpeningOrder,
+    /// 1-based index of the first opening used.
+    pub start: usize,
+}
+
+/// How `elo0`/`elo1` of `-sprt` are measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtModel {
+    /// Normalized Elo (the default; see `stats.rs`).
+    Normalized,
+    /// Logistic Elo.
+    Logistic,
+}
+
+/// `-sprt`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtSpec {
+    /// Elo of the null hypothesis.
+    pub elo0: f64,
+    /// Elo of the alternative hypothesis.
+    pub elo1: f64,
+    /// False positive rate.
+    pub alpha: f64,
+    /// False negative rate.
+    pub beta: f64,
+    /// Elo model.
+    pub model: SprtModel,
+}
+
+/// `-adjudicate material=M plies=P`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Adjudication {
+    /// Material lead that decides the game.
+    pub material: i32,
+    /// For how many consecutive plies the lead must hold.
+    pub plies: u32,
+}
+
+/// A complete run configuration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// The engines, in command-line order.
+    pub engines: Vec<EngineSpec>,
+    /// Round robin or gauntlet.
+    pub tournament: TournamentKind,
+    /// Games per encounter (per pair per round).
+    pub games: u32,
+    /// Rounds.
+    pub rounds: u32,
+    /// Play each opening twice with colours swapped.
+    pub repeat: bool,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Openings (`None`: the start position).
+    pub openings: Option<OpeningsSpec>,
+    /// Sequential probability ratio test.
+    pub sprt: Option<SprtSpec>,
+    /// PGN output file.
+    pub pgnout: Option<PathBuf>,
+    /// JSON-lines results file.
+    pub results: Option<PathBuf>,
+    /// Continue from the results file.
+    pub resume: bool,
+    /// Draw after this many full moves.
+    pub maxmoves: Option<u32>,
+    /// Restart crashed engines instead of stopping the run.
+    pub recover: bool,
+    /// Seed for openings order, built-in players and text engines.
+    pub seed: u64,
+    /// Material adjudication.
+    pub adjudicate: Option<Adjudication>,
+}
+
+/// What the command line asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Run a tournament.
+    Run(Box<Config>),
+    /// Print the help text.
+    Help,
+}
+
+/// The help text (`-help`).
+pub const HELP: &str = "\
+tournament: pit board-game engines against each other (Ataxx)
+
+usage: tournament -engine KEY=VALUE... -engine KEY=VALUE... [options]
+
+engine keys (in -engine, or in -each for every engine):
+  name=N              display name (default: the command's file name)
+  cmd=PATH            program to run            builtin=random|greedy  a built-in player
+  args=\"A B\"          arguments                 dir=PATH               working directory
+  proto=uai|text      protocol (default uai)    option.NAME=VALUE      UAI setoption
+  tc=[MOVES/]TIME[+INC]  clock in seconds       st=SECONDS             fixed time per move
+  depth=N  nodes=N    search limits             timemargin=MS          grace past the deadline (default 50)
+  inittimeout=SECONDS handshake deadline (default 10)
+
+options:
+  -tournament round-robin|gauntlet   -games N   -rounds N   -repeat   -concurrency N
+  -openings file=F [order=sequential|random] [start=N]
+  -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=normalized|logistic]
+  -pgnout file=F   -results file=F   -resume   -recover   -maxmoves N   -seed N
+  -adjudicate material=M [plies=P]   -help
+";
+
+fn parse_num<T: std::str::FromStr>(what: &str, s: &str) -> Result<T, String> {
+    s.parse::<T>()
+        .map_err(|_| format!("{what}: '{s}' is not a valid number"))
+}
+
+fn parse_seconds_ms(what: &str, s: &str) -> Result<u64, String> {
+    let secs = if let Some((m, sec)) = s.split_once(':') {
+        parse_num::<f64>(what, m)? * 60.0 + parse_num::<f64>(what, sec)?
+    } else {
+        parse_num::<f64>(what, s)?
+    };
+    if !secs.is_finite() || !(0.0..=1.0e7).contains(&secs) {
+        return Err(format!("{what}: '{s}' is out of range"));
+    }
+    Ok((secs * 1000.0).round() as u64)
+}
+
+/// Parses `MOVES/TIME+INC`, `TIME+INC` or `TIME` (seconds, or `M:S`).
+pub fn parse_tc(s: &str) -> Result<TimeControl, String> {
+    let (moves, rest) = match s.split_once('/') {
+        Some((m, r)) => {
+            let m: u32 = parse_num("tc moves", m)?;
+            if m == 0 {
+                return Err("tc: moves per period must be positive".into());
+            }
+            (Some(m), r)
+        }
+        None => (None, s),
+    };
+    let (base, inc) = match rest.split_once('+') {
+        Some((b, i)) => (b, Some(i)),
+        None => (rest, None),
+    };
+    let base_ms = parse_seconds_ms("tc", base)?;
+    let inc_ms = match inc {
+        Some(i) => parse_seconds_ms("tc increment", i)?,
+        None => 0,
+    };
+    if base_ms == 0 && inc_ms == 0 {
+        return Err(format!("tc: '{s}' gives no time"));
+    }
+    Ok(TimeControl {
+        moves,
+        base_ms,
+        inc_ms,
+    })
+}
+
+/// Splits `args="…"` into words, honouring simple single and double quotes.
+fn split_args(s: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let mut any = false;
+    for c in s.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => cur.push(c),
+            None if c == '"' || c == '\'' => {
+                quote = Some(c);
+                any = true;
+            }
+            None if c.is_whitespace() => {
+                if any || !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+                any = false;
+            }
+            None => cur.push(c),
+        }
+    }
+    if quote.is_some() {
+        return Err("args: unbalanced quote".into());
+    }
+    if any || !cur.is_empty() {
+        out.push(cur);
+    }
+    Ok(out)
+}
+
+fn key_value(word: &str, option: &str) -> Result<(String, String), String> {
+    word.split_once('=')
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .ok_or_else(|| format!("{option}: expected key=value, got '{word}'"))
+}
+
+/// Builds one engine from its `key=value` words (the `-each` words come first).
+fn build_engine(index: usize, words: &[(String, String)]) -> Result<EngineSpec, String> {
+    let mut name = None;
+    let mut cmd = None;
+    let mut builtin = None;
+    let mut args = Vec::new();
+    let mut dir = None;
+    let mut proto = Proto::Uai;
+    let mut options: Vec<(String, String)> = Vec::new();
+    let mut limits = Limits {
+        margin_ms: 50,
+        ..Limits::default()
+    };
+    let mut init_timeout_ms = 10_000;
+    for (k, v) in words {
+        let v = v.as_str();
+        match k.as_str() {
+            "name" if !v.is_empty() => name = Some(v.to_string()),
+            "cmd" if !v.is_empty() => cmd = Some(v.to_string()),
+            "args" => args = split_args(v)?,
+            "dir" => dir = Some(PathBuf::from(v)),
+            "proto" => {
+                proto = match v {
+                    "uai" => Proto::Uai,
+                    "text" => Proto::Text,
+                    _ => return Err(format!("proto: unknown protocol '{v}' (uai or text)")),
+                }
+            }
+            "builtin" => {
+                builtin =
+                    Some(BuiltinKind::parse(v).ok_or_else(|| {
+                        format!("builtin: unknown player '{v}' (random or greedy)")
+                    })?)
+            }
+            "tc" => {
+                limits.tc = if v == "inf" || v == "infinite" {
+                    None
+                } else {
+                    Some(parse_tc(v)?)
+                }
+            }
+            "st" => {
+                let ms = parse_seconds_ms("st", v)?;
+                if ms == 0 {
+                    return Err("st: must be positive".into());
+                }
+                limits.movetime_ms = Some(ms);
+            }
+            "depth" => limits.depth = Some(parse_num("depth", v)?),
+            "nodes" => limits.nodes = Some(parse_num("nodes", v)?),
+            "timemargin" => limits.margin_ms = parse_num("timemargin", v)?,
+            "inittimeout" => init_timeout_ms = parse_seconds_ms("inittimeout", v)?,
+            _ => {
+                if let Some(opt) = k.strip_prefix("option.") {
+                    if opt.is_empty() {
+                        return Err("option.: missing option name".into());
+                    }
+                    options.retain(|(n, _)| n != opt);
+                    options.push((opt.to_string(), v.to_string()));
+                } else {
+                    return Err(format!("-engine: unknown or empty key '{k}'"));
+                }
+            }
+        }
+    }
+    let kind = match (cmd, builtin) {
+        (Some(_), Some(_)) => {
+            return Err(format!(
+                "engine {}: give cmd= or builtin=, not both",
+                index + 1
+            ))
+        }
+        (None, None) => return Err(format!("engine {}: needs cmd= or builtin=", index + 1)),
+        (None, Some(b)) => EngineKind::Builtin(b),
+        (Some(cmd), None) => {
+            let l = &limits;
+            if l.tc.is_none() && l.movetime_ms.is_none() && l.depth.is_none() && l.nodes.is_none() {
+                return Err(format!(
+                    "engine {}: needs a limit: tc=, st=, depth= or nodes=",
+                    index + 1
+                ));
+            }
+            EngineKind::Process {
+                launch: Launch { cmd, args, dir },
+                proto,
+            }
+        }
+    };
+    let name = match name {
+        Some(n) => n,
+        None => match &kind {
+            EngineKind::Builtin(BuiltinKind::Random) => "random".into(),
+            EngineKind::Builtin(BuiltinKind::Greedy) => "greedy".into(),
+            EngineKind::Process { launch, .. } => std::path::Path::new(&launch.cmd)
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_else(|| launch.cmd.clone()),
+        },
+    };
+    Ok(EngineSpec {
+        name,
+        kind,
+        options,
+        limits,
+        init_timeout_ms,
+    })
+}
+
+/// Parses the arguments (without the program name).
+pub fn parse(args: &[String]) -> Result<Command, String> {
+    let mut engines_words: Vec<Vec<(String, String)>> = Vec::new();
+    let mut each_words: Vec<(String, String)> = Vec::new();
+    let mut cfg = Config {
+        engines: Vec::new(),
+        tournament: TournamentKind::RoundRobin,
+        games: 1,
+        rounds: 1,
+        repeat: false,
+        concurrency: 1,
+        openings: None,
+        sprt: None,
+        pgnout: None,
+        results: None,
+        resume: false,
+        maxmoves: None,
+        recover: false,
+        seed: 1,
+        adjudicate: None,
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let opt = args[i].as_str();
+        i += 1;
+        // The words of this option: everything up to the next `-option`.
+        let start = i;
+        while i < args.len()
+            && !(args[i].starts_with('-') && args[i].len() > 1 && !is_number(&args[i]))
+        {
+            i += 1;
+        }
+        let words = &args[start..i];
+        let one = |what: &str| -> Result<&str, String> {
+            match words {
+                [w] => Ok(w.as_str()),
+                _ => Err(format!("{what}: expected one value")),
+            }
+        };
+        let none = |what: &str| -> Result<(), String> {
+            if words.is_empty() {
+                Ok(())
+            } else {
+                Err(format!("{what}: takes no value, got '{}'", words[0]))
+            }
+        };
+        match opt.trim_start_matches('-') {
+            "help" | "h" => return Ok(Command::Help),
+            "engine" => {
+                let kv = words
+                    .iter()
+                    .map(|w| key_value(w, "-engine"))
+                    .collect::<Result<Vec<_>, _>>()?;
+                engines_words.push(kv);
+            }
+            "each" => {
+                for w in words {
+                    each_words.push(key_value(w, "-each")?);
+                }
+            }
+            "tournament" => {
+                cfg.tournament = match one("-tournament")? {
+                    "round-robin" | "roundrobin" => TournamentKind::RoundRobin,
+                    "gauntlet" => TournamentKind::Gauntlet,
+                    v => return Err(format!("-tournament: unknown kind '{v}'")),
+                }
+            }
+            "games" => cfg.games = positive("-games", one("-games")?)?,
+            "rounds" => cfg.rounds = positive("-rounds", one("-rounds")?)?,
+            "repeat" => {
+                match words {
+                    [] => {}
+                    [w] if w == "2" => {}
+                    _ => return Err("-repeat: only 2 repetitions are supported".into()),
+                }
+                cfg.repeat = true;
+            }
+            "concurrency" => {
+                cfg.concurrency = positive::<u32>("-concurrency", one("-concurrency")?)? as usize
+            }
+            "openings" => {
+                let mut spec = OpeningsSpec {
+                    file: PathBuf::new(),
+                    order: OpeningOrder::Sequential,
+                    start: 1,
+                };
+                let mut have_file = false;
+                for w in words {
+                    let (k, v) = key_value(w, "-openings")?;
+                    match k.as_str() {
+                        "file" => {
+                            spec.file = PathBuf::from(v);
+                            have_file = true;
+                        }
+                        "order" => {
+                            spec.order = match v.as_str() {
+                                "sequential" => OpeningOrder::Sequential,
+                                "random" => OpeningOrder::Random,
+                                _ => return Err(format!("-openings: unknown order '{v}'")),
+                            }
+                        }
+                        "start" => spec.start = positive::<usize>("-openings start", &v)?,
+                        "format" | "policy" | "plies" => {}
+                        _ => return Err(format!("-openings: unknown key '{k}'")),
+                    }
+                }
+                if !have_file {
+                    return Err("-openings: needs file=F".into());
+                }
+                cfg.openings = Some(spec);
+            }
+            "sprt" => {
+                let (mut e0, mut e1, mut a, mut b) = (None, None, 0.05, 0.05);
+                let mut model = SprtModel::Normalized;
+                for w in words {
+                    let (k, v) = key_value(w, "-sprt")?;
+                    match k.as_str() {
+                        "elo0" => e0 = Some(parse_num::<f64>("-sprt elo0", &v)?),
+                        "elo1" => e1 = Some(parse_num::<f64>("-sprt elo1", &v)?),
+                        "alpha" => a = parse_num::<f64>("-sprt alpha", &v)?,
+                        "beta" => b = parse_num::<f64>("-sprt beta", &v)?,
+                        "model" => {
+                            model = match v.as_str() {
+                                "normalized" => SprtModel::Normalized,
+                                "logistic" => SprtModel::Logistic,
+                                _ => return Err(format!("-sprt: unknown model '{v}'")),
+                            }
+                        }
+                        _ => return Err(format!("-sprt: unknown key '{k}'")),
+                    }
+                }
+                let (elo0, elo1) = match (e0, e1) {
+                    (Some(x), Some(y)) if x.is_finite() && y.is_finite() && x < y => (x, y),
+                    _ => return Err("-sprt: needs elo0 < elo1".into()),
+                };
+                let ok = |p: f64| p > 0.0 && p < 0.5;
+                if !ok(a) || !ok(b) {
+                    return Err("-sprt: alpha and beta must lie in (0, 0.5)".into());
+                }
+                if model == SprtModel::Logistic && (elo0.abs() >= 1000.0 || elo1.abs() >= 1000.0) {
+                    return Err("-sprt: logistic Elo bounds must be within ±1000".into());
+                }
+                cfg.sprt = Some(SprtSpec {
+                    elo0,
+                    elo1,
+                    alpha: a,
+                    beta: b,
+                    model,
+                });
+            }
+            "pgnout" => cfg.pgnout = Some(file_arg("-pgnout", words)?),
+            "results" => cfg.results = Some(file_arg("-results", words)?),
+            "resume" => {
+                none("-resume")?;
+                cfg.resume = true
+            }
+            "recover" => {
+                none("-recover")?;
+                cfg.recover = true
+            }
+            "maxmoves" => cfg.maxmoves = Some(positive("-maxmoves", one("-maxmoves")?)?),
+            "seed" => cfg.seed = parse_num("-seed", one("-seed")?)?,
+            "adjudicate" => {
+                let mut adj = Adjudication {
+                    material: 0,
+                    plies: 2,
+                };
+                for w in words {
+                    let (k, v) = key_value(w, "-adjudicate")?;
+                    match k.as_str() {
+                        "material" => {
+                            adj.material = positive::<u32>("-adjudicate material", &v)? as i32
+                        }
+                        "plies" => adj.plies = positive("-adjudicate plies", &v)?,
+                        _ => return Err(format!("-adjudicate: unknown key '{k}'")),
+                    }
+                }
+                if adj.material == 0 {
+                    return Err("-adjudicate: needs material=M".into());
+                }
+                cfg.adjudicate = Some(adj);
+            }
+            _ => return Err(format!("unknown option '{opt}' (try -help)")),
+        }
+    }
+    for (n, words) in engines_words.iter().enumerate() {
+        let mut all = each_words.clone();
+        all.extend(words.iter().cloned());
+        cfg.engines.push(build_engine(n, &all)?);
+    }
+    if cfg.engines.len() < 2 {
+        return Err("need at least two -engine".into());
+    }
+    for (a, e) in cfg.engines.iter().enumerate() {
+        if cfg.engines[..a].iter().any(|o| o.name == e.name) {
+            return Err(format!("two engines are named '{}': give name=", e.name));
+        }
+    }
+    if cfg.sprt.is_some() && cfg.engines.len() != 2 {
+        return Err("-sprt needs exactly two engines".into());
+    }
+    if cfg.resume && cfg.results.is_none() {
+        return Err("-resume needs -results file=F".into());
+    }
+    Ok(Command::Run(Box::new(cfg)))
+}
+
+fn is_number(s: &str) -> bool {
+    s.parse::<f64>().is_ok()
+}
+
+fn positive<T: std::str::FromStr + PartialOrd + Default>(what: &str, s: &str) -> Result<T, String> {
+    let v: T = parse_num(what, s)?;
+    if v > T::default() {
+        Ok(v)
+    } else {
+        Err(format!("{what}: must be positive"))
+    }
+}
+
+fn file_arg(what: &str, words: &[String]) -> Result<PathBuf, String> {
+    let mut file = None;
+    for w in words {
+        match w.split_once('=') {
+            Some(("file", f)) => file = Some(f),
+            Some(("min" | "fi" | "format", _)) => {}
+            Some((k, _)) => return Err(format!("{what}: unknown key '{k}'")),
+            None => file = Some(w.as_str()),
+        }
+    }
+    match file {
+        Some(f) if !f.is_empty() => Ok(PathBuf::from(f)),
+        _ => Err(format!("{what}: needs file=F")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    fn run(s: &str) -> Result<Config, String> {
+        match parse(&args(s))? {
+            Command::Run(c) => Ok(*c),
+            Command::Help => Err("help".into()),
+        }
+    }
+
+    #[test]
+    fn time_controls() {
+        assert_eq!(
+            parse_tc("40/60+0.6").unwrap(),
+            TimeControl {
+                moves: Some(40),
+                base_ms: 60_000,
+                inc_ms: 600
+            }
+        );
+        assert_eq!(parse_tc("10+0.1").unwrap().inc_ms, 100);
+        assert_eq!(parse_tc("1:30").unwrap().base_ms, 90_000);
+        for bad in ["", "x", "0/10", "10+", "-5", "0+0", "1e99", "NaN"] {
+            assert!(parse_tc(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn full_command_line() {
+        let c = run(
+            "-engine name=a cmd=./a tc=10+0.1 option.Hash=16 -engine builtin=greedy \
+                     -each timemargin=100 -tournament gauntlet -games 4 -rounds 3 -repeat \
+                     -concurrency 2 -openings file=o.txt order=random start=3 \
+                     -sprt elo0=0 elo1=10 alpha=0.05 beta=0.1 -pgnout file=g.pgn \
+                     -results r.jsonl -resume -maxmoves 100 -recover -seed -7",
+        )
+        .unwrap_err();
+        assert!(c.contains("-seed"), "{c}");
+        let c = run(
+            "-engine name=a cmd=./a tc=10+0.1 option.Hash=16 -engine builtin=greedy \
+                     -each timemargin=100 -tournament gauntlet -games 4 -rounds 3 -repeat \
+                     -concurrency 2 -openings file=o.txt order=random start=3 \
+                     -sprt elo0=0 elo1=10 alpha=0.05 beta=0.1 -pgnout file=g.pgn \
+                     -results r.jsonl -resume -maxmoves 100 -recover -seed 7",
+        )
+        .unwrap();
+        assert_eq!(c.engines.len(), 2);
+        assert_eq!(c.engines[0].limits.margin_ms, 100);
+        assert_eq!(c.engines[0].options, vec![("Hash".into(), "16".into())]);
+        assert_eq!(c.engines[1].name, "greedy");
+        assert_eq!(
+            (c.games, c.rounds, c.repeat, c.concurrency),
+            (4, 3, true, 2)
+        );
+        assert_eq!(c.tournament, TournamentKind::Gauntlet);
+        assert_eq!(c.openings.unwrap().start, 3);
+        assert_eq!(c.sprt.unwrap().beta, 0.1);
+        assert!(c.resume && c.recover);
+        assert_eq!(c.seed, 7);
+        assert_eq!(c.maxmoves, Some(100));
+    }
+
+    #[test]
+    fn args_are_split() {
+        assert_eq!(
+            split_args("-a 'b c' \"\" d").unwrap(),
+            vec!["-a", "b c", "", "d"]
+        );
+        assert!(split_args("'x").is_err());
+    }
+
+    #[test]
+    fn bad_command_lines() {
+        for bad in [
+            "",
+            "-engine builtin=random",
+            "-engine builtin=random -engine builtin=random",
+            "-engine builtin=random -engine name=b builtin=smart",
+            "-engine builtin=random -engine name=b cmd=x",
+            "-engine builtin=random -engine name=b cmd=x st=0",
+            "-engine builtin=random -engine name=b builtin=greedy -games 0",
+            "-engine builtin=random -engine name=b builtin=greedy -games x",
+            "-engine builtin=random -engine name=b builtin=greedy -bogus",
+            "-engine builtin=random -engine name=b builtin=greedy -sprt elo0=5 elo1=0",
+            "-engine builtin=random -engine name=b builtin=greedy -resume",
+            "-engine builtin=random -engine name=b builtin=greedy -engine name=c builtin=random -sprt elo0=0 elo1=5",
+            "-engine builtin=random foo",
+            "-engine builtin=random -engine name=b builtin=greedy -openings order=random",
+        ] {
+            assert!(run(bad).is_err(), "{bad}");
+        }
+        assert_eq!(parse(&args("-help")).unwrap(), Command::Help);
+    }
+}

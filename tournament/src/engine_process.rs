@@ -1,0 +1,156 @@
+//! One engine process: spawn, write lines, read lines against hard deadlines, kill.
+//!
+//! A reader thread turns the engine's stdout into lines on a channel, so the referee
+//! waits with `recv_deadline` and never blocks on a read: a hung engine costs at most
+//! its deadline. Lines are read as bytes and decoded lossily, and capped in length, so
+//! no output an engine can produce panics the runner or exhausts its memory.
+
+use crossbeam_channel::{Receiver, RecvTimeoutError};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::time::Instant;
+
+/// Longest line kept from an engine; longer output is split into several lines.
+const MAX_LINE: u64 = 64 * 1024;
+
+/// How to start an engine.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Launch {
+    /// Program to run.
+    pub cmd: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Working directory (`None`: the runner's).
+    pub dir: Option<PathBuf>,
+}
+
+/// Why a read failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadError {
+    /// The deadline passed without a line.
+    Timeout,
+    /// The engine closed its output (usually: it exited or crashed).
+    Closed,
+}
+
+/// A running engine process.
+pub struct EngineProcess {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl EngineProcess {
+    /// Starts the engine with piped stdin/stdout; its stderr is discarded because
+    /// engines log freely there and the runner's own output must stay readable.
+    pub fn spawn(launch: &Launch) -> Result<EngineProcess, String> {
+        let mut cmd = Command::new(&launch.cmd);
+        cmd.args(&launch.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(dir) = &launch.dir {
+            cmd.current_dir(dir);
+        }
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| format!("cannot start '{}': {e}", launch.cmd))?;
+        let stdin = child.stdin.take();
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| "engine has no stdout".to_string())?;
+        let (tx, rx) = crossbeam_channel::unbounded();
+        std::thread::Builder::new()
+            .name("engine-reader".into())
+            .spawn(move || {
+                let mut reader = BufReader::new(stdout);
+                let mut buf = Vec::new();
+                loop {
+                    buf.clear();
+                    match reader.by_ref().take(MAX_LINE).read_until(b'\n', &mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {
+                            let text = String::from_utf8_lossy(&buf);
+                            let line = text.trim_end_matches(['\n', '\r']).to_string();
+                            if tx.send(line).is_err() {
+                                break;
+                            }
+                        }
+                    }
+                }
+            })
+            .map_err(|e| format!("cannot start reader thread: {e}"))?;
+        Ok(EngineProcess {
+            child,
+            stdin,
+            lines: rx,
+        })
+    }
+
+    /// Sends one line. An error means the engine's input is closed (it has exited).
+    pub fn send(&mut self, line: &str) -> Result<(), String> {
+        log::trace!(">> {line}");
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| "engine input closed".to_string())?;
+        stdin
+            .write_all(line.as_bytes())
+            .and_then(|_| stdin.write_all(b"\n"))
+            .and_then(|_| stdin.flush())
+            .map_err(|e| format!("engine input closed: {e}"))
+    }
+
+    /// The next line, waiting no later than `deadline`.
+    pub fn recv_deadline(&self, deadline: Instant) -> Result<String, ReadError> {
+        match self.lines.recv_deadline(deadline) {
+            Ok(line) => {
+                log::trace!("<< {line}");
+                Ok(line)
+            }
+            Err(RecvTimeoutError::Timeout) => Err(ReadError::Timeout),
+            Err(RecvTimeoutError::Disconnected) => Err(ReadError::Closed),
+        }
+    }
+
+    /// Throws away whatever the engine has printed and nobody has read yet.
+    pub fn drain(&self) {
+        while self.lines.try_recv().is_ok() {}
+    }
+
+    /// True while the process has not exited.
+    pub fn is_alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Asks the engine to quit, waits up to `grace`, then kills it.
+    pub fn quit(mut self, quit_command: &str, grace: std::time::Duration) {
+        let _ = self.send(quit_command);
+        self.stdin = None;
+        let until = Instant::now() + grace;
+        while Instant::now() < until {
+            if !self.is_alive() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        self.kill();
+    }
+
+    /// Kills the process and reaps it (no zombies, even for a hung engine).
+    pub fn kill(&mut self) {
+        self.stdin = None;
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            self.kill();
+        }
+    }
+}

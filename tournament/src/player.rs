@@ -1,0 +1,132 @@
+//! What the referee asks of a player, whatever it is: an engine process speaking a
+//! protocol, or a built-in player. Faults are values, never panics, so one bad engine
+//! costs one game.
+
+use crate::game::TourGame;
+use engine::game::Side;
+use std::time::Instant;
+
+/// Time control `MOVES/TIME+INC` (or `TIME+INC`), in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Moves per period (`None`: the whole game is one period).
+    pub moves: Option<u32>,
+    /// Time per period.
+    pub base_ms: u64,
+    /// Increment per move.
+    pub inc_ms: u64,
+}
+
+/// How long and how far an engine may think.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// A chess-clock time control.
+    pub tc: Option<TimeControl>,
+    /// Fixed time per move (`st=`), in milliseconds.
+    pub movetime_ms: Option<u64>,
+    /// Search depth (`depth=`).
+    pub depth: Option<u32>,
+    /// Node budget (`nodes=`).
+    pub nodes: Option<u64>,
+    /// How far past its time an answer is still accepted (`timemargin=`).
+    pub margin_ms: u64,
+}
+
+/// Why a player lost a game by misbehaving.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The process exited or closed its output.
+    Crash(String),
+    /// No answer before the hard deadline.
+    Timeout,
+    /// The handshake (`uai`/`uaiok`, `isready`/`readyok`, text set-up) did not finish.
+    Handshake(String),
+    /// The engine could not be started at all.
+    Start(String),
+    /// The engine answered with something that is not a move.
+    Garbage(String),
+}
+
+impl Fault {
+    /// True for faults of the process itself (not of a single move): without
+    /// `-recover` these end the run, as in cutechess-cli.
+    pub fn is_process_fault(&self) -> bool {
+        matches!(
+            self,
+            Fault::Crash(_) | Fault::Handshake(_) | Fault::Start(_)
+        )
+    }
+
+    /// One-line description for the results file.
+    pub fn describe(&self) -> String {
+        match self {
+            Fault::Crash(s) => format!("crash: {s}"),
+            Fault::Timeout => "time forfeit (no answer before the deadline)".into(),
+            Fault::Handshake(s) => format!("handshake failed: {s}"),
+            Fault::Start(s) => format!("could not start: {s}"),
+            Fault::Garbage(s) => format!("unparsable answer: {s}"),
+        }
+    }
+}
+
+/// A move as a player gave it, before the referee has checked it.
+#[derive(Clone, Debug)]
+pub enum Reply<G: TourGame> {
+    /// Protocol notation (UAI `bestmove`).
+    Protocol(String),
+    /// Text-language notation (`a7-b6`, `-`).
+    Text(String),
+    /// A move made by a built-in player (already legal by construction, still checked).
+    Direct(G::Move),
+}
+
+/// Everything about the game a player may need before its first move.
+pub struct GameStart<'a, G: TourGame> {
+    /// The schedule id of the game (seeds for built-in players derive from it).
+    pub id: u64,
+    /// The opening line as written in the openings file.
+    pub opening: &'a str,
+    /// The position the engines start from.
+    pub start: &'a G,
+    /// The side this player plays.
+    pub side: Side,
+    /// Random seed for players that take one.
+    pub seed: u64,
+}
+
+/// One request for a move.
+pub struct MoveRequest<'a, G: TourGame> {
+    /// The position the engines started from (after the opening).
+    pub start: &'a G,
+    /// The moves played since then.
+    pub moves: &'a [G::Move],
+    /// The current position.
+    pub position: &'a G,
+    /// Remaining clock time of each side in ms (`None` without a clock).
+    pub clock_ms: [Option<i64>; 2],
+    /// Increment of each side in ms.
+    pub inc_ms: [u64; 2],
+    /// Moves to the next time control for the side to move.
+    pub movestogo: Option<u32>,
+    /// The mover's limits.
+    pub limits: Limits,
+    /// The hard deadline: no answer by then is a time forfeit.
+    pub deadline: Instant,
+}
+
+/// A participant in a game.
+pub trait Player<G: TourGame>: Send {
+    /// Gets ready for a new game: starts the process if needed, finishes the
+    /// handshake, and tells the engine about the game. Errors lose the game.
+    fn new_game(&mut self, start: &GameStart<'_, G>) -> Result<(), Fault>;
+
+    /// Asks for a move in the current position.
+    fn think(&mut self, request: &MoveRequest<'_, G>) -> Result<Reply<G>, Fault>;
+
+    /// The game is over. `faulted` means this player misbehaved: its process is
+    /// killed and restarted before the next game, so stale output cannot leak.
+    fn game_over(&mut self, faulted: bool);
+
+    /// Stops the player for good (end of the run).
+    fn shutdown(&mut self);
+}

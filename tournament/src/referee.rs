@@ -1,0 +1,275 @@
+//! The referee: plays one game between two players and trusts neither. Every move is
+//! checked with our own rules, every answer has a hard deadline, and every way an
+//! engine can fail ends the game with a recorded reason instead of stopping the run.
+
+use crate::cli::Adjudication;
+use crate::game::{Family, TourGame};
+use crate::player::{Fault, GameStart, Limits, MoveRequest, Player, Reply};
+use crate::results::{today, GameRecord, GameResult};
+use crate::schedule::GameSpec;
+use engine::game::{Outcome, Side};
+use std::time::{Duration, Instant};
+
+/// Hard deadline per move for an engine limited only by depth or nodes.
+pub const UNTIMED_MOVE_MS: u64 = 60_000;
+
+/// Everything the referee needs to know about one game besides the players.
+pub struct Match<'a> {
+    /// The scheduled game.
+    pub spec: &'a GameSpec,
+    /// The opening line.
+    pub opening: &'a str,
+    /// Engine names, `[first mover, second mover]`.
+    pub names: [&'a str; 2],
+    /// Limits, `[first mover, second mover]`.
+    pub limits: [Limits; 2],
+    /// Whether a built-in player (no deadline of its own) sits on each side.
+    pub builtin: [bool; 2],
+    /// Rule family (text rules if any text engine plays).
+    pub family: Family,
+    /// Draw after this many full moves.
+    pub maxmoves: Option<u32>,
+    /// Material adjudication.
+    pub adjudicate: Option<Adjudication>,
+    /// Seed for this game's random choices.
+    pub seed: u64,
+}
+
+/// A finished game and which players misbehaved.
+pub struct Played {
+    /// What goes into the results file.
+    pub record: GameRecord,
+    /// The fault of each side, `[first mover, second mover]`.
+    pub faults: [Option<Fault>; 2],
+}
+
+fn side_idx(side: Side) -> usize {
+    side.index()
+}
+
+fn loss_for(side: Side) -> GameResult {
+    match side {
+        Side::First => GameResult::SecondWins,
+        Side::Second => GameResult::FirstWins,
+    }
+}
+
+/// Shortens engine-supplied text for the record (it might be anything, of any length).
+fn clip(s: &str) -> String {
+    let clean: String = s
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .take(40)
+        .collect();
+    if s.chars().count() > 40 {
+        format!("{clean}…")
+    } else {
+        clean
+    }
+}
+
+/// Plays one game. `players` is `[first mover, second mover]`.
+pub fn play<G: TourGame>(m: &Match<'_>, players: [&mut dyn Player<G>; 2]) -> Played {
+    let started = Instant::now();
+    let [p0, p1] = players;
+    let mut players: [&mut dyn Player<G>; 2] = [p0, p1];
+    let mut faults: [Option<Fault>; 2] = [None, None];
+    let mut moves: Vec<G::Move> = Vec::new();
+    let mut move_text: Vec<String> = Vec::new();
+
+    let setup = match G::parse_opening(m.opening, m.family) {
+        Ok(s) => s,
+        Err(e) => {
+            return Played {
+                record: record(
+                    m,
+                    String::new(),
+                    GameResult::Draw,
+                    format!("bad opening: {e}"),
+                    move_text,
+                    started,
+                ),
+                faults,
+            }
+        }
+    };
+    let start = setup.start.clone();
+    let start_fen = start.fen();
+
+    let finish = |players: &mut [&mut dyn Player<G>; 2], faults: &[Option<Fault>; 2]| {
+        for (i, p) in players.iter_mut().enumerate() {
+            p.game_over(faults[i].is_some());
+        }
+    };
+
+    // Handshakes and game set-up, first mover first.
+    for side in [Side::First, Side::Second] {
+        let i = side_idx(side);
+        let gs = GameStart {
+            id: m.spec.id,
+            opening: m.opening,
+            start: &start,
+            side,
+            seed: m.seed ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        };
+        if let Err(f) = players[i].new_game(&gs) {
+            let reason = format!("{} {}", m.names[i], f.describe());
+            faults[i] = Some(f);
+            finish(&mut players, &faults);
+            return Played {
+                record: record(m, start_fen, loss_for(side), reason, move_text, started),
+                faults,
+            };
+        }
+    }
+
+    let mut clock: [Option<i64>; 2] = [None, None];
+    let mut inc = [0u64; 2];
+    for i in 0..2 {
+        if let Some(tc) = m.limits[i].tc {
+            clock[i] = Some(tc.base_ms as i64);
+            inc[i] = tc.inc_ms;
+        }
+    }
+    let mut moves_made = [0u32; 2];
+    let mut pos = start.clone();
+    let mut lead_streak: (Option<Side>, u32) = (None, 0);
+
+    let (result, reason) = loop {
+        if let Some(outcome) = pos.outcome() {
+            let result = match outcome {
+                Outcome::Win(Side::First) => GameResult::FirstWins,
+                Outcome::Win(Side::Second) => GameResult::SecondWins,
+                Outcome::Draw => GameResult::Draw,
+            };
+            break (result, pos.end_reason(outcome));
+        }
+        if let Some(max) = m.maxmoves {
+            if moves.len() as u64 >= 2 * max as u64 {
+                break (
+                    GameResult::Draw,
+                    format!("adjudication: {max} moves played"),
+                );
+            }
+        }
+        let side = pos.side_to_move();
+        let i = side_idx(side);
+        let limits = m.limits[i];
+        let allowed_ms: Option<i64> = if let Some(st) = limits.movetime_ms {
+            Some(st as i64 + limits.margin_ms as i64)
+        } else {
+            clock[i].map(|c| c + limits.margin_ms as i64)
+        };
+        let now = Instant::now();
+        let deadline = match allowed_ms {
+            Some(ms) => now + Duration::from_millis(ms.max(0) as u64),
+            None if m.builtin[i] => now + Duration::from_secs(3600),
+            None => now + Duration::from_millis(UNTIMED_MOVE_MS + limits.margin_ms),
+        };
+        let movestogo = m.limits[i]
+            .tc
+            .and_then(|tc| tc.moves.map(|per| per - moves_made[i] % per));
+        let req = MoveRequest {
+            start: &start,
+            moves: &moves,
+            position: &pos,
+            clock_ms: clock,
+            inc_ms: inc,
+            movestogo,
+            limits,
+            deadline,
+        };
+        let reply = players[i].think(&req);
+        let elapsed = now.elapsed().as_millis() as i64;
+        let reply = match reply {
+            Ok(r) => r,
+            Err(f) => {
+                let reason = format!("{} {}", m.names[i], f.describe());
+                faults[i] = Some(f);
+                break (loss_for(side), reason);
+            }
+        };
+        if allowed_ms.is_some_and(|a| elapsed > a) {
+            faults[i] = Some(Fault::Timeout);
+            break (
+                loss_for(side),
+                format!("{} time forfeit ({elapsed} ms)", m.names[i]),
+            );
+        }
+        let (mv, text) = match &reply {
+            Reply::Protocol(s) => (pos.parse_protocol_move(s), s.clone()),
+            Reply::Text(s) => (pos.parse_text_move(s), s.clone()),
+            Reply::Direct(mv) => (pos.is_legal(*mv).then_some(*mv), mv.to_string()),
+        };
+        let Some(mv) = mv else {
+            let reason = format!("{} illegal move '{}'", m.names[i], clip(&text));
+            faults[i] = Some(Fault::Garbage(reason.clone()));
+            break (loss_for(side), reason);
+        };
+        if let Some(c) = clock[i].as_mut() {
+            *c -= elapsed;
+            *c += inc[i] as i64;
+            moves_made[i] += 1;
+            if let Some(tc) = m.limits[i].tc {
+                if tc.moves.is_some_and(|per| moves_made[i] % per == 0) {
+                    *c += tc.base_ms as i64;
+                }
+            }
+        }
+        move_text.push(pos.protocol_move(mv));
+        pos.make_move(mv);
+        moves.push(mv);
+
+        if let Some(adj) = m.adjudicate {
+            let diff = pos.material(Side::First) - pos.material(Side::Second);
+            let leader = if diff >= adj.material {
+                Some(Side::First)
+            } else if -diff >= adj.material {
+                Some(Side::Second)
+            } else {
+                None
+            };
+            lead_streak = if leader.is_some() && leader == lead_streak.0 {
+                (leader, lead_streak.1 + 1)
+            } else {
+                (leader, u32::from(leader.is_some()))
+            };
+            if let Some(l) = leader {
+                if lead_streak.1 >= adj.plies && pos.outcome().is_none() {
+                    break (
+                        loss_for(l.opponent()),
+                        format!("adjudication: material lead of {} or more", adj.material),
+                    );
+                }
+            }
+        }
+    };
+    finish(&mut players, &faults);
+    Played {
+        record: record(m, start_fen, result, reason, move_text, started),
+        faults,
+    }
+}
+
+fn record(
+    m: &Match<'_>,
+    fen: String,
+    result: GameResult,
+    reason: String,
+    moves: Vec<String>,
+    started: Instant,
+) -> GameRecord {
+    GameRecord {
+        id: m.spec.id,
+        round: m.spec.round,
+        players: [m.names[0].to_string(), m.names[1].to_string()],
+        opening: m.opening.to_string(),
+        fen,
+        result,
+        reason,
+        moves,
+        date: today(),
+        duration_ms: started.elapsed().as_millis() as u64,
+        pair_key: m.spec.pair_key,
+    }
+}

@@ -1,0 +1,275 @@
+//! The results file: one JSON object per finished game, appended and flushed (and
+//! synced) at once, so a killed run loses at most the games still being played.
+//! `-resume` reads it back: unparsable lines (a line cut by the kill) are skipped, and
+//! the first record of each id wins, so every game counts exactly once.
+
+use serde_json::{json, Value};
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::Path;
+
+/// A game result from the first mover's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// `1-0`.
+    FirstWins,
+    /// `0-1`.
+    SecondWins,
+    /// `1/2-1/2`.
+    Draw,
+}
+
+impl GameResult {
+    /// PGN form.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::FirstWins => "1-0",
+            GameResult::SecondWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+
+    /// Parses the PGN form.
+    pub fn parse(s: &str) -> Option<GameResult> {
+        match s {
+            "1-0" => Some(GameResult::FirstWins),
+            "0-1" => Some(GameResult::SecondWins),
+            "1/2-1/2" => Some(GameResult::Draw),
+            _ => None,
+        }
+    }
+
+    /// The first mover's score (1, ½, 0).
+    pub fn first_score(self) -> f64 {
+        match self {
+            GameResult::FirstWins => 1.0,
+            GameResult::SecondWins => 0.0,
+            GameResult::Draw => 0.5,
+        }
+    }
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    /// Index in the schedule.
+    pub id: u64,
+    /// 0-based round.
+    pub round: u32,
+    /// Engine names: `[first mover, second mover]`.
+    pub players: [String; 2],
+    /// The opening line (empty: the start position).
+    pub opening: String,
+    /// FEN of the position the engines started from.
+    pub fen: String,
+    /// Result, first mover's view.
+    pub result: GameResult,
+    /// Why the game ended.
+    pub reason: String,
+    /// The engines' moves in protocol notation.
+    pub moves: Vec<String>,
+    /// Date the game was played (`YYYY.MM.DD`).
+    pub date: String,
+    /// Wall time of the game in ms.
+    pub duration_ms: u64,
+    /// With `-repeat`: the id of the first game of its pair.
+    pub pair_key: Option<u64>,
+}
+
+impl GameRecord {
+    /// The JSON line (without the newline).
+    pub fn to_json(&self) -> String {
+        json!({
+            "id": self.id,
+            "round": self.round,
+            "players": [self.players[0], self.players[1]],
+            "opening": self.opening,
+            "fen": self.fen,
+            "result": self.result.as_str(),
+            "reason": self.reason,
+            "moves": self.moves,
+            "plies": self.moves.len(),
+            "date": self.date,
+            "duration_ms": self.duration_ms,
+            "pair": self.pair_key,
+        })
+        .to_string()
+    }
+
+    /// Parses a JSON line; `None` for anything malformed.
+    pub fn from_json(line: &str) -> Option<GameRecord> {
+        let v: Value = serde_json::from_str(line).ok()?;
+        let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+        let players = v.get("players")?.as_array()?;
+        if players.len() != 2 {
+            return None;
+        }
+        let moves = v
+            .get("moves")?
+            .as_array()?
+            .iter()
+            .map(|m| m.as_str().map(str::to_string))
+            .collect::<Option<Vec<_>>>()?;
+        Some(GameRecord {
+            id: v.get("id")?.as_u64()?,
+            round: v.get("round").and_then(Value::as_u64).unwrap_or(0) as u32,
+            players: [
+                players[0].as_str()?.to_string(),
+                players[1].as_str()?.to_string(),
+            ],
+            opening: s("opening").unwrap_or_default(),
+            fen: s("fen").unwrap_or_default(),
+            result: GameResult::parse(&s("result")?)?,
+            reason: s("reason").unwrap_or_default(),
+            moves,
+            date: s("date").unwrap_or_default(),
+            duration_ms: v.get("duration_ms").and_then(Value::as_u64).unwrap_or(0),
+            pair_key: v.get("pair").and_then(Value::as_u64),
+        })
+    }
+}
+
+/// Reads a results file: the first valid record of each id, in file order, and
+/// whether the file ends in the middle of a line (then a newline must be written
+/// before appending). A missing file is an empty run.
+pub fn load(path: &Path) -> Result<(Vec<GameRecord>, bool), String> {
+    let mut text = String::new();
+    match File::open(path) {
+        Ok(mut f) => {
+            let mut bytes = Vec::new();
+            f.read_to_end(&mut bytes)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            text = String::from_utf8_lossy(&bytes).into_owned();
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if let Some(r) = GameRecord::from_json(line) {
+            if seen.insert(r.id) {
+                out.push(r);
+            }
+        }
+    }
+    let cut = !text.is_empty() && !text.ends_with('\n');
+    Ok((out, cut))
+}
+
+/// The open results file.
+pub struct ResultsWriter {
+    file: File,
+}
+
+impl ResultsWriter {
+    /// Opens for appending; `truncate` starts a fresh run, `newline_first` repairs a
+    /// line cut by a kill.
+    pub fn open(path: &Path, truncate: bool, newline_first: bool) -> Result<ResultsWriter, String> {
+        let mut opts = OpenOptions::new();
+        opts.create(true);
+        if truncate {
+            opts.write(true).truncate(true);
+        } else {
+            opts.append(true);
+        }
+        let mut file = opts
+            .open(path)
+            .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        if newline_first && !truncate {
+            file.write_all(b"\n")
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+        Ok(ResultsWriter { file })
+    }
+
+    /// Appends one record and makes it durable before returning.
+    pub fn append(&mut self, record: &GameRecord) -> Result<(), String> {
+        let mut line = record.to_json();
+        line.push('\n');
+        self.file
+            .write_all(line.as_bytes())
+            .and_then(|_| self.file.flush())
+            .and_then(|_| self.file.sync_data())
+            .map_err(|e| format!("cannot write the results file: {e}"))
+    }
+}
+
+/// Today's date as `YYYY.MM.DD` (UTC), without a date library.
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian (H. Hinnant's method).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(id: u64) -> GameRecord {
+        GameRecord {
+            id,
+            round: 0,
+            players: ["a".into(), "b \"q\"".into()],
+            opening: "a7-b6".into(),
+            fen: "x5o/7/7/7/7/7/o5x x 0 1".into(),
+            result: GameResult::Draw,
+            reason: "board full 24-25".into(),
+            moves: vec!["f2".into(), "0000".into()],
+            date: "2024.05.06".into(),
+            duration_ms: 12,
+            pair_key: Some(0),
+        }
+    }
+
+    #[test]
+    fn json_round_trip() {
+        let r = record(3);
+        assert_eq!(GameRecord::from_json(&r.to_json()), Some(r));
+        assert_eq!(GameRecord::from_json("{\"id\":1}"), None);
+        assert_eq!(GameRecord::from_json("{\"id\":1,\"players\":[\"a\""), None);
+        assert_eq!(GameRecord::from_json("garbage"), None);
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+
+    #[test]
+    fn load_skips_cut_lines_and_duplicates() {
+        let dir = std::env::temp_dir().join(format!("tour-res-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let path = dir.join("r.jsonl");
+        let text = format!(
+            "{}\n{}\n{}",
+            record(0).to_json(),
+            record(0).to_json(),
+            &record(1).to_json()[..20]
+        );
+        std::fs::write(&path, text).unwrap();
+        let (recs, cut) = load(&path).unwrap();
+        assert_eq!(recs.len(), 1);
+        assert!(cut);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

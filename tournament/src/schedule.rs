@@ -1,0 +1,123 @@
+//! The deterministic schedule: which engines meet in which game, with which colours
+//! and opening. A game's `id` is its index here, so a results file written by one run
+//! names the same games in any later run with the same command line (`-resume`).
+//!
+//! Order: round, then pair, then game within the encounter. Colours alternate within
+//! an encounter (even game: the pair's first engine moves first). With `-repeat`, games
+//! 2k and 2k+1 of an encounter share an opening and form a game pair (pentanomial).
+//! Openings are indexed by (round, game-pair) and not by engine pair, so in a round
+//! robin or gauntlet every pair of a round meets the same openings.
+
+use crate::cli::TournamentKind;
+
+/// One scheduled game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameSpec {
+    /// Index in the schedule.
+    pub id: u64,
+    /// 0-based round.
+    pub round: u32,
+    /// Index of the engine pair.
+    pub pair: usize,
+    /// 0-based game number within the encounter.
+    pub game: u32,
+    /// Engine indices: `[first mover, second mover]`.
+    pub players: [usize; 2],
+    /// Opening slot (mapped to a line of the openings file by [`crate::openings`]).
+    pub opening_slot: u64,
+    /// With `-repeat`: the id of the first game of its colour-swapped pair.
+    pub pair_key: Option<u64>,
+}
+
+/// The engine pairs that meet.
+pub fn pairs(engines: usize, kind: TournamentKind) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    match kind {
+        TournamentKind::RoundRobin => {
+            for a in 0..engines {
+                for b in a + 1..engines {
+                    out.push((a, b));
+                }
+            }
+        }
+        TournamentKind::Gauntlet => {
+            for b in 1..engines {
+                out.push((0, b));
+            }
+        }
+    }
+    out
+}
+
+/// The whole schedule: pairs × rounds × games.
+pub fn build(
+    engines: usize,
+    kind: TournamentKind,
+    rounds: u32,
+    games: u32,
+    repeat: bool,
+) -> Vec<GameSpec> {
+    let pairs = pairs(engines, kind);
+    let per_round = if repeat {
+        games.div_ceil(2) as u64
+    } else {
+        games as u64
+    };
+    let mut out = Vec::with_capacity(pairs.len() * rounds as usize * games as usize);
+    let mut id = 0u64;
+    for round in 0..rounds {
+        for (p, &(a, b)) in pairs.iter().enumerate() {
+            for game in 0..games {
+                let players = if game % 2 == 0 { [a, b] } else { [b, a] };
+                let in_round = if repeat { game / 2 } else { game } as u64;
+                let pair_key = if repeat && game / 2 * 2 + 1 < games {
+                    Some(id - (game % 2) as u64)
+                } else {
+                    None
+                };
+                out.push(GameSpec {
+                    id,
+                    round,
+                    pair: p,
+                    game,
+                    players,
+                    opening_slot: round as u64 * per_round + in_round,
+                    pair_key,
+                });
+                id += 1;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_robin_counts() {
+        let s = build(4, TournamentKind::RoundRobin, 2, 3, false);
+        assert_eq!(s.len(), 6 * 2 * 3);
+        assert!(s.iter().enumerate().all(|(i, g)| g.id == i as u64));
+        assert_eq!(
+            build(4, TournamentKind::Gauntlet, 2, 3, false).len(),
+            3 * 2 * 3
+        );
+    }
+
+    #[test]
+    fn repeat_pairs_share_openings_and_swap_colours() {
+        let s = build(2, TournamentKind::RoundRobin, 2, 5, true);
+        assert_eq!(s[0].players, [0, 1]);
+        assert_eq!(s[1].players, [1, 0]);
+        assert_eq!(s[0].opening_slot, s[1].opening_slot);
+        assert_ne!(s[1].opening_slot, s[2].opening_slot);
+        assert_eq!(s[0].pair_key, Some(0));
+        assert_eq!(s[1].pair_key, Some(0));
+        assert_eq!(s[3].pair_key, Some(2));
+        assert_eq!(s[4].pair_key, None); // odd game out
+        assert_eq!(s[5].opening_slot, 3); // round 2 starts after 3 slots
+        assert_eq!(s[5].pair_key, Some(5));
+    }
+}

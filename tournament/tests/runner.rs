@@ -1,0 +1,463 @@
+//! End-to-end tests of the `tournament` binary: built-in players and the misbehaving
+//! `fake-engine` (crash, hang, illegal move, garbage, no handshake, text language),
+//! kill-and-resume, and SPRT stopping.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const TOURNAMENT: &str = env!("CARGO_BIN_EXE_tournament");
+const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
+
+/// A fresh scratch directory per test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tournament-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(TOURNAMENT)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run tournament")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// (id, result, reason, first player) of every line of a results file.
+fn records(path: &PathBuf) -> Vec<(u64, String, String, String)> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .map(|v| {
+            (
+                v["id"].as_u64().unwrap(),
+                v["result"].as_str().unwrap().to_string(),
+                v["reason"].as_str().unwrap().to_string(),
+                v["players"][0].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// The fake engine's games: every one lost by the fake, with a reason containing `why`.
+fn assert_fake_lost_all(recs: &[(u64, String, String, String)], games: usize, why: &str) {
+    assert_eq!(recs.len(), games, "{recs:?}");
+    for (_, result, reason, first) in recs {
+        let fake_first = first == "fake";
+        let expected = if fake_first { "0-1" } else { "1-0" };
+        assert_eq!(result, expected, "{reason}");
+        assert!(reason.contains(why), "reason '{reason}' lacks '{why}'");
+    }
+}
+
+#[test]
+fn greedy_beats_random_and_everything_is_recorded() {
+    let dir = scratch("greedy");
+    let res = dir.join("r.jsonl");
+    let pgn = dir.join("g.pgn");
+    let o = run(&[
+        "-engine",
+        "builtin=greedy",
+        "-engine",
+        "builtin=random",
+        "-games",
+        "2",
+        "-rounds",
+        "10",
+        "-repeat",
+        "-concurrency",
+        "2",
+        "-results",
+        res.to_str().unwrap(),
+        "-pgnout",
+        pgn.to_str().unwrap(),
+        "-seed",
+        "3",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let recs = records(&res);
+    let ids: HashSet<u64> = recs.iter().map(|r| r.0).collect();
+    assert_eq!(ids, (0..20).collect());
+    let pgn_text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(pgn_text.matches("[Event ").count(), 20);
+    assert!(pgn_text.contains("[Black \"greedy\"]") && pgn_text.contains("[White \"greedy\"]"));
+    let out = stdout(&o);
+    assert!(out.contains("Score of greedy vs random:"), "{out}");
+    assert!(out.contains("Pentanomial"), "{out}");
+    assert!(out.contains("LOS:"), "{out}");
+}
+
+#[test]
+fn round_robin_table_for_three_engines() {
+    let o = run(&[
+        "-engine",
+        "builtin=greedy",
+        "-engine",
+        "builtin=random",
+        "-engine",
+        "name=r2",
+        "builtin=random",
+        "-games",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Rank"), "{out}");
+    assert_eq!(out.matches("Score of").count(), 3, "{out}");
+    let o = run(&[
+        "-engine",
+        "builtin=greedy",
+        "-engine",
+        "builtin=random",
+        "-engine",
+        "name=r2",
+        "builtin=random",
+        "-games",
+        "2",
+        "-tournament",
+        "gauntlet",
+    ]);
+    assert_eq!(stdout(&o).matches("Score of").count(), 2);
+}
+
+#[test]
+fn bad_command_lines_exit_2_with_one_line() {
+    for args in [
+        vec!["-engine", "builtin=random"],
+        vec![
+            "-engine",
+            "builtin=random",
+            "-engine",
+            "name=b",
+            "builtin=random",
+            "-games",
+            "zero",
+        ],
+        vec![
+            "-engine",
+            "builtin=random",
+            "-engine",
+            "name=b",
+            "cmd=/no/such/engine",
+            "st=1",
+        ],
+        vec!["-frobnicate"],
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    }
+    let o = run(&["-help"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("-engine"));
+}
+
+/// Plays the fake engine (with `fake_args`) against the random built-in.
+fn fake_match(
+    name: &str,
+    fake_args: &str,
+    games: &str,
+    extra: &[&str],
+) -> (Output, Vec<(u64, String, String, String)>) {
+    let dir = scratch(name);
+    let res = dir.join("r.jsonl");
+    let fake_args = format!("args={fake_args}");
+    let mut args = vec![
+        "-engine",
+        "name=fake",
+        "cmd",
+        "st=0.05",
+        "timemargin=100",
+        "inittimeout=1",
+        fake_args.as_str(),
+        "-engine",
+        "builtin=random",
+        "-games",
+        games,
+        "-results",
+        res.to_str().unwrap(),
+    ];
+    let cmd = format!("cmd={FAKE}");
+    args[2] = cmd.as_str();
+    args.extend_from_slice(extra);
+    let o = run(&args);
+    (o, records(&res))
+}
+
+#[test]
+fn crashing_engine_loses_and_is_restarted_with_recover() {
+    let started = Instant::now();
+    let (o, recs) = fake_match("crash", "--crash-after 3", "4", &["-recover"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 4, "crash");
+    assert!(started.elapsed() < Duration::from_secs(20));
+}
+
+#[test]
+fn crash_without_recover_stops_the_run() {
+    let (o, recs) = fake_match("crash-stop", "--crash-after 3", "4", &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("-recover"));
+    assert_eq!(recs.len(), 1);
+    assert!(recs[0].2.contains("crash"));
+}
+
+#[test]
+fn hung_engine_forfeits_on_time() {
+    let started = Instant::now();
+    let (o, recs) = fake_match("hang", "--hang-after 2", "3", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 3, "time forfeit");
+    // Each hang costs one deadline (50 ms + 100 ms margin), not a blocking read.
+    assert!(started.elapsed() < Duration::from_secs(15));
+}
+
+#[test]
+fn slow_engine_forfeits_on_time() {
+    let (_, recs) = fake_match("slow", "--slow 400", "2", &[]);
+    assert_fake_lost_all(&recs, 2, "time forfeit");
+}
+
+#[test]
+fn illegal_move_loses() {
+    let (o, recs) = fake_match("illegal", "--illegal-after 1", "2", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 2, "illegal move");
+}
+
+#[test]
+fn garbage_output_loses() {
+    let (o, recs) = fake_match("garbage", "--garbage-after 0", "2", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 2, "illegal move");
+}
+
+#[test]
+fn missing_handshake_loses() {
+    let (o, recs) = fake_match("handshake", "--no-handshake", "2", &["-recover"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 2, "handshake failed");
+}
+
+#[test]
+fn text_engine_meets_uai_engine_with_openings() {
+    let dir = scratch("text");
+    let book = dir.join("book.txt");
+    std::fs::write(
+        &book,
+        "# openings\na7-b6 g7-f6\nblock c3 f2\n\nblock b2 block d4 a7-a6 g7e5\n",
+    )
+    .unwrap();
+    let res = dir.join("r.jsonl");
+    let o = run(&[
+        "-engine",
+        &format!("cmd={FAKE}"),
+        "name=text",
+        "proto=text",
+        "args=--text --prompt",
+        "st=0.5",
+        "-engine",
+        &format!("cmd={FAKE}"),
+        "name=uai",
+        "st=0.5",
+        "-games",
+        "2",
+        "-rounds",
+        "3",
+        "-repeat",
+        "-openings",
+        &format!("file={}", book.display()),
+        "-results",
+        res.to_str().unwrap(),
+        "-concurrency",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let recs = records(&res);
+    assert_eq!(recs.len(), 6);
+    for (_, _, reason, _) in &recs {
+        // Games end by the rules, never by a fault.
+        assert!(
+            [
+                "board full",
+                "no moves left",
+                "no stones left",
+                "25 consecutive jumps"
+            ]
+            .iter()
+            .any(|r| reason.starts_with(r)),
+            "{reason}"
+        );
+    }
+}
+
+#[test]
+fn fen_openings_are_refused_for_text_engines() {
+    let dir = scratch("fen");
+    let book = dir.join("book.txt");
+    std::fs::write(&book, "x5o/7/7/7/7/7/o5x o 0 1\n").unwrap();
+    let o = run(&[
+        "-engine",
+        &format!("cmd={FAKE}"),
+        "proto=text",
+        "args=--text",
+        "st=1",
+        "-engine",
+        "builtin=random",
+        "-openings",
+        &format!("file={}", book.display()),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
+fn killed_run_resumes_without_losing_or_repeating_games() {
+    let dir = scratch("resume");
+    let res = dir.join("r.jsonl");
+    let pgn = dir.join("g.pgn");
+    let args: Vec<String> = [
+        "-engine",
+        &format!("cmd={FAKE}"),
+        "name=fake",
+        "args=--slow 5",
+        "st=0.5",
+        "-engine",
+        "builtin=greedy",
+        "-games",
+        "2",
+        "-rounds",
+        "8",
+        "-repeat",
+        "-concurrency",
+        "2",
+        "-results",
+        res.to_str().unwrap(),
+        "-pgnout",
+        pgn.to_str().unwrap(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut child = Command::new(TOURNAMENT)
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while records(&res).len() < 3 && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = records(&res).len();
+    assert!((3..16).contains(&before), "{before} games before the kill");
+
+    // Without -resume, an existing results file is refused rather than overwritten.
+    let o = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(o.status.code(), Some(2));
+
+    let mut resumed = args.clone();
+    resumed.push("-resume".into());
+    let o = run(&resumed.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("resuming"));
+    let recs = records(&res);
+    let ids: Vec<u64> = recs.iter().map(|r| r.0).collect();
+    let unique: HashSet<u64> = ids.iter().copied().collect();
+    assert_eq!(ids.len(), 16, "{ids:?}");
+    assert_eq!(unique, (0..16).collect());
+    let pgn_text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(pgn_text.matches("[Event ").count(), 16);
+    // The final statistics cover every game once.
+    let out = stdout(&o);
+    let line = out.lines().find(|l| l.starts_with("Score of")).unwrap();
+    let total: u64 = line
+        .split(':')
+        .nth(1)
+        .unwrap()
+        .split('[')
+        .next()
+        .unwrap()
+        .split('-')
+        .map(|n| n.trim().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(total, 16, "{line}");
+
+    // Resuming a finished run plays nothing more.
+    let o = run(&resumed.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(records(&res).len(), 16);
+}
+
+#[test]
+fn sprt_stops_early_with_h1() {
+    let dir = scratch("sprt");
+    let res = dir.join("r.jsonl");
+    let o = run(&[
+        "-engine",
+        "builtin=greedy",
+        "-engine",
+        "builtin=random",
+        "-games",
+        "2",
+        "-rounds",
+        "500",
+        "-repeat",
+        "-sprt",
+        "elo0=0",
+        "elo1=20",
+        "alpha=0.05",
+        "beta=0.05",
+        "-results",
+        res.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("H1 accepted"), "{out}");
+    assert!(out.contains("LLR"), "{out}");
+    let n = records(&res).len();
+    assert!(n < 1000, "{n} games: the SPRT did not stop the run");
+}
+
+#[test]
+fn clock_runs_out_under_a_time_control() {
+    // 30 ms per move against a 0.3 s clock with no increment: the clock, not a single
+    // move's deadline, ends the game after about ten moves.
+    let dir = scratch("clock");
+    let res = dir.join("r.jsonl");
+    let o = run(&[
+        "-engine",
+        &format!("cmd={FAKE}"),
+        "name=fake",
+        "args=--slow 30",
+        "tc=0.3",
+        "timemargin=20",
+        "-engine",
+        "builtin=random",
+        "-games",
+        "2",
+        "-results",
+        res.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let recs = records(&res);
+    assert_fake_lost_all(&recs, 2, "time forfeit");
+    let text = std::fs::read_to_string(&res).unwrap();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let plies = v["plies"].as_u64().unwrap();
+        assert!((10..40).contains(&plies), "{plies} plies");
+    }
+}

@@ -1,0 +1,158 @@
+//! Random junk typed at the text language never crashes the program and never changes
+//! its state: each junk line gets exactly one error line, the board is unchanged, and the
+//! program still plays afterwards and exits with status 0.
+
+use engine::games::ataxx::{Position, Rules};
+use engine::protocol::text::{parse, Command};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use std::io::{Read, Write};
+use std::process::{Command as Process, Stdio};
+
+const WORDS: &[&str] = &[
+    "clear",
+    "start",
+    "quit",
+    "auto",
+    "manual",
+    "block",
+    "seed",
+    "dump",
+    "help",
+    "load",
+    "board",
+    "red",
+    "blue",
+    "green",
+    "a7-b6",
+    "a1-b1",
+    "g1-h1",
+    "a7-a4",
+    "b7c7",
+    "-",
+    "--",
+    "a0-a1",
+    "z9",
+    "d4",
+    "99999999999999999999999",
+    "-5",
+    "#",
+    "é",
+    "\t",
+    "ñ-ñ",
+    "a7-",
+    "-a7",
+    "a7--b6",
+    "RED",
+    "Auto",
+    "x",
+    "0000",
+    "f2",
+    "uai",
+    "isready",
+];
+
+/// A junk line as bytes (no newline), sometimes invalid UTF-8.
+fn junk(rng: &mut StdRng) -> Vec<u8> {
+    match rng.random_range(0..4) {
+        0 => (0..rng.random_range(1..40))
+            .map(|_| rng.random_range(1..=255u8))
+            .filter(|&b| b != b'\n')
+            .collect(),
+        _ => {
+            let n = rng.random_range(1..5);
+            let words: Vec<&str> = (0..n)
+                .map(|_| WORDS[rng.random_range(0..WORDS.len())])
+                .collect();
+            words.join(" ").into_bytes()
+        }
+    }
+}
+
+/// What the program will do with `line` in the playing state with both players manual
+/// and the start position on the board: `Some(true)` = one error line, `Some(false)` =
+/// nothing, `None` = the line would legitimately change state (not junk; skipped).
+fn expected_errors(line: &[u8], pos: &Position) -> Option<bool> {
+    let text = String::from_utf8_lossy(line);
+    let text = text.trim_end_matches(['\r', '\n']);
+    match parse(text) {
+        Err(_) => Some(true),
+        Ok(None) => Some(false),
+        Ok(Some(Command::Move(m))) => m.resolve(pos).is_none().then_some(true),
+        Ok(Some(
+            Command::Auto(_)
+            | Command::Manual(_)
+            | Command::Seed(_)
+            | Command::Block(_)
+            | Command::Start,
+        )) => Some(true),
+        Ok(Some(_)) => None,
+    }
+}
+
+#[test]
+fn junk_never_crashes_or_changes_state() {
+    let pos = Position::startpos(Rules::Text);
+    let mut rng = StdRng::seed_from_u64(99);
+    let mut input: Vec<u8> = b"manual blue\nstart\ndump\n".to_vec();
+    let mut errors = 0;
+    let mut lines = 0;
+    while lines < 3000 {
+        let line = junk(&mut rng);
+        let Some(err) = expected_errors(&line, &pos) else {
+            continue;
+        };
+        errors += err as usize;
+        lines += 1;
+        input.extend_from_slice(&line);
+        input.push(b'\n');
+    }
+    input.extend_from_slice(b"dump\na7-b6\ndump\n");
+
+    let mut child = Process::new(env!("CARGO_BIN_EXE_ataxx"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start ataxx");
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    writer.join().unwrap();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "exit status {status}; stderr: {err}");
+    assert!(!err.contains("panicked"), "panic: {err}");
+
+    let error_lines = out.lines().filter(|l| l.starts_with("error: ")).count();
+    assert_eq!(error_lines, errors, "one error line per junk line");
+    for l in out.lines().filter(|l| l.starts_with("error: ")) {
+        let low = l.to_lowercase();
+        for word in ["wins", "passes", "moves", "draw"] {
+            assert!(!low.contains(word), "reserved word in {l:?}");
+        }
+    }
+    let dumps: Vec<&str> = out.split("===\n").filter(|s| s.starts_with("  ")).collect();
+    assert_eq!(dumps.len(), 3, "three dumps in {out}");
+    assert_eq!(dumps[0], dumps[1], "junk changed the board");
+    assert_eq!(dumps[0].lines().next(), Some("  r - - - - - b"));
+    assert_eq!(
+        dumps[2].lines().nth(1),
+        Some("  - r - - - - -"),
+        "the program still plays"
+    );
+}

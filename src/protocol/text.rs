@@ -180,19 +180,15 @@ pub fn colour_name(side: Side) -> &'static str {
 /// The board in the dump format the harness reads.
 pub fn dump(pos: &Position) -> String {
     let mut s = String::from("===\n");
-    for rank in (0..7).rev() {
-        s.push(' ');
-        for file in 0..7 {
-            s.push(' ');
-            s.push(match pos.cell(square(file, rank)) {
-                Cell::Empty => '-',
-                Cell::Gap => 'X',
-                Cell::Piece(Side::First) => 'r',
-                Cell::Piece(Side::Second) => 'b',
-            });
-        }
-        s.push('\n');
-    }
+    s.push_str(&pos.grid(
+        |_| " ".to_string(),
+        |cell| match cell {
+            Cell::Empty => '-',
+            Cell::Gap => 'X',
+            Cell::Piece(Side::First) => 'r',
+            Cell::Piece(Side::Second) => 'b',
+        },
+    ));
     s.push_str("===");
     s
 }

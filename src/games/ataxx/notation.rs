@@ -240,22 +240,32 @@ impl Position {
         format!("{s} {side} {} {}", self.clock(), self.fullmove())
     }
 
-    /// A board picture for people: ranks 7..1 with coordinates, `x`, `o`, `-` gaps, `.` empty.
-    pub fn pretty(&self) -> String {
+    /// The board as seven text rows, rank 7 first: each row is `label(rank)` followed by
+    /// one space and a glyph per square. Shared by the people's picture and the harness dump.
+    pub fn grid(&self, label: impl Fn(usize) -> String, glyph: impl Fn(Cell) -> char) -> String {
         let mut s = String::new();
         for rank in (0..7).rev() {
-            s.push_str(&format!("{} ", rank + 1));
+            s.push_str(&label(rank));
             for file in 0..7 {
                 s.push(' ');
-                s.push(match self.cell(square(file, rank)) {
-                    Cell::Empty => '.',
-                    Cell::Gap => '-',
-                    Cell::Piece(Side::First) => 'x',
-                    Cell::Piece(Side::Second) => 'o',
-                });
+                s.push(glyph(self.cell(square(file, rank))));
             }
             s.push('\n');
         }
+        s
+    }
+
+    /// A board picture for people: ranks 7..1 with coordinates, `x`, `o`, `-` gaps, `.` empty.
+    pub fn pretty(&self) -> String {
+        let mut s = self.grid(
+            |rank| format!("{} ", rank + 1),
+            |cell| match cell {
+                Cell::Empty => '.',
+                Cell::Gap => '-',
+                Cell::Piece(Side::First) => 'x',
+                Cell::Piece(Side::Second) => 'o',
+            },
+        );
         s.push_str("   a b c d e f g\n");
         s
     }

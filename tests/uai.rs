@@ -16,7 +16,7 @@ const STARTPOS_FEN: &str = "x5o/7/7/7/7/7/o5x x 0 1";
 const MUST_PASS_FEN: &str = "7/7/7/7/ooo4/ooo4/xoo4 x 0 1";
 /// Beyond its hard deadline, a move later than this was held up by the machine.
 const STALL: Duration = Duration::from_millis(25);
-const INFO: &str = r"^info depth (\d+) seldepth (\d+) score (cp -?\d+|mate -?\d+) nodes (\d+) nps (\d+) time (\d+)( pv( \S+)+)?$";
+const INFO: &str = r"^info depth (\d+) seldepth (\d+) score (cp -?\d+|mate -?\d+) nodes (\d+) nps (\d+) time (\d+) hashfull (\d+)( pv( \S+)+)?$";
 
 /// A running engine process and a reader thread over its stdout.
 struct Uai {

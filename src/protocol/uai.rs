@@ -12,7 +12,7 @@ use crate::game::Side;
 use crate::games::ataxx::{self, Move, Position, Rules};
 use crate::search::report::{Iteration, Score};
 use crate::search::time::{self, TimeControl};
-use crate::search::{nps, Engine, Limits, Report};
+use crate::search::{nps, Engine, Features, Limits, Report};
 use crossbeam_channel::{never, select, unbounded, Receiver, Sender};
 use std::collections::VecDeque;
 use std::io::Write;
@@ -77,6 +77,43 @@ pub static OPTIONS: &[SpinOption] = &[
         min: 0,
         max: 5000,
         apply: |s, v| s.overhead = Duration::from_millis(v as u64),
+    },
+    // Search feature switches (1 on, 0 off; `true`/`false` are accepted too), so a
+    // match can measure each feature against the same binary without it.
+    SpinOption {
+        name: "Aspiration",
+        default: 1,
+        min: 0,
+        max: 1,
+        apply: |s, v| s.set_feature(|f| f.aspiration = v != 0),
+    },
+    SpinOption {
+        name: "LMR",
+        default: 1,
+        min: 0,
+        max: 1,
+        apply: |s, v| s.set_feature(|f| f.lmr = v != 0),
+    },
+    SpinOption {
+        name: "LMRQuietOnly",
+        default: 1,
+        min: 0,
+        max: 1,
+        apply: |s, v| s.set_feature(|f| f.lmr_quiet = v != 0),
+    },
+    SpinOption {
+        name: "Killers",
+        default: 0,
+        min: 0,
+        max: 1,
+        apply: |s, v| s.set_feature(|f| f.killers = v != 0),
+    },
+    SpinOption {
+        name: "History",
+        default: 1,
+        min: 0,
+        max: 1,
+        apply: |s, v| s.set_feature(|f| f.history = v != 0),
     },
 ];
 
@@ -341,13 +378,14 @@ pub fn format_score(score: Score) -> String {
 /// at its first move that is not legal in sequence, so a GUI never sees an impossible line.
 pub fn format_info(root: &Position, it: &Iteration<Move>) -> String {
     let mut s = format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} time {}",
+        "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {}",
         it.depth,
         it.seldepth,
         format_score(it.score),
         it.nodes,
         it.nps(),
-        it.time.as_millis()
+        it.time.as_millis(),
+        it.hashfull
     );
     let mut pos = root.clone();
     let mut first = true;
@@ -382,6 +420,8 @@ pub struct Session {
     position: Position,
     engine: Engine<Position>,
     hash_mib: usize,
+    /// Search feature switches, sent to the search thread when an option changes.
+    features: Features,
     overhead: Duration,
     searching: bool,
     /// The position being searched (PVs are checked against it).
@@ -401,6 +441,12 @@ pub struct Session {
 }
 
 impl Session {
+    /// Changes one search feature switch (effective from the next search).
+    fn set_feature(&mut self, change: impl FnOnce(&mut Features)) {
+        change(&mut self.features);
+        self.engine.set_features(self.features);
+    }
+
     fn new() -> Session {
         let hash_mib = option_default("Hash") as usize;
         let (task_tx, task_rx) = unbounded();
@@ -408,6 +454,7 @@ impl Session {
             position: Position::startpos(Rules::Uai),
             engine: Engine::new(hash_mib),
             hash_mib,
+            features: Features::default(),
             overhead: Duration::from_millis(option_default("MoveOverhead") as u64),
             searching: false,
             search_root: Position::startpos(Rules::Uai),
@@ -545,7 +592,13 @@ impl Session {
                     .iter()
                     .find(|o| o.name.eq_ignore_ascii_case(&name))
                     .ok_or_else(|| format!("no such option {}", quote(&name)))?;
-                let v: i64 = number(opt.name, value.as_deref())?;
+                // An on/off switch (a 0..1 spin) also takes `true`/`false`.
+                let v: i64 = match value.as_deref() {
+                    Some(b @ ("true" | "false")) if (opt.min, opt.max) == (0, 1) => {
+                        (b == "true") as i64
+                    }
+                    v => number(opt.name, v)?,
+                };
                 if !(opt.min..=opt.max).contains(&v) {
                     return Err(format!(
                         "{} must be between {} and {}",
@@ -750,6 +803,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn feature_option_defaults_match_the_search_defaults() {
+        let d = Features::default();
+        let on = |name| option_default(name) != 0;
+        assert_eq!(on("Aspiration"), d.aspiration);
+        assert_eq!(on("LMR"), d.lmr);
+        assert_eq!(on("LMRQuietOnly"), d.lmr_quiet);
+        assert_eq!(on("Killers"), d.killers);
+        assert_eq!(on("History"), d.history);
+    }
+
+    #[test]
     fn parses_go() {
         let Command::Go(p) = parse("go btime 1000 wtime -5 binc 10 winc 20 movestogo 3").unwrap()
         else {
@@ -826,11 +890,12 @@ mod tests {
             score: Score(12),
             nodes: 1000,
             time: Duration::from_millis(2),
+            hashfull: 7,
             pv: vec![mv("f2"), mv("a1a3"), mv("d4")],
         };
         assert_eq!(
             format_info(&root, &it),
-            "info depth 3 seldepth 4 score cp 12 nodes 1000 nps 500000 time 2 pv f2 a1a3"
+            "info depth 3 seldepth 4 score cp 12 nodes 1000 nps 500000 time 2 hashfull 7 pv f2 a1a3"
         );
         let it = Iteration {
             pv: vec![mv("d4")],

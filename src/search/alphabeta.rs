@@ -14,21 +14,25 @@ use std::time::Instant;
 
 /// Search features that can be switched off, so each one's worth can be measured in a
 /// match against the same engine without it.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
     pub aspiration: bool,
     pub lmr: bool,
     pub killers: bool,
     pub history: bool,
+    /// Late-move reductions only for moves the game calls quiet (`Game::is_quiet`).
+    pub lmr_quiet: bool,
 }
 
 impl Default for Features {
+    /// All on except killers, which lost about 85 Elo in Ataxx (`docs/strength.md`).
     fn default() -> Features {
         Features {
             aspiration: true,
             lmr: true,
-            killers: true,
+            killers: false,
             history: true,
+            lmr_quiet: true,
         }
     }
 }
@@ -41,7 +45,7 @@ pub struct Searcher<G: Game> {
     move_buf: Vec<Vec<G::Move>>,
     score_buf: Vec<Vec<i32>>,
     pv: Vec<Vec<G::Move>>,
-    /// Switchable features (all on by default).
+    /// Switchable features (see [`Features::default`]).
     pub features: Features,
     // Per-search state.
     nodes: u64,
@@ -190,6 +194,7 @@ impl<G: Game> Searcher<G> {
                 score: Score(score),
                 nodes: self.nodes,
                 time: start.elapsed(),
+                hashfull: self.tt.hashfull(),
                 pv,
             });
             if !limits.infinite {
@@ -395,6 +400,7 @@ impl<G: Game> Searcher<G> {
             pick_best(&mut moves, &mut scores, i);
             let mv = moves[i];
             let ordered_score = scores[i];
+            let quiet = !self.features.lmr_quiet || pos.is_quiet(mv);
             let undo = pos.make_move(mv);
             let score = if i == 0 {
                 -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, pv_node, stop)
@@ -403,6 +409,7 @@ impl<G: Game> Searcher<G> {
                     && depth >= 3
                     && i >= 3
                     && ordered_score < KILLER_SCORE
+                    && quiet
                     && !pos.is_pass(mv);
                 let r = if reduce {
                     1 + (depth >= 6 && i >= 8) as i32

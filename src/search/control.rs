@@ -2,7 +2,7 @@
 //! Front ends send jobs and read [`Report`]s from a channel; they never block on the
 //! search, so `stop`, `isready` and `quit` are answered at once.
 
-use super::alphabeta::Searcher;
+use super::alphabeta::{Features, Searcher};
 use super::limits::Limits;
 use super::report::{Iteration, SearchResult};
 use crate::game::Game;
@@ -28,6 +28,7 @@ enum Job<G: Game> {
     },
     NewGame,
     SetHash(usize),
+    SetFeatures(Features),
 }
 
 /// A search thread and the channels to it.
@@ -66,6 +67,7 @@ impl<G: Game> Engine<G> {
                         }
                         Job::NewGame => searcher.new_game(),
                         Job::SetHash(mib) => searcher.set_hash(mib),
+                        Job::SetFeatures(f) => searcher.features = f,
                     }
                 }
             })
@@ -101,6 +103,12 @@ impl<G: Game> Engine<G> {
     /// Resizes the hash table (queued behind any running search).
     pub fn set_hash(&self, mib: usize) {
         self.send(Job::SetHash(mib));
+    }
+
+    /// Switches search features on or off from the next search on (queued behind any
+    /// running search), so a match can measure each one against the same binary.
+    pub fn set_features(&self, features: Features) {
+        self.send(Job::SetFeatures(features));
     }
 
     /// The channel on which reports arrive.

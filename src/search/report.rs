@@ -34,6 +34,8 @@ pub struct Iteration<M> {
     pub score: Score,
     pub nodes: u64,
     pub time: Duration,
+    /// Permille of the transposition table written by this search (UAI `hashfull`).
+    pub hashfull: u32,
     pub pv: Vec<M>,
 }
 

@@ -113,7 +113,8 @@ impl<M: Copy> Table<M> {
         });
     }
 
-    /// Permille of the first 1000 buckets' entries used by this search (UAI `hashfull`).
+    /// Permille of the entries of the first 500 buckets (1000 entries) written by this
+    /// search (UAI `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let n = self.buckets.len().min(500);
         let used = self.buckets[..n]

@@ -2,48 +2,85 @@
 //!
 //! Material dominates Ataxx, but a bare piece count misjudges positions where stones
 //! are about to be flipped; the extra terms weigh how many of each side's stones touch
-//! empty squares the opponent can reach (they can be flipped next move) and how much
-//! room each side has to clone into.
+//! empty squares the opponent can reach (they can be flipped next move), how much room
+//! each side has to clone into, and where the stones stand.
+//!
+//! The evaluation is linear in a few [`TERMS`] (each "ours minus theirs", except the
+//! tempo), with two weights per term blended by the number of empty squares: `MG` while
+//! the board is empty, `EG` when it is full. Linear so that `src/bin/tune.rs` can fit
+//! the weights to game results (see `docs/strength.md`).
 
-use super::bitboard::{dilate, dilate2};
+use super::bitboard::{dilate, dilate2, FILE_A, FILE_G, FULL};
 use super::position::Position;
 
-/// Evaluation weights, kept together so tuning touches one place.
-#[derive(Clone, Copy, Debug)]
-pub struct Weights {
-    pub material: i32,
-    pub exposed: i32,
-    pub room: i32,
-    pub tempo: i32,
-}
+/// Number of evaluation terms.
+pub const N_TERMS: usize = 8;
 
-/// The weights in use.
-pub const WEIGHTS: Weights = Weights {
-    material: 100,
-    exposed: 8,
-    room: 3,
-    tempo: 20,
-};
+/// Names of the terms, in order (for the tuner's output).
+pub const TERMS: [&str; N_TERMS] = [
+    "material", "exposed", "room", "tempo", "edge", "corner", "safe", "reach",
+];
 
-/// Evaluation of `pos` for the side to move.
-pub fn evaluate(pos: &Position) -> i32 {
+/// Weights of one phase, in term order.
+pub type Weights = [i32; N_TERMS];
+
+/// Weights with the board empty (all 49 squares free). Fitted by `tune fit --l2 0.01` on
+/// 655 games of nodes-limited self-play (see `docs/strength.md`).
+pub const MG: Weights = [74, -38, 5, 37, 10, 10, 7, 1];
+/// Weights with the board full.
+pub const EG: Weights = [105, -52, 10, 48, 44, 10, 22, 6];
+
+const RANK_1: u64 = 0x7f;
+const RANK_7: u64 = 0x7f << 42;
+const EDGE: u64 = (FILE_A | FILE_G | RANK_1 | RANK_7) & FULL;
+const CORNERS: u64 = 1 | 1 << 6 | 1 << 42 | 1 << 48;
+
+/// The evaluation terms of `pos`, from the side to move's view, and the number of
+/// empty squares (the phase).
+#[inline]
+pub fn terms(pos: &Position) -> ([i32; N_TERMS], i32) {
     let us = pos.side_to_move();
     let own = pos.pieces(us);
     let opp = pos.pieces(us.opponent());
     let empty = pos.empty();
-    let w = WEIGHTS;
+    let cnt = |b: u64| b.count_ones() as i32;
 
-    let material = own.count_ones() as i32 - opp.count_ones() as i32;
     // Empty squares each side can reach next move: where it can land and flip.
     let own_reach = dilate2(own) & empty;
     let opp_reach = dilate2(opp) & empty;
     // Stones next to a square the opponent can land on can be flipped.
-    let own_exposed = (own & dilate(opp_reach)).count_ones() as i32;
-    let opp_exposed = (opp & dilate(own_reach)).count_ones() as i32;
-    let own_room = (dilate(own) & empty).count_ones() as i32;
-    let opp_room = (dilate(opp) & empty).count_ones() as i32;
+    let own_exposed = cnt(own & dilate(opp_reach));
+    let opp_exposed = cnt(opp & dilate(own_reach));
+    let own_room = cnt(dilate(own) & empty);
+    let opp_room = cnt(dilate(opp) & empty);
+    // Stones with no empty neighbour cannot be flipped until one opens up.
+    let near_empty = dilate(empty);
+    let t = [
+        cnt(own) - cnt(opp),
+        own_exposed - opp_exposed,
+        own_room - opp_room,
+        1,
+        cnt(own & EDGE) - cnt(opp & EDGE),
+        cnt(own & CORNERS) - cnt(opp & CORNERS),
+        cnt(own & !near_empty) - cnt(opp & !near_empty),
+        cnt(own_reach) - cnt(opp_reach),
+    ];
+    (t, cnt(empty))
+}
 
-    w.material * material - w.exposed * (own_exposed - opp_exposed)
-        + w.room * (own_room - opp_room)
-        + w.tempo
+/// The blended evaluation of terms `t` with `empty` empty squares.
+#[inline]
+pub fn combine(t: &[i32; N_TERMS], empty: i32, mg: &Weights, eg: &Weights) -> i32 {
+    let (mut m, mut e) = (0, 0);
+    for i in 0..N_TERMS {
+        m += mg[i] * t[i];
+        e += eg[i] * t[i];
+    }
+    (m * empty + e * (49 - empty)) / 49
+}
+
+/// Evaluation of `pos` for the side to move.
+pub fn evaluate(pos: &Position) -> i32 {
+    let (t, empty) = terms(pos);
+    combine(&t, empty, &MG, &EG)
 }

@@ -1,0 +1,297 @@
+//! `tune`: tools for making the Ataxx engine stronger (see `docs/strength.md`).
+//!
+//! - `tune openings COUNT SEED`: prints an openings file for the tournament runner:
+//!   `COUNT` distinct lines of 2–4 random plies from the start position (a third of them
+//!   after one or two random `block` squares), each kept only if a depth-5 search
+//!   scores it within ±120 (so games are not decided by the opening). Deterministic for
+//!   a given `SEED`.
+//! - `tune fit [--l2 L] RESULTS.jsonl...`: Texel-style tuning of the evaluation weights
+//!   (`src/games/ataxx/eval.rs`): every position of every game in the tournament
+//!   runner's results files, labelled with the game's result, and a logistic model
+//!   `P(win) = 1 / (1 + 10^(-K·eval/400))` whose cross-entropy is minimised, first over
+//!   `K` with the current weights (to keep the score scale), then over the weights.
+//!   Prints the loss before and after and the new `MG`/`EG` tables. `--l2 L` adds
+//!   `L·Σ((w − w₀)/100)²` to the loss (a pull towards the current weights).
+
+use engine::game::Side;
+use engine::games::ataxx::eval::{self, N_TERMS, TERMS};
+use engine::games::ataxx::{square_name, Move, Position, Rules};
+use engine::search::{Limits, Searcher};
+use std::collections::HashSet;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+
+const USAGE: &str = "usage: tune openings COUNT SEED | tune fit [--l2 L] RESULTS.jsonl...";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    match args.as_slice() {
+        ["openings", count, seed] => match (count.parse(), seed.parse()) {
+            (Ok(c), Ok(s)) => {
+                openings(c, s);
+                ExitCode::SUCCESS
+            }
+            _ => usage(),
+        },
+        ["fit", "--l2", l2, files @ ..] if !files.is_empty() => match l2.parse() {
+            Ok(l2) => report(fit(files, l2)),
+            Err(_) => usage(),
+        },
+        ["fit", files @ ..] if !files.is_empty() => report(fit(files, 0.0)),
+        _ => usage(),
+    }
+}
+
+fn report(r: Result<(), String>) -> ExitCode {
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tune: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn usage() -> ExitCode {
+    eprintln!("{USAGE}");
+    ExitCode::from(2)
+}
+
+/// SplitMix64: a small deterministic generator (the output must not depend on a
+/// library's choice of algorithm).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// A square and its reflections across the middle row and column (a `block`).
+fn reflections(sq: u8) -> u64 {
+    let (f, r) = (sq % 7, sq / 7);
+    [(f, r), (6 - f, r), (f, 6 - r), (6 - f, 6 - r)]
+        .iter()
+        .fold(0, |b, &(f, r)| b | 1u64 << (r * 7 + f))
+}
+
+fn openings(count: usize, seed: u64) {
+    let mut rng = Rng(seed);
+    let mut seen = HashSet::new();
+    let mut searcher = Searcher::<Position>::new(4);
+    let stop = AtomicBool::new(false);
+    println!("# {count} Ataxx openings made by `tune openings {count} {seed}` (src/bin/tune.rs):");
+    println!("# 2-4 random plies from the start, a third after 1-2 random blocks; each kept only");
+    println!("# if a depth-5 search scores it within +-120.");
+    let mut made = 0;
+    while made < count {
+        let mut pos = Position::startpos(Rules::Uai);
+        let mut words = Vec::new();
+        if rng.below(3) == 0 {
+            for _ in 0..1 + rng.below(2) {
+                let sq = rng.below(49) as u8;
+                let b = reflections(sq);
+                if b & pos.empty() == b {
+                    pos.add_gaps(b).expect("the squares are empty");
+                    words.push(format!("block {}", square_name(sq)));
+                }
+            }
+        }
+        let plies = 2 + rng.below(3);
+        let mut ok = true;
+        for _ in 0..plies {
+            let moves: Vec<Move> = pos.legal_moves();
+            if moves.is_empty() || moves[0].is_pass() {
+                ok = false;
+                break;
+            }
+            let mv = moves[rng.below(moves.len())];
+            pos.make_move(mv);
+            words.push(mv.to_string());
+        }
+        if !ok || pos.outcome().is_some() || !seen.insert(pos.hash()) {
+            continue;
+        }
+        searcher.new_game();
+        let r = searcher.search(&pos, &Limits::depth(5), &stop, None, &mut |_| {});
+        if r.score.0.abs() > 120 {
+            continue;
+        }
+        println!("{}", words.join(" "));
+        made += 1;
+    }
+}
+
+/// One training position: its terms, its phase and the result for the side to move.
+struct Sample {
+    terms: [f64; N_TERMS],
+    phase: f64,
+    result: f64,
+}
+
+/// The value of `"key":"…"` in a JSON line (our runner's results never escape quotes
+/// in these fields).
+fn json_str<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let pat = format!("\"{key}\":\"");
+    let start = line.find(&pat)? + pat.len();
+    let len = line[start..].find('"')?;
+    Some(&line[start..start + len])
+}
+
+/// The moves of `"moves":["…",…]`.
+fn json_moves(line: &str) -> Option<Vec<&str>> {
+    let start = line.find("\"moves\":[")? + "\"moves\":[".len();
+    let len = line[start..].find(']')?;
+    Some(
+        line[start..start + len]
+            .split(',')
+            .map(|m| m.trim_matches('"'))
+            .filter(|m| !m.is_empty())
+            .collect(),
+    )
+}
+
+fn load(files: &[&str]) -> Result<Vec<Sample>, String> {
+    let mut samples = Vec::new();
+    let mut games = 0;
+    for file in files {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+        for line in text.lines() {
+            let (Some(fen), Some(moves), Some(result)) = (
+                json_str(line, "fen"),
+                json_moves(line),
+                json_str(line, "result"),
+            ) else {
+                continue;
+            };
+            let first_score = match result {
+                "1-0" => 1.0,
+                "0-1" => 0.0,
+                _ => 0.5,
+            };
+            let mut pos = Position::from_fen(fen, Rules::Uai).map_err(|e| e.to_string())?;
+            games += 1;
+            for m in moves.iter().map(|m| Move::parse_uai(m)) {
+                let Ok(mv) = m else { break };
+                if pos.outcome().is_none() {
+                    let (t, empty) = eval::terms(&pos);
+                    let result = match pos.side_to_move() {
+                        Side::First => first_score,
+                        Side::Second => 1.0 - first_score,
+                    };
+                    samples.push(Sample {
+                        terms: t.map(f64::from),
+                        phase: f64::from(empty) / 49.0,
+                        result,
+                    });
+                }
+                if !pos.is_legal(mv) {
+                    break;
+                }
+                pos.make_move(mv);
+            }
+        }
+    }
+    eprintln!("{games} games, {} positions", samples.len());
+    Ok(samples)
+}
+
+fn eval_with(s: &Sample, w: &[f64]) -> f64 {
+    let (mut m, mut e) = (0.0, 0.0);
+    for i in 0..N_TERMS {
+        m += w[i] * s.terms[i];
+        e += w[N_TERMS + i] * s.terms[i];
+    }
+    m * s.phase + e * (1.0 - s.phase)
+}
+
+fn sigmoid(x: f64, k: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * x / 400.0))
+}
+
+/// Mean cross-entropy of the model on the samples.
+fn loss(samples: &[Sample], w: &[f64], k: f64) -> f64 {
+    let sum: f64 = samples
+        .iter()
+        .map(|s| {
+            let p = sigmoid(eval_with(s, w), k).clamp(1e-12, 1.0 - 1e-12);
+            -(s.result * p.ln() + (1.0 - s.result) * (1.0 - p).ln())
+        })
+        .sum();
+    sum / samples.len() as f64
+}
+
+fn fit(files: &[&str], l2: f64) -> Result<(), String> {
+    let samples = load(files)?;
+    if samples.is_empty() {
+        return Err("no positions".into());
+    }
+    let mut w: Vec<f64> = eval::MG
+        .iter()
+        .chain(eval::EG.iter())
+        .map(|&x| x as f64)
+        .collect();
+    let w0 = w.clone();
+    // K by golden-section search on the current weights.
+    let (mut lo, mut hi) = (0.01f64, 4.0f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let a = hi - g * (hi - lo);
+        let b = lo + g * (hi - lo);
+        if loss(&samples, &w, a) < loss(&samples, &w, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    let k = (lo + hi) / 2.0;
+    eprintln!(
+        "K = {k:.4}, loss with current weights {:.6}",
+        loss(&samples, &w, k)
+    );
+
+    // Full-batch Adam on the weights (the loss is convex in them).
+    let n = 2 * N_TERMS;
+    let (mut m1, mut m2) = (vec![0.0; n], vec![0.0; n]);
+    let (b1, b2, lr) = (0.9f64, 0.999f64, 1.0f64);
+    let scale = k * 10f64.ln() / 400.0;
+    for step in 1..=3000 {
+        let mut grad = vec![0.0; n];
+        for s in &samples {
+            let d = (sigmoid(eval_with(s, &w), k) - s.result) * scale;
+            for i in 0..N_TERMS {
+                grad[i] += d * s.terms[i] * s.phase;
+                grad[N_TERMS + i] += d * s.terms[i] * (1.0 - s.phase);
+            }
+        }
+        for i in 0..n {
+            // An L2 pull towards the current weights (per 100 units) against overfitting
+            // correlated terms.
+            let gi = grad[i] / samples.len() as f64 + 2.0 * l2 * (w[i] - w0[i]) / 1e4;
+            m1[i] = b1 * m1[i] + (1.0 - b1) * gi;
+            m2[i] = b2 * m2[i] + (1.0 - b2) * gi * gi;
+            let mh = m1[i] / (1.0 - b1.powi(step));
+            let vh = m2[i] / (1.0 - b2.powi(step));
+            w[i] -= lr * mh / (vh.sqrt() + 1e-12);
+        }
+        if step % 500 == 0 {
+            eprintln!("step {step}: loss {:.6}", loss(&samples, &w, k));
+        }
+    }
+    let round: Vec<i32> = w.iter().map(|x| x.round() as i32).collect();
+    let wr: Vec<f64> = round.iter().map(|&x| x as f64).collect();
+    eprintln!("rounded weights: loss {:.6}", loss(&samples, &wr, k));
+    println!("// terms: {}", TERMS.join(", "));
+    println!("pub const MG: Weights = {:?};", &round[..N_TERMS]);
+    println!("pub const EG: Weights = {:?};", &round[N_TERMS..]);
+    Ok(())
+}

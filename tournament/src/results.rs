@@ -166,16 +166,23 @@ impl ResultsWriter {
     /// Opens for appending; `truncate` starts a fresh run, `newline_first` repairs a
     /// line cut by a kill.
     pub fn open(path: &Path, truncate: bool, newline_first: bool) -> Result<ResultsWriter, String> {
-        let mut opts = OpenOptions::new();
-        opts.create(true);
-        if truncate {
-            opts.write(true).truncate(true);
-        } else {
-            opts.append(true);
-        }
-        let mut file = opts
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
             .open(path)
             .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        // Two runs appending to one file would interleave their lines: refuse the second,
+        // before truncating anything.
+        file.try_lock().map_err(|_| {
+            format!(
+                "{} is in use by another tournament run (it holds the file's lock)",
+                path.display()
+            )
+        })?;
+        if truncate {
+            file.set_len(0)
+                .map_err(|e| format!("cannot truncate {}: {e}", path.display()))?;
+        }
         if newline_first && !truncate {
             file.write_all(b"\n")
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -246,6 +253,25 @@ mod tests {
         assert_eq!(GameRecord::from_json("{\"id\":1}"), None);
         assert_eq!(GameRecord::from_json("{\"id\":1,\"players\":[\"a\""), None);
         assert_eq!(GameRecord::from_json("garbage"), None);
+    }
+
+    #[test]
+    fn a_second_writer_is_refused() {
+        let dir = std::env::temp_dir().join(format!("tournament-lock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("r.jsonl");
+        let mut first = ResultsWriter::open(&path, true, false).unwrap();
+        first.append(&record(0)).unwrap();
+        let second = ResultsWriter::open(&path, true, false);
+        assert!(second.is_err(), "a second run must not share the file");
+        drop(first);
+        let (games, _) = load(&path).unwrap();
+        assert_eq!(games.len(), 1, "the refused run truncated nothing");
+        assert!(
+            ResultsWriter::open(&path, false, false).is_ok(),
+            "free again once closed"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! The UAI front end (UCI with Ataxx FEN and moves, see `docs/uai-protocol.md`).
+//! The UAI front end (UCI with Ataxx FEN and moves, see the UAI section of `protocol.md`).
 //!
 //! Each input line is parsed completely into a [`Command`] before anything changes, so a
 //! malformed line answers one `info string error: …` and leaves the state as it was. The

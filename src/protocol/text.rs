@@ -492,6 +492,7 @@ impl Session<'_> {
                     Ok(Report::Iteration(it)) => {
                         log::debug!("depth {} score {} nodes {}", it.depth, it.score.0, it.nodes);
                     }
+                    Ok(Report::Synced) => {}
                     Err(_) => return None,
                 },
                 recv(input) -> line => match line {

@@ -431,9 +431,6 @@ pub struct Session {
     table_work_queued: bool,
     /// `readyok` is owed once the search thread has done the queued table work.
     syncing: bool,
-    /// A position whose game is over: "searching" it is a no-op that tells us when the
-    /// search thread has worked through its queue.
-    barrier: Position,
     /// Input held back while a task runs or a sync is owed, so commands keep their order.
     pending: VecDeque<String>,
     task_tx: Sender<TaskMsg>,
@@ -461,8 +458,6 @@ impl Session {
             task_running: false,
             table_work_queued: false,
             syncing: false,
-            barrier: Position::from_fen("7/7/7/7/7/7/x6 x 0 1", Rules::Uai)
-                .expect("the barrier FEN is valid"),
             pending: VecDeque::new(),
             task_tx,
             task_rx,
@@ -582,7 +577,7 @@ impl Session {
                 if self.table_work_queued && !self.searching {
                     self.table_work_queued = false;
                     self.syncing = true;
-                    self.engine.go(self.barrier.clone(), Limits::depth(1), None);
+                    self.engine.sync();
                 } else {
                     emit(out, "readyok");
                 }
@@ -690,7 +685,7 @@ impl Session {
     fn on_report(&mut self, report: Report<Move>, out: &mut dyn Write) -> Flow {
         match report {
             Report::Iteration(it) => emit(out, &format_info(&self.search_root, &it)),
-            Report::Done(_) if self.syncing => {
+            Report::Synced => {
                 self.syncing = false;
                 emit(out, "readyok");
                 return self.resume(out);

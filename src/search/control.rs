@@ -18,6 +18,8 @@ pub enum Report<M> {
     Iteration(Iteration<M>),
     /// The search finished: play `best`.
     Done(SearchResult<M>),
+    /// Every job sent before [`Engine::sync`] is finished (e.g. a table resize).
+    Synced,
 }
 
 enum Job<G: Game> {
@@ -29,6 +31,7 @@ enum Job<G: Game> {
     NewGame,
     SetHash(usize),
     SetFeatures(Features),
+    Sync,
 }
 
 /// A search thread and the channels to it.
@@ -68,6 +71,9 @@ impl<G: Game> Engine<G> {
                         Job::NewGame => searcher.new_game(),
                         Job::SetHash(mib) => searcher.set_hash(mib),
                         Job::SetFeatures(f) => searcher.features = f,
+                        Job::Sync => {
+                            let _ = report_tx.send(Report::Synced);
+                        }
                     }
                 }
             })
@@ -111,6 +117,12 @@ impl<G: Game> Engine<G> {
         self.send(Job::SetFeatures(features));
     }
 
+    /// Asks for `Report::Synced` once every job sent before has finished, so a front
+    /// end can answer `isready` only when a table resize or clear is really done.
+    pub fn sync(&self) {
+        self.send(Job::Sync);
+    }
+
     /// The channel on which reports arrive.
     pub fn reports(&self) -> &Receiver<Report<G::Move>> {
         &self.reports
@@ -128,7 +140,7 @@ impl<G: Game> Engine<G> {
         loop {
             match self.reports.recv().ok()? {
                 Report::Done(r) => return Some(r),
-                Report::Iteration(_) => {}
+                Report::Iteration(_) | Report::Synced => {}
             }
         }
     }

@@ -100,7 +100,7 @@ fn greedy_beats_random_and_everything_is_recorded() {
 
 #[test]
 fn round_robin_table_for_three_engines() {
-    let o = run(&[
+    let three = [
         "-engine",
         "builtin=greedy",
         "-engine",
@@ -110,24 +110,13 @@ fn round_robin_table_for_three_engines() {
         "builtin=random",
         "-games",
         "2",
-    ]);
+    ];
+    let o = run(&three);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("Rank"), "{out}");
     assert_eq!(out.matches("Score of").count(), 3, "{out}");
-    let o = run(&[
-        "-engine",
-        "builtin=greedy",
-        "-engine",
-        "builtin=random",
-        "-engine",
-        "name=r2",
-        "builtin=random",
-        "-games",
-        "2",
-        "-tournament",
-        "gauntlet",
-    ]);
+    let o = run(&[&three[..], &["-tournament", "gauntlet"]].concat());
     assert_eq!(stdout(&o).matches("Score of").count(), 2);
 }
 

@@ -2,13 +2,16 @@
 //!
 //! A reader thread turns the engine's stdout into lines on a channel, so the referee
 //! waits with `recv_deadline` and never blocks on a read: a hung engine costs at most
-//! its deadline. Lines are read as bytes and decoded lossily, and capped in length, so
+//! its deadline. A writer thread owns the engine's stdin for the same reason: an engine
+//! that stops reading cannot stall the referee once its pipe buffer is full. Lines are read as bytes and decoded lossily, and capped in length, so
 //! no output an engine can produce panics the runner or exhausts its memory.
 
-use crossbeam_channel::{Receiver, RecvTimeoutError};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Longest line kept from an engine; longer output is split into several lines.
@@ -37,7 +40,10 @@ pub enum ReadError {
 /// A running engine process.
 pub struct EngineProcess {
     child: Child,
-    stdin: Option<ChildStdin>,
+    /// Lines for the writer thread; `None` once input is closed.
+    stdin: Option<Sender<String>>,
+    /// Set by the writer thread when a write fails (the engine closed its input).
+    input_closed: Arc<AtomicBool>,
     lines: Receiver<String>,
 }
 
@@ -56,7 +62,30 @@ impl EngineProcess {
         let mut child = cmd
             .spawn()
             .map_err(|e| format!("cannot start '{}': {e}", launch.cmd))?;
-        let stdin = child.stdin.take();
+        let mut pipe = child
+            .stdin
+            .take()
+            .ok_or_else(|| "engine has no stdin".to_string())?;
+        let input_closed = Arc::new(AtomicBool::new(false));
+        let (in_tx, in_rx) = crossbeam_channel::unbounded::<String>();
+        let closed = Arc::clone(&input_closed);
+        std::thread::Builder::new()
+            .name("engine-writer".into())
+            .spawn(move || {
+                // Ends when the sender is dropped (quit/kill) or a write fails; dropping
+                // `pipe` then closes the engine's stdin.
+                for line in in_rx {
+                    let ok = pipe
+                        .write_all(line.as_bytes())
+                        .and_then(|_| pipe.write_all(b"\n"))
+                        .and_then(|_| pipe.flush());
+                    if ok.is_err() {
+                        closed.store(true, Ordering::Release);
+                        break;
+                    }
+                }
+            })
+            .map_err(|e| format!("cannot start writer thread: {e}"))?;
         let stdout = child
             .stdout
             .take()
@@ -84,23 +113,24 @@ impl EngineProcess {
             .map_err(|e| format!("cannot start reader thread: {e}"))?;
         Ok(EngineProcess {
             child,
-            stdin,
+            stdin: Some(in_tx),
+            input_closed,
             lines: rx,
         })
     }
 
-    /// Sends one line. An error means the engine's input is closed (it has exited).
+    /// Queues one line for the engine; never blocks. An error means the engine's input
+    /// is closed (it has exited, or a previous write failed).
     pub fn send(&mut self, line: &str) -> Result<(), String> {
         log::trace!(">> {line}");
-        let stdin = self
-            .stdin
-            .as_mut()
-            .ok_or_else(|| "engine input closed".to_string())?;
-        stdin
-            .write_all(line.as_bytes())
-            .and_then(|_| stdin.write_all(b"\n"))
-            .and_then(|_| stdin.flush())
-            .map_err(|e| format!("engine input closed: {e}"))
+        if self.input_closed.load(Ordering::Acquire) {
+            return Err("engine input closed".to_string());
+        }
+        self.stdin
+            .as_ref()
+            .ok_or_else(|| "engine input closed".to_string())?
+            .send(line.to_string())
+            .map_err(|_| "engine input closed".to_string())
     }
 
     /// The next line, waiting no later than `deadline`.

@@ -115,6 +115,34 @@ pub static OPTIONS: &[SpinOption] = &[
         max: 1,
         apply: |s, v| s.set_feature(|f| f.history = v != 0),
     },
+    SpinOption {
+        name: "AspirationWidth",
+        default: 40,
+        min: 1,
+        max: 10000,
+        apply: |s, v| s.set_feature(|f| f.aspiration_width = v as i32),
+    },
+    SpinOption {
+        name: "LMRLog",
+        default: 0,
+        min: 0,
+        max: 1000,
+        apply: |s, v| s.set_feature(|f| f.lmr_log = v as i32),
+    },
+    SpinOption {
+        name: "HistoryDiv",
+        default: 64,
+        min: 1,
+        max: 1_000_000,
+        apply: |s, v| s.set_feature(|f| f.history_div = v as i32),
+    },
+    SpinOption {
+        name: "IIR",
+        default: 0,
+        min: 0,
+        max: 1,
+        apply: |s, v| s.set_feature(|f| f.iir = v != 0),
+    },
 ];
 
 fn option_default(name: &str) -> i64 {
@@ -806,6 +834,10 @@ mod tests {
         assert_eq!(on("LMRQuietOnly"), d.lmr_quiet);
         assert_eq!(on("Killers"), d.killers);
         assert_eq!(on("History"), d.history);
+        assert_eq!(option_default("AspirationWidth"), d.aspiration_width as i64);
+        assert_eq!(option_default("LMRLog"), d.lmr_log as i64);
+        assert_eq!(option_default("HistoryDiv"), d.history_div as i64);
+        assert_eq!(on("IIR"), d.iir);
     }
 
     #[test]

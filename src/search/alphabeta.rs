@@ -22,6 +22,17 @@ pub struct Features {
     pub history: bool,
     /// Late-move reductions only for moves the game calls quiet (`Game::is_quiet`).
     pub lmr_quiet: bool,
+    /// Half-width of the first aspiration window (evaluation units).
+    pub aspiration_width: i32,
+    /// Log-based reduction `ln(depth) · ln(move number) · 100 / lmr_log` when nonzero;
+    /// 0 keeps the fixed one- or two-ply reduction.
+    pub lmr_log: i32,
+    /// History scores are divided by this before they are added to the game's move
+    /// order hint (× 256).
+    pub history_div: i32,
+    /// Internal iterative reduction: one ply less at nodes of depth ≥ 4 that have no
+    /// transposition-table move.
+    pub iir: bool,
 }
 
 impl Default for Features {
@@ -33,6 +44,10 @@ impl Default for Features {
             killers: false,
             history: true,
             lmr_quiet: true,
+            aspiration_width: 40,
+            lmr_log: 0,
+            history_div: 64,
+            iir: false,
         }
     }
 }
@@ -238,7 +253,7 @@ impl<G: Game> Searcher<G> {
         prev: i32,
         stop: &AtomicBool,
     ) -> (i32, Option<usize>) {
-        let mut delta = 40;
+        let mut delta = self.features.aspiration_width.max(1);
         let (mut alpha, mut beta) =
             if self.features.aspiration && depth >= 4 && prev.abs() < WIN - MAX_PLY as i32 {
                 (prev - delta, prev + delta)
@@ -386,6 +401,11 @@ impl<G: Game> Searcher<G> {
             }
         }
 
+        let mut depth = depth;
+        if self.features.iir && depth >= 4 && tt_move.is_none() {
+            depth -= 1;
+        }
+
         let mut moves = std::mem::take(&mut self.move_buf[ply]);
         let mut scores = std::mem::take(&mut self.score_buf[ply]);
         moves.clear();
@@ -411,10 +431,12 @@ impl<G: Game> Searcher<G> {
                     && ordered_score < KILLER_SCORE
                     && quiet
                     && !pos.is_pass(mv);
-                let r = if reduce {
-                    1 + (depth >= 6 && i >= 8) as i32
-                } else {
+                let r = if !reduce {
                     0
+                } else if self.features.lmr_log > 0 {
+                    log_reduction(depth, i, self.features.lmr_log)
+                } else {
+                    1 + (depth >= 6 && i >= 8) as i32
                 };
                 let mut s =
                     -self.negamax(pos, depth - 1 - r, -alpha - 1, -alpha, ply + 1, false, stop);
@@ -481,7 +503,8 @@ impl<G: Game> Searcher<G> {
                 KILLER_SCORE
             } else {
                 let h = if self.features.history {
-                    self.history[side * G::HISTORY_SIZE + G::history_index(m)] / 64
+                    self.history[side * G::HISTORY_SIZE + G::history_index(m)]
+                        / self.features.history_div.max(1)
                 } else {
                     0
                 };
@@ -510,6 +533,14 @@ impl<G: Game> Searcher<G> {
 
 const TT_SCORE: i32 = i32::MAX;
 const KILLER_SCORE: i32 = i32::MAX - 10;
+
+/// The log-based late-move reduction for a move at index `i` (0-based) searched at
+/// `depth`: `0.5 + ln(depth) · ln(i + 1) · 100 / divisor`, at least 1 ply, and leaving at
+/// least one ply of search.
+fn log_reduction(depth: i32, i: usize, divisor: i32) -> i32 {
+    let r = 0.5 + (depth as f64).ln() * ((i + 1) as f64).ln() * 100.0 / divisor as f64;
+    (r as i32).clamp(1, (depth - 2).max(1))
+}
 
 /// Moves the best-scored remaining move to position `i` (selection sort step: cheap
 /// when a cut-off comes early, as it usually does).

@@ -3,32 +3,33 @@
 //! Material dominates Ataxx, but a bare piece count misjudges positions where stones
 //! are about to be flipped; the extra terms weigh how many of each side's stones touch
 //! empty squares the opponent can reach (they can be flipped next move), how much room
-//! each side has to clone into, and where the stones stand.
+//! each side has to clone into, where the stones stand, and the biggest flip each side
+//! has at hand (the side to move's now, the opponent's next), which softens the horizon.
 //!
 //! The evaluation is linear in a few [`TERMS`] (each "ours minus theirs", except the
-//! tempo), with two weights per term blended by the number of empty squares: `MG` while
+//! tempo, capture and threat), with two weights per term blended by the number of empty squares: `MG` while
 //! the board is empty, `EG` when it is full. Linear so that `src/bin/tune.rs` can fit
 //! the weights to game results (see `docs/strength.md`).
 
-use super::bitboard::{dilate, dilate2, FILE_A, FILE_G, FULL};
+use super::bitboard::{dilate, dilate2, Bits, ADJACENT, FILE_A, FILE_G, FULL};
 use super::position::Position;
 
 /// Number of evaluation terms.
-pub const N_TERMS: usize = 8;
+pub const N_TERMS: usize = 10;
 
 /// Names of the terms, in order (for the tuner's output).
 pub const TERMS: [&str; N_TERMS] = [
-    "material", "exposed", "room", "tempo", "edge", "corner", "safe", "reach",
+    "material", "exposed", "room", "tempo", "edge", "corner", "safe", "reach", "capture", "threat",
 ];
 
 /// Weights of one phase, in term order.
 pub type Weights = [i32; N_TERMS];
 
 /// Weights with the board empty (all 49 squares free). Fitted by `tune fit --l2 0.01` on
-/// 655 games of nodes-limited self-play (see `docs/strength.md`).
-pub const MG: Weights = [74, -38, 5, 37, 10, 10, 7, 1];
+/// 2 800 games of nodes-limited matches (round 2 of `docs/strength.md`).
+pub const MG: Weights = [65, -56, -7, 40, 31, 20, 21, -2, 12, 6];
 /// Weights with the board full.
-pub const EG: Weights = [105, -52, 10, 48, 44, 10, 22, 6];
+pub const EG: Weights = [116, -70, 21, 56, 65, 16, 13, 17, 37, 25];
 
 const RANK_1: u64 = 0x7f;
 const RANK_7: u64 = 0x7f << 42;
@@ -55,6 +56,13 @@ pub fn terms(pos: &Position) -> ([i32; N_TERMS], i32) {
     let opp_room = cnt(dilate(opp) & empty);
     // Stones with no empty neighbour cannot be flipped until one opens up.
     let near_empty = dilate(empty);
+    // The most stones one move can flip: ours now (we are to move), theirs next.
+    let best_flip = |reach: u64, victims: u64| {
+        Bits(reach)
+            .map(|s| cnt(ADJACENT[s as usize] & victims))
+            .max()
+            .unwrap_or(0)
+    };
     let t = [
         cnt(own) - cnt(opp),
         own_exposed - opp_exposed,
@@ -64,6 +72,8 @@ pub fn terms(pos: &Position) -> ([i32; N_TERMS], i32) {
         cnt(own & CORNERS) - cnt(opp & CORNERS),
         cnt(own & !near_empty) - cnt(opp & !near_empty),
         cnt(own_reach) - cnt(opp_reach),
+        best_flip(own_reach, opp),
+        best_flip(opp_reach, own),
     ];
     (t, cnt(empty))
 }

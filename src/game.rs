@@ -1,6 +1,8 @@
-//! The `Game` trait: the only view of a game that the search, perft, bench and the
-//! tournament referee have. Ataxx implements it now; Lines of Action and Reversi plug
-//! into the same trait later, so nothing here may mention a particular game.
+//! The `Game` trait: the only view of a game that the search, perft and bench have, and
+//! its companion [`GameIo`]: what the front ends, the tournament runner and the tools
+//! need on top (names, FEN, move notation, pictures, bench positions, rule sets).
+//! Every game implements both in its own folder under `games/`; nothing here may
+//! mention a particular game.
 
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
@@ -72,6 +74,28 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// `Some` once the game is over under the position's rule set.
     fn outcome(&self) -> Option<Outcome>;
 
+    /// True once the game is over: what the search asks at every node, so a game whose
+    /// [`Game::outcome`] is expensive (Lines of Action's connectivity flood fill) can
+    /// answer from state it keeps incrementally. Must agree with `outcome().is_some()`.
+    fn is_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+
+    /// The margin of a finished game from the first player's view (Reversi: the disc
+    /// difference, empties counted for the winner), so a solver can prefer the bigger
+    /// win; 0 for games whose results know no margin.
+    fn final_margin(&self) -> i32 {
+        0
+    }
+
+    /// True if this position repeats an earlier one (same pieces, same side to move) in
+    /// the game so far or on the search path. The search scores a repetition as a draw;
+    /// the game decides which earlier positions count (those since the last
+    /// irreversible move). Games without repetitions keep the default.
+    fn is_repetition(&self) -> bool {
+        false
+    }
+
     /// Static evaluation in centipawn-like units from the side to move's point of view.
     fn evaluate(&self) -> i32;
 
@@ -97,4 +121,71 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         self.generate_moves(&mut moves);
         moves.contains(&mv)
     }
+}
+
+/// Which rule set judges a position, where a game's rules depend on the protocol (Ataxx:
+/// the course text language ends a game after 25 consecutive jumps, UAI after 100 plies
+/// without a capture; Lines of Action: the text language's move limit against UGI's
+/// repetition rule). Games without such a difference ignore it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RuleSet {
+    /// The engine protocols' rules (UAI, UGI), also used by perft and bench.
+    Engine,
+    /// The course text language's rules.
+    Text,
+}
+
+/// What the layers above the search need of a game: everything game-specific that the
+/// UCI-family front end, the runner, perft and bench print or parse.
+pub trait GameIo: Game {
+    /// Lower-case name: the runner's `-variant`, log lines, PGN `Variant` tag.
+    const NAME: &'static str;
+    /// Depth of `bench` without an argument.
+    const BENCH_DEPTH: u32;
+    /// PGN tag names of the first and the second player (`Black`/`White` for all our
+    /// games: the first player is black in Reversi and LOA, `x` in Ataxx, which the
+    /// Ataxx tools call Black).
+    const PGN_PLAYERS: [&'static str; 2] = ["Black", "White"];
+
+    /// The start position under `rules`.
+    fn startpos(rules: RuleSet) -> Self;
+
+    /// Reads a position in the game's FEN (the UAI/UGI notation). `Err` is one line.
+    fn from_fen(fen: &str, rules: RuleSet) -> Result<Self, String>;
+
+    /// The position as FEN.
+    fn fen(&self) -> String;
+
+    /// The rule set this position is judged by.
+    fn rule_set(&self) -> RuleSet;
+
+    /// Parses a move in protocol notation (UAI/UGI: `f2`, `b1d3`, `d3`, `0000`); `None`
+    /// unless it is legal here.
+    fn parse_move(&self, text: &str) -> Option<Self::Move>;
+
+    /// A move in protocol notation; the inverse of [`GameIo::parse_move`].
+    fn move_name(&self, mv: Self::Move) -> String;
+
+    /// A board picture for people (`d` / `display`), several lines, no trailing newline.
+    fn pretty(&self) -> String;
+
+    /// Fixed positions whose search to [`GameIo::BENCH_DEPTH`] is the `bench` signature.
+    fn bench_positions() -> Vec<Self>;
+
+    /// Leaf count of the legal-move tree `depth` plies deep. Games override it with a
+    /// bulk-counting version; the default is the generic walk.
+    fn perft(&mut self, depth: u32) -> u64 {
+        crate::perft::perft(self, depth)
+    }
+
+    /// Why the rules ended a finished game, for results files: e.g. `board full 30-19`.
+    fn end_reason(&self) -> String;
+
+    /// A material count of one side (pieces on the board), for the runner's material
+    /// adjudication where a game offers it.
+    fn material(&self, side: Side) -> i32;
+
+    /// Whether material adjudication means anything in this game (Ataxx: yes; in Lines
+    /// of Action fewer pieces are easier to connect, in Reversi discs swing wildly).
+    const MATERIAL_ADJUDICATION: bool = false;
 }

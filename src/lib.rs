@@ -18,4 +18,4 @@ pub mod games;
 pub mod perft;
 pub mod protocol;
 pub mod search;
-pub mod zobrist;
+pub mod rng;

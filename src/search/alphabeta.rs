@@ -7,8 +7,7 @@ use super::limits::{Clock, Limits};
 use super::report::{Iteration, Score, SearchResult, StopReason, INF, MAX_PLY, WIN};
 use super::tt::{Bound, Table};
 use crate::game::{Game, Outcome};
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
+use crate::rng::SplitMix64;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -157,8 +156,7 @@ impl<G: Game> Searcher<G> {
 
         // Order root moves once by the game's hint; the seed breaks ties.
         if let Some(seed) = seed {
-            let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-            root_moves.shuffle(&mut rng);
+            SplitMix64::new(seed).shuffle(&mut root_moves);
         }
         let mut root_scores: Vec<i32> =
             root_moves.iter().map(|&m| pos.move_order_hint(m)).collect();
@@ -374,11 +372,14 @@ impl<G: Game> Searcher<G> {
         if self.should_stop(stop) {
             return 0;
         }
-        if let Some(outcome) = pos.outcome() {
-            return match outcome {
-                Outcome::Draw => 0,
-                Outcome::Win(side) if side == pos.side_to_move() => WIN - ply as i32,
-                Outcome::Win(_) => -(WIN - ply as i32),
+        if pos.is_repetition() {
+            return 0;
+        }
+        if pos.is_over() {
+            return match pos.outcome() {
+                None | Some(Outcome::Draw) => 0,
+                Some(Outcome::Win(side)) if side == pos.side_to_move() => WIN - ply as i32,
+                Some(Outcome::Win(_)) => -(WIN - ply as i32),
             };
         }
         if depth <= 0 || ply >= MAX_PLY {

@@ -9,7 +9,7 @@ pub mod position;
 pub use notation::{parse_square, square_name, NotationError, TextMove};
 pub use position::{Cell, Move, Position, Rules, Undo};
 
-use crate::game::{Game, Outcome, Side};
+use crate::game::{Game, GameIo, Outcome, RuleSet, Side};
 use bitboard::ADJACENT;
 
 impl Game for Position {
@@ -74,6 +74,68 @@ impl Game for Position {
 
     fn is_legal(&self, mv: Move) -> bool {
         Position::is_legal(self, mv)
+    }
+}
+
+impl GameIo for Position {
+    const NAME: &'static str = "ataxx";
+    const BENCH_DEPTH: u32 = 7;
+    const MATERIAL_ADJUDICATION: bool = true;
+
+    fn startpos(rules: RuleSet) -> Position {
+        Position::startpos(rules.into())
+    }
+
+    fn from_fen(fen: &str, rules: RuleSet) -> Result<Position, String> {
+        Position::from_fen(fen, rules.into()).map_err(|e| e.to_string())
+    }
+
+    fn fen(&self) -> String {
+        self.to_fen()
+    }
+
+    fn rule_set(&self) -> RuleSet {
+        self.rules().into()
+    }
+
+    fn parse_move(&self, text: &str) -> Option<Move> {
+        Move::parse_uai(text).ok().filter(|&m| self.is_legal(m))
+    }
+
+    fn move_name(&self, mv: Move) -> String {
+        mv.to_string()
+    }
+
+    fn pretty(&self) -> String {
+        Position::pretty(self).trim_end().to_string()
+    }
+
+    fn bench_positions() -> Vec<Position> {
+        bench_positions()
+    }
+
+    fn perft(&mut self, depth: u32) -> u64 {
+        Position::perft(self, depth)
+    }
+
+    fn end_reason(&self) -> String {
+        let (x, o) = (self.count(Side::First), self.count(Side::Second));
+        let why = if x == 0 || o == 0 {
+            "no stones left"
+        } else if self.empty() == 0 {
+            "board full"
+        } else if self.rules() == Rules::Text && self.clock() >= Rules::Text.clock_limit() {
+            "25 consecutive jumps"
+        } else if self.rules() == Rules::Uai && self.outcome() == Some(Outcome::Draw) {
+            "100-ply rule"
+        } else {
+            "no moves left"
+        };
+        format!("{why} {x}-{o}")
+    }
+
+    fn material(&self, side: Side) -> i32 {
+        self.count(side) as i32
     }
 }
 

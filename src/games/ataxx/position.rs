@@ -2,8 +2,8 @@
 //! incremental hash, and make/unmake. Everything about Ataxx rules lives here.
 
 use super::bitboard::{dilate, dilate2, Bits, ADJACENT, FULL, JUMPS};
-use crate::game::{Outcome, Side};
-use crate::zobrist;
+use crate::game::{Outcome, RuleSet, Side};
+use crate::rng;
 use std::fmt;
 
 /// Which end-of-game rule applies. A parameter of the position, never a global, because
@@ -16,6 +16,24 @@ pub enum Rules {
     /// UAI: the halfmove clock counts every ply and is reset only by singles; at 100 the
     /// game is drawn unless the board is already decided.
     Uai,
+}
+
+impl From<RuleSet> for Rules {
+    fn from(r: RuleSet) -> Rules {
+        match r {
+            RuleSet::Engine => Rules::Uai,
+            RuleSet::Text => Rules::Text,
+        }
+    }
+}
+
+impl From<Rules> for RuleSet {
+    fn from(r: Rules) -> RuleSet {
+        match r {
+            Rules::Uai => RuleSet::Engine,
+            Rules::Text => RuleSet::Text,
+        }
+    }
 }
 
 impl Rules {
@@ -97,9 +115,9 @@ pub struct Undo {
     hash: u64,
 }
 
-static PIECE_KEYS: [u64; 98] = zobrist::keys(0xA7A8_2016);
-static GAP_KEYS: [u64; 49] = zobrist::keys(0x6A95_0001);
-const SIDE_KEY: u64 = zobrist::splitmix64(0x51DE_2024).1;
+static PIECE_KEYS: [u64; 98] = rng::keys(0xA7A8_2016);
+static GAP_KEYS: [u64; 49] = rng::keys(0x6A95_0001);
+const SIDE_KEY: u64 = rng::splitmix64(0x51DE_2024).1;
 
 #[inline]
 fn piece_key(side: Side, sq: u8) -> u64 {
@@ -270,7 +288,8 @@ impl Position {
     pub fn outcome(&self) -> Option<Outcome> {
         let (a, b) = (self.pieces[0], self.pieces[1]);
         let decided = a == 0 || b == 0 || dilate2(a | b) & self.empty() == 0;
-        if decided || (self.rules == Rules::Text && self.clock >= 25) {
+        let limit_reached = self.clock >= self.rules.clock_limit();
+        if decided || (self.rules == Rules::Text && limit_reached) {
             let (ca, cb) = (a.count_ones(), b.count_ones());
             return Some(if ca > cb {
                 Outcome::Win(Side::First)
@@ -280,7 +299,7 @@ impl Position {
                 Outcome::Draw
             });
         }
-        if self.rules == Rules::Uai && self.clock >= 100 {
+        if self.rules == Rules::Uai && limit_reached {
             return Some(Outcome::Draw);
         }
         None

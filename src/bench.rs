@@ -7,9 +7,6 @@ use crate::search::{nps, Limits, Searcher};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-/// Default bench depth: a few seconds in release mode on one core.
-pub const DEFAULT_DEPTH: u32 = 7;
-
 /// What a bench run measured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BenchResult {

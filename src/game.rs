@@ -185,6 +185,9 @@ pub trait GameIo: Game {
     /// adjudication where a game offers it.
     fn material(&self, side: Side) -> i32;
 
+    /// Whether the game speaks UAI (Ataxx) besides UGI, which every game speaks.
+    const SPEAKS_UAI: bool = false;
+
     /// Whether material adjudication means anything in this game (Ataxx: yes; in Lines
     /// of Action fewer pieces are easier to connect, in Reversi discs swing wildly).
     const MATERIAL_ADJUDICATION: bool = false;

@@ -17,5 +17,5 @@ pub mod game;
 pub mod games;
 pub mod perft;
 pub mod protocol;
-pub mod search;
 pub mod rng;
+pub mod search;

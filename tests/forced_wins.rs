@@ -5,8 +5,8 @@
 
 use engine::game::{Outcome, Side};
 use engine::games::ataxx::bitboard::{Bits, FULL};
+use engine::games::ataxx::text::{AI_NODES, AI_TIME_CAP};
 use engine::games::ataxx::{Move, Position, Rules};
-use engine::protocol::text::{AI_NODES, AI_TIME_CAP};
 use engine::search::{Limits, Searcher};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};

@@ -2,8 +2,8 @@
 //! its state: each junk line gets exactly one error line, the board is unchanged, and the
 //! program still plays afterwards and exits with status 0.
 
+use engine::games::ataxx::text::{parse, Command};
 use engine::games::ataxx::{Position, Rules};
-use engine::protocol::text::{parse, Command};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::io::{Read, Write};

@@ -1,41 +1,134 @@
 //! The stdin reader: a thread that owns stdin and forwards each line over a channel, so
 //! a front end can wait for input and search reports at the same time. The channel
 //! closes at end of input.
+//!
+//! Memory is bounded: a line longer than [`MAX_LINE`] bytes is never held whole. Its
+//! first bytes are kept, the rest is skipped up to the newline, and the line arrives
+//! marked [`Line::too_long`] so the front end can refuse it with one clear error.
 
 use crossbeam_channel::{unbounded, Receiver};
-use std::io::BufRead;
+use std::io::{self, BufRead};
+use std::time::Instant;
 
-/// Longest line accepted; longer input is cut there (a line is a command, not a file).
+/// Longest line accepted (a line is a command, not a file).
 pub const MAX_LINE: usize = 64 * 1024;
 
+/// One input line, as the front ends receive it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The text without its line ending (invalid UTF-8 replaced), at most [`MAX_LINE`] bytes.
+    pub text: String,
+    /// The line was longer than [`MAX_LINE`] and was cut.
+    pub too_long: bool,
+    /// When the reader saw the line end: clocks (`go`) start here, not when the
+    /// front end gets round to the command.
+    pub at: Instant,
+}
+
+impl Line {
+    /// A line that arrived now (for tests and for lines read from files).
+    pub fn new(text: impl Into<String>) -> Line {
+        Line {
+            text: text.into(),
+            too_long: false,
+            at: Instant::now(),
+        }
+    }
+}
+
+/// Reads one line of at most `max` bytes into `buf` (cleared first), skipping whatever
+/// follows up to the newline. Returns `None` at end of input, otherwise whether the line
+/// was cut. Never holds more than `max` bytes plus the reader's own buffer.
+pub fn read_bounded_line<R: BufRead>(
+    reader: &mut R,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> io::Result<Option<bool>> {
+    buf.clear();
+    let mut seen_any = false;
+    let mut cut = false;
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(seen_any.then_some(cut));
+        }
+        seen_any = true;
+        let (part, used, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], i + 1, true),
+            None => (chunk, chunk.len(), false),
+        };
+        let room = max.saturating_sub(buf.len());
+        if part.len() > room {
+            cut = true;
+        }
+        buf.extend_from_slice(&part[..part.len().min(room)]);
+        reader.consume(used);
+        if done {
+            if buf.last() == Some(&b'\r') {
+                buf.pop();
+            }
+            return Ok(Some(cut));
+        }
+    }
+}
+
 /// Starts the reader thread over the process's stdin.
-pub fn spawn_stdin() -> Receiver<String> {
-    spawn_reader(std::io::BufReader::new(std::io::stdin()))
+pub fn spawn_stdin() -> Receiver<Line> {
+    spawn_reader(io::BufReader::new(io::stdin()))
 }
 
 /// Starts a reader thread over any buffered reader (tests use in-memory input).
-pub fn spawn_reader<R: BufRead + Send + 'static>(mut reader: R) -> Receiver<String> {
+pub fn spawn_reader<R: BufRead + Send + 'static>(mut reader: R) -> Receiver<Line> {
     let (tx, rx) = unbounded();
     std::thread::Builder::new()
         .name("input".into())
         .spawn(move || {
             let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        buf.truncate(MAX_LINE);
-                        // Invalid UTF-8 becomes replacement characters: an error, not a crash.
-                        let line = String::from_utf8_lossy(&buf);
-                        let line = line.trim_end_matches(['\n', '\r']).to_string();
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
+            while let Ok(Some(too_long)) = read_bounded_line(&mut reader, &mut buf, MAX_LINE) {
+                // Invalid UTF-8 becomes replacement characters: an error, not a crash.
+                let line = Line {
+                    text: String::from_utf8_lossy(&buf).into_owned(),
+                    too_long,
+                    at: Instant::now(),
+                };
+                if tx.send(line).is_err() {
+                    break;
                 }
             }
         })
         .expect("spawning the input thread");
     rx
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(input: &[u8], max: usize) -> Vec<(String, bool)> {
+        let mut r = io::BufReader::with_capacity(7, input);
+        let mut buf = Vec::new();
+        let mut out = Vec::new();
+        while let Some(cut) = read_bounded_line(&mut r, &mut buf, max).unwrap() {
+            out.push((String::from_utf8_lossy(&buf).into_owned(), cut));
+        }
+        out
+    }
+
+    #[test]
+    fn splits_and_bounds_lines() {
+        assert_eq!(
+            lines(b"ab\r\ncd\n\nlast", 10),
+            [("ab", false), ("cd", false), ("", false), ("last", false)]
+                .map(|(s, c)| (s.to_string(), c))
+        );
+        assert_eq!(
+            lines(b"0123456789abcdef\nok\n", 10),
+            [("0123456789", true), ("ok", false)].map(|(s, c)| (s.to_string(), c))
+        );
+        assert!(lines(b"", 10).is_empty());
+    }
 }

@@ -1,13 +1,17 @@
 //! Front ends: each protocol parses its command lines into typed commands, drives the
-//! engine facade, and formats its reports. Nothing here knows how the search works.
+//! engine facade, and formats its reports. Nothing here knows how the search works,
+//! and nothing here names a game: games plug in through `GameIo` and `TextDialect`.
 //!
-//! - [`text`]: the `ataxx.txt` command language (the default).
-//! - [`uai`]: the Universal Ataxx Interface, chosen when the first command is `uai`.
-//! - [`input`]: the stdin reader thread both share.
+//! - [`text`]: the session loop shared by the course text languages (each game's
+//!   dialect lives in the game's folder).
+//! - [`uci`]: UAI and UGI, chosen when the first command is `uai` / `ugi`.
+//! - [`input`]: the stdin reader thread all of them share (bounded lines).
+//! - [`cli`]: the command line every game binary shares (`perft`, `bench`, protocols).
 
+pub mod cli;
 pub mod input;
 pub mod text;
-pub mod uai;
+pub mod uci;
 
 use std::io::Write;
 
@@ -16,4 +20,33 @@ use std::io::Write;
 pub fn emit(out: &mut dyn Write, line: &str) {
     let _ = writeln!(out, "{line}");
     let _ = out.flush();
+}
+
+/// Quotes a piece of input for an error message: one short line of printable ASCII
+/// (anything else shows as `?`), cut after 40 characters.
+pub fn quote(s: &str) -> String {
+    let mut q: String = s
+        .chars()
+        .take(40)
+        .map(|c| {
+            if c.is_ascii_graphic() || c == ' ' {
+                c
+            } else {
+                '?'
+            }
+        })
+        .collect();
+    if s.chars().count() > 40 {
+        q.push_str("...");
+    }
+    format!("'{q}'")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn quote_is_one_short_line() {
+        assert_eq!(super::quote("a\rb\u{1b}é"), "'a?b??'");
+        assert_eq!(super::quote(&"x".repeat(100)).chars().count(), 45);
+    }
 }

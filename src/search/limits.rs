@@ -18,6 +18,9 @@ pub struct Limits {
     pub hard_time: Option<Duration>,
     /// Ignore depth exhaustion (and proven results) and run until stopped.
     pub infinite: bool,
+    /// When the clock started: the deadlines count from here (a protocol's `go`
+    /// arrival), so time queued behind other work is charged. `None`: the search start.
+    pub start: Option<Instant>,
 }
 
 impl Limits {
@@ -56,7 +59,7 @@ pub(crate) struct Clock {
 
 impl Clock {
     pub fn new(limits: &Limits) -> Clock {
-        let start = Instant::now();
+        let start = limits.start.unwrap_or_else(Instant::now);
         Clock {
             soft: limits.soft_time.map(|d| start + d),
             hard: limits.hard_time.map(|d| start + d),

@@ -5,6 +5,7 @@ pub mod bitboard;
 pub mod eval;
 pub mod notation;
 pub mod position;
+pub mod text;
 
 pub use notation::{parse_square, square_name, NotationError, TextMove};
 pub use position::{Cell, Move, Position, Rules, Undo};
@@ -81,6 +82,7 @@ impl GameIo for Position {
     const NAME: &'static str = "ataxx";
     const BENCH_DEPTH: u32 = 7;
     const MATERIAL_ADJUDICATION: bool = true;
+    const SPEAKS_UAI: bool = true;
 
     fn startpos(rules: RuleSet) -> Position {
         Position::startpos(rules.into())

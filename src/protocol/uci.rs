@@ -1,15 +1,18 @@
-//! The UAI front end (UCI with Ataxx FEN and moves, see the UAI section of `protocol.md`).
+//! The UCI-family front end, generic over the game: UAI (UCI with Ataxx FEN and moves)
+//! and UGI (the game-neutral form tournament managers speak: `p1time`/`p2time`,
+//! `query`), see `protocol.md`. The two differ only in a few words ([`Dialect`]).
 //!
 //! Each input line is parsed completely into a [`Command`] before anything changes, so a
 //! malformed line answers one `info string error: …` and leaves the state as it was. The
 //! loop waits on three channels at once — input lines, search reports, and the output
 //! of a background `perft`/`bench` task — so `isready`, `stop` and `quit` are answered
-//! at once whatever is running. Searches use the UAI rules (100-ply draw).
+//! at once whatever is running. Searches use the game's engine rule set (Ataxx: the
+//! 100-ply draw). Clocks start when the `go` line arrived, not when it is handled.
 
-use super::emit;
+use super::input::{Line, MAX_LINE};
+use super::{emit, quote};
 use crate::bench;
-use crate::game::Side;
-use crate::games::ataxx::{self, Move, Position, Rules};
+use crate::game::{GameIo, Outcome, RuleSet, Side};
 use crate::search::report::{Iteration, Score};
 use crate::search::time::{self, TimeControl};
 use crate::search::{nps, Engine, Features, Limits, Report};
@@ -18,8 +21,53 @@ use std::collections::VecDeque;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-/// Name announced by `id name`.
-pub const ENGINE_NAME: &str = concat!("ataxx-engine ", env!("CARGO_PKG_VERSION"));
+/// The protocol spoken: they differ only in the words below.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// The Universal Ataxx Interface.
+    Uai,
+    /// The Universal Game Interface (any of our games).
+    Ugi,
+}
+
+impl Dialect {
+    /// The first command, which selects the dialect (`uai` / `ugi`).
+    pub fn hello(self) -> &'static str {
+        match self {
+            Dialect::Uai => "uai",
+            Dialect::Ugi => "ugi",
+        }
+    }
+
+    fn ok(self) -> &'static str {
+        match self {
+            Dialect::Uai => "uaiok",
+            Dialect::Ugi => "ugiok",
+        }
+    }
+
+    fn new_game(self) -> &'static str {
+        match self {
+            Dialect::Uai => "uainewgame",
+            Dialect::Ugi => "uginewgame",
+        }
+    }
+
+    /// The `go` words for each player's clock and increment, indexed by [`Side`]
+    /// (UAI: `b` is the first player, x; UGI: `p1` is the first player).
+    fn clock_words(self) -> [[&'static str; 2]; 2] {
+        match self {
+            Dialect::Uai => [["btime", "wtime"], ["binc", "winc"]],
+            Dialect::Ugi => [["p1time", "p2time"], ["p1inc", "p2inc"]],
+        }
+    }
+}
+
+/// Name announced by `id name`: the game's name and our version.
+pub fn engine_name<G: GameIo>() -> String {
+    format!("{}-engine {}", G::NAME, env!("CARGO_PKG_VERSION"))
+}
+
 /// Author announced by `id author`.
 pub const ENGINE_AUTHOR: &str = "the ataxx-engine authors";
 
@@ -44,8 +92,16 @@ pub struct SpinOption {
     pub min: i64,
     /// Largest accepted value.
     pub max: i64,
-    /// What setting it does to the session (the value is already range-checked).
-    apply: fn(&mut Session, i64),
+    /// What setting it does (the value is already range-checked).
+    apply: fn(&mut Settings, i64),
+}
+
+/// What options set; the session passes changes on to the search thread.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    hash_mib: usize,
+    overhead: Duration,
+    features: Features,
 }
 
 /// The options, announced in this order by `uai`.
@@ -55,14 +111,7 @@ pub static OPTIONS: &[SpinOption] = &[
         default: 16,
         min: 1,
         max: 4096,
-        apply: |s, v| {
-            let mib = v as usize;
-            if mib != s.hash_mib {
-                s.hash_mib = mib;
-                s.engine.set_hash(mib);
-                s.table_work_queued = true;
-            }
-        },
+        apply: |s, v| s.hash_mib = v as usize,
     },
     SpinOption {
         name: "Threads",
@@ -85,63 +134,63 @@ pub static OPTIONS: &[SpinOption] = &[
         default: 1,
         min: 0,
         max: 1,
-        apply: |s, v| s.set_feature(|f| f.aspiration = v != 0),
+        apply: |s, v| s.features.aspiration = v != 0,
     },
     SpinOption {
         name: "LMR",
         default: 1,
         min: 0,
         max: 1,
-        apply: |s, v| s.set_feature(|f| f.lmr = v != 0),
+        apply: |s, v| s.features.lmr = v != 0,
     },
     SpinOption {
         name: "LMRQuietOnly",
         default: 1,
         min: 0,
         max: 1,
-        apply: |s, v| s.set_feature(|f| f.lmr_quiet = v != 0),
+        apply: |s, v| s.features.lmr_quiet = v != 0,
     },
     SpinOption {
         name: "Killers",
         default: 0,
         min: 0,
         max: 1,
-        apply: |s, v| s.set_feature(|f| f.killers = v != 0),
+        apply: |s, v| s.features.killers = v != 0,
     },
     SpinOption {
         name: "History",
         default: 1,
         min: 0,
         max: 1,
-        apply: |s, v| s.set_feature(|f| f.history = v != 0),
+        apply: |s, v| s.features.history = v != 0,
     },
     SpinOption {
         name: "AspirationWidth",
         default: 40,
         min: 1,
         max: 10000,
-        apply: |s, v| s.set_feature(|f| f.aspiration_width = v as i32),
+        apply: |s, v| s.features.aspiration_width = v as i32,
     },
     SpinOption {
         name: "LMRLog",
         default: 0,
         min: 0,
         max: 1000,
-        apply: |s, v| s.set_feature(|f| f.lmr_log = v as i32),
+        apply: |s, v| s.features.lmr_log = v as i32,
     },
     SpinOption {
         name: "HistoryDiv",
         default: 64,
         min: 1,
         max: 1_000_000,
-        apply: |s, v| s.set_feature(|f| f.history_div = v as i32),
+        apply: |s, v| s.features.history_div = v as i32,
     },
     SpinOption {
         name: "IIR",
         default: 0,
         min: 0,
         max: 1,
-        apply: |s, v| s.set_feature(|f| f.iir = v != 0),
+        apply: |s, v| s.features.iir = v != 0,
     },
 ];
 
@@ -153,13 +202,11 @@ fn option_default(name: &str) -> i64 {
 }
 
 /// The arguments of `go`, as sent (times in milliseconds; negative clocks, which some
-/// GUIs send after an overrun, count as zero).
+/// GUIs send after an overrun, count as zero). Clocks are indexed by [`Side`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoParams {
-    pub btime: Option<u64>,
-    pub wtime: Option<u64>,
-    pub binc: Option<u64>,
-    pub winc: Option<u64>,
+    pub time: [Option<u64>; 2],
+    pub inc: [Option<u64>; 2],
     pub movestogo: Option<u32>,
     pub movetime: Option<u64>,
     pub depth: Option<u32>,
@@ -174,41 +221,39 @@ pub enum Base {
     Fen(String),
 }
 
+/// What `query` asks (UGI).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Query {
+    GameOver,
+    P1Turn,
+    Result,
+}
+
 /// One parsed input line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
-    Uai,
+    Hello,
     IsReady,
     SetOption {
         name: String,
         value: Option<String>,
     },
     NewGame,
+    /// Moves in protocol notation, checked against the position when it is set.
     Position {
         base: Base,
-        moves: Vec<Move>,
+        moves: Vec<String>,
     },
+    Query(Query),
     Go(GoParams),
     Stop,
     Quit,
     Perft(u32),
-    Bench(u32),
+    /// `bench` at this depth, or the game's default.
+    Bench(Option<u32>),
     Display,
     /// A blank line: ignored.
     Nothing,
-}
-
-/// Quotes a piece of input for an error message: one short line, no control characters.
-fn quote(s: &str) -> String {
-    let mut q: String = s
-        .chars()
-        .take(40)
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect();
-    if s.chars().count() > 40 {
-        q.push('…');
-    }
-    format!("'{q}'")
 }
 
 /// Parses a number; overflow and junk are errors, never wrapped or guessed.
@@ -225,7 +270,7 @@ fn millis(what: &str, s: Option<&str>) -> Result<u64, String> {
 }
 
 /// Parses one input line into a command, touching nothing.
-pub fn parse(line: &str) -> Result<Command, String> {
+pub fn parse(line: &str, dialect: Dialect) -> Result<Command, String> {
     let mut words = line.split_whitespace();
     let Some(cmd) = words.next() else {
         return Ok(Command::Nothing);
@@ -239,15 +284,21 @@ pub fn parse(line: &str) -> Result<Command, String> {
         }
     };
     match cmd {
-        "uai" => no_args(Command::Uai),
+        c if c == dialect.hello() => no_args(Command::Hello),
+        c if c == dialect.new_game() => no_args(Command::NewGame),
         "isready" => no_args(Command::IsReady),
-        "uainewgame" => no_args(Command::NewGame),
+        "query" if dialect == Dialect::Ugi => match rest.as_slice() {
+            ["gameover"] => Ok(Command::Query(Query::GameOver)),
+            ["p1turn"] => Ok(Command::Query(Query::P1Turn)),
+            ["result"] => Ok(Command::Query(Query::Result)),
+            _ => Err("usage: query gameover|p1turn|result".to_string()),
+        },
         "stop" => no_args(Command::Stop),
         "quit" => no_args(Command::Quit),
         "d" | "display" => no_args(Command::Display),
         "setoption" => parse_setoption(&rest),
         "position" => parse_position(&rest),
-        "go" => parse_go(&rest).map(Command::Go),
+        "go" => parse_go(&rest, dialect).map(Command::Go),
         "perft" | "split" | "perftsplit" => match rest.as_slice() {
             [d] => {
                 let depth: u32 = number("perft depth", Some(d))?;
@@ -259,13 +310,13 @@ pub fn parse(line: &str) -> Result<Command, String> {
             _ => Err(format!("usage: {cmd} DEPTH")),
         },
         "bench" => match rest.as_slice() {
-            [] => Ok(Command::Bench(bench::DEFAULT_DEPTH)),
+            [] => Ok(Command::Bench(None)),
             [d] => {
                 let depth: u32 = number("bench depth", Some(d))?;
                 if !(1..=MAX_BENCH_DEPTH).contains(&depth) {
                     return Err(format!("bench depth must be 1 to {MAX_BENCH_DEPTH}"));
                 }
-                Ok(Command::Bench(depth))
+                Ok(Command::Bench(Some(depth)))
             }
             _ => Err("usage: bench [DEPTH]".to_string()),
         },
@@ -304,22 +355,25 @@ fn parse_position(args: &[&str]) -> Result<Command, String> {
         ["fen", fen @ ..] if !fen.is_empty() => Base::Fen(fen.join(" ")),
         _ => return Err("usage: position startpos|fen FEN [moves M...]".to_string()),
     };
-    let moves = moves
-        .iter()
-        .map(|m| Move::parse_uai(m).map_err(|_| format!("not a move: {}", quote(m))))
-        .collect::<Result<_, _>>()?;
+    let moves = moves.iter().map(|m| m.to_string()).collect();
     Ok(Command::Position { base, moves })
 }
 
-fn parse_go(args: &[&str]) -> Result<GoParams, String> {
+fn parse_go(args: &[&str], dialect: Dialect) -> Result<GoParams, String> {
     let mut p = GoParams::default();
+    let [time_words, inc_words] = dialect.clock_words();
     let mut words = args.iter().copied();
     while let Some(w) = words.next() {
+        let side = |names: [&str; 2]| names.iter().position(|&n| n == w);
+        if let Some(i) = side(time_words) {
+            p.time[i] = Some(millis(w, words.next())?);
+            continue;
+        }
+        if let Some(i) = side(inc_words) {
+            p.inc[i] = Some(millis(w, words.next())?);
+            continue;
+        }
         match w {
-            "btime" => p.btime = Some(millis(w, words.next())?),
-            "wtime" => p.wtime = Some(millis(w, words.next())?),
-            "binc" => p.binc = Some(millis(w, words.next())?),
-            "winc" => p.winc = Some(millis(w, words.next())?),
             "movetime" => p.movetime = Some(millis(w, words.next())?),
             "movestogo" => {
                 let m: u32 = number(w, words.next())?;
@@ -349,23 +403,21 @@ fn parse_go(args: &[&str]) -> Result<GoParams, String> {
     Ok(p)
 }
 
-/// The search limits for `go` with the side to move `side`: `btime`/`binc` are the
-/// first player's (x's) clock. Infinite ignores time; no limit at all searches to the
-/// maximum depth (in practice until `stop` or a proven result).
-pub fn limits_for(p: &GoParams, side: Side, overhead: Duration) -> Limits {
+/// The search limits for `go` with the side to move `side`, the clock started at
+/// `start` (when the command arrived). Infinite ignores time; no limit at all searches
+/// to the maximum depth (in practice until `stop` or a proven result).
+pub fn limits_for(p: &GoParams, side: Side, overhead: Duration, start: Instant) -> Limits {
     let mut limits = Limits {
         depth: p.depth,
         nodes: p.nodes,
         infinite: p.infinite,
+        start: Some(start),
         ..Limits::default()
     };
     if p.infinite {
         return limits;
     }
-    let (clock, inc) = match side {
-        Side::First => (p.btime, p.binc),
-        Side::Second => (p.wtime, p.winc),
-    };
+    let (clock, inc) = (p.time[side.index()], p.inc[side.index()]);
     let ms = Duration::from_millis;
     let by_clock = clock.map(|c| {
         time::allocate(
@@ -404,7 +456,7 @@ pub fn format_score(score: Score) -> String {
 
 /// The `info` line for a completed iteration of a search from `root`. The PV is cut
 /// at its first move that is not legal in sequence, so a GUI never sees an impossible line.
-pub fn format_info(root: &Position, it: &Iteration<Move>) -> String {
+pub fn format_info<G: GameIo>(root: &G, it: &Iteration<G::Move>) -> String {
     let mut s = format!(
         "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {}",
         it.depth,
@@ -419,12 +471,12 @@ pub fn format_info(root: &Position, it: &Iteration<Move>) -> String {
     let mut first = true;
     for &m in &it.pv {
         if !pos.is_legal(m) {
-            log::warn!("PV move {m} is illegal in {}", pos.to_fen());
+            log::warn!("PV move {m} is illegal in {}", pos.fen());
             break;
         }
-        pos.make_move(m);
         s.push_str(if first { " pv " } else { " " });
-        s.push_str(&m.to_string());
+        s.push_str(&pos.move_name(m));
+        pos.make_move(m);
         first = false;
     }
     s
@@ -443,46 +495,41 @@ enum Flow {
     Quit,
 }
 
-/// The state of a UAI session.
-pub struct Session {
-    position: Position,
-    engine: Engine<Position>,
-    hash_mib: usize,
-    /// Search feature switches, sent to the search thread when an option changes.
-    features: Features,
-    overhead: Duration,
+/// The state of a UCI-family session.
+pub struct Session<G: GameIo> {
+    dialect: Dialect,
+    position: G,
+    engine: Engine<G>,
+    settings: Settings,
     searching: bool,
     /// The position being searched (PVs are checked against it).
-    search_root: Position,
+    search_root: G,
     task_running: bool,
     /// A table resize or clear was sent to the search thread since the last `isready`.
     table_work_queued: bool,
     /// `readyok` is owed once the search thread has done the queued table work.
     syncing: bool,
     /// Input held back while a task runs or a sync is owed, so commands keep their order.
-    pending: VecDeque<String>,
+    pending: VecDeque<Line>,
     task_tx: Sender<TaskMsg>,
     task_rx: Receiver<TaskMsg>,
 }
 
-impl Session {
-    /// Changes one search feature switch (effective from the next search).
-    fn set_feature(&mut self, change: impl FnOnce(&mut Features)) {
-        change(&mut self.features);
-        self.engine.set_features(self.features);
-    }
-
-    fn new() -> Session {
-        let hash_mib = option_default("Hash") as usize;
+impl<G: GameIo> Session<G> {
+    fn new(dialect: Dialect) -> Session<G> {
+        let settings = Settings {
+            hash_mib: option_default("Hash") as usize,
+            overhead: Duration::from_millis(option_default("MoveOverhead") as u64),
+            features: Features::default(),
+        };
         let (task_tx, task_rx) = unbounded();
         Session {
-            position: Position::startpos(Rules::Uai),
-            engine: Engine::new(hash_mib),
-            hash_mib,
-            features: Features::default(),
-            overhead: Duration::from_millis(option_default("MoveOverhead") as u64),
+            dialect,
+            position: G::startpos(RuleSet::Engine),
+            engine: Engine::new(settings.hash_mib),
+            settings,
             searching: false,
-            search_root: Position::startpos(Rules::Uai),
+            search_root: G::startpos(RuleSet::Engine),
             task_running: false,
             table_work_queued: false,
             syncing: false,
@@ -501,9 +548,9 @@ impl Session {
     /// precedes the answer to whatever the GUI sent after seeing it. While a `perft` or
     /// `bench` runs, other commands wait their turn, except `stop` and `quit`, and
     /// `isready` when nothing is waiting (so `readyok` still means "all done before").
-    fn on_input(&mut self, line: String, out: &mut dyn Write) -> Flow {
+    fn on_input(&mut self, line: Line, out: &mut dyn Write) -> Flow {
         self.drain_reports(out);
-        let urgent = match line.split_whitespace().next() {
+        let urgent = match line.text.split_whitespace().next() {
             Some("stop" | "quit") => true,
             Some("isready") => self.pending.is_empty() && !self.syncing,
             _ => false,
@@ -561,9 +608,14 @@ impl Session {
         true
     }
 
-    fn handle_line(&mut self, line: &str, out: &mut dyn Write) -> Flow {
-        log::debug!("<- {line}");
-        match parse(line).and_then(|cmd| self.execute(cmd, out)) {
+    fn handle_line(&mut self, line: &Line, out: &mut dyn Write) -> Flow {
+        log::debug!("<- {}", line.text);
+        let parsed = if line.too_long {
+            Err(format!("line too long (the limit is {MAX_LINE} bytes)"))
+        } else {
+            parse(&line.text, self.dialect)
+        };
+        match parsed.and_then(|cmd| self.execute(cmd, line.at, out)) {
             Ok(flow) => flow,
             Err(e) => {
                 emit(out, &format!("info string error: {e}"));
@@ -582,11 +634,11 @@ impl Session {
         }
     }
 
-    fn execute(&mut self, cmd: Command, out: &mut dyn Write) -> Result<Flow, String> {
+    fn execute(&mut self, cmd: Command, at: Instant, out: &mut dyn Write) -> Result<Flow, String> {
         match cmd {
             Command::Nothing => {}
-            Command::Uai => {
-                emit(out, &format!("id name {ENGINE_NAME}"));
+            Command::Hello => {
+                emit(out, &format!("id name {}", engine_name::<G>()));
                 emit(out, &format!("id author {ENGINE_AUTHOR}"));
                 for o in OPTIONS {
                     emit(
@@ -597,7 +649,7 @@ impl Session {
                         ),
                     );
                 }
-                emit(out, "uaiok");
+                emit(out, self.dialect.ok());
             }
             // After a resize or clear, `readyok` waits until the table is ready, so a
             // GUI that syncs before starting the clock does not pay for it on move one.
@@ -628,36 +680,70 @@ impl Session {
                         opt.name, opt.min, opt.max
                     ));
                 }
-                (opt.apply)(self, v);
+                let before = self.settings.clone();
+                (opt.apply)(&mut self.settings, v);
+                if self.settings.hash_mib != before.hash_mib {
+                    self.engine.set_hash(self.settings.hash_mib);
+                    self.table_work_queued = true;
+                }
+                if self.settings.features != before.features {
+                    self.engine.set_features(self.settings.features);
+                }
             }
             Command::NewGame => {
                 self.engine.new_game();
                 self.table_work_queued = true;
-                self.position = Position::startpos(Rules::Uai);
+                self.position = G::startpos(RuleSet::Engine);
             }
             Command::Position { base, moves } => {
                 let mut pos = match base {
-                    Base::StartPos => Position::startpos(Rules::Uai),
-                    Base::Fen(fen) => {
-                        Position::from_fen(&fen, Rules::Uai).map_err(|e| e.to_string())?
-                    }
+                    Base::StartPos => G::startpos(RuleSet::Engine),
+                    Base::Fen(fen) => G::from_fen(&fen, RuleSet::Engine)?,
                 };
-                for (i, &mv) in moves.iter().enumerate() {
-                    if !pos.is_legal(mv) {
-                        return Err(format!(
-                            "illegal move {mv} (number {}) in {}",
+                for (i, text) in moves.iter().enumerate() {
+                    let mv = pos.parse_move(text).ok_or_else(|| {
+                        format!(
+                            "illegal move {} (number {}) in {}",
+                            quote(text),
                             i + 1,
-                            pos.to_fen()
-                        ));
-                    }
+                            pos.fen()
+                        )
+                    })?;
                     pos.make_move(mv);
                 }
                 self.position = pos;
             }
+            Command::Query(q) => {
+                let outcome = self.position.outcome();
+                let answer = match q {
+                    Query::GameOver => {
+                        if outcome.is_some() {
+                            "true"
+                        } else {
+                            "false"
+                        }
+                    }
+                    Query::P1Turn => {
+                        if self.position.side_to_move() == Side::First {
+                            "true"
+                        } else {
+                            "false"
+                        }
+                    }
+                    Query::Result => match outcome {
+                        None => "none",
+                        Some(Outcome::Draw) => "draw",
+                        Some(Outcome::Win(Side::First)) => "p1win",
+                        Some(Outcome::Win(Side::Second)) => "p2win",
+                    },
+                };
+                emit(out, &format!("response {answer}"));
+            }
             Command::Go(params) => {
                 self.busy()?;
-                let limits = limits_for(&params, self.position.side_to_move(), self.overhead);
-                log::debug!("go {:?} on {}", limits, self.position.to_fen());
+                let side = self.position.side_to_move();
+                let limits = limits_for(&params, side, self.settings.overhead, at);
+                log::debug!("go {:?} on {}", limits, self.position.fen());
                 self.search_root = self.position.clone();
                 self.engine.go(self.position.clone(), limits, None);
                 self.searching = true;
@@ -673,7 +759,7 @@ impl Session {
                 for l in self.position.pretty().lines() {
                     emit(out, l);
                 }
-                emit(out, &format!("Fen: {}", self.position.to_fen()));
+                emit(out, &format!("Fen: {}", self.position.fen()));
             }
             Command::Perft(depth) => {
                 self.busy()?;
@@ -682,8 +768,9 @@ impl Session {
             }
             Command::Bench(depth) => {
                 self.busy()?;
+                let depth = depth.unwrap_or(G::BENCH_DEPTH);
                 self.spawn_task("bench", move |tx| {
-                    let r = bench::run(&ataxx::bench_positions(), depth);
+                    let r = bench::run(&G::bench_positions(), depth);
                     let _ = tx.send(TaskMsg::Line(r.line()));
                 })?;
             }
@@ -710,7 +797,7 @@ impl Session {
         Ok(())
     }
 
-    fn on_report(&mut self, report: Report<Move>, out: &mut dyn Write) -> Flow {
+    fn on_report(&mut self, report: Report<G::Move>, out: &mut dyn Write) -> Flow {
         match report {
             Report::Iteration(it) => emit(out, &format_info(&self.search_root, &it)),
             Report::Synced => {
@@ -721,7 +808,9 @@ impl Session {
             Report::Done(r) => {
                 self.searching = false;
                 log::debug!("search done: {:?} after {:?}", r.reason, r.time);
-                let best = r.best.map_or_else(|| "0000".to_string(), |m| m.to_string());
+                let best = r
+                    .best
+                    .map_or_else(|| "0000".to_string(), |m| self.search_root.move_name(m));
                 emit(out, &format!("bestmove {best}"));
             }
         }
@@ -730,18 +819,21 @@ impl Session {
 }
 
 /// Perft with one `move: count` line per root move, then the summary line.
-fn perft_task(mut pos: Position, depth: u32, tx: &Sender<TaskMsg>) {
+fn perft_task<G: GameIo>(mut pos: G, depth: u32, tx: &Sender<TaskMsg>) {
     let start = Instant::now();
     let mut total = 0;
     if depth == 0 {
         total = 1;
     } else {
-        for mv in pos.legal_moves() {
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        for mv in moves {
+            let name = pos.move_name(mv);
             let undo = pos.make_move(mv);
             let n = pos.perft(depth - 1);
             pos.unmake_move(mv, undo);
             total += n;
-            if tx.send(TaskMsg::Line(format!("{mv}: {n}"))).is_err() {
+            if tx.send(TaskMsg::Line(format!("{name}: {n}"))).is_err() {
                 return;
             }
         }
@@ -754,13 +846,18 @@ fn perft_task(mut pos: Position, depth: u32, tx: &Sender<TaskMsg>) {
     )));
 }
 
-/// Runs a UAI session. `first` is the line that selected UAI (normally `uai`), handled
-/// before anything from `input`. Returns the process exit status: 0 after `quit` or the
+/// Runs a UAI or UGI session for game `G`. `first` is the line that selected the
+/// dialect (normally `uai` / `ugi`), handled before anything from `input`. Returns the process exit status: 0 after `quit` or the
 /// end of input. Either stops a running search at once (printing its `bestmove`); at the
 /// end of input a running `perft` or `bench` (and the lines queued behind it) finishes
 /// first, so piped scripts work.
-pub fn run(first: Option<String>, input: Receiver<String>, out: &mut dyn Write) -> i32 {
-    let mut session = Session::new();
+pub fn run<G: GameIo>(
+    dialect: Dialect,
+    first: Option<Line>,
+    input: Receiver<Line>,
+    out: &mut dyn Write,
+) -> i32 {
+    let mut session = Session::<G>::new(dialect);
     if let Some(line) = first {
         if session.on_input(line, out) == Flow::Quit {
             return 0;
@@ -824,6 +921,11 @@ pub fn run(first: Option<String>, input: Receiver<String>, out: &mut dyn Write) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::ataxx::{Move, Position, Rules};
+
+    fn parse(line: &str) -> Result<Command, String> {
+        super::parse(line, Dialect::Uai)
+    }
 
     #[test]
     fn feature_option_defaults_match_the_search_defaults() {
@@ -846,8 +948,8 @@ mod tests {
         else {
             panic!()
         };
-        assert_eq!(p.btime, Some(1000));
-        assert_eq!(p.wtime, Some(0));
+        assert_eq!(p.time, [Some(1000), Some(0)]);
+        assert_eq!(p.inc, [Some(10), Some(20)]);
         assert_eq!(p.movestogo, Some(3));
         assert!(parse("go depth").is_err());
         assert!(parse("go depth 0").is_err());
@@ -855,17 +957,25 @@ mod tests {
         assert!(parse("go wtime 1e3").is_err());
         assert!(parse("go ponder").is_err());
         assert!(parse("go movestogo 0").is_err());
+        assert!(parse("go p1time 10").is_err());
+        let Command::Go(p) =
+            super::parse("go p1time 5 p2time 7 p1inc 1 p2inc 2", Dialect::Ugi).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!((p.time, p.inc), ([Some(5), Some(7)], [Some(1), Some(2)]));
+        assert!(super::parse("go btime 5", Dialect::Ugi).is_err());
     }
 
     #[test]
     fn clocks_belong_to_the_right_side() {
         let p = GoParams {
-            btime: Some(1000),
-            wtime: Some(100_000),
+            time: [Some(1000), Some(100_000)],
             ..GoParams::default()
         };
-        let x = limits_for(&p, Side::First, time::DEFAULT_OVERHEAD);
-        let o = limits_for(&p, Side::Second, time::DEFAULT_OVERHEAD);
+        let now = Instant::now();
+        let x = limits_for(&p, Side::First, time::DEFAULT_OVERHEAD, now);
+        let o = limits_for(&p, Side::Second, time::DEFAULT_OVERHEAD, now);
         assert!(x.hard_time.unwrap() < o.hard_time.unwrap());
         assert!(x.hard_time.unwrap() <= Duration::from_millis(245));
     }
@@ -876,15 +986,13 @@ mod tests {
             parse("position startpos moves f2 a1a3").unwrap(),
             Command::Position {
                 base: Base::StartPos,
-                moves: vec![
-                    Move::parse_uai("f2").unwrap(),
-                    Move::parse_uai("a1a3").unwrap()
-                ]
+                moves: vec!["f2".to_string(), "a1a3".to_string()]
             }
         );
         assert!(parse("position").is_err());
         assert!(parse("position fen").is_err());
-        assert!(parse("position startpos moves b2b3").is_err());
+        assert!(super::parse("query result", Dialect::Ugi).is_ok());
+        assert!(parse("query result").is_err());
         assert_eq!(
             parse("setoption name Hash value 32").unwrap(),
             Command::SetOption {
@@ -929,11 +1037,5 @@ mod tests {
             ..it
         };
         assert!(!format_info(&root, &it).contains(" pv"));
-    }
-
-    #[test]
-    fn quote_is_one_short_line() {
-        assert_eq!(quote("a\rb"), "'a?b'");
-        assert_eq!(quote(&"x".repeat(100)).chars().count(), 43);
     }
 }

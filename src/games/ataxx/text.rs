@@ -1,0 +1,562 @@
+//! The `ataxx.txt` course text language (2016 edition; see `protocol.md`): set-up,
+//! playing and finished states, manual and AI players, blocks, and the exact lines the
+//! course harness reads (`Red moves a7-b6.`, `Blue passes.`, `Red wins.`, dumps).
+//!
+//! Every line these lines are written here and parsed back here (the tournament runner's
+//! text client and the tuner use the parsers), so a change cannot make them disagree.
+//! A line is parsed completely into a [`Command`] before anything changes; a rejected
+//! command changes nothing. Error messages and all other chatter avoid the words the
+//! harness reserves (wins, passes, moves, draw) and the dump marker.
+
+use super::bitboard::{file_of, rank_of, square};
+use super::{parse_square, square_name, Cell, Move, Position, Rules, TextMove};
+use crate::game::{Outcome, Side};
+use crate::protocol::text::{Flow, Host, TextDialect, ThinkError};
+use crate::search::Limits;
+use std::time::Duration;
+
+/// Nodes an AI searches per move. A node budget, not a clock, so the same seed and
+/// input give the same moves on any machine.
+pub const AI_NODES: u64 = 400_000;
+/// Safety net only: a move never takes longer than this even on a very slow machine
+/// (the specification allows 10 s).
+pub const AI_TIME_CAP: Duration = Duration::from_secs(4);
+
+/// The three states of the language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    Setup,
+    Playing,
+    Finished,
+}
+
+/// A fully parsed command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Clear,
+    Start,
+    Quit,
+    Auto(Side),
+    Manual(Side),
+    Block(u8),
+    Seed(u64),
+    Move(TextMove),
+    Help,
+    Dump,
+    Board,
+    Load(String),
+}
+
+/// Why a command was refused. Messages are one line and free of reserved words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TextError {
+    Unknown(String),
+    BadArgs(&'static str),
+    WrongState(&'static str),
+    Illegal(String),
+    BlockOccupied(String),
+    BlockAfterPlay,
+    NotYourTurn,
+}
+
+impl std::fmt::Display for TextError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TextError::Unknown(c) => write!(f, "unknown command '{c}' (type help)"),
+            TextError::BadArgs(usage) => write!(f, "usage: {usage}"),
+            TextError::WrongState(what) => write!(f, "{what}"),
+            TextError::Illegal(m) => write!(f, "illegal move '{m}'"),
+            TextError::BlockOccupied(sq) => {
+                write!(f, "cannot block {sq}: a square there holds a piece")
+            }
+            TextError::BlockAfterPlay => {
+                write!(f, "blocks must be placed before any piece is played")
+            }
+            TextError::NotYourTurn => write!(f, "it is not a manual player's turn"),
+        }
+    }
+}
+
+/// Parses one line (comments and surrounding blanks allowed). `Ok(None)` for a line
+/// with nothing on it.
+pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
+    let line = line.split('#').next().unwrap_or("");
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some(&first) = words.first() else {
+        return Ok(None);
+    };
+    let word = first.to_ascii_lowercase();
+    let args = &words[1..];
+    let no_args = |cmd: Command, usage: &'static str| {
+        if args.is_empty() {
+            Ok(Some(cmd))
+        } else {
+            Err(TextError::BadArgs(usage))
+        }
+    };
+    match word.as_str() {
+        "clear" => no_args(Command::Clear, "clear"),
+        "start" => no_args(Command::Start, "start"),
+        "quit" => no_args(Command::Quit, "quit"),
+        "help" => no_args(Command::Help, "help"),
+        "dump" => no_args(Command::Dump, "dump"),
+        "board" => no_args(Command::Board, "board"),
+        "auto" | "manual" => {
+            let usage = if word == "auto" {
+                "auto red|blue"
+            } else {
+                "manual red|blue"
+            };
+            let side = match args {
+                [c] => parse_colour(c).ok_or(TextError::BadArgs(usage))?,
+                _ => return Err(TextError::BadArgs(usage)),
+            };
+            Ok(Some(if word == "auto" {
+                Command::Auto(side)
+            } else {
+                Command::Manual(side)
+            }))
+        }
+        "block" => match args {
+            [sq] => parse_square(sq)
+                .map(|s| Some(Command::Block(s)))
+                .map_err(|_| TextError::BadArgs("block SQUARE (a1..g7)")),
+            _ => Err(TextError::BadArgs("block SQUARE (a1..g7)")),
+        },
+        "seed" => match args {
+            [n] => parse_seed(n)
+                .map(|s| Some(Command::Seed(s)))
+                .ok_or(TextError::BadArgs("seed N (a 64-bit integer)")),
+            _ => Err(TextError::BadArgs("seed N (a 64-bit integer)")),
+        },
+        "load" => match args {
+            [file] => Ok(Some(Command::Load(file.to_string()))),
+            _ => Err(TextError::BadArgs("load FILE")),
+        },
+        _ => {
+            if args.is_empty() {
+                if let Ok(mv) = TextMove::parse(first) {
+                    return Ok(Some(Command::Move(mv)));
+                }
+                if first.contains('-') {
+                    return Err(TextError::Illegal(first.to_string()));
+                }
+            }
+            Err(TextError::Unknown(first.to_string()))
+        }
+    }
+}
+
+fn parse_colour(s: &str) -> Option<Side> {
+    match s.to_ascii_lowercase().as_str() {
+        "red" => Some(Side::First),
+        "blue" => Some(Side::Second),
+        _ => None,
+    }
+}
+
+/// A 64-bit seed, written as a signed or unsigned decimal number.
+fn parse_seed(s: &str) -> Option<u64> {
+    s.parse::<u64>()
+        .ok()
+        .or_else(|| s.parse::<i64>().ok().map(|v| v as u64))
+}
+
+/// The colour's name as the output lines use it.
+pub fn colour_name(side: Side) -> &'static str {
+    match side {
+        Side::First => "Red",
+        Side::Second => "Blue",
+    }
+}
+
+/// The board in the dump format the harness reads.
+pub fn dump(pos: &Position) -> String {
+    let mut s = String::from("===\n");
+    s.push_str(&pos.grid(
+        |_| " ".to_string(),
+        |cell| match cell {
+            Cell::Empty => '-',
+            Cell::Gap => 'X',
+            Cell::Piece(Side::First) => 'r',
+            Cell::Piece(Side::Second) => 'b',
+        },
+    ));
+    s.push_str("===");
+    s
+}
+
+/// The result line for a finished game.
+pub fn result_line(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Win(Side::First) => "Red wins.",
+        Outcome::Win(Side::Second) => "Blue wins.",
+        Outcome::Draw => "Draw.",
+    }
+}
+
+/// The squares `block sq` fills: `sq` and its reflections across the middle row and column.
+pub fn block_squares(sq: u8) -> u64 {
+    let (f, r) = (file_of(sq), rank_of(sq));
+    [(f, r), (6 - f, r), (f, 6 - r), (6 - f, 6 - r)]
+        .iter()
+        .fold(0, |bb, &(f, r)| bb | 1u64 << square(f, r))
+}
+
+const HELP: &str = "\
+Commands (one a line; # starts a comment; words are case-insensitive):
+  clear            abandon any game; start position, set-up state, red manual, blue AI
+  start            begin play from the set-up position
+  quit             leave the program (end of input does the same)
+  auto C           player C (red or blue) is played by the computer   [set-up]
+  manual C         player C is entered from the input                  [set-up]
+  block CR         block square CR and its reflections                 [set-up]
+  seed N           seed the computer players' random choices           [set-up]
+  c0r0-c1r1        a move, e.g. g1-f2 (extend to a neighbour, or jump two away)
+  -                skip a turn (only when no move exists)
+  dump             print the board for the test harness
+  board            print the board with coordinates
+  load FILE        read commands from FILE
+  help             print this summary";
+
+/// The 2016 dialect's session state.
+pub struct AtaxxText {
+    state: State,
+    pos: Position,
+    moves_played: bool,
+    auto: [bool; 2],
+    seed: u64,
+    ply: u64,
+}
+
+type AtaxxHost<'a> = Host<'a, Position>;
+
+impl TextDialect for AtaxxText {
+    type Game = Position;
+
+    fn new() -> AtaxxText {
+        AtaxxText {
+            state: State::Setup,
+            pos: Position::startpos(Rules::Text),
+            moves_played: false,
+            auto: [false, true],
+            seed: 0,
+            ply: 0,
+        }
+    }
+
+    fn execute(&mut self, line: &str, host: &mut AtaxxHost) -> Flow {
+        let result = parse(line).and_then(|cmd| match cmd {
+            Some(cmd) => self.apply(cmd, host),
+            None => Ok(Flow::Continue),
+        });
+        result.unwrap_or_else(|e| {
+            Self::error(host, &e.to_string());
+            Flow::Continue
+        })
+    }
+
+    fn prompt(&self) -> Option<String> {
+        let who = colour_name(self.pos.side_to_move()).to_ascii_lowercase();
+        Some(match self.state {
+            State::Setup => format!("set-up, {who} to play: "),
+            State::Playing => format!("{who}: "),
+            State::Finished => "game over (clear for a new game): ".to_string(),
+        })
+    }
+
+    fn is_quit(line: &str) -> bool {
+        matches!(parse(line), Ok(Some(Command::Quit)))
+    }
+
+    fn error(host: &mut AtaxxHost, message: &str) {
+        host.say(&format!("error: {message}"));
+    }
+}
+
+impl AtaxxText {
+    fn require_setup(&self, what: &'static str) -> Result<(), TextError> {
+        if self.state == State::Setup {
+            Ok(())
+        } else {
+            Err(TextError::WrongState(what))
+        }
+    }
+
+    fn apply(&mut self, cmd: Command, host: &mut AtaxxHost) -> Result<Flow, TextError> {
+        match cmd {
+            Command::Quit => return Ok(Flow::Quit),
+            Command::Clear => {
+                *self = AtaxxText {
+                    seed: self.seed,
+                    ..AtaxxText::new()
+                }
+            }
+            Command::Start => {
+                self.require_setup("start is only valid during set-up (use clear first)")?;
+                self.state = State::Playing;
+                host.new_game();
+                if !self.check_end(host) {
+                    return Ok(self.play_ai(host));
+                }
+            }
+            Command::Auto(side) => {
+                self.require_setup("auto is only valid during set-up")?;
+                self.auto[side.index()] = true;
+            }
+            Command::Manual(side) => {
+                self.require_setup("manual is only valid during set-up")?;
+                self.auto[side.index()] = false;
+            }
+            Command::Seed(n) => {
+                self.require_setup("seed is only valid during set-up")?;
+                self.seed = n;
+            }
+            Command::Block(sq) => {
+                self.require_setup("block is only valid during set-up")?;
+                if self.moves_played {
+                    return Err(TextError::BlockAfterPlay);
+                }
+                self.pos
+                    .add_gaps(block_squares(sq))
+                    .map_err(|_| TextError::BlockOccupied(square_name(sq)))?;
+            }
+            Command::Move(tm) => return self.manual_move(tm, host),
+            Command::Help => host.say(HELP),
+            Command::Dump => host.say(&dump(&self.pos)),
+            Command::Board => host.say(self.pos.pretty().trim_end()),
+            Command::Load(file) => return Ok(Flow::Load(file)),
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn manual_move(&mut self, tm: TextMove, host: &mut AtaxxHost) -> Result<Flow, TextError> {
+        let text = match tm {
+            TextMove::Pass => "-".to_string(),
+            TextMove::Step { from, to } => format!("{}-{}", square_name(from), square_name(to)),
+        };
+        match self.state {
+            State::Finished => {
+                return Err(TextError::WrongState(
+                    "the game is over (use clear for a new game)",
+                ))
+            }
+            State::Playing if self.auto[self.pos.side_to_move().index()] => {
+                return Err(TextError::NotYourTurn)
+            }
+            _ => {}
+        }
+        let mv = tm.resolve(&self.pos).ok_or(TextError::Illegal(text))?;
+        self.play(mv);
+        if self.state == State::Playing && !self.check_end(host) {
+            return Ok(self.play_ai(host));
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn play(&mut self, mv: Move) {
+        self.pos.make_move(mv);
+        self.moves_played = true;
+        self.ply += 1;
+    }
+
+    /// In the playing state: if the game is over, announce it and finish. Returns
+    /// whether it ended.
+    fn check_end(&mut self, host: &mut AtaxxHost) -> bool {
+        match self.pos.outcome() {
+            Some(o) => {
+                host.say(result_line(o));
+                self.state = State::Finished;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Lets AI players move until a manual player is to move or the game ends.
+    fn play_ai(&mut self, host: &mut AtaxxHost) -> Flow {
+        while self.state == State::Playing && self.auto[self.pos.side_to_move().index()] {
+            let limits = Limits {
+                nodes: Some(AI_NODES),
+                hard_time: Some(AI_TIME_CAP),
+                ..Limits::default()
+            };
+            let mv = match host.think(&self.pos, limits, self.seed, self.ply, Self::is_quit) {
+                Ok(mv) => mv,
+                Err(ThinkError::Quit) => return Flow::Quit,
+                Err(ThinkError::Internal(why)) => {
+                    Self::error(host, &format!("internal error, no AI move made: {why}"));
+                    return Flow::Continue;
+                }
+            };
+            host.say(&ai_move_line(&self.pos, mv));
+            self.play(mv);
+            self.check_end(host);
+        }
+        Flow::Continue
+    }
+}
+
+/// The line announcing an AI's move: `Red moves a7-b6.` or `Blue passes.`
+pub fn ai_move_line(pos: &Position, mv: Move) -> String {
+    let side = colour_name(pos.side_to_move());
+    if mv.is_pass() {
+        format!("{side} passes.")
+    } else {
+        format!("{side} moves {}.", TextMove::format(pos, mv))
+    }
+}
+
+/// Recognises an AI move line (after any prompt, which ends at the last `:`): the side
+/// that moved and its move in text form (`a7-b6`, or `-` for a pass).
+pub fn parse_ai_move_line(line: &str) -> Option<(Side, String)> {
+    let words: Vec<&str> = strip_prompt(line).split_whitespace().collect();
+    let side = match words.first().copied() {
+        Some("Red") => Side::First,
+        Some("Blue") => Side::Second,
+        _ => return None,
+    };
+    match words.as_slice() {
+        [_, "passes."] => Some((side, "-".into())),
+        [_, "moves", mv] => {
+            let mv = mv.strip_suffix('.')?;
+            let (a, b) = mv.split_once('-')?;
+            parse_square(a).ok()?;
+            parse_square(b).ok()?;
+            if mv.bytes().any(|c| c.is_ascii_uppercase()) {
+                return None;
+            }
+            Some((side, mv.to_string()))
+        }
+        _ => None,
+    }
+}
+
+/// Recognises a result line (after any prompt).
+pub fn parse_result_line(line: &str) -> Option<Outcome> {
+    [
+        Outcome::Win(Side::First),
+        Outcome::Win(Side::Second),
+        Outcome::Draw,
+    ]
+    .into_iter()
+    .find(|&o| strip_prompt(line) == result_line(o))
+}
+
+/// The part of an output line after the last `:` (prompts end with `:`), trimmed.
+pub fn strip_prompt(line: &str) -> &str {
+    match line.rfind(':') {
+        Some(i) => line[i + 1..].trim(),
+        None => line.trim(),
+    }
+}
+
+/// The language's name for a side in commands (`red` / `blue`).
+pub fn side_word(side: Side) -> &'static str {
+    match side {
+        Side::First => "red",
+        Side::Second => "blue",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RESERVED: [&str; 4] = ["wins", "passes", "moves", "draw"];
+
+    fn clean(s: &str) -> bool {
+        let l = s.to_ascii_lowercase();
+        RESERVED.iter().all(|w| !l.contains(w))
+    }
+
+    #[test]
+    fn chatter_avoids_reserved_words() {
+        assert!(clean(HELP));
+        let errors = [
+            TextError::Unknown("xyz".into()),
+            TextError::BadArgs("auto red|blue"),
+            TextError::WrongState("start is only valid during set-up (use clear first)"),
+            TextError::WrongState("auto is only valid during set-up"),
+            TextError::WrongState("manual is only valid during set-up"),
+            TextError::WrongState("seed is only valid during set-up"),
+            TextError::WrongState("block is only valid during set-up"),
+            TextError::WrongState("the game is over (use clear for a new game)"),
+            TextError::Illegal("a1-a2".into()),
+            TextError::BlockOccupied("a1".into()),
+            TextError::BlockAfterPlay,
+            TextError::NotYourTurn,
+        ];
+        for e in errors {
+            assert!(clean(&e.to_string()), "{e}");
+        }
+        for p in [
+            "set-up, red to play: ",
+            "blue: ",
+            "game over (clear for a new game): ",
+        ] {
+            assert!(clean(p) && p.trim_end().ends_with(':'));
+        }
+    }
+
+    #[test]
+    fn parses_commands() {
+        assert_eq!(parse("  # only a comment").unwrap(), None);
+        assert_eq!(parse("").unwrap(), None);
+        assert_eq!(
+            parse(" AUTO Red ").unwrap(),
+            Some(Command::Auto(Side::First))
+        );
+        assert_eq!(
+            parse("manual blue # x").unwrap(),
+            Some(Command::Manual(Side::Second))
+        );
+        assert_eq!(parse("seed -1").unwrap(), Some(Command::Seed(u64::MAX)));
+        assert_eq!(
+            parse("seed 18446744073709551615").unwrap(),
+            Some(Command::Seed(u64::MAX))
+        );
+        assert!(parse("seed 18446744073709551616").is_err());
+        assert!(parse("seed").is_err());
+        assert!(parse("auto green").is_err());
+        assert!(parse("block h1").is_err());
+        assert!(parse("block").is_err());
+        assert!(parse("start now").is_err());
+        assert!(parse("b7c7").is_err());
+        assert!(parse("g1-h1").is_err());
+        assert_eq!(parse("-").unwrap(), Some(Command::Move(TextMove::Pass)));
+        assert_eq!(
+            parse("load my file").unwrap_err(),
+            TextError::BadArgs("load FILE")
+        );
+    }
+
+    #[test]
+    fn block_reflections() {
+        let names = |bb: u64| {
+            super::super::bitboard::Bits(bb)
+                .map(super::super::square_name)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            names(block_squares(parse_square("b2").unwrap())),
+            ["b2", "f2", "b6", "f6"]
+        );
+        assert_eq!(
+            names(block_squares(parse_square("c4").unwrap())),
+            ["c4", "e4"]
+        );
+        assert_eq!(names(block_squares(parse_square("d4").unwrap())), ["d4"]);
+    }
+
+    #[test]
+    fn dump_format() {
+        let d = dump(&Position::startpos(Rules::Text));
+        let lines: Vec<&str> = d.lines().collect();
+        assert_eq!(lines.len(), 9);
+        assert_eq!(lines[0], "===");
+        assert_eq!(lines[1], "  r - - - - - b");
+        assert_eq!(lines[7], "  b - - - - - r");
+        assert_eq!(lines[8], "===");
+    }
+}

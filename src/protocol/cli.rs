@@ -1,0 +1,116 @@
+//! The command line every game binary shares: the interactive protocols (the game's
+//! course text language by default, UAI/UGI when the first command says so or a flag
+//! asks), `perft` and `bench`. A binary only names its game's dialect and adds its own
+//! extras.
+
+use super::input::{self, Line};
+use super::text::{self, TextDialect};
+use super::uci::{self, Dialect};
+use crate::bench;
+use crate::game::{GameIo, RuleSet};
+use std::io::IsTerminal;
+use std::time::Instant;
+
+/// Deepest `perft` accepted on the command line.
+pub const MAX_PERFT_DEPTH: u32 = 16;
+
+/// The usage line for a game binary named `bin`.
+pub fn usage<G: GameIo>(bin: &str) -> String {
+    let uai = if G::SPEAKS_UAI { "--uai | " } else { "" };
+    format!(
+        "usage: {bin} [{uai}--ugi] | {bin} perft DEPTH [FEN] | {bin} bench [DEPTH] | {bin} --help"
+    )
+}
+
+/// Runs the shared command line (without the program name) for dialect `D`; returns
+/// the exit status: 0 done, 2 bad command line or `--display` (no GUI here).
+pub fn run<D: TextDialect>(bin: &str, args: &[String]) -> u8 {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let usage_error = |msg: &str| {
+        eprintln!("{bin}: {msg}\n{}", usage::<D::Game>(bin));
+        2
+    };
+    match args.as_slice() {
+        [] => interactive::<D>(None),
+        ["--uai"] if D::Game::SPEAKS_UAI => interactive::<D>(Some(Dialect::Uai)),
+        ["--ugi"] => interactive::<D>(Some(Dialect::Ugi)),
+        ["--display", ..] => {
+            eprintln!("{bin}: no GUI is available; run without --display for the text interface");
+            2
+        }
+        ["--help" | "-h"] => {
+            println!("{}", usage::<D::Game>(bin));
+            0
+        }
+        ["perft", depth, fen @ ..] => match depth.parse::<u32>() {
+            Ok(d) if d <= MAX_PERFT_DEPTH => match perft::<D::Game>(d, &fen.join(" ")) {
+                Ok(line) => {
+                    println!("{line}");
+                    0
+                }
+                Err(e) => usage_error(&e),
+            },
+            _ => usage_error(&format!(
+                "bad perft depth '{depth}' (0 to {MAX_PERFT_DEPTH})"
+            )),
+        },
+        ["bench"] => bench_cmd::<D::Game>(D::Game::BENCH_DEPTH),
+        ["bench", depth] => match depth.parse() {
+            Ok(d) if (1..=30).contains(&d) => bench_cmd::<D::Game>(d),
+            _ => usage_error(&format!("bad bench depth '{depth}'")),
+        },
+        _ => usage_error(&format!("unknown arguments '{}'", args.join(" "))),
+    }
+}
+
+/// Reads the first non-blank line to pick the protocol (unless a flag chose it), then
+/// hands over. A person at a terminal sees the text language's prompt at once.
+fn interactive<D: TextDialect>(forced: Option<Dialect>) -> u8 {
+    let lines = input::spawn_stdin();
+    let mut stdout = std::io::stdout();
+    if let Some(dialect) = forced {
+        return uci::run::<D::Game>(dialect, None, lines, &mut stdout) as u8;
+    }
+    let terminal = std::io::stdin().is_terminal();
+    if terminal {
+        if let Some(p) = D::new().prompt() {
+            use std::io::Write;
+            let _ = write!(stdout, "{p}");
+            let _ = stdout.flush();
+        }
+    }
+    let first: Option<Line> = lines
+        .iter()
+        .find(|l| l.too_long || !l.text.trim().is_empty());
+    let word = first.as_ref().map(|l| l.text.trim());
+    let chosen = [Dialect::Uai, Dialect::Ugi]
+        .into_iter()
+        .filter(|&d| d != Dialect::Uai || D::Game::SPEAKS_UAI)
+        .find(|d| word == Some(d.hello()));
+    match chosen {
+        Some(dialect) => uci::run::<D::Game>(dialect, first, lines, &mut stdout) as u8,
+        None => text::run::<D>(first, lines, &mut stdout, &mut std::io::stderr(), terminal) as u8,
+    }
+}
+
+/// `perft DEPTH [FEN]` under the engine rule set: the summary line.
+pub fn perft<G: GameIo>(depth: u32, fen: &str) -> Result<String, String> {
+    let mut pos = if fen.trim().is_empty() {
+        G::startpos(RuleSet::Engine)
+    } else {
+        G::from_fen(fen, RuleSet::Engine)?
+    };
+    let start = Instant::now();
+    let nodes = pos.perft(depth);
+    let time = start.elapsed();
+    Ok(format!(
+        "nodes {nodes} time {} nps {}",
+        time.as_millis(),
+        crate::search::nps(nodes, time)
+    ))
+}
+
+fn bench_cmd<G: GameIo>(depth: u32) -> u8 {
+    println!("{}", bench::run(&G::bench_positions(), depth).line());
+    0
+}

@@ -135,6 +135,25 @@ pub enum RuleSet {
     Text,
 }
 
+/// An opening: the position it starts from (Ataxx: blocks already applied) and the
+/// legal moves that lead out of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening<G: Game> {
+    pub base: G,
+    pub moves: Vec<G::Move>,
+}
+
+impl<G: Game> Opening<G> {
+    /// The position after the opening's moves.
+    pub fn end(&self) -> G {
+        let mut pos = self.base.clone();
+        for &mv in &self.moves {
+            pos.make_move(mv);
+        }
+        pos
+    }
+}
+
 /// What the layers above the search need of a game: everything game-specific that the
 /// UCI-family front end, the runner, perft and bench print or parse.
 pub trait GameIo: Game {
@@ -165,6 +184,34 @@ pub trait GameIo: Game {
 
     /// A move in protocol notation; the inverse of [`GameIo::parse_move`].
     fn move_name(&self, mv: Self::Move) -> String;
+
+    /// Reads one line of an openings file under `rules`: a FEN, or moves in protocol
+    /// notation from the start position (`#` starts a comment). Games with more opening
+    /// syntax (Ataxx's `block`) override it. An opening that already ends the game is
+    /// refused: there would be nothing to play.
+    fn opening(line: &str, rules: RuleSet) -> Result<Opening<Self>, String> {
+        let line = line.split('#').next().unwrap_or("").trim();
+        let base = if line.contains('/') {
+            Self::from_fen(line, rules)?
+        } else {
+            Self::startpos(rules)
+        };
+        let mut pos = base.clone();
+        let mut moves = Vec::new();
+        if !line.contains('/') {
+            for word in line.split_whitespace() {
+                let mv = pos
+                    .parse_move(word)
+                    .ok_or_else(|| format!("illegal opening move '{word}'"))?;
+                pos.make_move(mv);
+                moves.push(mv);
+            }
+        }
+        if pos.outcome().is_some() {
+            return Err("the opening already ends the game".into());
+        }
+        Ok(Opening { base, moves })
+    }
 
     /// A board picture for people (`d` / `display`), several lines, no trailing newline.
     fn pretty(&self) -> String;

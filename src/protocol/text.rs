@@ -8,7 +8,7 @@
 //! turn, so piped commands take effect in order. A closed stdout ends the session.
 
 use super::input::{Line, MAX_LINE};
-use crate::game::GameIo;
+use crate::game::{Game, GameIo, Opening, Outcome, Side};
 use crate::rng;
 use crate::search::{Engine, Limits, Report};
 use crossbeam_channel::{select, Receiver};
@@ -63,6 +63,44 @@ pub trait TextDialect {
     fn hash_mib() -> usize {
         32
     }
+}
+
+/// What a program that drives this language from outside needs (the tournament runner's
+/// text client, the tuner): how to set a game up, the move text it reads and writes,
+/// and how to recognise the AI's move and result lines. Written next to the dialect,
+/// so the lines are produced and parsed in one place.
+pub trait TextProtocol {
+    /// The game it plays.
+    type Game: GameIo;
+
+    /// Commands that make a program (fresh, or after `played` earlier games) ready to
+    /// play `opening` with the AI on `ai_side`, seeded with `seed`, the other side typed.
+    /// Ends with a command that prints a dump (the barrier), but does not start play.
+    fn setup_commands(
+        opening: &Opening<Self::Game>,
+        ai_side: Side,
+        seed: u64,
+        played: bool,
+    ) -> Result<Vec<String>, String>;
+
+    /// Commands that begin play after the set-up (may be none).
+    fn start_commands() -> Vec<String>;
+
+    /// A move of `pos` as the language writes it.
+    fn move_text(pos: &Self::Game, mv: <Self::Game as Game>::Move) -> String;
+
+    /// A move in the language's form, `None` unless legal in `pos`.
+    fn parse_move_text(pos: &Self::Game, text: &str) -> Option<<Self::Game as Game>::Move>;
+
+    /// Recognises an AI move line (prompts included): the side that moved if the line
+    /// names it, and the move's text.
+    fn parse_ai_move(line: &str) -> Option<(Option<Side>, String)>;
+
+    /// Recognises a result line (prompts included).
+    fn parse_result(line: &str) -> Option<Outcome>;
+
+    /// True for a line that delimits a dump (`===`), prompts removed.
+    fn is_dump_marker(line: &str) -> bool;
 }
 
 /// What a dialect may ask of the session: output, and moves from the AI.

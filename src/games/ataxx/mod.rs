@@ -10,7 +10,7 @@ pub mod text;
 pub use notation::{parse_square, square_name, NotationError, TextMove};
 pub use position::{Cell, Move, Position, Rules, Undo};
 
-use crate::game::{Game, GameIo, Outcome, RuleSet, Side};
+use crate::game::{Game, GameIo, Opening, Outcome, RuleSet, Side};
 use bitboard::ADJACENT;
 
 impl Game for Position {
@@ -110,6 +110,46 @@ impl GameIo for Position {
 
     fn pretty(&self) -> String {
         Position::pretty(self).trim_end().to_string()
+    }
+
+    /// A FEN, or `block SQ` words (the text language's blocks, with reflections) then
+    /// moves in UAI (`f2`, `a1a3`) or text (`g1-f2`) form.
+    fn opening(line: &str, rules: RuleSet) -> Result<Opening<Position>, String> {
+        let line = line.split('#').next().unwrap_or("").trim();
+        let mut base = Position::startpos(rules.into());
+        let mut moves = Vec::new();
+        if line.contains('/') {
+            base = Position::from_fen(line, rules.into()).map_err(|e| e.to_string())?;
+        } else {
+            let mut pos = base.clone();
+            let mut words = line.split_whitespace();
+            while let Some(w) = words.next() {
+                if w.eq_ignore_ascii_case("block") {
+                    if !moves.is_empty() {
+                        return Err("'block' after a move".into());
+                    }
+                    let sq = words.next().ok_or("'block' needs a square")?;
+                    let sq = parse_square(sq).map_err(|e| e.to_string())?;
+                    base.add_gaps(text::block_squares(sq))
+                        .map_err(|e| format!("block {}: {e}", square_name(sq)))?;
+                    pos = base.clone();
+                    continue;
+                }
+                let mv = if w.contains('-') {
+                    TextMove::parse(w).ok().and_then(|m| m.resolve(&pos))
+                } else {
+                    pos.parse_move(w)
+                };
+                let mv = mv.ok_or_else(|| format!("illegal opening move '{w}'"))?;
+                pos.make_move(mv);
+                moves.push(mv);
+            }
+        }
+        let opening = Opening { base, moves };
+        if opening.end().outcome().is_some() {
+            return Err("the opening already ends the game".into());
+        }
+        Ok(opening)
     }
 
     fn bench_positions() -> Vec<Position> {

@@ -10,8 +10,8 @@
 
 use super::bitboard::{file_of, rank_of, square};
 use super::{parse_square, square_name, Cell, Move, Position, Rules, TextMove};
-use crate::game::{Outcome, Side};
-use crate::protocol::text::{Flow, Host, TextDialect, ThinkError};
+use crate::game::{Opening, Outcome, Side};
+use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol, ThinkError};
 use crate::search::Limits;
 use std::time::Duration;
 
@@ -397,6 +397,77 @@ impl AtaxxText {
     }
 }
 
+impl TextProtocol for AtaxxText {
+    type Game = Position;
+
+    /// `clear` (after an earlier game), `seed`, one `block` per reflection orbit of the
+    /// base's gaps, the opening's moves as set-up moves, `manual`/`auto`, `dump`.
+    fn setup_commands(
+        opening: &Opening<Position>,
+        ai_side: Side,
+        seed: u64,
+        played: bool,
+    ) -> Result<Vec<String>, String> {
+        let mut cmds = Vec::new();
+        if played {
+            cmds.push("clear".to_string());
+        }
+        cmds.push(format!("seed {seed}"));
+        let start = Position::startpos(Rules::Text);
+        let (base, gaps) = (&opening.base, opening.base.gaps());
+        let same_pieces = [Side::First, Side::Second]
+            .iter()
+            .all(|&s| base.pieces(s) == start.pieces(s));
+        if !same_pieces || base.side_to_move() != Side::First {
+            return Err("the text language starts from the start position (no FEN)".into());
+        }
+        let mut covered = 0u64;
+        for sq in super::bitboard::Bits(gaps) {
+            if covered & (1 << sq) == 0 {
+                let orbit = block_squares(sq);
+                if orbit & !gaps != 0 {
+                    return Err("gaps that are not mirror-symmetric cannot be blocks".into());
+                }
+                covered |= orbit;
+                cmds.push(format!("block {}", square_name(sq)));
+            }
+        }
+        let mut pos = base.clone();
+        for &mv in &opening.moves {
+            cmds.push(TextMove::format(&pos, mv));
+            pos.make_move(mv);
+        }
+        cmds.push(format!("manual {}", side_word(ai_side.opponent())));
+        cmds.push(format!("auto {}", side_word(ai_side)));
+        cmds.push("dump".to_string());
+        Ok(cmds)
+    }
+
+    fn start_commands() -> Vec<String> {
+        vec!["start".to_string()]
+    }
+
+    fn move_text(pos: &Position, mv: Move) -> String {
+        TextMove::format(pos, mv)
+    }
+
+    fn parse_move_text(pos: &Position, text: &str) -> Option<Move> {
+        TextMove::parse(text).ok().and_then(|m| m.resolve(pos))
+    }
+
+    fn parse_ai_move(line: &str) -> Option<(Option<Side>, String)> {
+        parse_ai_move_line(line).map(|(side, text)| (Some(side), text))
+    }
+
+    fn parse_result(line: &str) -> Option<Outcome> {
+        parse_result_line(line)
+    }
+
+    fn is_dump_marker(line: &str) -> bool {
+        strip_prompt(line) == "==="
+    }
+}
+
 /// The line announcing an AI's move: `Red moves a7-b6.` or `Blue passes.`
 pub fn ai_move_line(pos: &Position, mv: Move) -> String {
     let side = colour_name(pos.side_to_move());
@@ -547,6 +618,64 @@ mod tests {
             ["c4", "e4"]
         );
         assert_eq!(names(block_squares(parse_square("d4").unwrap())), ["d4"]);
+    }
+
+    #[test]
+    fn setup_commands_rebuild_the_opening() {
+        use crate::game::{GameIo, RuleSet};
+        let o = Position::opening("block c4 f2 g7f5", RuleSet::Text).unwrap();
+        let cmds = AtaxxText::setup_commands(&o, Side::Second, 7, false).unwrap();
+        assert_eq!(
+            cmds,
+            [
+                "seed 7",
+                "block c4",
+                "g1-f2",
+                "g7-f5",
+                "manual red",
+                "auto blue",
+                "dump"
+            ]
+        );
+        let fen = Position::opening("x5o/7/7/7/7/7/o5x o 0 1", RuleSet::Text).unwrap();
+        assert!(AtaxxText::setup_commands(&fen, Side::First, 0, true).is_err());
+    }
+
+    #[test]
+    fn move_and_result_lines_round_trip() {
+        let pos = Position::startpos(Rules::Text);
+        let mv = TextMove::parse("a7-b6").unwrap().resolve(&pos).unwrap();
+        let line = ai_move_line(&pos, mv);
+        assert_eq!(line, "Red moves a7-b6.");
+        assert_eq!(
+            parse_ai_move_line(&format!("red: {line}")),
+            Some((Side::First, "a7-b6".to_string()))
+        );
+        assert_eq!(
+            parse_ai_move_line("Blue passes."),
+            Some((Side::Second, "-".into()))
+        );
+        for junk in [
+            "Red wins.",
+            "Red moves a7-b6",
+            "Red moves h7-b6.",
+            "moves",
+            "",
+            "Red moves A7-b6.",
+        ] {
+            assert_eq!(parse_ai_move_line(junk), None, "{junk}");
+        }
+        for o in [
+            Outcome::Win(Side::First),
+            Outcome::Win(Side::Second),
+            Outcome::Draw,
+        ] {
+            assert_eq!(
+                parse_result_line(&format!("blue: {}", result_line(o))),
+                Some(o)
+            );
+        }
+        assert_eq!(parse_result_line("Red moves a7-b6."), None);
     }
 
     #[test]

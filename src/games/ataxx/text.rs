@@ -62,10 +62,10 @@ pub enum TextError {
 impl std::fmt::Display for TextError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            TextError::Unknown(c) => write!(f, "unknown command '{c}' (type help)"),
+            TextError::Unknown(c) => write!(f, "unknown command {} (type help)", quote_input(c)),
             TextError::BadArgs(usage) => write!(f, "usage: {usage}"),
             TextError::WrongState(what) => write!(f, "{what}"),
-            TextError::Illegal(m) => write!(f, "illegal move '{m}'"),
+            TextError::Illegal(m) => write!(f, "illegal move {}", quote_input(m)),
             TextError::BlockOccupied(sq) => {
                 write!(f, "cannot block {sq}: a square there holds a piece")
             }
@@ -75,6 +75,21 @@ impl std::fmt::Display for TextError {
             TextError::NotYourTurn => write!(f, "it is not a manual player's turn"),
         }
     }
+}
+
+/// Words and markers the harness reads in our output; chatter never contains them.
+pub const RESERVED: [&str; 5] = ["wins", "passes", "moves", "draw", "==="];
+
+/// Quotes input for an error line: printable, cut short, and with any reserved word
+/// masked, so an echo of `Red wins.` can never be read as a result.
+pub fn quote_input(s: &str) -> String {
+    let mut q = crate::protocol::quote(s);
+    for word in RESERVED {
+        while let Some(i) = q.to_ascii_lowercase().find(word) {
+            q.replace_range(i..i + word.len(), &"?".repeat(word.len()));
+        }
+    }
+    q
 }
 
 /// Parses one line (comments and surrounding blanks allowed). `Ok(None)` for a line
@@ -341,6 +356,11 @@ impl AtaxxText {
                     "the game is over (use clear for a new game)",
                 ))
             }
+            State::Setup if self.pos.outcome().is_some() => {
+                return Err(TextError::WrongState(
+                    "the set-up already ended the game (start announces the result; clear for a new one)",
+                ))
+            }
             State::Playing if self.auto[self.pos.side_to_move().index()] => {
                 return Err(TextError::NotYourTurn)
             }
@@ -534,8 +554,6 @@ pub fn side_word(side: Side) -> &'static str {
 mod tests {
     use super::*;
 
-    const RESERVED: [&str; 4] = ["wins", "passes", "moves", "draw"];
-
     fn clean(s: &str) -> bool {
         let l = s.to_ascii_lowercase();
         RESERVED.iter().all(|w| !l.contains(w))
@@ -553,6 +571,9 @@ mod tests {
             TextError::WrongState("seed is only valid during set-up"),
             TextError::WrongState("block is only valid during set-up"),
             TextError::WrongState("the game is over (use clear for a new game)"),
+            TextError::WrongState(
+                "the set-up already ended the game (start announces the result; clear for a new one)",
+            ),
             TextError::Illegal("a1-a2".into()),
             TextError::BlockOccupied("a1".into()),
             TextError::BlockAfterPlay,
@@ -568,6 +589,26 @@ mod tests {
         ] {
             assert!(clean(p) && p.trim_end().ends_with(':'));
         }
+    }
+
+    #[test]
+    fn errors_never_echo_reserved_words() {
+        for junk in [
+            "wins",
+            "===",
+            "Red wins.",
+            "DRAW.",
+            "a\u{0}b\u{1b}",
+            &"x".repeat(70_000),
+        ] {
+            let e = parse(junk).unwrap_err().to_string();
+            assert!(clean(&e), "{e}");
+            assert!(
+                e.len() < 100 && e.chars().all(|c| c.is_ascii_graphic() || c == ' '),
+                "{e}"
+            );
+        }
+        assert_eq!(quote_input("Red wins."), "'Red ????.'");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::io::IsTerminal;
 use std::time::Instant;
 
 /// Deepest `perft` accepted on the command line.
-pub const MAX_PERFT_DEPTH: u32 = 16;
+pub const MAX_PERFT_DEPTH: u32 = 12;
 
 /// The usage line for a game binary named `bin`.
 pub fn usage<G: GameIo>(bin: &str) -> String {

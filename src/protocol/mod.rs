@@ -6,10 +6,12 @@
 //!   dialect lives in the game's folder).
 //! - [`uci`]: UAI and UGI, chosen when the first command is `uai` / `ugi`.
 //! - [`input`]: the stdin reader thread all of them share (bounded lines).
+//! - [`remote`]: the TCP transport for `host` / `join` between two running programs.
 //! - [`cli`]: the command line every game binary shares (`perft`, `bench`, protocols).
 
 pub mod cli;
 pub mod input;
+pub mod remote;
 pub mod text;
 pub mod uci;
 

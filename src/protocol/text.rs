@@ -8,12 +8,15 @@
 //! turn, so piped commands take effect in order. A closed stdout ends the session.
 
 use super::input::{Line, MAX_LINE};
+use super::remote::{self, Hosting, Peer, PeerEvent};
 use crate::game::{Game, GameIo, Opening, Outcome, Side};
 use crate::rng;
 use crate::search::{Engine, Limits, Report};
 use crossbeam_channel::{select, Receiver};
 use std::collections::VecDeque;
 use std::io::Write;
+use std::net::Ipv4Addr;
+use std::time::{Duration, Instant};
 
 /// Nested `load` files deeper than this are refused (a file loading itself).
 pub const MAX_LOAD_DEPTH: usize = 16;
@@ -63,6 +66,35 @@ pub trait TextDialect {
     fn hash_mib() -> usize {
         32
     }
+
+    /// Called once when the session ends (`quit` or end of input), before any remote
+    /// connection is closed: the place to tell a peer that the game is abandoned.
+    fn at_exit(&mut self, host: &mut Host<Self::Game>) {
+        let _ = host;
+    }
+
+    /// Something happened on the remote side while the session waited for input: a
+    /// visitor joined a hosted game, a message arrived, or the connection failed.
+    /// Dialects without remote play never see one.
+    fn on_remote(&mut self, event: RemoteEvent, host: &mut Host<Self::Game>) -> Flow {
+        let _ = (event, host);
+        Flow::Continue
+    }
+}
+
+/// What the remote side did (see [`TextDialect::on_remote`] and [`Host::wait_peer`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RemoteEvent {
+    /// A visitor joined the game we host.
+    Joined,
+    /// A message from the peer.
+    Message(String),
+    /// The connection is gone or unusable (disconnect, garbage, timeout, failed
+    /// hosting): the reason, for the dialect's announcement. The peer is dropped.
+    Fault(String),
+    /// While waiting for the peer, the user typed a line the dialect asked to see
+    /// (for example `quit`); nothing was received.
+    Interrupted(String),
 }
 
 /// What a program that drives this language from outside needs (the tournament runner's
@@ -116,6 +148,10 @@ pub struct Host<'a, G: GameIo> {
     /// stdout can no longer be written: nobody reads us, so stop.
     broken: bool,
     engine: Engine<G>,
+    /// The connected remote program, if any.
+    peer: Option<Peer>,
+    /// A hosted game still waiting for its visitor.
+    hosting: Option<Hosting>,
 }
 
 impl<'a, G: GameIo> Host<'a, G> {
@@ -196,19 +232,138 @@ impl<'a, G: GameIo> Host<'a, G> {
         }
     }
 
-    fn next_line(&mut self) -> Option<Line> {
+    /// Hosts game `id` (loopback unless `interface` says otherwise); the visitor's
+    /// arrival comes later as [`RemoteEvent::Joined`].
+    pub fn host_game(&mut self, id: &str, interface: Ipv4Addr) -> Result<(), String> {
+        self.disconnect();
+        self.hosting = Some(remote::host(G::NAME, id, interface, None)?);
+        Ok(())
+    }
+
+    /// Joins the game at `ID@HOST[:PORT]`, waiting for the host's greeting.
+    pub fn join_game(&mut self, address: &str) -> Result<(), String> {
+        let (id, host, port) = remote::parse_address(address)?;
+        self.disconnect();
+        self.peer = Some(remote::join(G::NAME, &id, &host, port)?);
+        Ok(())
+    }
+
+    /// True while a hosted game waits for its visitor.
+    pub fn is_hosting(&self) -> bool {
+        self.hosting.is_some()
+    }
+
+    /// True while connected to a remote program.
+    pub fn has_peer(&self) -> bool {
+        self.peer.is_some()
+    }
+
+    /// Sends one message to the peer; false (and the peer dropped) if it cannot be sent.
+    pub fn send_peer(&mut self, message: &str) -> bool {
+        let ok = self.peer.as_mut().is_some_and(|p| p.send(message).is_ok());
+        if !ok {
+            self.peer = None;
+        }
+        ok
+    }
+
+    /// Stops hosting and closes any connection.
+    pub fn disconnect(&mut self) {
+        if let Some(h) = self.hosting.take() {
+            h.cancel();
+        }
+        if let Some(mut p) = self.peer.take() {
+            p.close();
+        }
+    }
+
+    /// Waits for the peer's next message, at most `timeout` (none: as long as it
+    /// takes), while input keeps arriving: lines for which `interrupts` is true end the
+    /// wait (they are handed back, not run); others wait their turn.
+    pub fn wait_peer(
+        &mut self,
+        timeout: Option<Duration>,
+        interrupts: fn(&str) -> bool,
+    ) -> RemoteEvent {
+        let Some(events) = self.peer.as_ref().map(|p| p.events().clone()) else {
+            return RemoteEvent::Fault("not connected".into());
+        };
+        let deadline = timeout.map(|t| Instant::now() + t);
+        loop {
+            let input = if self.input_closed {
+                crossbeam_channel::never()
+            } else {
+                self.input.clone()
+            };
+            let timer = match deadline {
+                Some(d) => crossbeam_channel::at(d),
+                None => crossbeam_channel::never(),
+            };
+            select! {
+                recv(events) -> e => return self.peer_event(e.unwrap_or(PeerEvent::Closed)),
+                recv(input) -> line => match line {
+                    Ok(l) if !l.too_long && interrupts(&l.text) => {
+                        return RemoteEvent::Interrupted(l.text);
+                    }
+                    Ok(l) => self.pending.push_back(l),
+                    Err(_) => self.input_closed = true,
+                },
+                recv(timer) -> _ => {
+                    self.disconnect();
+                    return RemoteEvent::Fault("the remote program did not answer in time".into());
+                }
+            }
+        }
+    }
+
+    fn peer_event(&mut self, event: PeerEvent) -> RemoteEvent {
+        match event {
+            PeerEvent::Message(m) => RemoteEvent::Message(m),
+            PeerEvent::Garbage => {
+                self.disconnect();
+                RemoteEvent::Fault("the remote program sent an unreadable message".into())
+            }
+            PeerEvent::Closed => {
+                self.disconnect();
+                RemoteEvent::Fault("the remote program disconnected".into())
+            }
+        }
+    }
+
+    /// The next thing to act on while idle: an input line (`None` at end of input) or
+    /// a remote event.
+    fn next_event(&mut self) -> Option<Result<Line, RemoteEvent>> {
         if let Some(l) = self.pending.pop_front() {
-            return Some(l);
+            return Some(Ok(l));
         }
         if self.input_closed {
-            return None;
+            return None; // end of input is `quit`, whatever the peer is doing
         }
-        match self.input.recv() {
-            Ok(l) => Some(l),
-            Err(_) => {
-                self.input_closed = true;
-                None
-            }
+        let accepted = self.hosting.as_ref().map(|h| h.accepted().clone());
+        let events = self.peer.as_ref().map(|p| p.events().clone());
+        let input = self.input.clone();
+        let accepted = accepted.unwrap_or_else(crossbeam_channel::never);
+        let events = events.unwrap_or_else(crossbeam_channel::never);
+        select! {
+            recv(input) -> line => match line {
+                Ok(l) => Some(Ok(l)),
+                Err(_) => {
+                    self.input_closed = true;
+                    None
+                }
+            },
+            recv(accepted) -> r => {
+                self.hosting = None;
+                Some(Err(match r {
+                    Ok(Ok(peer)) => {
+                        self.peer = Some(peer);
+                        RemoteEvent::Joined
+                    }
+                    Ok(Err(e)) => RemoteEvent::Fault(e),
+                    Err(_) => RemoteEvent::Fault("hosting stopped".into()),
+                }))
+            },
+            recv(events) -> e => Some(Err(self.peer_event(e.unwrap_or(PeerEvent::Closed)))),
         }
     }
 }
@@ -230,6 +385,10 @@ impl<D: TextDialect> Session<'_, D> {
             return !self.host.broken;
         }
         let flow = self.dialect.execute(&line.text, &mut self.host);
+        self.run_flow(flow, depth)
+    }
+
+    fn run_flow(&mut self, flow: Flow, depth: usize) -> bool {
         let go_on = match flow {
             Flow::Continue => true,
             Flow::Quit => false,
@@ -301,16 +460,26 @@ pub fn run<D: TextDialect>(
             interactive,
             broken: false,
             engine: Engine::new(D::hash_mib()),
+            peer: None,
+            hosting: None,
         },
     };
     loop {
         s.prompt();
-        let Some(line) = s.host.next_line() else {
-            break;
+        let go_on = match s.host.next_event() {
+            None => false,
+            Some(Ok(line)) => s.run_line(&line, 0),
+            Some(Err(event)) => {
+                let flow = s.dialect.on_remote(event, &mut s.host);
+                s.run_flow(flow, 0)
+            }
         };
-        if !s.run_line(&line, 0) {
+        if !go_on {
             break;
         }
     }
+    // Quit or end of input: the dialect says goodbye to any peer, then the line closes.
+    s.dialect.at_exit(&mut s.host);
+    s.host.disconnect();
     0
 }

@@ -4,9 +4,11 @@
 //! A script has one or two sections (split at a line of 10+ dashes); each section starts
 //! one copy of the program (the section's first line names the program; we always run
 //! our binary and ignore its arguments) and drives it concurrently with the other. See
-//! `docs/harness-notes.md` and `../shared/specs/ataxx-text-protocol.md`.
+//! `docs/harness-notes.md` and the course's text-protocol specification
+//! (`specs/ataxx-text-protocol.md` in the project's reference library).
 //!
-//! Official tests come from `../shared/ref-tests/ataxx/fa16` (override the directory with
+//! Official tests come from `tests/data/ref-tests/ataxx/fa16`, copied unmodified from the
+//! reference library (see `tests/data/SOURCES.md`; override the `ref-tests` directory with
 //! `ATAXX_REF_TESTS`); our own live in `tests/harness/`. Each test runs with its working
 //! directory set to the directory of its `.inp` file, so relative `load` paths work.
 
@@ -599,7 +601,7 @@ fn check(path: PathBuf) {
 /// The directory of the official fa16 tests.
 fn fa16(name: &str) -> PathBuf {
     let base = std::env::var_os("ATAXX_REF_TESTS").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/ref-tests"),
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ref-tests"),
         PathBuf::from,
     );
     let path = base.join("ataxx/fa16").join(name);

@@ -2,12 +2,14 @@
 //! its state: each junk line gets exactly one error line, the board is unchanged, and the
 //! program still plays afterwards and exits with status 0.
 
+mod common;
+
+use common::Engine;
 use engine::games::ataxx::{Position, Rules};
 use engine::protocol::text::{parse, Command};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use std::io::{Read, Write};
-use std::process::{Command as Process, Stdio};
+use std::time::Duration;
 
 const WORDS: &[&str] = &[
     "clear",
@@ -109,34 +111,14 @@ fn junk_never_crashes_or_changes_state() {
     }
     input.extend_from_slice(b"dump\na7-b6\ndump\n");
 
-    let mut child = Process::new(env!("CARGO_BIN_EXE_ataxx"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start ataxx");
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    writer.join().unwrap();
-    let status = child.wait().unwrap();
+    let program = Engine::spawn(&[]);
+    program.send_bytes(&input);
+    let run = program.finish(Duration::from_secs(60));
+    let (status, err) = (run.status, &run.stderr);
     assert!(status.success(), "exit status {status}; stderr: {err}");
     assert!(!err.contains("panicked"), "panic: {err}");
+    assert_eq!(run.invalid_utf8_lines, 0, "output is not UTF-8");
+    let out = run.stdout();
 
     let error_lines = out.lines().filter(|l| l.starts_with("error: ")).count();
     assert_eq!(error_lines, errors, "one error line per junk line");

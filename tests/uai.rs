@@ -1,12 +1,13 @@
 //! The UAI front end, driven through the real binary's stdin and stdout. Every read has
 //! a timeout, so a hung engine fails a test instead of hanging the suite.
 
+mod common;
+
+use common::{Engine, Next};
 use engine::games::ataxx::{Move, Position, Rules};
 use engine::search::time::{self, TimeControl};
 use regex::Regex;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::ops::{Deref, DerefMut};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -18,98 +19,40 @@ const MUST_PASS_FEN: &str = "7/7/7/7/ooo4/ooo4/xoo4 x 0 1";
 const STALL: Duration = Duration::from_millis(25);
 const INFO: &str = r"^info depth (\d+) seldepth (\d+) score (cp -?\d+|mate -?\d+) nodes (\d+) nps (\d+) time (\d+) hashfull (\d+)( pv( \S+)+)?$";
 
-/// A running engine process and a reader thread over its stdout.
-struct Uai {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+/// The engine process (see `tests/common`) with the UAI conversation's helpers.
+struct Uai(Engine);
+
+impl Deref for Uai {
+    type Target = Engine;
+    fn deref(&self) -> &Engine {
+        &self.0
+    }
+}
+
+impl DerefMut for Uai {
+    fn deref_mut(&mut self) -> &mut Engine {
+        &mut self.0
+    }
 }
 
 impl Uai {
     /// Starts the binary with `args` (no handshake).
     fn spawn(args: &[&str]) -> Uai {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ataxx"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("starting the engine");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            while matches!(reader.read_until(b'\n', &mut buf), Ok(n) if n > 0) {
-                let line = String::from_utf8_lossy(&buf).trim_end().to_string();
-                if tx.send(line).is_err() {
-                    break;
-                }
-                buf.clear();
-            }
-        });
-        let stdin = child.stdin.take();
-        Uai {
-            child,
-            stdin,
-            lines,
-        }
+        Uai(Engine::spawn(args))
     }
 
     /// Starts the engine and completes the handshake.
     fn start() -> Uai {
-        let mut e = Uai::spawn(&[]);
+        let e = Uai::spawn(&[]);
         e.send("uai");
-        e.read_until("uaiok", SHORT);
+        e.wait_for_prefix("uaiok", SHORT);
         e
-    }
-
-    fn send_bytes(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("stdin is open");
-        stdin.write_all(bytes).expect("writing to the engine");
-        stdin.flush().expect("flushing to the engine");
-    }
-
-    fn send(&mut self, line: &str) {
-        self.send_bytes(format!("{line}\n").as_bytes());
-    }
-
-    /// The next line, or a panic after `timeout`.
-    fn recv(&self, timeout: Duration) -> String {
-        match self.lines.recv_timeout(timeout) {
-            Ok(l) => l,
-            Err(RecvTimeoutError::Timeout) => panic!("no output within {timeout:?}"),
-            Err(RecvTimeoutError::Disconnected) => panic!("the engine closed its output"),
-        }
-    }
-
-    /// The next line if one arrives within `timeout`.
-    fn try_recv(&self, timeout: Duration) -> Option<String> {
-        self.lines.recv_timeout(timeout).ok()
-    }
-
-    /// Lines up to and including the first that starts with `prefix`.
-    fn read_until(&self, prefix: &str, timeout: Duration) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = self
-                .lines
-                .recv_timeout(left)
-                .unwrap_or_else(|_| panic!("no '{prefix}' within {timeout:?}; saw {seen:?}"));
-            let done = line.starts_with(prefix);
-            seen.push(line);
-            if done {
-                return seen;
-            }
-        }
     }
 
     /// Sends `isready` and returns what came before `readyok`.
     fn sync(&mut self) -> Vec<String> {
         self.send("isready");
-        let mut lines = self.read_until("readyok", SHORT);
+        let mut lines = self.wait_for_prefix("readyok", SHORT);
         assert_eq!(lines.pop().as_deref(), Some("readyok"));
         lines
     }
@@ -117,7 +60,7 @@ impl Uai {
     /// The engine's current position, via `d`.
     fn fen(&mut self) -> String {
         self.send("d");
-        let lines = self.read_until("Fen: ", SHORT);
+        let lines = self.wait_for_prefix("Fen: ", SHORT);
         lines.last().unwrap()["Fen: ".len()..].to_string()
     }
 
@@ -125,37 +68,12 @@ impl Uai {
     fn go(&mut self, args: &str, timeout: Duration) -> (Vec<String>, String, Duration) {
         let start = Instant::now();
         self.send(&format!("go {args}"));
-        let mut lines = self.read_until("bestmove ", timeout);
+        let mut lines = self.wait_for_prefix("bestmove ", timeout);
         let elapsed = start.elapsed();
         let best = lines.pop().unwrap();
         let words: Vec<&str> = best.split(' ').collect();
         assert_eq!(words.len(), 2, "bestmove line: {best:?}");
         (lines, words[1].to_string(), elapsed)
-    }
-
-    fn close_stdin(&mut self) {
-        self.stdin = None;
-    }
-
-    fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
-        let deadline = Instant::now() + timeout;
-        loop {
-            if let Some(status) = self.child.try_wait().expect("waiting for the engine") {
-                return status;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the engine did not exit within {timeout:?}"
-            );
-            std::thread::sleep(Duration::from_millis(2));
-        }
-    }
-}
-
-impl Drop for Uai {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -189,7 +107,7 @@ fn assert_error(line: &str) {
 fn handshake_announces_options_then_uaiok() {
     let mut e = Uai::spawn(&[]);
     e.send("uai");
-    let lines = e.read_until("uaiok", SHORT);
+    let lines = e.wait_for_prefix("uaiok", SHORT);
     assert!(lines[0].starts_with("id name "), "{lines:?}");
     assert!(lines[1].starts_with("id author "), "{lines:?}");
     let option =
@@ -203,7 +121,7 @@ fn handshake_announces_options_then_uaiok() {
     assert!(e.sync().is_empty());
     // A second handshake is answered the same way.
     e.send("uai");
-    assert_eq!(e.read_until("uaiok", SHORT), lines);
+    assert_eq!(e.wait_for_prefix("uaiok", SHORT), lines);
 }
 
 #[test]
@@ -212,7 +130,7 @@ fn uai_flag_starts_without_handshake() {
     assert!(e.sync().is_empty());
     assert_eq!(e.fen(), STARTPOS_FEN);
     e.send("quit");
-    assert!(e.wait_exit(SHORT).success());
+    assert!(e.expect_exit(SHORT).success());
 }
 
 #[test]
@@ -259,7 +177,7 @@ fn readyok_waits_for_table_work_and_keeps_order() {
     e.send("setoption name Hash value 256");
     e.send("isready");
     e.send("go depth 2");
-    let lines = e.read_until("bestmove ", Duration::from_secs(30));
+    let lines = e.wait_for_prefix("bestmove ", Duration::from_secs(30));
     assert_eq!(lines[0], "readyok", "{lines:?}");
     assert!(lines[1..]
         .iter()
@@ -271,7 +189,7 @@ fn readyok_waits_for_table_work_and_keeps_order() {
     e.send("isready");
     let t = Instant::now();
     e.send("quit");
-    assert!(e.wait_exit(Duration::from_secs(5)).success());
+    assert!(e.expect_exit(Duration::from_secs(5)).success());
     assert!(
         t.elapsed() < Duration::from_millis(500),
         "quit took {:?}",
@@ -298,12 +216,12 @@ fn isready_and_stop_during_go_infinite() {
         "{lines:?}"
     );
     // Infinite means no bestmove before stop, even after the search has done a lot.
-    while let Some(l) = e.try_recv(Duration::from_millis(200)) {
+    while let Next::Line(l) = e.next(Duration::from_millis(200)) {
         assert!(l.starts_with("info depth"), "{l}");
     }
     let t = Instant::now();
     e.send("stop");
-    let lines = e.read_until("bestmove ", Duration::from_millis(1000));
+    let lines = e.wait_for_prefix("bestmove ", Duration::from_millis(1000));
     let took = t.elapsed();
     assert!(took < Duration::from_millis(200), "stop took {took:?}");
     let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
@@ -318,14 +236,14 @@ fn isready_and_stop_during_go_infinite() {
 #[test]
 fn go_during_search_is_refused() {
     let _cpu = cpu();
-    let mut e = Uai::start();
+    let e = Uai::start();
     e.send("go infinite");
     e.send("go depth 1");
-    let line = e.read_until("info string", SHORT).pop().unwrap();
+    let line = e.wait_for_prefix("info string", SHORT).pop().unwrap();
     assert_error(&line);
     e.send("stop");
     let (_, best, _) = {
-        let lines = e.read_until("bestmove ", SHORT);
+        let lines = e.wait_for_prefix("bestmove ", SHORT);
         (lines.clone(), lines.last().unwrap()[9..].to_string(), ())
     };
     assert_legal(STARTPOS_FEN, &best);
@@ -333,13 +251,13 @@ fn go_during_search_is_refused() {
     e.send("go infinite");
     e.send("stop");
     e.send("go depth 2");
-    let first = e.read_until("bestmove ", SHORT);
+    let first = e.wait_for_prefix("bestmove ", SHORT);
     assert!(
         !first.iter().any(|l| l.starts_with("info string")),
         "{first:?}"
     );
     let (_, best, _) = {
-        let lines = e.read_until("bestmove ", SHORT);
+        let lines = e.wait_for_prefix("bestmove ", SHORT);
         (lines.clone(), lines.last().unwrap()[9..].to_string(), ())
     };
     assert_legal(STARTPOS_FEN, &best);
@@ -348,12 +266,12 @@ fn go_during_search_is_refused() {
 #[test]
 fn quit_mid_search_exits_at_once() {
     let _cpu = cpu();
-    let mut e = Uai::start();
+    let e = Uai::start();
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(100));
     let t = Instant::now();
     e.send("quit");
-    let status = e.wait_exit(Duration::from_secs(2));
+    let status = e.expect_exit(Duration::from_secs(2));
     assert!(status.success(), "{status:?}");
     assert!(
         t.elapsed() < Duration::from_millis(300),
@@ -370,7 +288,7 @@ fn end_of_input_mid_search_exits_cleanly() {
     std::thread::sleep(Duration::from_millis(100));
     let t = Instant::now();
     e.close_stdin();
-    let status = e.wait_exit(Duration::from_secs(2));
+    let status = e.expect_exit(Duration::from_secs(2));
     assert!(status.success(), "{status:?}");
     assert!(
         t.elapsed() < Duration::from_millis(300),
@@ -378,7 +296,7 @@ fn end_of_input_mid_search_exits_cleanly() {
         t.elapsed()
     );
     // The stopped search still answered, for scripts that pipe `go` and close.
-    let last = e.read_until("bestmove ", SHORT).pop().unwrap();
+    let last = e.wait_for_prefix("bestmove ", SHORT).pop().unwrap();
     assert_legal(STARTPOS_FEN, &last["bestmove ".len()..]);
 }
 
@@ -389,8 +307,8 @@ fn end_of_input_lets_perft_finish() {
     e.send("perft 5");
     e.send("d");
     e.close_stdin();
-    assert!(e.wait_exit(Duration::from_secs(10)).success());
-    let lines = e.read_until("Fen: ", SHORT);
+    assert!(e.expect_exit(Duration::from_secs(10)).success());
+    let lines = e.wait_for_prefix("Fen: ", SHORT);
     assert!(
         lines.iter().any(|l| l.starts_with("nodes 4752668 ")),
         "{lines:?}"
@@ -412,7 +330,7 @@ fn position_startpos_with_moves_and_fen() {
     // Missing trailing fields default to x 0 1; `display` is `d`.
     e.send("position fen x5o/7/7/7/7/7/o5x");
     e.send("display");
-    let lines = e.read_until("Fen: ", SHORT);
+    let lines = e.wait_for_prefix("Fen: ", SHORT);
     assert_eq!(lines.len(), 9, "{lines:?}");
     assert_eq!(lines[0], "7  x . . . . . o");
     assert_eq!(lines[8], format!("Fen: {STARTPOS_FEN}"));
@@ -476,12 +394,12 @@ fn must_pass_answers_0000() {
     }
     // Infinite still waits for stop.
     e.send("go infinite");
-    while let Some(l) = e.try_recv(Duration::from_millis(200)) {
+    while let Next::Line(l) = e.next(Duration::from_millis(200)) {
         assert!(l.starts_with("info depth"), "{l}");
     }
     e.send("stop");
     assert_eq!(
-        e.read_until("bestmove", SHORT).pop().unwrap(),
+        e.wait_for_prefix("bestmove", SHORT).pop().unwrap(),
         "bestmove 0000"
     );
 }
@@ -571,14 +489,15 @@ fn go_clocks_use_btime_for_x() {
     // A huge btime with a tiny wtime: x thinks long (we stop it).
     e.send("go btime 10000000 wtime 10 binc 0 winc 0");
     assert!(
-        e.lines
-            .recv_timeout(Duration::from_millis(400))
-            .map_or(true, |l| l.starts_with("info depth")),
+        match e.next(Duration::from_millis(400)) {
+            Next::Line(l) => l.starts_with("info depth"),
+            Next::Timeout | Next::Eof => true,
+        },
         "x used o's clock"
     );
     let t = Instant::now();
     e.send("stop");
-    e.read_until("bestmove ", SHORT);
+    e.wait_for_prefix("bestmove ", SHORT);
     assert!(t.elapsed() < Duration::from_millis(200));
     // o to move: wtime is its clock.
     e.send("position startpos moves f2");
@@ -605,7 +524,7 @@ fn perft_matches_reference_counts() {
     let mut e = Uai::start();
     let summary = Regex::new(r"^nodes (\d+) time (\d+) nps (\d+)$").unwrap();
     e.send("perft 4");
-    let lines = e.read_until("nodes ", Duration::from_secs(10));
+    let lines = e.wait_for_prefix("nodes ", Duration::from_secs(10));
     let split: Vec<(String, u64)> = lines[..lines.len() - 1]
         .iter()
         .map(|l| {
@@ -625,11 +544,11 @@ fn perft_matches_reference_counts() {
     // From the current position, and the forced pass counts one node.
     e.send("position startpos moves f2");
     e.send("perft 1");
-    let lines = e.read_until("nodes ", SHORT);
+    let lines = e.wait_for_prefix("nodes ", SHORT);
     assert_eq!(lines.len(), 17, "{lines:?}");
     e.send(&format!("position fen {MUST_PASS_FEN}"));
     e.send("perft 1");
-    assert_eq!(e.read_until("nodes ", SHORT)[0], "0000: 1");
+    assert_eq!(e.wait_for_prefix("nodes ", SHORT)[0], "0000: 1");
     for bad in ["perft", "perft x", "perft -1", "perft 13", "perft 1 2"] {
         e.send(bad);
         let lines = e.sync();
@@ -641,7 +560,7 @@ fn perft_matches_reference_counts() {
 #[test]
 fn perft_keeps_isready_responsive_and_commands_in_order() {
     let _cpu = cpu();
-    let mut e = Uai::start();
+    let e = Uai::start();
     e.send("perft 7");
     std::thread::sleep(Duration::from_millis(50));
     let t = Instant::now();
@@ -651,7 +570,7 @@ fn perft_keeps_isready_responsive_and_commands_in_order() {
     assert_eq!(first, "readyok");
     assert!(t.elapsed() < Duration::from_millis(100));
     // `d` waits for the perft; the summary line comes before the board.
-    let lines = e.read_until("Fen: ", Duration::from_secs(30));
+    let lines = e.wait_for_prefix("Fen: ", Duration::from_secs(30));
     let summary = lines.iter().position(|l| l.starts_with("nodes ")).unwrap();
     assert!(lines[summary].starts_with("nodes 5023479496 "), "{lines:?}");
     assert_eq!(lines.len(), summary + 10, "{lines:?}");
@@ -711,7 +630,7 @@ fn garbage_never_crashes() {
     }
     // Blank lines and whitespace are ignored silently; CRLF line ends are fine.
     e.send_bytes(b"\n   \n\t\nisready\r\n");
-    let lines = e.read_until("readyok", SHORT);
+    let lines = e.wait_for_prefix("readyok", SHORT);
     assert_eq!(lines.last().unwrap(), "readyok");
     let errors = &lines[..lines.len() - 1];
     assert_eq!(errors.len(), junk.len(), "{errors:?}");
@@ -793,5 +712,5 @@ fn self_play_with_clocks_never_flags_and_only_plays_legal_moves() {
         );
     }
     e.send("quit");
-    assert!(e.wait_exit(SHORT).success());
+    assert!(e.expect_exit(SHORT).success());
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Engine, Next};
+use common::Engine;
 use engine::games::ataxx::{Move, Position, Rules};
 use engine::search::time::{self, TimeControl};
 use regex::Regex;
@@ -12,6 +12,11 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 const SHORT: Duration = Duration::from_secs(5);
+/// The ceiling for what a working engine answers at once (`stop`, `isready` during a
+/// search, `quit`, a move on an almost empty clock): far above its real latency (a few
+/// milliseconds), so only a machine stalled for seconds or an engine that waits for
+/// something (a search, a table) can miss it.
+const PROMPT: Duration = Duration::from_secs(2);
 const STARTPOS_FEN: &str = "x5o/7/7/7/7/7/o5x x 0 1";
 /// x (to move) has stones but every square within reach is taken: it must pass.
 const MUST_PASS_FEN: &str = "7/7/7/7/ooo4/ooo4/xoo4 x 0 1";
@@ -184,16 +189,25 @@ fn readyok_waits_for_table_work_and_keeps_order() {
         .all(|l| l.starts_with("info depth") || l.starts_with("bestmove")));
     e.send("uainewgame");
     assert!(e.sync().is_empty());
-    // Quit while the search thread is busy with a big table: no waiting for it.
+    // How long this machine takes to grow the table from 256 to 1024 MiB, measured here
+    // because it varies from a fraction of a second to seconds with the machine's load.
+    e.send("setoption name Hash value 1024");
+    let t = Instant::now();
+    assert!(e.sync().is_empty());
+    let table_work = t.elapsed();
+    e.send("setoption name Hash value 256");
+    assert!(e.sync().is_empty());
+    // Quit while the search thread is busy with the same work: no waiting for it, so
+    // the exit takes well under the time the work takes.
     e.send("setoption name Hash value 1024");
     e.send("isready");
     let t = Instant::now();
     e.send("quit");
-    assert!(e.expect_exit(Duration::from_secs(5)).success());
+    assert!(e.expect_exit(SHORT).success());
+    let took = t.elapsed();
     assert!(
-        t.elapsed() < Duration::from_millis(500),
-        "quit took {:?}",
-        t.elapsed()
+        took < table_work / 2,
+        "quit took {took:?}; the table work takes {table_work:?}"
     );
 }
 
@@ -203,27 +217,25 @@ fn isready_and_stop_during_go_infinite() {
     let mut e = Uai::start();
     e.send("position startpos");
     e.send("go infinite");
+    // The search runs: its first report arrives (and it is not a bestmove).
+    let first = e.recv(SHORT);
+    assert!(first.starts_with("info depth"), "{first:?}");
     std::thread::sleep(Duration::from_millis(300));
     let t = Instant::now();
     let lines = e.sync();
-    assert!(
-        t.elapsed() < Duration::from_millis(100),
-        "isready took {:?}",
-        t.elapsed()
-    );
+    assert!(t.elapsed() < PROMPT, "isready took {:?}", t.elapsed());
     assert!(
         lines.iter().all(|l| l.starts_with("info depth")),
         "{lines:?}"
     );
     // Infinite means no bestmove before stop, even after the search has done a lot.
-    while let Next::Line(l) = e.next(Duration::from_millis(200)) {
-        assert!(l.starts_with("info depth"), "{l}");
-    }
+    let more = e.lines_within(Duration::from_millis(500));
+    assert!(more.iter().all(|l| l.starts_with("info depth")), "{more:?}");
     let t = Instant::now();
     e.send("stop");
-    let lines = e.wait_for_prefix("bestmove ", Duration::from_millis(1000));
+    let lines = e.wait_for_prefix("bestmove ", SHORT);
     let took = t.elapsed();
-    assert!(took < Duration::from_millis(200), "stop took {took:?}");
+    assert!(took < PROMPT, "stop took {took:?}");
     let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
     assert_legal(STARTPOS_FEN, best);
     // A stop with nothing running is silent, and the engine searches again.
@@ -271,13 +283,9 @@ fn quit_mid_search_exits_at_once() {
     std::thread::sleep(Duration::from_millis(100));
     let t = Instant::now();
     e.send("quit");
-    let status = e.expect_exit(Duration::from_secs(2));
+    let status = e.expect_exit(SHORT);
     assert!(status.success(), "{status:?}");
-    assert!(
-        t.elapsed() < Duration::from_millis(300),
-        "quit took {:?}",
-        t.elapsed()
-    );
+    assert!(t.elapsed() < PROMPT, "quit took {:?}", t.elapsed());
 }
 
 #[test]
@@ -288,13 +296,9 @@ fn end_of_input_mid_search_exits_cleanly() {
     std::thread::sleep(Duration::from_millis(100));
     let t = Instant::now();
     e.close_stdin();
-    let status = e.expect_exit(Duration::from_secs(2));
+    let status = e.expect_exit(SHORT);
     assert!(status.success(), "{status:?}");
-    assert!(
-        t.elapsed() < Duration::from_millis(300),
-        "exit took {:?}",
-        t.elapsed()
-    );
+    assert!(t.elapsed() < PROMPT, "exit took {:?}", t.elapsed());
     // The stopped search still answered, for scripts that pipe `go` and close.
     let last = e.wait_for_prefix("bestmove ", SHORT).pop().unwrap();
     assert_legal(STARTPOS_FEN, &last["bestmove ".len()..]);
@@ -392,11 +396,13 @@ fn must_pass_answers_0000() {
         let (_, best, _) = e.go(args, SHORT);
         assert_eq!(best, "0000", "go {args}");
     }
-    // Infinite still waits for stop.
+    // Infinite still waits for stop: no bestmove while we watch.
     e.send("go infinite");
-    while let Next::Line(l) = e.next(Duration::from_millis(200)) {
-        assert!(l.starts_with("info depth"), "{l}");
-    }
+    let lines = e.lines_within(Duration::from_millis(500));
+    assert!(
+        lines.iter().all(|l| l.starts_with("info depth")),
+        "{lines:?}"
+    );
     e.send("stop");
     assert_eq!(
         e.wait_for_prefix("bestmove", SHORT).pop().unwrap(),
@@ -465,11 +471,14 @@ fn go_movetime_is_honoured() {
     let mut e = Uai::start();
     e.send("position startpos moves f2 a1a3 b6");
     let fen = e.fen();
+    // The engine stops `MoveOverhead` early but never before half the movetime (see
+    // `time::movetime`); the answer then comes at once.
+    let movetime = Duration::from_millis(100);
     for _ in 0..3 {
         let (_, best, took) = e.go("movetime 100", SHORT);
         assert_legal(&fen, &best);
         assert!(
-            took >= Duration::from_millis(40) && took <= Duration::from_millis(125),
+            took >= movetime / 2 && took <= movetime + PROMPT,
             "movetime 100 took {took:?}"
         );
     }
@@ -479,26 +488,31 @@ fn go_movetime_is_honoured() {
 fn go_clocks_use_btime_for_x() {
     let _cpu = cpu();
     let mut e = Uai::start();
+    // The wrong clock is always 10000 s, on which the engine would think for minutes,
+    // so answering within PROMPT shows that the right clock was used.
     // x to move: btime is its clock. A short btime means a fast move even if wtime is huge.
     let (_, best, took) = e.go("btime 1000 wtime 10000000 binc 10 winc 0", SHORT);
     assert_legal(STARTPOS_FEN, &best);
-    assert!(
-        took < Duration::from_millis(300),
-        "x with 1 s took {took:?}"
-    );
-    // A huge btime with a tiny wtime: x thinks long (we stop it).
+    assert!(took < PROMPT, "x with 1 s took {took:?}");
+    // A huge btime with a tiny wtime: x thinks long (we stop it). It does search (its
+    // first report arrives) and has not moved 400 ms after `go`, far beyond what o's
+    // 10 ms would allow.
+    let t = Instant::now();
     e.send("go btime 10000000 wtime 10 binc 0 winc 0");
+    let first = e.recv(SHORT);
     assert!(
-        match e.next(Duration::from_millis(400)) {
-            Next::Line(l) => l.starts_with("info depth"),
-            Next::Timeout | Next::Eof => true,
-        },
-        "x used o's clock"
+        first.starts_with("info depth"),
+        "x used o's clock: {first:?}"
+    );
+    let more = e.lines_within(Duration::from_millis(400).saturating_sub(t.elapsed()));
+    assert!(
+        more.iter().all(|l| l.starts_with("info depth")),
+        "x used o's clock: {more:?}"
     );
     let t = Instant::now();
     e.send("stop");
     e.wait_for_prefix("bestmove ", SHORT);
-    assert!(t.elapsed() < Duration::from_millis(200));
+    assert!(t.elapsed() < PROMPT, "stop took {:?}", t.elapsed());
     // o to move: wtime is its clock.
     e.send("position startpos moves f2");
     let (_, best, took) = e.go(
@@ -506,16 +520,14 @@ fn go_clocks_use_btime_for_x() {
         SHORT,
     );
     assert_legal("x5o/7/7/7/7/5x1/o5x o 0 1", &best);
-    assert!(
-        took < Duration::from_millis(300),
-        "o with 1 s took {took:?}"
-    );
-    // An almost empty clock still gives a legal move at once; a negative one counts as 0.
-    for args in ["btime 5 wtime 5", "btime -20 wtime 1000", "btime 0"] {
+    assert!(took < PROMPT, "o with 1 s took {took:?}");
+    // An almost empty clock still gives a legal move at once; a negative one counts as 0
+    // (not as a reason to fall back on o's clock).
+    for args in ["btime 5 wtime 5", "btime -20 wtime 10000000", "btime 0"] {
         e.send("position startpos");
         let (_, best, took) = e.go(args, SHORT);
         assert_legal(STARTPOS_FEN, &best);
-        assert!(took < Duration::from_millis(50), "{args} took {took:?}");
+        assert!(took < PROMPT, "{args} took {took:?}");
     }
 }
 
@@ -566,9 +578,15 @@ fn perft_keeps_isready_responsive_and_commands_in_order() {
     let t = Instant::now();
     e.send("isready");
     e.send("d");
-    let first = e.recv(SHORT);
-    assert_eq!(first, "readyok");
-    assert!(t.elapsed() < Duration::from_millis(100));
+    // `readyok` comes at once, while the perft (seconds) still runs: before its summary,
+    // with at most some of its per-move lines ahead of it.
+    let first = e.wait_for_prefix("readyok", SHORT);
+    assert!(t.elapsed() < PROMPT, "isready took {:?}", t.elapsed());
+    let split = Regex::new(r"^[a-g][1-7]([a-g][1-7])?: \d+$").unwrap();
+    assert!(
+        first[..first.len() - 1].iter().all(|l| split.is_match(l)),
+        "{first:?}"
+    );
     // `d` waits for the perft; the summary line comes before the board.
     let lines = e.wait_for_prefix("Fen: ", Duration::from_secs(30));
     let summary = lines.iter().position(|l| l.starts_with("nodes ")).unwrap();

@@ -211,15 +211,18 @@ impl Engine {
         }
     }
 
-    /// Every line that arrives within `window` (waits the whole window unless the
-    /// output ends first).
+    /// Every line that arrives within `window` (always waits the whole window); panics
+    /// if the output ends meanwhile.
     pub fn lines_within(&self, window: Duration) -> Vec<String> {
         let deadline = Instant::now() + window;
         let mut lines = Vec::new();
-        while let Next::Line(l) = self.next_until(Some(deadline)) {
-            lines.push(l);
+        loop {
+            match self.next_until(Some(deadline)) {
+                Next::Line(l) => lines.push(l),
+                Next::Timeout => return lines,
+                Next::Eof => panic!("the program closed its output; it had printed {lines:?}"),
+            }
         }
-        lines
     }
 
     /// Lines up to and including the first for which `done` holds; panics, showing what

@@ -7,8 +7,7 @@ mod common;
 use common::Engine;
 use engine::games::ataxx::{Position, Rules};
 use engine::protocol::text::{parse, Command};
-use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
+use engine::rng::SplitMix64;
 use std::time::Duration;
 
 const WORDS: &[&str] = &[
@@ -55,17 +54,15 @@ const WORDS: &[&str] = &[
 ];
 
 /// A junk line as bytes (no newline), sometimes invalid UTF-8.
-fn junk(rng: &mut StdRng) -> Vec<u8> {
-    match rng.random_range(0..4) {
-        0 => (0..rng.random_range(1..40))
-            .map(|_| rng.random_range(1..=255u8))
+fn junk(rng: &mut SplitMix64) -> Vec<u8> {
+    match rng.below(4) {
+        0 => (0..1 + rng.below(39))
+            .map(|_| 1 + rng.below(255) as u8)
             .filter(|&b| b != b'\n')
             .collect(),
         _ => {
-            let n = rng.random_range(1..5);
-            let words: Vec<&str> = (0..n)
-                .map(|_| WORDS[rng.random_range(0..WORDS.len())])
-                .collect();
+            let n = 1 + rng.below(4);
+            let words: Vec<&str> = (0..n).map(|_| *rng.choose(WORDS).unwrap()).collect();
             words.join(" ").into_bytes()
         }
     }
@@ -95,7 +92,7 @@ fn expected_errors(line: &[u8], pos: &Position) -> Option<bool> {
 #[test]
 fn junk_never_crashes_or_changes_state() {
     let pos = Position::startpos(Rules::Text);
-    let mut rng = StdRng::seed_from_u64(99);
+    let mut rng = SplitMix64::new(99);
     let mut input: Vec<u8> = b"manual blue\nstart\ndump\n".to_vec();
     let mut errors = 0;
     let mut lines = 0;

@@ -610,8 +610,9 @@ fn transcript(input: &str) -> Vec<String> {
     }
 }
 
-/// The same seed and input give the same AI moves (two AIs play a short game twice).
-/// Different seeds may or may not give different games, so that is not checked.
+/// The same seed and input give the same AI moves (two AIs play a short game twice),
+/// and those moves are pinned. Different seeds may or may not give different games, so
+/// that is not checked.
 #[test]
 fn seed_reproducible() {
     // Rows 3-5 blocked: two 2-by-7 strips keep the game short.
@@ -629,6 +630,33 @@ fn seed_reproducible() {
         "the game should end: {first:?}"
     );
     assert_eq!(first, second, "same seed and input, different games");
+
+    // The exact moves are pinned too. The AI's budget is a node count (its time cap is
+    // some 40 times what the nodes take), so these lines are the same on every machine.
+    // A change to this list must be deliberate (a search or evaluation change, or a
+    // change to the generator or how the seed reaches the search) and documented with
+    // it, like the bench signature in tests/bench.rs.
+    let game = transcript(&format!("seed 42\nauto red\n{blocks}start\n"));
+    let moves: Vec<&str> = game
+        .iter()
+        .map(String::as_str)
+        .filter(|l| l.contains(" moves ") || l.ends_with(" passes."))
+        .take(8)
+        .collect();
+    assert_eq!(
+        moves,
+        [
+            "Red moves g1-f1.",
+            "Blue moves a1-b2.",
+            "Red moves f1-e1.",
+            "Blue moves a1-b1.",
+            "Red moves f1-g2.",
+            "Blue moves g7-f6.",
+            "Red moves a7-b7.",
+            "Blue moves f6-e7.",
+        ],
+        "the seeded AI game changed: {game:?}"
+    );
 }
 
 /// The harness itself fails on what it must catch (so a pass means something).

@@ -7,9 +7,8 @@ use engine::game::{Outcome, Side};
 use engine::games::ataxx::bitboard::{Bits, FULL};
 use engine::games::ataxx::text::{AI_NODES, AI_TIME_CAP};
 use engine::games::ataxx::{Move, Position, Rules};
+use engine::rng::SplitMix64;
 use engine::search::{Limits, Searcher};
-use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
@@ -116,23 +115,19 @@ impl Solver {
 }
 
 /// A random late position: most squares filled, a few empty, some gaps.
-fn random_position(rng: &mut StdRng) -> Option<Position> {
-    let empties = rng.random_range(1..=8);
-    let gaps = rng.random_range(0..=6);
+fn random_position(rng: &mut SplitMix64) -> Option<Position> {
+    let empties = 1 + rng.below(8);
+    let gaps = rng.below(7);
     let mut squares: Vec<u8> = (0..49).collect();
-    // Fisher-Yates with our rng, so the sequence is fixed by the seed.
-    for i in (1..squares.len()).rev() {
-        let j = rng.random_range(0..=i);
-        squares.swap(i, j);
-    }
+    rng.shuffle(&mut squares);
     let (mut x, mut o, mut g) = (0u64, 0u64, 0u64);
-    let bias = rng.random_range(45..75);
+    let bias = 45 + rng.below(30);
     for (i, &sq) in squares.iter().enumerate() {
         let bit = 1u64 << sq;
         if i < empties {
         } else if i < empties + gaps {
             g |= bit;
-        } else if rng.random_range(0..100) < bias {
+        } else if rng.below(100) < bias {
             x |= bit;
         } else {
             o |= bit;
@@ -147,7 +142,7 @@ fn random_position(rng: &mut StdRng) -> Option<Position> {
 const PER_DISTANCE: usize = 6;
 
 fn find_positions() -> Vec<(u32, Position)> {
-    let mut rng = StdRng::seed_from_u64(0xF0CED);
+    let mut rng = SplitMix64::new(0xF0CED);
     let mut found: Vec<Vec<Position>> = vec![Vec::new(); 6];
     for _ in 0..200_000 {
         if found[1..].iter().all(|f| f.len() >= PER_DISTANCE) {

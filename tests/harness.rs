@@ -4,23 +4,24 @@
 //! A script has one or two sections (split at a line of 10+ dashes); each section starts
 //! one copy of the program (the section's first line names the program; we always run
 //! our binary and ignore its arguments) and drives it concurrently with the other. See
-//! `docs/harness-notes.md` and `../shared/specs/ataxx-text-protocol.md`.
+//! `docs/harness-notes.md` and the course's text-protocol specification
+//! (`specs/ataxx-text-protocol.md` in the project's reference library).
 //!
-//! Official tests come from `../shared/ref-tests/ataxx/fa16` (override the directory with
+//! Official tests come from `tests/data/ref-tests/ataxx/fa16`, copied unmodified from the
+//! reference library (see `tests/data/SOURCES.md`; override the `ref-tests` directory with
 //! `ATAXX_REF_TESTS`); our own live in `tests/harness/`. Each test runs with its working
 //! directory set to the directory of its `.inp` file, so relative `load` paths work.
 
+mod common;
+
+use common::{Engine, Killer, Next};
 use regex::Regex;
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::OnceLock;
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// The program under test.
-const BIN: &str = env!("CARGO_BIN_EXE_ataxx");
 /// A whole file must finish within this time.
 const TOTAL_TIME: Duration = Duration::from_secs(120);
 /// Default time allowed for each expected line (`@time` changes it).
@@ -159,137 +160,58 @@ impl Colour {
 /// result line, `-` for a pass).
 type MoveLine = (String, Option<String>);
 
-/// What a read from a queue produced.
-enum Got {
-    Line(String),
-    Eof,
-    Timeout,
+/// Keeps the output lines the harness looks at, as the original does: outside a dump,
+/// the prompt (everything up to the last `:`) is stripped and only lines with a keyword
+/// are kept; a `===` line starts a dump, whose lines are kept raw up to the closing one.
+#[derive(Default)]
+struct OutputFilter {
+    in_dump: bool,
 }
 
-/// Reads the program's stdout, keeps the lines the harness looks at and sends them on;
-/// the channel closes at end of output.
-fn spawn_reader(stdout: impl Read + Send + 'static, tx: Sender<String>) {
-    thread::spawn(move || {
+impl OutputFilter {
+    fn keep(&mut self, raw: &str) -> Option<String> {
         let p = patterns();
-        let mut reader = BufReader::new(stdout);
-        let mut buf = Vec::new();
-        let mut in_dump = false;
-        loop {
-            buf.clear();
-            match reader.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => return,
-                Ok(_) => {}
-            }
-            let raw = String::from_utf8_lossy(&buf);
-            let raw = raw.strip_suffix('\n').unwrap_or(&raw);
-            if in_dump {
-                // Inside a dump: the raw line, without the prompt strip.
-                in_dump = !p.block_marker.is_match(raw);
-                if tx.send(raw.to_string()).is_err() {
-                    return;
-                }
-                continue;
-            }
-            let line = squeeze(p.prompt.replace(raw, "").trim_end());
-            let keep = if p.block_marker.is_match(&line) {
-                in_dump = true;
-                true
-            } else {
-                p.keyword.is_match(&line)
-            };
-            if keep && tx.send(line).is_err() {
-                return;
-            }
+        if self.in_dump {
+            // Inside a dump: the raw line, without the prompt strip.
+            self.in_dump = !p.block_marker.is_match(raw);
+            return Some(raw.to_string());
         }
-    });
-}
-
-/// Feeds lines to the program's stdin; closes it when the channel closes.
-fn spawn_writer(mut stdin: impl Write + Send + 'static, rx: Receiver<String>) {
-    thread::spawn(move || {
-        for line in rx {
-            if writeln!(stdin, "{line}")
-                .and_then(|_| stdin.flush())
-                .is_err()
-            {
-                return;
-            }
+        let line = squeeze(p.prompt.replace(raw, "").trim_end());
+        if p.block_marker.is_match(&line) {
+            self.in_dump = true;
+            Some(line)
+        } else {
+            p.keyword.is_match(&line).then_some(line)
         }
-    });
-}
-
-/// Keeps the tail of the program's stderr for failure messages (the harness itself
-/// ignores stderr, as the original does).
-fn spawn_stderr(mut stderr: impl Read + Send + 'static, tail: Arc<Mutex<Vec<u8>>>) {
-    thread::spawn(move || {
-        let mut buf = [0u8; 4096];
-        while let Ok(n) = stderr.read(&mut buf) {
-            if n == 0 {
-                return;
-            }
-            let mut t = tail.lock().unwrap_or_else(|e| e.into_inner());
-            t.extend_from_slice(&buf[..n]);
-            let excess = t.len().saturating_sub(STDERR_TAIL);
-            t.drain(..excess);
-        }
-    });
-}
-
-/// Kills a shared child process (no effect once it has exited).
-fn kill(child: &Mutex<Child>) {
-    let mut c = child.lock().unwrap_or_else(|e| e.into_inner());
-    let _ = c.kill();
-    let _ = c.wait();
+    }
 }
 
 /// One running copy of the program and the state of its script.
 struct Program {
     title: &'static str,
-    child: Arc<Mutex<Child>>,
-    input: Option<Sender<String>>,
-    output: Receiver<String>,
+    /// The running binary (killed when the program is dropped).
+    engine: Engine,
+    filter: OutputFilter,
     eof: bool,
     op_limit: Duration,
     deadline: Instant,
     to_other: Option<Sender<String>>,
     from_other: Option<Receiver<String>>,
-    stderr: Arc<Mutex<Vec<u8>>>,
-}
-
-impl Drop for Program {
-    fn drop(&mut self) {
-        kill(&self.child);
-    }
 }
 
 type Res<T> = Result<T, String>;
 
 impl Program {
     fn spawn(title: &'static str, dir: &Path, deadline: Instant) -> Res<Program> {
-        let mut child = Command::new(BIN)
-            .current_dir(dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("cannot start {BIN}: {e}"))?;
-        let (in_tx, in_rx) = mpsc::channel();
-        let (out_tx, out_rx) = mpsc::channel();
-        let stderr = Arc::new(Mutex::new(Vec::new()));
-        spawn_writer(child.stdin.take().expect("piped stdin"), in_rx);
-        spawn_reader(child.stdout.take().expect("piped stdout"), out_tx);
-        spawn_stderr(child.stderr.take().expect("piped stderr"), stderr.clone());
         Ok(Program {
             title,
-            child: Arc::new(Mutex::new(child)),
-            input: Some(in_tx),
-            output: out_rx,
+            engine: Engine::spawn_in(dir, &[])?,
+            filter: OutputFilter::default(),
             eof: false,
             op_limit: DEFAULT_OP_LIMIT,
             deadline,
             to_other: None,
             from_other: None,
-            stderr,
         })
     }
 
@@ -330,35 +252,40 @@ impl Program {
     }
 
     fn send(&self, line: &str) {
-        if let Some(input) = &self.input {
-            let _ = input.send(line.to_string());
-        }
+        self.engine.send(line);
     }
 
-    /// The next kept line of this program's output.
-    fn get(&mut self) -> Got {
+    /// The next kept line of this program's output (within the per-line limit).
+    fn get(&mut self) -> Next {
         if self.eof {
-            return Got::Eof;
+            return Next::Eof;
         }
-        match self.output.recv_timeout(self.op_limit) {
-            Ok(line) => Got::Line(line),
-            Err(RecvTimeoutError::Disconnected) => {
-                self.eof = true;
-                Got::Eof
+        let deadline = Instant::now().checked_add(self.op_limit);
+        loop {
+            match self.engine.next_until(deadline) {
+                Next::Line(raw) => {
+                    if let Some(line) = self.filter.keep(&raw) {
+                        return Next::Line(line);
+                    }
+                }
+                Next::Eof => {
+                    self.eof = true;
+                    return Next::Eof;
+                }
+                Next::Timeout => return Next::Timeout,
             }
-            Err(RecvTimeoutError::Timeout) => Got::Timeout,
         }
     }
 
     /// The other program's next move line (waits up to the file's deadline: the other
     /// side's AI thinking time is not ours to limit).
-    fn get_other(&mut self) -> Res<Got> {
+    fn get_other(&mut self) -> Res<Next> {
         let rx = self.from_other.as_ref().ok_or("no other program")?;
         let wait = self.deadline.saturating_duration_since(Instant::now());
         Ok(match rx.recv_timeout(wait) {
-            Ok(line) => Got::Line(line),
-            Err(RecvTimeoutError::Disconnected) => Got::Eof,
-            Err(RecvTimeoutError::Timeout) => Got::Timeout,
+            Ok(line) => Next::Line(line),
+            Err(RecvTimeoutError::Disconnected) => Next::Eof,
+            Err(RecvTimeoutError::Timeout) => Next::Timeout,
         })
     }
 
@@ -371,9 +298,9 @@ impl Program {
 
     fn check_output(&mut self, is_regex: bool, expected: &str) -> Res<()> {
         let line = match self.get() {
-            Got::Line(l) => normalise(&l),
-            Got::Eof => return Err(format!("premature end of output (expected {expected:?})")),
-            Got::Timeout => return Err(format!("timed out waiting for output ({expected:?})")),
+            Next::Line(l) => normalise(&l),
+            Next::Eof => return Err(format!("premature end of output (expected {expected:?})")),
+            Next::Timeout => return Err(format!("timed out waiting for output ({expected:?})")),
         };
         let ok = if is_regex {
             start_pattern(expected)?.is_none_or(|re| re.is_match(&line))
@@ -412,18 +339,18 @@ impl Program {
     /// A move or result line from this program, for `who`.
     fn get_move(&mut self, who: Colour) -> Res<MoveLine> {
         match self.get() {
-            Got::Line(l) => Self::check_move(who, l),
-            Got::Eof => Err("game output truncated".into()),
-            Got::Timeout => Err(format!("timed out waiting for my {} move", who.name())),
+            Next::Line(l) => Self::check_move(who, l),
+            Next::Eof => Err("game output truncated".into()),
+            Next::Timeout => Err(format!("timed out waiting for my {} move", who.name())),
         }
     }
 
     /// A move or result line from the other program, for `who`.
     fn get_other_move(&mut self, who: Colour) -> Res<MoveLine> {
         match self.get_other()? {
-            Got::Line(l) => Self::check_move(who, l),
-            Got::Eof => Err("game output truncated (other program)".into()),
-            Got::Timeout => Err(format!("timed out waiting for other's {} move", who.name())),
+            Next::Line(l) => Self::check_move(who, l),
+            Next::Eof => Err("game output truncated (other program)".into()),
+            Next::Timeout => Err(format!("timed out waiting for other's {} move", who.name())),
         }
     }
 
@@ -490,33 +417,26 @@ impl Program {
 
     /// End of script: close stdin; no further kept output; exit status 0 in time.
     fn finish(&mut self) -> Res<()> {
-        self.input = None;
+        self.engine.close_stdin();
         self.to_other = None;
         match self.get() {
-            Got::Eof => {}
-            Got::Line(l) => return Err(format!("program produced extra output ({l:?})")),
-            Got::Timeout => return Err("program did not terminate properly".into()),
+            Next::Eof => {}
+            Next::Line(l) => return Err(format!("program produced extra output ({l:?})")),
+            Next::Timeout => return Err("program did not terminate properly".into()),
         }
-        let limit = Instant::now() + self.op_limit;
-        loop {
-            let status = {
-                let mut c = self.child.lock().unwrap_or_else(|e| e.into_inner());
-                c.try_wait().map_err(|e| e.to_string())?
-            };
-            match status {
-                Some(s) if s.success() => return Ok(()),
-                Some(s) => return Err(format!("program terminated with error exit ({s})")),
-                None if Instant::now() >= limit => {
-                    return Err("program did not terminate properly".into())
-                }
-                None => thread::sleep(Duration::from_millis(5)),
-            }
+        match self
+            .engine
+            .wait_exit(self.op_limit)
+            .map_err(|e| e.to_string())?
+        {
+            Some(s) if s.success() => Ok(()),
+            Some(s) => Err(format!("program terminated with error exit ({s})")),
+            None => Err("program did not terminate properly".into()),
         }
     }
 
     fn stderr_tail(&self) -> String {
-        let t = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
-        String::from_utf8_lossy(&t).trim_end().to_string()
+        self.engine.stderr_tail(STDERR_TAIL)
     }
 }
 
@@ -542,7 +462,7 @@ fn run_file(path: &Path) -> Res<()> {
         programs[1].to_other = Some(b_tx);
         programs[1].from_other = Some(a_rx);
     }
-    let children: Vec<_> = programs.iter().map(|p| p.child.clone()).collect();
+    let children: Vec<Killer> = programs.iter().map(|p| p.engine.killer()).collect();
     let (done_tx, done_rx) = mpsc::channel();
     let count = programs.len();
     for (mut prog, (start, script)) in programs.into_iter().zip(scripts) {
@@ -550,7 +470,7 @@ fn run_file(path: &Path) -> Res<()> {
         thread::spawn(move || {
             let result = prog.run(start, &script);
             let report = result.map_err(|(line, msg)| {
-                kill(&prog.child);
+                prog.engine.kill();
                 let tail = prog.stderr_tail();
                 let mut m = format!("{} near line {line}: {msg}", prog.title);
                 if !tail.is_empty() {
@@ -580,7 +500,7 @@ fn run_file(path: &Path) -> Res<()> {
         }
     }
     for c in &children {
-        kill(c);
+        c.kill();
     }
     if failures.is_empty() {
         Ok(())
@@ -599,7 +519,7 @@ fn check(path: PathBuf) {
 /// The directory of the official fa16 tests.
 fn fa16(name: &str) -> PathBuf {
     let base = std::env::var_os("ATAXX_REF_TESTS").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/ref-tests"),
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ref-tests"),
         PathBuf::from,
     );
     let path = base.join("ataxx/fa16").join(name);
@@ -679,19 +599,20 @@ fn transcript(input: &str) -> Vec<String> {
     for line in input.lines() {
         prog.send(line);
     }
-    prog.input = None;
+    prog.engine.close_stdin();
     let mut lines = Vec::new();
     loop {
         match prog.get() {
-            Got::Line(l) => lines.push(l),
-            Got::Eof => return lines,
-            Got::Timeout => panic!("no output for {:?}; so far: {lines:?}", prog.op_limit),
+            Next::Line(l) => lines.push(l),
+            Next::Eof => return lines,
+            Next::Timeout => panic!("no output for {:?}; so far: {lines:?}", prog.op_limit),
         }
     }
 }
 
-/// The same seed and input give the same AI moves (two AIs play a short game twice).
-/// Different seeds may or may not give different games, so that is not checked.
+/// The same seed and input give the same AI moves (two AIs play a short game twice),
+/// and those moves are pinned. Different seeds may or may not give different games, so
+/// that is not checked.
 #[test]
 fn seed_reproducible() {
     // Rows 3-5 blocked: two 2-by-7 strips keep the game short.
@@ -709,6 +630,33 @@ fn seed_reproducible() {
         "the game should end: {first:?}"
     );
     assert_eq!(first, second, "same seed and input, different games");
+
+    // The exact moves are pinned too. The AI's budget is a node count (its time cap is
+    // some 40 times what the nodes take), so these lines are the same on every machine.
+    // A change to this list must be deliberate (a search or evaluation change, or a
+    // change to the generator or how the seed reaches the search) and documented with
+    // it, like the bench signature in tests/bench.rs.
+    let game = transcript(&format!("seed 42\nauto red\n{blocks}start\n"));
+    let moves: Vec<&str> = game
+        .iter()
+        .map(String::as_str)
+        .filter(|l| l.contains(" moves ") || l.ends_with(" passes."))
+        .take(8)
+        .collect();
+    assert_eq!(
+        moves,
+        [
+            "Red moves g1-f1.",
+            "Blue moves a1-b2.",
+            "Red moves f1-e1.",
+            "Blue moves a1-b1.",
+            "Red moves f1-g2.",
+            "Blue moves g7-f6.",
+            "Red moves a7-b7.",
+            "Blue moves f6-e7.",
+        ],
+        "the seeded AI game changed: {game:?}"
+    );
 }
 
 /// The harness itself fails on what it must catch (so a pass means something).

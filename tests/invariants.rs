@@ -5,9 +5,8 @@
 
 use engine::games::ataxx::bitboard::{distance, SQUARES};
 use engine::games::ataxx::{Move, Position, Rules};
+use engine::rng::SplitMix64;
 use engine::search::{Limits, Searcher};
-use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
 use std::sync::atomic::AtomicBool;
 
 /// Every syntactically possible move: singles, doubles within distance 2, and the pass.
@@ -24,7 +23,7 @@ fn all_moves() -> Vec<Move> {
     v
 }
 
-fn random_start(rng: &mut StdRng, rules: Rules) -> Position {
+fn random_start(rng: &mut SplitMix64, rules: Rules) -> Position {
     const STARTS: [&str; 5] = [
         "x5o/7/7/7/7/7/o5x x 0 1",
         "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
@@ -32,13 +31,13 @@ fn random_start(rng: &mut StdRng, rules: Rules) -> Position {
         "x-1-1-o/-1-1-1-/1-1-1-1/-1-1-1-/1-1-1-1/-1-1-1-/o-1-1-x x 0 1",
         "7/7/7/2x1o2/7/7/7 o 0 1",
     ];
-    Position::from_fen(STARTS[rng.random_range(0..STARTS.len())], rules).unwrap()
+    Position::from_fen(rng.choose(&STARTS).unwrap(), rules).unwrap()
 }
 
 #[test]
 fn random_games_keep_every_invariant() {
     let candidates = all_moves();
-    let mut rng = StdRng::seed_from_u64(20261121);
+    let mut rng = SplitMix64::new(20261121);
     let mut plies = 0;
     for game in 0..300 {
         let rules = if game % 2 == 0 {
@@ -79,7 +78,7 @@ fn random_games_keep_every_invariant() {
                 pos.unmake_move(mv, undo);
                 assert_eq!(pos, before, "unmake {mv}");
             }
-            let mv = moves[rng.random_range(0..moves.len())];
+            let mv = *rng.choose(&moves).unwrap();
             pos.make_move(mv);
             plies += 1;
         }
@@ -110,7 +109,7 @@ fn generic_perft_matches_fast_perft() {
 
 #[test]
 fn search_returns_legal_moves_in_random_positions() {
-    let mut rng = StdRng::seed_from_u64(7);
+    let mut rng = SplitMix64::new(7);
     let stop = AtomicBool::new(false);
     let mut searcher = Searcher::<Position>::new(4);
     for game in 0..40 {
@@ -132,7 +131,7 @@ fn search_returns_legal_moves_in_random_positions() {
                 best
             } else {
                 let moves = pos.legal_moves();
-                moves[rng.random_range(0..moves.len())]
+                *rng.choose(&moves).unwrap()
             };
             pos.make_move(mv);
             ply += 1;

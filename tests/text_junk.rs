@@ -2,12 +2,13 @@
 //! its state: each junk line gets exactly one error line, the board is unchanged, and the
 //! program still plays afterwards and exits with status 0.
 
+mod common;
+
+use common::Engine;
 use engine::games::ataxx::text::{parse, Command};
 use engine::games::ataxx::{Position, Rules};
-use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
-use std::io::{Read, Write};
-use std::process::{Command as Process, Stdio};
+use engine::rng::SplitMix64;
+use std::time::Duration;
 
 const WORDS: &[&str] = &[
     "clear",
@@ -53,17 +54,15 @@ const WORDS: &[&str] = &[
 ];
 
 /// A junk line as bytes (no newline), sometimes invalid UTF-8.
-fn junk(rng: &mut StdRng) -> Vec<u8> {
-    match rng.random_range(0..4) {
-        0 => (0..rng.random_range(1..40))
-            .map(|_| rng.random_range(1..=255u8))
+fn junk(rng: &mut SplitMix64) -> Vec<u8> {
+    match rng.below(4) {
+        0 => (0..1 + rng.below(39))
+            .map(|_| 1 + rng.below(255) as u8)
             .filter(|&b| b != b'\n')
             .collect(),
         _ => {
-            let n = rng.random_range(1..5);
-            let words: Vec<&str> = (0..n)
-                .map(|_| WORDS[rng.random_range(0..WORDS.len())])
-                .collect();
+            let n = 1 + rng.below(4);
+            let words: Vec<&str> = (0..n).map(|_| *rng.choose(WORDS).unwrap()).collect();
             words.join(" ").into_bytes()
         }
     }
@@ -93,7 +92,7 @@ fn expected_errors(line: &[u8], pos: &Position) -> Option<bool> {
 #[test]
 fn junk_never_crashes_or_changes_state() {
     let pos = Position::startpos(Rules::Text);
-    let mut rng = StdRng::seed_from_u64(99);
+    let mut rng = SplitMix64::new(99);
     let mut input: Vec<u8> = b"manual blue\nstart\ndump\n".to_vec();
     let mut errors = 0;
     let mut lines = 0;
@@ -109,34 +108,14 @@ fn junk_never_crashes_or_changes_state() {
     }
     input.extend_from_slice(b"dump\na7-b6\ndump\n");
 
-    let mut child = Process::new(env!("CARGO_BIN_EXE_ataxx"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start ataxx");
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    writer.join().unwrap();
-    let status = child.wait().unwrap();
+    let program = Engine::spawn(&[]);
+    program.send_bytes(&input);
+    let run = program.finish(Duration::from_secs(60));
+    let (status, err) = (run.status, &run.stderr);
     assert!(status.success(), "exit status {status}; stderr: {err}");
     assert!(!err.contains("panicked"), "panic: {err}");
+    assert_eq!(run.invalid_utf8_lines, 0, "output is not UTF-8");
+    let out = run.stdout();
 
     let error_lines = out.lines().filter(|l| l.starts_with("error: ")).count();
     assert_eq!(error_lines, errors, "one error line per junk line");

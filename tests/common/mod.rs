@@ -1,0 +1,328 @@
+//! What the integration tests share: the real `ataxx` binary as a child process, driven
+//! through its stdin and read through its stdout, where every read has a deadline (so a
+//! hung program fails a test instead of hanging the suite) and the process is killed
+//! when the handle is dropped.
+//!
+//! A writer thread owns the child's stdin (a test never blocks on a full pipe), a reader
+//! thread sends each stdout line (without its `\n`, otherwise as printed; invalid UTF-8
+//! replaced and counted) down a channel, and a third thread keeps the tail of stderr for
+//! failure messages. Each test file that uses this says `mod common;`; not every file
+//! uses every helper.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+/// The program under test.
+pub const BIN: &str = env!("CARGO_BIN_EXE_ataxx");
+
+/// How much of the child's stderr is kept.
+const STDERR_KEEP: usize = 1 << 20;
+
+/// What waiting for the next output line produced.
+#[derive(Debug)]
+pub enum Next {
+    Line(String),
+    /// The program closed its stdout (normally: it exited).
+    Eof,
+    /// Nothing arrived in time.
+    Timeout,
+}
+
+/// Kills the child from anywhere (no effect once it has exited and been reaped).
+#[derive(Clone)]
+pub struct Killer(Arc<Mutex<Child>>);
+
+impl Killer {
+    pub fn kill(&self) {
+        let mut c = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = c.kill();
+        let _ = c.wait();
+    }
+}
+
+/// Everything a program printed before it exited.
+pub struct Transcript {
+    pub status: ExitStatus,
+    /// Stdout, one entry per line (see [`Engine`] for what a line is).
+    pub lines: Vec<String>,
+    /// The tail of stderr (all of it unless it was huge), lossily decoded.
+    pub stderr: String,
+    /// Stdout lines that were not valid UTF-8.
+    pub invalid_utf8_lines: usize,
+}
+
+impl Transcript {
+    /// Stdout as one string, each line followed by `\n`.
+    pub fn stdout(&self) -> String {
+        self.lines.iter().flat_map(|l| [l.as_str(), "\n"]).collect()
+    }
+}
+
+/// One running copy of the program.
+pub struct Engine {
+    child: Arc<Mutex<Child>>,
+    input: Option<Sender<Vec<u8>>>,
+    output: Receiver<String>,
+    stderr: Arc<Mutex<Vec<u8>>>,
+    stderr_reader: Option<JoinHandle<()>>,
+    invalid_utf8: Arc<AtomicUsize>,
+}
+
+impl Engine {
+    /// Starts the program with `args` in the current directory; panics if it cannot.
+    pub fn spawn(args: &[&str]) -> Engine {
+        Engine::spawn_in(Path::new("."), args).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Starts the program with `args` and its working directory set to `dir`.
+    pub fn spawn_in(dir: &Path, args: &[&str]) -> Result<Engine, String> {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .current_dir(dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot start {BIN}: {e}"))?;
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let stderr_pipe = child.stderr.take().expect("piped stderr");
+
+        let (in_tx, in_rx) = mpsc::channel::<Vec<u8>>();
+        thread::spawn(move || {
+            let mut stdin = stdin;
+            for bytes in in_rx {
+                if stdin.write_all(&bytes).and_then(|_| stdin.flush()).is_err() {
+                    return;
+                }
+            }
+            // The channel closed: dropping `stdin` here closes the child's input.
+        });
+
+        let (out_tx, output) = mpsc::channel();
+        let invalid_utf8 = Arc::new(AtomicUsize::new(0));
+        let invalid = invalid_utf8.clone();
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => {}
+                }
+                if buf.last() == Some(&b'\n') {
+                    buf.pop();
+                }
+                let line = match String::from_utf8(std::mem::take(&mut buf)) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        invalid.fetch_add(1, Ordering::Relaxed);
+                        String::from_utf8_lossy(e.as_bytes()).into_owned()
+                    }
+                };
+                if out_tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let tail = stderr.clone();
+        let stderr_reader = thread::spawn(move || {
+            let mut pipe = stderr_pipe;
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = pipe.read(&mut buf) {
+                if n == 0 {
+                    return;
+                }
+                let mut t = tail.lock().unwrap_or_else(|e| e.into_inner());
+                t.extend_from_slice(&buf[..n]);
+                let excess = t.len().saturating_sub(STDERR_KEEP);
+                t.drain(..excess);
+            }
+        });
+
+        Ok(Engine {
+            child: Arc::new(Mutex::new(child)),
+            input: Some(in_tx),
+            output,
+            stderr,
+            stderr_reader: Some(stderr_reader),
+            invalid_utf8,
+        })
+    }
+
+    /// Writes raw bytes to the program's stdin (ignored once stdin is closed or the
+    /// program has gone: the reads then report it).
+    pub fn send_bytes(&self, bytes: &[u8]) {
+        if let Some(input) = &self.input {
+            let _ = input.send(bytes.to_vec());
+        }
+    }
+
+    /// Writes `line` and a newline.
+    pub fn send(&self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    /// Closes the program's stdin once everything sent so far is written.
+    pub fn close_stdin(&mut self) {
+        self.input = None;
+    }
+
+    /// The next line, waiting until `deadline` (`None`: without limit).
+    pub fn next_until(&self, deadline: Option<Instant>) -> Next {
+        let got = match deadline {
+            Some(d) => self
+                .output
+                .recv_timeout(d.saturating_duration_since(Instant::now())),
+            None => self
+                .output
+                .recv()
+                .map_err(|_| RecvTimeoutError::Disconnected),
+        };
+        match got {
+            Ok(line) => Next::Line(line),
+            Err(RecvTimeoutError::Timeout) => Next::Timeout,
+            Err(RecvTimeoutError::Disconnected) => Next::Eof,
+        }
+    }
+
+    /// The next line, waiting at most `timeout`.
+    pub fn next(&self, timeout: Duration) -> Next {
+        self.next_until(Instant::now().checked_add(timeout))
+    }
+
+    /// The next line, or a panic after `timeout` or at end of output.
+    pub fn recv(&self, timeout: Duration) -> String {
+        match self.next(timeout) {
+            Next::Line(l) => l,
+            Next::Timeout => panic!("no output within {timeout:?}"),
+            Next::Eof => panic!("the program closed its output"),
+        }
+    }
+
+    /// Every line that arrives within `window` (always waits the whole window); panics
+    /// if the output ends meanwhile.
+    pub fn lines_within(&self, window: Duration) -> Vec<String> {
+        let deadline = Instant::now() + window;
+        let mut lines = Vec::new();
+        loop {
+            match self.next_until(Some(deadline)) {
+                Next::Line(l) => lines.push(l),
+                Next::Timeout => return lines,
+                Next::Eof => panic!("the program closed its output; it had printed {lines:?}"),
+            }
+        }
+    }
+
+    /// Lines up to and including the first for which `done` holds; panics, showing what
+    /// came, if none does within `timeout` or the output ends first.
+    pub fn wait_for(&self, timeout: Duration, mut done: impl FnMut(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            match self.next_until(Some(deadline)) {
+                Next::Line(line) => {
+                    let stop = done(&line);
+                    seen.push(line);
+                    if stop {
+                        return seen;
+                    }
+                }
+                Next::Timeout => {
+                    panic!("awaited line not seen within {timeout:?}; saw {seen:?}")
+                }
+                Next::Eof => panic!("output ended before the awaited line; saw {seen:?}"),
+            }
+        }
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    pub fn wait_for_prefix(&self, prefix: &str, timeout: Duration) -> Vec<String> {
+        self.wait_for(timeout, |l| l.starts_with(prefix))
+    }
+
+    /// The exit status if the program exits within `timeout`, `Ok(None)` if not.
+    pub fn wait_exit(&self, timeout: Duration) -> std::io::Result<Option<ExitStatus>> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let status = self
+                .child
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .try_wait()?;
+            if status.is_some() || Instant::now() >= deadline {
+                return Ok(status);
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// The exit status; panics if the program has not exited within `timeout`.
+    pub fn expect_exit(&self, timeout: Duration) -> ExitStatus {
+        self.wait_exit(timeout)
+            .expect("waiting for the program")
+            .unwrap_or_else(|| panic!("the program did not exit within {timeout:?}"))
+    }
+
+    /// Closes stdin and collects all output until the program exits; panics if the
+    /// output has not ended and the program exited within `timeout`.
+    pub fn finish(mut self, timeout: Duration) -> Transcript {
+        self.close_stdin();
+        let deadline = Instant::now() + timeout;
+        let mut lines = Vec::new();
+        loop {
+            match self.next_until(Some(deadline)) {
+                Next::Line(l) => lines.push(l),
+                Next::Eof => break,
+                Next::Timeout => panic!(
+                    "output did not end within {timeout:?}; last lines {:?}",
+                    &lines[lines.len().saturating_sub(5)..]
+                ),
+            }
+        }
+        let status = self.expect_exit(deadline.saturating_duration_since(Instant::now()));
+        // The program has exited, so its stderr is closed: take all of it.
+        if let Some(reader) = self.stderr_reader.take() {
+            let _ = reader.join();
+        }
+        Transcript {
+            status,
+            lines,
+            stderr: self.stderr_tail(STDERR_KEEP),
+            invalid_utf8_lines: self.invalid_utf8.load(Ordering::Relaxed),
+        }
+    }
+
+    /// The last `max` bytes of stderr seen so far, lossily decoded and trimmed.
+    pub fn stderr_tail(&self, max: usize) -> String {
+        let t = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
+        let start = t.len().saturating_sub(max);
+        String::from_utf8_lossy(&t[start..]).trim_end().to_string()
+    }
+
+    /// A handle that kills the program from another thread.
+    pub fn killer(&self) -> Killer {
+        Killer(self.child.clone())
+    }
+
+    pub fn kill(&self) {
+        self.killer().kill();
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}

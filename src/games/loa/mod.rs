@@ -84,7 +84,7 @@ impl Game for Position {
 
 impl GameIo for Position {
     const NAME: &'static str = "loa";
-    const BENCH_DEPTH: u32 = 6;
+    const BENCH_DEPTH: u32 = 8;
 
     fn startpos(rules: RuleSet) -> Position {
         Position::startpos(rules)
@@ -148,8 +148,16 @@ impl GameIo for Position {
     }
 }
 
-/// The bench positions: the start and middle games from varied play.
-pub const BENCH_FENS: &[&str] = &["1xxxxxx1/o6o/o6o/o6o/o6o/o6o/o6o/1xxxxxx1 x 0 1"];
+/// The bench positions: the start, and middle games 8 to 26 plies into games the engine
+/// played against itself at a few thousand nodes a move (seeded root order).
+pub const BENCH_FENS: &[&str] = &[
+    "1xxxxxx1/o6o/o6o/o6o/o6o/o6o/o6o/1xxxxxx1 x 0 1",
+    "3xxx2/o7/o2ox2o/o4x1o/o6o/o3o3/o7/1xxxxx2 x 0 5",
+    "1xx5/o4o2/3oox2/o3o3/o1x1o3/o2xo2o/3ox3/4x3 x 4 9",
+    "8/8/3oo1xo/2o1oxxo/2o1ox1o/2xxo3/o7/1xxx4 x 10 11",
+    "8/8/3oo2o/o1o1xx1o/3xxx1o/3o3o/7o/2xo2x1 x 0 12",
+    "8/5oo1/3oo1x1/2ooxxxo/3xox1o/3xo3/1x6/2x5 x 5 14",
+];
 
 /// [`BENCH_FENS`] as positions under the engine rules.
 pub fn bench_positions() -> Vec<Position> {

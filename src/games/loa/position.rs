@@ -4,7 +4,7 @@
 //! make/unmake. Everything about LOA rules lives here.
 
 use super::bitboard::{
-    is_connected, landing, path_open, Bits, LINE_IDS, N_LINES, PATH, RANK_1, RANK_8,
+    is_connected, landing, path_open, Bits, FILE_A, FILE_H, LINE_IDS, N_LINES, PATH, RANK_1, RANK_8,
 };
 use crate::game::{Outcome, RuleSet, Side};
 use crate::rng;
@@ -70,7 +70,9 @@ fn piece_key(side: Side, sq: u8) -> u64 {
 
 const SIDE_KEY: u64 = rng::keys::<129>(KEY_SEED)[128];
 
-/// A Lines of Action position under a given rule set.
+/// A Lines of Action position under a given rule set. Equality compares everything,
+/// the hash history included, because that is what `unmake_move` must restore; compare
+/// FENs to ask whether two boards are the same.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Position {
     pieces: [u64; 2],
@@ -95,8 +97,8 @@ impl Position {
     /// The standard start: black on b1–g1 and b8–g8, white on a2–a7 and h2–h7, black to
     /// move.
     pub fn startpos(rules: RuleSet) -> Position {
-        let black = (RANK_1 | RANK_8) & !(super::bitboard::FILE_A | super::bitboard::FILE_H);
-        let white = (super::bitboard::FILE_A | super::bitboard::FILE_H) & !(RANK_1 | RANK_8);
+        let black = (RANK_1 | RANK_8) & !(FILE_A | FILE_H);
+        let white = (FILE_A | FILE_H) & !(RANK_1 | RANK_8);
         let mut pos = Position::from_parts(black, white, Side::First, 0, 1, rules)
             .unwrap_or_else(|_| unreachable!("the start position is valid"));
         pos.history.reserve(256);

@@ -66,7 +66,7 @@ fn perft_start_depth_6() {
 }
 
 #[test]
-#[ignore = "slow: about a minute and a half in release"]
+#[ignore = "slow: about 4 minutes of one core in release"]
 fn perft_start_depth_7() {
     check(7);
 }

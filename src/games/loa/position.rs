@@ -260,7 +260,9 @@ impl Position {
     /// Plies played since the start, as the full-move number and side to move tell:
     /// what the text language's move limit counts.
     pub fn plies_played(&self) -> u32 {
-        2 * (self.fullmove - 1) + self.side.index() as u32
+        (self.fullmove - 1)
+            .saturating_mul(2)
+            .saturating_add(self.side.index() as u32)
     }
 
     /// The side whose pieces are connected (the winner), if any.

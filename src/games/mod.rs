@@ -73,3 +73,4 @@ mod tests {
         assert_eq!(Variant::from_name("chess"), None);
     }
 }
+pub mod loa;

@@ -7,6 +7,7 @@
 //! own folder and this file.
 
 pub mod ataxx;
+pub mod loa;
 
 use crate::game::GameIo;
 use crate::protocol::text::{TextDialect, TextProtocol};
@@ -73,4 +74,3 @@ mod tests {
         assert_eq!(Variant::from_name("chess"), None);
     }
 }
-pub mod loa;

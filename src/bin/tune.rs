@@ -15,7 +15,9 @@
 
 use engine::game::Side;
 use engine::games::ataxx::eval::{self, N_TERMS, TERMS};
+use engine::games::ataxx::text::block_squares;
 use engine::games::ataxx::{square_name, Move, Position, Rules};
+use engine::rng::SplitMix64;
 use engine::search::{Limits, Searcher};
 use std::collections::HashSet;
 use std::process::ExitCode;
@@ -58,34 +60,8 @@ fn usage() -> ExitCode {
     ExitCode::from(2)
 }
 
-/// SplitMix64: a small deterministic generator (the output must not depend on a
-/// library's choice of algorithm).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-/// A square and its reflections across the middle row and column (a `block`).
-fn reflections(sq: u8) -> u64 {
-    let (f, r) = (sq % 7, sq / 7);
-    [(f, r), (6 - f, r), (f, 6 - r), (6 - f, 6 - r)]
-        .iter()
-        .fold(0, |b, &(f, r)| b | 1u64 << (r * 7 + f))
-}
-
 fn openings(count: usize, seed: u64) {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut seen = HashSet::new();
     let mut searcher = Searcher::<Position>::new(4);
     let stop = AtomicBool::new(false);
@@ -99,7 +75,7 @@ fn openings(count: usize, seed: u64) {
         if rng.below(3) == 0 {
             for _ in 0..1 + rng.below(2) {
                 let sq = rng.below(49) as u8;
-                let b = reflections(sq);
+                let b = block_squares(sq);
                 if b & pos.empty() == b {
                     pos.add_gaps(b).expect("the squares are empty");
                     words.push(format!("block {}", square_name(sq)));

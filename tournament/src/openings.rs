@@ -4,9 +4,9 @@
 //! `f2`/`g7f5` notation) with optional leading `block SQ` words. Blank lines and `#`
 //! comments are skipped. Every line is checked with our rules before the run starts.
 
-use crate::builtin::SplitMix64;
 use crate::cli::{OpeningOrder, OpeningsSpec};
 use crate::game::{Family, TourGame};
+use engine::rng::SplitMix64;
 
 /// The openings in use, in order of use.
 #[derive(Clone, Debug)]
@@ -50,11 +50,7 @@ impl Book {
         }
         if spec.order == OpeningOrder::Random {
             // Fisher-Yates with our stable generator: the same seed, the same order.
-            let mut rng = SplitMix64::new(seed ^ 0x0DE1_1165);
-            for i in (1..lines.len()).rev() {
-                let j = rng.below(i + 1);
-                lines.swap(i, j);
-            }
+            SplitMix64::new(seed ^ 0x0DE1_1165).shuffle(&mut lines);
         }
         let start = (spec.start - 1) % lines.len();
         lines.rotate_left(start);

@@ -3,7 +3,7 @@
 //! records each game the moment it ends, keeps the statistics and the progress line,
 //! and stops early when the SPRT decides.
 
-use crate::builtin::{Builtin, SplitMix64};
+use crate::builtin::Builtin;
 use crate::cli::{Config, EngineKind, EngineSpec, Proto};
 use crate::game::{Family, TourGame};
 use crate::openings::Book;
@@ -120,10 +120,6 @@ fn make_player<G: TourGame>(spec: &EngineSpec) -> Box<dyn Player<G>> {
             proto: Proto::Text,
         } => Box::new(TextClient::<G>::new(launch.clone(), init)),
     }
-}
-
-fn game_seed(seed: u64, id: u64) -> u64 {
-    SplitMix64::new(seed ^ id.wrapping_mul(0xA076_1D64_78BD_642F)).next_u64()
 }
 
 /// The progress line: games done, score, Elo and LLR.
@@ -439,7 +435,7 @@ pub fn run<G: TourGame>(cfg: &Config) -> Result<i32, RunError> {
                         family,
                         maxmoves: cfg.maxmoves,
                         adjudicate: cfg.adjudicate,
-                        seed: game_seed(cfg.seed, spec.id),
+                        seed: engine::rng::mix(cfg.seed, spec.id),
                     };
                     // Two distinct slots of `players`, borrowed mutably at once.
                     let (pf, ps) = if f < s {

@@ -8,7 +8,9 @@
 //! move, `--seed N` seeds the move choice. `--prompt` prints text-language prompts.
 
 use engine::game::{Outcome, Side};
+use engine::games::ataxx::text::block_squares;
 use engine::games::ataxx::{parse_square, Move, Position, Rules, TextMove};
+use engine::rng::SplitMix64;
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
@@ -54,18 +56,6 @@ fn parse_opts() -> Opts {
         i += 1;
     }
     o
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n.max(1) as u64) as usize
-    }
 }
 
 /// What the engine does for its next move, given how many it has made.
@@ -119,7 +109,7 @@ fn main() {
 }
 
 fn uai_main(o: &Opts) {
-    let mut rng = Rng(o.seed);
+    let mut rng = SplitMix64::new(o.seed);
     let mut pos = Position::startpos(Rules::Uai);
     let mut made = 0u64;
     for line in std::io::stdin().lock().lines() {
@@ -191,7 +181,7 @@ fn uai_main(o: &Opts) {
 }
 
 fn text_main(o: &Opts) {
-    let mut rng = Rng(o.seed);
+    let mut rng = SplitMix64::new(o.seed);
     let mut pos = Position::startpos(Rules::Text);
     let mut auto = [false, true];
     let mut playing = false;
@@ -270,7 +260,7 @@ fn text_main(o: &Opts) {
             }
             Some("seed") => {
                 if let Some(n) = words.get(1).and_then(|s| s.parse::<u64>().ok()) {
-                    rng = Rng(n);
+                    rng = SplitMix64::new(n);
                 }
             }
             Some("auto") => {
@@ -285,14 +275,7 @@ fn text_main(o: &Opts) {
             }
             Some("block") => {
                 if let Some(Ok(sq)) = words.get(1).map(|s| parse_square(s)) {
-                    let (f, r) = (sq as usize % 7, sq as usize / 7);
-                    let mut bits = 0u64;
-                    for ff in [f, 6 - f] {
-                        for rr in [r, 6 - r] {
-                            bits |= 1 << (rr * 7 + ff);
-                        }
-                    }
-                    if pos.add_gaps(bits).is_err() {
+                    if pos.add_gaps(block_squares(sq)).is_err() {
                         out("error: square occupied");
                     }
                 }

@@ -93,6 +93,9 @@ impl<G: TourGame> TextClient<G> {
                 Err(ReadError::Closed) => {
                     return Err(Fault::Handshake("exited during set-up".into()))
                 }
+                Err(ReadError::TooLong) => {
+                    return Err(Fault::Garbage(ReadError::too_long_message()))
+                }
             }
         }
         p.send("start").map_err(Fault::Handshake)?;
@@ -157,6 +160,9 @@ impl<G: TourGame> Player<G> for TextClient<G> {
                     }
                 }
                 Err(ReadError::Timeout) => return Err(Fault::Timeout),
+                Err(ReadError::TooLong) => {
+                    return Err(Fault::Garbage(ReadError::too_long_message()))
+                }
                 Err(ReadError::Closed) => {
                     return Err(Fault::Crash("engine exited while thinking".into()))
                 }

@@ -58,6 +58,7 @@ fn wait_for(p: &EngineProcess, token: &str, deadline: Instant) -> Result<(), Fau
             Err(ReadError::Closed) => {
                 return Err(Fault::Handshake(format!("exited before '{token}'")))
             }
+            Err(ReadError::TooLong) => return Err(Fault::Garbage(ReadError::too_long_message())),
         }
     }
 }
@@ -146,6 +147,9 @@ impl<G: TourGame> Player<G> for UaiClient {
                     }
                 }
                 Err(ReadError::Timeout) => return Err(Fault::Timeout),
+                Err(ReadError::TooLong) => {
+                    return Err(Fault::Garbage(ReadError::too_long_message()))
+                }
                 Err(ReadError::Closed) => {
                     return Err(Fault::Crash("engine exited while thinking".into()))
                 }

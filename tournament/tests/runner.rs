@@ -233,6 +233,23 @@ fn garbage_output_loses() {
 }
 
 #[test]
+fn over_long_line_is_one_garbage_line() {
+    // 1 MiB of output whose second 64 KiB starts with a legal `bestmove`: read as one
+    // line cut at the limit, it is garbage, never a move.
+    let (o, recs) = fake_match("long", "--long-line-after 1", "2", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 2, "longer than 65536 bytes");
+    let (o, recs) = fake_match(
+        "long-text",
+        "--text --long-line-after 1",
+        "2",
+        &["-each", "proto=text"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 2, "longer than 65536 bytes");
+}
+
+#[test]
 fn missing_handshake_loses() {
     let (o, recs) = fake_match("handshake", "--no-handshake", "2", &["-recover"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

@@ -5,7 +5,10 @@
 //! `--crash-after N` exits after N moves, `--hang-after N` stops answering after N moves,
 //! `--illegal-after N` / `--garbage-after N` answer with an illegal move / junk after N
 //! moves, `--no-handshake` never finishes the handshake, `--slow MS` waits before every
-//! move, `--seed N` seeds the move choice. `--prompt` prints text-language prompts.
+//! move, `--seed N` seeds the move choice, `--long-line-after N` answers after N moves
+//! with one 1 MiB line whose bytes from 64 KiB on are a legal move's answer (a reader that
+//! split long lines would take that piece for a move). `--prompt` prints text-language
+//! prompts.
 
 use engine::game::{Outcome, Side};
 use engine::games::ataxx::text::block_squares;
@@ -21,6 +24,7 @@ struct Opts {
     hang_after: Option<u64>,
     illegal_after: Option<u64>,
     garbage_after: Option<u64>,
+    long_line_after: Option<u64>,
     no_handshake: bool,
     slow_ms: u64,
     seed: u64,
@@ -44,6 +48,7 @@ fn parse_opts() -> Opts {
             "--hang-after" => o.hang_after = Some(num(i)),
             "--illegal-after" => o.illegal_after = Some(num(i)),
             "--garbage-after" => o.garbage_after = Some(num(i)),
+            "--long-line-after" => o.long_line_after = Some(num(i)),
             "--slow" => o.slow_ms = num(i),
             "--seed" => o.seed = num(i),
             _ => {}
@@ -65,6 +70,7 @@ enum Act {
     Hang,
     Illegal,
     Garbage,
+    LongLine,
 }
 
 fn next_act(o: &Opts, made: u64) -> Act {
@@ -76,6 +82,8 @@ fn next_act(o: &Opts, made: u64) -> Act {
         Act::Illegal
     } else if o.garbage_after.is_some_and(|n| made >= n) {
         Act::Garbage
+    } else if o.long_line_after.is_some_and(|n| made >= n) {
+        Act::LongLine
     } else {
         Act::Play
     }
@@ -91,6 +99,29 @@ fn hang() -> ! {
 fn illegal_move(pos: &Position) -> Move {
     let own = pos.pieces(pos.side_to_move());
     Move::single(own.trailing_zeros().min(48) as u8)
+}
+
+/// 64 KiB of blanks, `tail`, then blanks up to 1 MiB.
+fn long_line(tail: &str) -> String {
+    let mut line = " ".repeat(64 * 1024);
+    line.push_str(tail);
+    line.push(' ');
+    line.push_str(&" ".repeat((1 << 20) - line.len()));
+    line
+}
+
+/// The text language's AI move line: `Red moves a7-b6.`, `Blue passes.`
+fn text_ai_line(pos: &Position, mv: Move) -> String {
+    let side = if pos.side_to_move() == Side::First {
+        "Red"
+    } else {
+        "Blue"
+    };
+    if mv.is_pass() {
+        format!("{side} passes.")
+    } else {
+        format!("{side} moves {}.", TextMove::format(pos, mv))
+    }
 }
 
 fn out(line: &str) {
@@ -162,6 +193,10 @@ fn uai_main(o: &Opts) {
                         out("info \u{1}\u{2} what is this");
                         out("bestmove \u{fffd}zz9 extra words");
                     }
+                    Act::LongLine => {
+                        let mv = pos.legal_moves().first().copied().unwrap_or(Move::PASS);
+                        out(&long_line(&format!("bestmove {mv}")));
+                    }
                     Act::Play => {
                         let moves = pos.legal_moves();
                         let mv = moves
@@ -209,6 +244,12 @@ fn text_main(o: &Opts) {
                     made += 1;
                     break;
                 }
+                Act::LongLine => {
+                    let mv = pos.legal_moves().first().copied().unwrap_or(Move::PASS);
+                    out(&long_line(&text_ai_line(&pos, mv)));
+                    made += 1;
+                    break;
+                }
                 Act::Play => {}
             }
             let moves = pos.legal_moves();
@@ -216,15 +257,7 @@ fn text_main(o: &Opts) {
                 .get(rng.below(moves.len()))
                 .copied()
                 .unwrap_or(Move::PASS);
-            if mv.is_pass() {
-                out(&format!("{} passes.", name(side)));
-            } else {
-                out(&format!(
-                    "{} moves {}.",
-                    name(side),
-                    TextMove::format(&pos, mv)
-                ));
-            }
+            out(&text_ai_line(&pos, mv));
             pos.make_move(mv);
             made += 1;
         }

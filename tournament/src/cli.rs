@@ -3,146 +3,21 @@
 //! Hand-written because that style (repeatable `-engine` groups of `key=value` words,
 //! `-each` defaults) fits no general-purpose parser. Every failure is a one-line `Err`
 //! (the binary prints it and exits with status 2); nothing here can panic on input.
+//!
+//! It only parses: the types it fills belong to the modules that use them
+//! ([`crate::runner::Config`], [`crate::player::EngineSpec`], [`crate::openings::OpeningsSpec`],
+//! [`crate::stats::SprtSpec`], [`crate::referee::Adjudication`],
+//! [`crate::schedule::TournamentKind`]), so nothing in the runner depends on this module.
 
 use crate::builtin::BuiltinKind;
 use crate::engine_process::Launch;
-use crate::player::{Limits, TimeControl};
+use crate::openings::{OpeningOrder, OpeningsSpec};
+use crate::player::{EngineKind, EngineSpec, Limits, Proto, TimeControl};
+use crate::referee::Adjudication;
+use crate::runner::Config;
+use crate::schedule::TournamentKind;
+use crate::stats::{SprtModel, SprtSpec};
 use std::path::PathBuf;
-
-/// Which protocol a process engine speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Proto {
-    /// UAI (`shared/specs/uai.md`).
-    Uai,
-    /// The course's text command language.
-    Text,
-}
-
-/// What an engine is.
-#[derive(Clone, Debug, PartialEq)]
-pub enum EngineKind {
-    /// An external program.
-    Process {
-        /// How to start it.
-        launch: Launch,
-        /// What it speaks.
-        proto: Proto,
-    },
-    /// A player built into the runner.
-    Builtin(BuiltinKind),
-}
-
-/// One `-engine` after `-each` defaults are applied.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EngineSpec {
-    /// Display name (unique in the run).
-    pub name: String,
-    /// Process or built-in.
-    pub kind: EngineKind,
-    /// `option.NAME=VALUE` pairs, sent as `setoption` after the handshake.
-    pub options: Vec<(String, String)>,
-    /// Time control and search limits.
-    pub limits: Limits,
-    /// How long the handshake may take, in ms (`inittimeout=` seconds).
-    pub init_timeout_ms: u64,
-}
-
-/// Round robin or gauntlet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TournamentKind {
-    /// Every engine meets every other.
-    RoundRobin,
-    /// The first engine meets each of the others.
-    Gauntlet,
-}
-
-/// In which order the openings file is used.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OpeningOrder {
-    /// File order.
-    Sequential,
-    /// A permutation drawn from `-seed`.
-    Random,
-}
-
-/// `-openings`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OpeningsSpec {
-    /// The file: one opening per line (moves from the start, optional blocks, or FEN).
-    pub file: PathBuf,
-    /// Order of use.
-    pub order: OpeningOrder,
-    /// 1-based index of the first opening used.
-    pub start: usize,
-}
-
-/// How `elo0`/`elo1` of `-sprt` are measured.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SprtModel {
-    /// Normalized Elo (the default; see `stats.rs`).
-    Normalized,
-    /// Logistic Elo.
-    Logistic,
-}
-
-/// `-sprt`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SprtSpec {
-    /// Elo of the null hypothesis.
-    pub elo0: f64,
-    /// Elo of the alternative hypothesis.
-    pub elo1: f64,
-    /// False positive rate.
-    pub alpha: f64,
-    /// False negative rate.
-    pub beta: f64,
-    /// Elo model.
-    pub model: SprtModel,
-}
-
-/// `-adjudicate material=M plies=P`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Adjudication {
-    /// Material lead that decides the game.
-    pub material: i32,
-    /// For how many consecutive plies the lead must hold.
-    pub plies: u32,
-}
-
-/// A complete run configuration.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Config {
-    /// The engines, in command-line order.
-    pub engines: Vec<EngineSpec>,
-    /// Round robin or gauntlet.
-    pub tournament: TournamentKind,
-    /// Games per encounter (per pair per round).
-    pub games: u32,
-    /// Rounds.
-    pub rounds: u32,
-    /// Play each opening twice with colours swapped.
-    pub repeat: bool,
-    /// Games played at once.
-    pub concurrency: usize,
-    /// Openings (`None`: the start position).
-    pub openings: Option<OpeningsSpec>,
-    /// Sequential probability ratio test.
-    pub sprt: Option<SprtSpec>,
-    /// PGN output file.
-    pub pgnout: Option<PathBuf>,
-    /// JSON-lines results file.
-    pub results: Option<PathBuf>,
-    /// Continue from the results file.
-    pub resume: bool,
-    /// Draw after this many full moves.
-    pub maxmoves: Option<u32>,
-    /// Restart crashed engines instead of stopping the run.
-    pub recover: bool,
-    /// Seed for openings order, built-in players and text engines.
-    pub seed: u64,
-    /// Material adjudication.
-    pub adjudicate: Option<Adjudication>,
-}
 
 /// What the command line asks for.
 #[derive(Clone, Debug, PartialEq)]

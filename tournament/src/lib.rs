@@ -12,7 +12,8 @@
 //! - [`referee`]: plays one game, checking every move with our own rules.
 //! - [`results`], [`pgn`]: JSON-lines results (append + flush per game) and PGN.
 //! - [`stats`]: Elo (trinomial and pentanomial), nElo, LOS, GSPRT.
-//! - [`runner`]: workers, progress, resume, SPRT stopping; [`cli`]: the command line.
+//! - [`runner`]: workers, progress, resume, SPRT stopping.
+//! - [`cli`]: the command line, parsed into the types of the modules above.
 
 pub mod builtin;
 pub mod cli;

@@ -4,9 +4,29 @@
 //! `f2`/`g7f5` notation) with optional leading `block SQ` words. Blank lines and `#`
 //! comments are skipped. Every line is checked with our rules before the run starts.
 
-use crate::cli::{OpeningOrder, OpeningsSpec};
 use crate::game::{Family, TourGame};
 use engine::rng::SplitMix64;
+use std::path::PathBuf;
+
+/// In which order the openings file is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpeningOrder {
+    /// File order.
+    Sequential,
+    /// A permutation drawn from `-seed`.
+    Random,
+}
+
+/// `-openings`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpeningsSpec {
+    /// The file: one opening per line (moves from the start, optional blocks, or FEN).
+    pub file: PathBuf,
+    /// Order of use.
+    pub order: OpeningOrder,
+    /// 1-based index of the first opening used.
+    pub start: usize,
+}
 
 /// The openings in use, in order of use.
 #[derive(Clone, Debug)]

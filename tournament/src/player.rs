@@ -2,9 +2,49 @@
 //! protocol, or a built-in player. Faults are values, never panics, so one bad engine
 //! costs one game.
 
+use crate::builtin::BuiltinKind;
+use crate::engine_process::Launch;
 use crate::game::TourGame;
 use engine::game::Side;
 use std::time::Instant;
+
+/// Which protocol a process engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proto {
+    /// UAI (`shared/specs/uai.md`).
+    Uai,
+    /// The course's text command language.
+    Text,
+}
+
+/// What an engine is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineKind {
+    /// An external program.
+    Process {
+        /// How to start it.
+        launch: Launch,
+        /// What it speaks.
+        proto: Proto,
+    },
+    /// A player built into the runner.
+    Builtin(BuiltinKind),
+}
+
+/// One `-engine` after `-each` defaults are applied.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineSpec {
+    /// Display name (unique in the run).
+    pub name: String,
+    /// Process or built-in.
+    pub kind: EngineKind,
+    /// `option.NAME=VALUE` pairs, sent as `setoption` after the handshake.
+    pub options: Vec<(String, String)>,
+    /// Time control and search limits.
+    pub limits: Limits,
+    /// How long the handshake may take, in ms (`inittimeout=` seconds).
+    pub init_timeout_ms: u64,
+}
 
 /// Time control `MOVES/TIME+INC` (or `TIME+INC`), in milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

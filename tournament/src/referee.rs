@@ -2,13 +2,21 @@
 //! checked with our own rules, every answer has a hard deadline, and every way an
 //! engine can fail ends the game with a recorded reason instead of stopping the run.
 
-use crate::cli::Adjudication;
 use crate::game::{Family, TourGame};
 use crate::player::{Fault, GameStart, Limits, MoveRequest, Player, Reply};
 use crate::results::{today, GameRecord, GameResult};
 use crate::schedule::GameSpec;
 use engine::game::{Outcome, Side};
 use std::time::{Duration, Instant};
+
+/// `-adjudicate material=M plies=P`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Adjudication {
+    /// Material lead that decides the game.
+    pub material: i32,
+    /// For how many consecutive plies the lead must hold.
+    pub plies: u32,
+}
 
 /// Hard deadline per move for an engine limited only by depth or nodes.
 pub const UNTIMED_MOVE_MS: u64 = 60_000;

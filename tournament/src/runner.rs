@@ -4,21 +4,56 @@
 //! and stops early when the SPRT decides.
 
 use crate::builtin::Builtin;
-use crate::cli::{Config, EngineKind, EngineSpec, Proto};
 use crate::game::{Family, TourGame};
-use crate::openings::Book;
+use crate::openings::{Book, OpeningsSpec};
 use crate::pgn::PgnWriter;
-use crate::player::Player;
-use crate::referee::{self, Match, Played};
+use crate::player::{EngineKind, EngineSpec, Player, Proto};
+use crate::referee::{self, Adjudication, Match, Played};
 use crate::results::{self, GameRecord, ResultsWriter};
-use crate::schedule::{self, GameSpec};
-use crate::stats::{self, Penta, SprtDecision, Wdl};
+use crate::schedule::{self, GameSpec, TournamentKind};
+use crate::stats::{self, Penta, SprtDecision, SprtModel, SprtSpec, Wdl};
 use crate::text_client::TextClient;
 use crate::uai_client::UaiClient;
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
+
+/// A complete run configuration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// The engines, in command-line order.
+    pub engines: Vec<EngineSpec>,
+    /// Round robin or gauntlet.
+    pub tournament: TournamentKind,
+    /// Games per encounter (per pair per round).
+    pub games: u32,
+    /// Rounds.
+    pub rounds: u32,
+    /// Play each opening twice with colours swapped.
+    pub repeat: bool,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Openings (`None`: the start position).
+    pub openings: Option<OpeningsSpec>,
+    /// Sequential probability ratio test.
+    pub sprt: Option<SprtSpec>,
+    /// PGN output file.
+    pub pgnout: Option<PathBuf>,
+    /// JSON-lines results file.
+    pub results: Option<PathBuf>,
+    /// Continue from the results file.
+    pub resume: bool,
+    /// Draw after this many full moves.
+    pub maxmoves: Option<u32>,
+    /// Restart crashed engines instead of stopping the run.
+    pub recover: bool,
+    /// Seed for openings order, built-in players and text engines.
+    pub seed: u64,
+    /// Material adjudication.
+    pub adjudicate: Option<Adjudication>,
+}
 
 /// Why a run could not be carried out.
 #[derive(Debug, PartialEq, Eq)]
@@ -97,7 +132,7 @@ impl Tally {
     }
 
     /// The LLR of engine 0 against engine 1 (pentanomial when pairs exist).
-    pub fn llr(&self, spec: &crate::cli::SprtSpec) -> f64 {
+    pub fn llr(&self, spec: &SprtSpec) -> f64 {
         let (wdl, penta) = self.pair(0, 1);
         if penta.pairs() > 0 {
             stats::llr(&penta.distribution(), 2.0, spec)
@@ -221,8 +256,8 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
             out.push_str(&format!(
                 "SPRT ({}, elo0={} elo1={} alpha={} beta={}): LLR {:.2} ({:.2}, {:.2}) - {verdict}\n",
                 match spec.model {
-                    crate::cli::SprtModel::Normalized => "normalized",
-                    crate::cli::SprtModel::Logistic => "logistic",
+                    SprtModel::Normalized => "normalized",
+                    SprtModel::Logistic => "logistic",
                 },
                 spec.elo0,
                 spec.elo1,

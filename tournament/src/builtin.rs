@@ -5,8 +5,8 @@
 //! the game id, so a game replays identically whichever worker plays it and whether or
 //! not the run was resumed.
 
-use crate::game::TourGame;
 use crate::player::{Fault, GameStart, MoveRequest, Player, Reply};
+use engine::game::{Game, Outcome};
 use engine::rng::SplitMix64;
 
 /// Which built-in player.
@@ -45,7 +45,7 @@ impl Builtin {
     }
 
     /// Picks a move in `pos` (which must not be over).
-    pub fn choose<G: TourGame>(&mut self, pos: &G) -> Option<G::Move> {
+    pub fn choose<G: Game>(&mut self, pos: &G) -> Option<G::Move> {
         let mut moves = Vec::new();
         pos.generate_moves(&mut moves);
         if moves.is_empty() {
@@ -61,8 +61,8 @@ impl Builtin {
                     let mut next = pos.clone();
                     next.make_move(mv);
                     let score = match next.outcome() {
-                        Some(engine::game::Outcome::Win(s)) if s == me => i64::MAX,
-                        Some(engine::game::Outcome::Win(_)) => i64::MIN + 1,
+                        Some(Outcome::Win(s)) if s == me => i64::MAX,
+                        Some(Outcome::Win(_)) => i64::MIN + 1,
                         _ => {
                             let e = next.evaluate() as i64;
                             if next.side_to_move() == me {
@@ -86,7 +86,7 @@ impl Builtin {
     }
 }
 
-impl<G: TourGame> Player<G> for Builtin {
+impl<G: Game> Player<G> for Builtin {
     fn new_game(&mut self, start: &GameStart<'_, G>) -> Result<(), Fault> {
         self.rng = SplitMix64::new(start.seed);
         Ok(())
@@ -94,7 +94,7 @@ impl<G: TourGame> Player<G> for Builtin {
 
     fn think(&mut self, req: &MoveRequest<'_, G>) -> Result<Reply<G>, Fault> {
         self.choose(req.position)
-            .map(Reply::Direct)
+            .map(Reply::Move)
             .ok_or_else(|| Fault::Garbage("no legal move in a finished game".into()))
     }
 

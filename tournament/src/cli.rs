@@ -17,6 +17,7 @@ use crate::referee::Adjudication;
 use crate::runner::Config;
 use crate::schedule::TournamentKind;
 use crate::stats::{SprtModel, SprtSpec};
+use engine::games::Variant;
 use std::path::PathBuf;
 
 /// What the command line asks for.
@@ -28,22 +29,37 @@ pub enum Command {
     Help,
 }
 
-/// The help text (`-help`).
-pub const HELP: &str = "\
-tournament: pit board-game engines against each other (Ataxx)
+/// The help text (`-help`), naming the games this build knows.
+pub fn help() -> String {
+    HELP.replace("{games}", &variant_names())
+        .replace("{default}", Variant::ALL[0].name())
+}
 
-usage: tournament -engine KEY=VALUE... -engine KEY=VALUE... [options]
+/// The games, as `-variant` takes them: `a|b|c`.
+fn variant_names() -> String {
+    Variant::ALL
+        .iter()
+        .map(|v| v.name())
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
+const HELP: &str = "\
+tournament: pit board-game engines against each other
+
+usage: tournament [-variant GAME] -engine KEY=VALUE... -engine KEY=VALUE... [options]
 
 engine keys (in -engine, or in -each for every engine):
   name=N              display name (default: the command's file name)
   cmd=PATH            program to run            builtin=random|greedy  a built-in player
   args=\"A B\"          arguments                 dir=PATH               working directory
-  proto=uai|text      protocol (default uai)    option.NAME=VALUE      UAI setoption
+  proto=uai|text      protocol (default uai)    option.NAME=VALUE      setoption
   tc=[MOVES/]TIME[+INC]  clock in seconds       st=SECONDS             fixed time per move
   depth=N  nodes=N    search limits             timemargin=MS          grace past the deadline (default 50)
   inittimeout=SECONDS handshake deadline (default 10)
 
 options:
+  -variant {games}   the game (default {default})
   -tournament round-robin|gauntlet   -games N   -rounds N   -repeat   -concurrency N
   -openings file=F [order=sequential|random] [start=N]
   -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=normalized|logistic]
@@ -250,6 +266,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
     let mut engines_words: Vec<Vec<(String, String)>> = Vec::new();
     let mut each_words: Vec<(String, String)> = Vec::new();
     let mut cfg = Config {
+        variant: Variant::ALL[0],
         engines: Vec::new(),
         tournament: TournamentKind::RoundRobin,
         games: 1,
@@ -293,6 +310,15 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         };
         match opt.trim_start_matches('-') {
             "help" | "h" => return Ok(Command::Help),
+            "variant" => {
+                let name = one("-variant")?;
+                cfg.variant = Variant::from_name(name).ok_or_else(|| {
+                    format!(
+                        "-variant: unknown game '{name}' (known: {})",
+                        variant_names().replace('|', ", ")
+                    )
+                })?;
+            }
             "engine" => {
                 let kv = words
                     .iter()
@@ -546,6 +572,26 @@ mod tests {
         assert!(c.resume && c.recover);
         assert_eq!(c.seed, 7);
         assert_eq!(c.maxmoves, Some(100));
+        assert_eq!(c.variant.name(), "ataxx", "the default game");
+    }
+
+    #[test]
+    fn variants() {
+        let two = "-engine builtin=random -engine name=b builtin=greedy";
+        for &v in Variant::ALL {
+            assert_eq!(
+                run(&format!("-variant {} {two}", v.name()))
+                    .unwrap()
+                    .variant,
+                v
+            );
+        }
+        let e = run(&format!("-variant chess {two}")).unwrap_err();
+        assert!(
+            e.contains("unknown game 'chess'") && e.contains("ataxx"),
+            "{e}"
+        );
+        assert!(help().contains("-variant ataxx"), "{}", help());
     }
 
     #[test]

@@ -4,8 +4,7 @@
 
 use crate::builtin::BuiltinKind;
 use crate::engine_process::Launch;
-use crate::game::TourGame;
-use engine::game::Side;
+use engine::game::{Game, Opening, Side};
 use std::time::Instant;
 
 /// Which protocol a process engine speaks.
@@ -111,22 +110,23 @@ impl Fault {
 
 /// A move as a player gave it, before the referee has checked it.
 #[derive(Clone, Debug)]
-pub enum Reply<G: TourGame> {
-    /// Protocol notation (UAI `bestmove`).
-    Protocol(String),
-    /// Text-language notation (`a7-b6`, `-`).
-    Text(String),
-    /// A move made by a built-in player (already legal by construction, still checked).
-    Direct(G::Move),
+pub enum Reply<G: Game> {
+    /// The game's protocol notation (UAI/UGI `bestmove`), parsed by the referee.
+    Notation(String),
+    /// A move the player resolved itself (built-in players; the text client, which reads
+    /// its language's notation in its own view of the game). Still checked.
+    Move(G::Move),
+    /// An answer that names no legal move in the player's view of the game.
+    Unreadable(String),
 }
 
 /// Everything about the game a player may need before its first move.
-pub struct GameStart<'a, G: TourGame> {
+pub struct GameStart<'a, G: Game> {
     /// The schedule id of the game (seeds for built-in players derive from it).
     pub id: u64,
-    /// The opening line as written in the openings file.
-    pub opening: &'a str,
-    /// The position the engines start from.
+    /// The opening: its base position and the moves that lead out of it.
+    pub opening: &'a Opening<G>,
+    /// The position the engines start from (the opening's end).
     pub start: &'a G,
     /// The side this player plays.
     pub side: Side,
@@ -135,7 +135,7 @@ pub struct GameStart<'a, G: TourGame> {
 }
 
 /// One request for a move.
-pub struct MoveRequest<'a, G: TourGame> {
+pub struct MoveRequest<'a, G: Game> {
     /// The position the engines started from (after the opening).
     pub start: &'a G,
     /// The moves played since then.
@@ -155,7 +155,7 @@ pub struct MoveRequest<'a, G: TourGame> {
 }
 
 /// A participant in a game.
-pub trait Player<G: TourGame>: Send {
+pub trait Player<G: Game>: Send {
     /// Gets ready for a new game: starts the process if needed, finishes the
     /// handshake, and tells the engine about the game. Errors lose the game.
     fn new_game(&mut self, start: &GameStart<'_, G>) -> Result<(), Fault>;

@@ -4,7 +4,6 @@
 //! and stops early when the SPRT decides.
 
 use crate::builtin::Builtin;
-use crate::game::{Family, TourGame};
 use crate::openings::{Book, OpeningsSpec};
 use crate::pgn::PgnWriter;
 use crate::player::{EngineKind, EngineSpec, Player, Proto};
@@ -14,6 +13,9 @@ use crate::schedule::{self, GameSpec, TournamentKind};
 use crate::stats::{self, Penta, SprtDecision, SprtModel, SprtSpec, Wdl};
 use crate::text_client::TextClient;
 use crate::uai_client::UaiClient;
+use engine::game::{GameIo, RuleSet};
+use engine::games::Variant;
+use engine::protocol::text::TextProtocol;
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -23,6 +25,8 @@ use std::time::Duration;
 /// A complete run configuration.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
+    /// The game played (`-variant`).
+    pub variant: Variant,
     /// The engines, in command-line order.
     pub engines: Vec<EngineSpec>,
     /// Round robin or gauntlet.
@@ -142,7 +146,11 @@ impl Tally {
     }
 }
 
-fn make_player<G: TourGame>(spec: &EngineSpec) -> Box<dyn Player<G>> {
+/// A player for `spec`. The box lives no longer than the run (`'a`): the text client
+/// carries the game's text language `D`, which need not be `'static`.
+fn make_player<'a, G: GameIo, D: TextProtocol<Game = G> + 'a>(
+    spec: &EngineSpec,
+) -> Box<dyn Player<G> + 'a> {
     let init = Duration::from_millis(spec.init_timeout_ms);
     match &spec.kind {
         EngineKind::Builtin(kind) => Box::new(Builtin::new(*kind)),
@@ -153,7 +161,7 @@ fn make_player<G: TourGame>(spec: &EngineSpec) -> Box<dyn Player<G>> {
         EngineKind::Process {
             launch,
             proto: Proto::Text,
-        } => Box::new(TextClient::<G>::new(launch.clone(), init)),
+        } => Box::new(TextClient::<D>::new(launch.clone(), init)),
     }
 }
 
@@ -313,8 +321,9 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
     out
 }
 
-/// Runs a tournament. Returns the exit status on success.
-pub fn run<G: TourGame>(cfg: &Config) -> Result<i32, RunError> {
+/// Runs a tournament of the game `G`, whose course text language `D` is spoken by
+/// `proto=text` engines. Returns the exit status on success.
+pub fn run<G: GameIo, D: TextProtocol<Game = G>>(cfg: &Config) -> Result<i32, RunError> {
     let text_engines = cfg.engines.iter().any(|e| {
         matches!(
             e.kind,
@@ -324,18 +333,40 @@ pub fn run<G: TourGame>(cfg: &Config) -> Result<i32, RunError> {
             }
         )
     });
-    let family = if text_engines {
-        Family::Text
+    // The referee judges by the rules the engines search under: the text language's
+    // when a text engine plays, else the engine protocols'.
+    let rules = if text_engines {
+        RuleSet::Text
     } else {
-        Family::Uai
+        RuleSet::Engine
     };
+    if cfg.adjudicate.is_some() && !G::MATERIAL_ADJUDICATION {
+        return Err(RunError::Usage(format!(
+            "-adjudicate material=: material decides nothing in {}",
+            G::NAME
+        )));
+    }
     let book = match &cfg.openings {
-        Some(spec) => {
-            Book::load::<G>(spec, cfg.seed, family, text_engines).map_err(RunError::Usage)?
-        }
-        None => Book::startpos(),
+        Some(spec) => Book::<G>::load(spec, cfg.seed, rules).map_err(RunError::Usage)?,
+        None => Book::startpos(rules),
     };
+    if text_engines {
+        book.check(|o| D::setup_commands(o, engine::game::Side::First, 0, false).map(drop))
+            .map_err(RunError::Usage)?;
+    }
     for e in &cfg.engines {
+        if let EngineKind::Process {
+            proto: Proto::Uai, ..
+        } = &e.kind
+        {
+            if !G::SPEAKS_UAI {
+                return Err(RunError::Usage(format!(
+                    "engine {}: {} is not played over UAI",
+                    e.name,
+                    G::NAME
+                )));
+            }
+        }
         if let EngineKind::Process { launch, .. } = &e.kind {
             if launch.cmd.contains('/') {
                 let path = match &launch.dir {
@@ -437,7 +468,7 @@ pub fn run<G: TourGame>(cfg: &Config) -> Result<i32, RunError> {
             let (stop, next, recorded) = (&stop, &next, &recorded);
             let (pending, book, fatal) = (&pending, &book, &fatal);
             scope.spawn(move || {
-                let mut players: Vec<Option<Box<dyn Player<G>>>> =
+                let mut players: Vec<Option<Box<dyn Player<G> + '_>>> =
                     (0..cfg.engines.len()).map(|_| None).collect();
                 loop {
                     if stop.load(Ordering::SeqCst) {
@@ -455,19 +486,20 @@ pub fn run<G: TourGame>(cfg: &Config) -> Result<i32, RunError> {
                     let [f, s] = spec.players;
                     for &e in &[f, s] {
                         if players[e].is_none() {
-                            players[e] = Some(make_player::<G>(&cfg.engines[e]));
+                            players[e] = Some(make_player::<G, D>(&cfg.engines[e]));
                         }
                     }
+                    let opening = book.get(spec.opening_slot);
                     let m = Match {
                         spec,
-                        opening: book.line(spec.opening_slot),
+                        opening: &opening.opening,
+                        opening_text: &opening.text,
                         names: [&cfg.engines[f].name, &cfg.engines[s].name],
                         limits: [cfg.engines[f].limits, cfg.engines[s].limits],
                         builtin: [
                             matches!(cfg.engines[f].kind, EngineKind::Builtin(_)),
                             matches!(cfg.engines[s].kind, EngineKind::Builtin(_)),
                         ],
-                        family,
                         maxmoves: cfg.maxmoves,
                         adjudicate: cfg.adjudicate,
                         seed: engine::rng::mix(cfg.seed, spec.id),

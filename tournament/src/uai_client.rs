@@ -3,8 +3,8 @@
 //! `uginewgame`, `p1time`/`p2time`) can become a dialect of the same client later.
 
 use crate::engine_process::{EngineProcess, Launch, ReadError};
-use crate::game::TourGame;
 use crate::player::{Fault, GameStart, MoveRequest, Player, Reply};
+use engine::game::{Game, GameIo};
 use std::time::{Duration, Instant};
 
 /// A UAI engine process, started lazily and reused across games.
@@ -64,7 +64,7 @@ fn wait_for(p: &EngineProcess, token: &str, deadline: Instant) -> Result<(), Fau
 }
 
 /// The `go` command for a request (`btime`/`binc` are x's, the first player's, clock).
-pub fn go_command<G: TourGame>(req: &MoveRequest<'_, G>) -> String {
+pub fn go_command<G: Game>(req: &MoveRequest<'_, G>) -> String {
     let mut go = String::from("go");
     let l = &req.limits;
     if let (Some(b), Some(w)) = (req.clock_ms[0], req.clock_ms[1]) {
@@ -91,7 +91,7 @@ pub fn go_command<G: TourGame>(req: &MoveRequest<'_, G>) -> String {
     go
 }
 
-impl<G: TourGame> Player<G> for UaiClient {
+impl<G: GameIo> Player<G> for UaiClient {
     fn new_game(&mut self, _start: &GameStart<'_, G>) -> Result<(), Fault> {
         if let Some(p) = self.process.as_mut() {
             if !p.is_alive() {
@@ -129,7 +129,7 @@ impl<G: TourGame> Player<G> for UaiClient {
             let mut pos = req.start.clone();
             for &mv in req.moves {
                 position.push(' ');
-                position.push_str(&pos.protocol_move(mv));
+                position.push_str(&pos.move_name(mv));
                 pos.make_move(mv);
             }
         }
@@ -141,7 +141,7 @@ impl<G: TourGame> Player<G> for UaiClient {
                     let mut words = line.split_whitespace();
                     if words.next() == Some("bestmove") {
                         return match words.next() {
-                            Some(mv) => Ok(Reply::Protocol(mv.to_string())),
+                            Some(mv) => Ok(Reply::Notation(mv.to_string())),
                             None => Err(Fault::Garbage("'bestmove' without a move".into())),
                         };
                     }

@@ -142,6 +142,15 @@ fn bad_command_lines_exit_2_with_one_line() {
             "st=1",
         ],
         vec!["-frobnicate"],
+        vec![
+            "-variant",
+            "chess",
+            "-engine",
+            "builtin=random",
+            "-engine",
+            "name=b",
+            "builtin=random",
+        ],
     ] {
         let o = run(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");

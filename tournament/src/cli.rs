@@ -53,7 +53,8 @@ engine keys (in -engine, or in -each for every engine):
   name=N              display name (default: the command's file name)
   cmd=PATH            program to run            builtin=random|greedy  a built-in player
   args=\"A B\"          arguments                 dir=PATH               working directory
-  proto=uai|text      protocol (default uai)    option.NAME=VALUE      setoption
+  proto=uai|ugi|text  protocol (default: uai where the game speaks it, else ugi)
+  option.NAME=VALUE   sent as setoption
   tc=[MOVES/]TIME[+INC]  clock in seconds       st=SECONDS             fixed time per move
   depth=N  nodes=N    search limits             timemargin=MS          grace past the deadline (default 50)
   inittimeout=SECONDS handshake deadline (default 10)
@@ -160,7 +161,7 @@ fn build_engine(index: usize, words: &[(String, String)]) -> Result<EngineSpec, 
     let mut builtin = None;
     let mut args = Vec::new();
     let mut dir = None;
-    let mut proto = Proto::Uai;
+    let mut proto = None;
     let mut options: Vec<(String, String)> = Vec::new();
     let mut limits = Limits {
         margin_ms: 50,
@@ -175,11 +176,12 @@ fn build_engine(index: usize, words: &[(String, String)]) -> Result<EngineSpec, 
             "args" => args = split_args(v)?,
             "dir" => dir = Some(PathBuf::from(v)),
             "proto" => {
-                proto = match v {
+                proto = Some(match v {
                     "uai" => Proto::Uai,
+                    "ugi" => Proto::Ugi,
                     "text" => Proto::Text,
-                    _ => return Err(format!("proto: unknown protocol '{v}' (uai or text)")),
-                }
+                    _ => return Err(format!("proto: unknown protocol '{v}' (uai, ugi or text)")),
+                })
             }
             "builtin" => {
                 builtin =
@@ -561,6 +563,10 @@ mod tests {
         assert_eq!(c.engines.len(), 2);
         assert_eq!(c.engines[0].limits.margin_ms, 100);
         assert_eq!(c.engines[0].options, vec![("Hash".into(), "16".into())]);
+        assert!(matches!(
+            c.engines[0].kind,
+            EngineKind::Process { proto: None, .. }
+        ));
         assert_eq!(c.engines[1].name, "greedy");
         assert_eq!(
             (c.games, c.rounds, c.repeat, c.concurrency),
@@ -620,6 +626,7 @@ mod tests {
             "-engine builtin=random -engine name=b builtin=greedy -engine name=c builtin=random -sprt elo0=0 elo1=5",
             "-engine builtin=random foo",
             "-engine builtin=random -engine name=b builtin=greedy -openings order=random",
+            "-engine builtin=random -engine name=b cmd=x st=1 proto=uci",
         ] {
             assert!(run(bad).is_err(), "{bad}");
         }

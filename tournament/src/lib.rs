@@ -8,7 +8,7 @@
 //! [`engine::games::Variant`].
 //!
 //! - [`engine_process`]: a child process with a reader thread and hard read deadlines.
-//! - [`player`]: what the referee asks of a player; [`uai_client`], [`text_client`] and
+//! - [`player`]: what the referee asks of a player; [`uci_client`], [`text_client`] and
 //!   [`builtin`] implement it.
 //! - [`schedule`], [`openings`]: the deterministic list of games (ids are stable, so a
 //!   run can be resumed) and the openings they use.
@@ -30,7 +30,7 @@ pub mod runner;
 pub mod schedule;
 pub mod stats;
 pub mod text_client;
-pub mod uai_client;
+pub mod uci_client;
 
 use engine::games::{Playable, VariantVisitor};
 use engine::protocol::text::TextDialect;

@@ -4,16 +4,30 @@
 
 use crate::builtin::BuiltinKind;
 use crate::engine_process::Launch;
-use engine::game::{Game, Opening, Side};
+use engine::game::{Game, GameIo, Opening, Side};
 use std::time::Instant;
 
 /// Which protocol a process engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Proto {
-    /// UAI (`shared/specs/uai.md`).
+    /// UAI (`shared/specs/uai.md`), for games that speak it ([`GameIo::SPEAKS_UAI`]).
     Uai,
-    /// The course's text command language.
+    /// UGI (`shared/specs/ugi.md`), which every game speaks.
+    Ugi,
+    /// The game's course text command language.
     Text,
+}
+
+impl Proto {
+    /// The protocol of an engine that names none: UAI where the game speaks it (as
+    /// before UGI existed), else UGI.
+    pub fn default_for<G: GameIo>() -> Proto {
+        if G::SPEAKS_UAI {
+            Proto::Uai
+        } else {
+            Proto::Ugi
+        }
+    }
 }
 
 /// What an engine is.
@@ -23,8 +37,8 @@ pub enum EngineKind {
     Process {
         /// How to start it.
         launch: Launch,
-        /// What it speaks.
-        proto: Proto,
+        /// What it speaks (`None`: [`Proto::default_for`] the game).
+        proto: Option<Proto>,
     },
     /// A player built into the runner.
     Builtin(BuiltinKind),
@@ -43,6 +57,16 @@ pub struct EngineSpec {
     pub limits: Limits,
     /// How long the handshake may take, in ms (`inittimeout=` seconds).
     pub init_timeout_ms: u64,
+}
+
+impl EngineSpec {
+    /// The protocol a process engine speaks in game `G`; `None` for a built-in player.
+    pub fn proto<G: GameIo>(&self) -> Option<Proto> {
+        match &self.kind {
+            EngineKind::Process { proto, .. } => Some(proto.unwrap_or(Proto::default_for::<G>())),
+            EngineKind::Builtin(_) => None,
+        }
+    }
 }
 
 /// Time control `MOVES/TIME+INC` (or `TIME+INC`), in milliseconds.
@@ -78,7 +102,8 @@ pub enum Fault {
     Crash(String),
     /// No answer before the hard deadline.
     Timeout,
-    /// The handshake (`uai`/`uaiok`, `isready`/`readyok`, text set-up) did not finish.
+    /// The handshake (`uai`/`uaiok` or `ugi`/`ugiok`, `isready`/`readyok`, text set-up)
+    /// did not finish.
     Handshake(String),
     /// The engine could not be started at all.
     Start(String),

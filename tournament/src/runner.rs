@@ -4,6 +4,7 @@
 //! and stops early when the SPRT decides.
 
 use crate::builtin::Builtin;
+use crate::engine_process::Launch;
 use crate::openings::{Book, OpeningsSpec};
 use crate::pgn::PgnWriter;
 use crate::player::{EngineKind, EngineSpec, Player, Proto};
@@ -12,10 +13,11 @@ use crate::results::{self, GameRecord, ResultsWriter};
 use crate::schedule::{self, GameSpec, TournamentKind};
 use crate::stats::{self, Penta, SprtDecision, SprtModel, SprtSpec, Wdl};
 use crate::text_client::TextClient;
-use crate::uai_client::UaiClient;
+use crate::uci_client::UciClient;
 use engine::game::{GameIo, RuleSet};
 use engine::games::Variant;
 use engine::protocol::text::TextProtocol;
+use engine::protocol::uci::Dialect;
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -152,16 +154,21 @@ fn make_player<'a, G: GameIo, D: TextProtocol<Game = G> + 'a>(
     spec: &EngineSpec,
 ) -> Box<dyn Player<G> + 'a> {
     let init = Duration::from_millis(spec.init_timeout_ms);
-    match &spec.kind {
-        EngineKind::Builtin(kind) => Box::new(Builtin::new(*kind)),
-        EngineKind::Process {
-            launch,
-            proto: Proto::Uai,
-        } => Box::new(UaiClient::new(launch.clone(), spec.options.clone(), init)),
-        EngineKind::Process {
-            launch,
-            proto: Proto::Text,
-        } => Box::new(TextClient::<D>::new(launch.clone(), init)),
+    let uci = |dialect, launch: &Launch| -> Box<dyn Player<G> + 'a> {
+        Box::new(UciClient::new(
+            dialect,
+            launch.clone(),
+            spec.options.clone(),
+            init,
+        ))
+    };
+    match (&spec.kind, spec.proto::<G>()) {
+        (EngineKind::Builtin(kind), _) => Box::new(Builtin::new(*kind)),
+        (EngineKind::Process { launch, .. }, Some(Proto::Text)) => {
+            Box::new(TextClient::<D>::new(launch.clone(), init))
+        }
+        (EngineKind::Process { launch, .. }, Some(Proto::Ugi)) => uci(Dialect::Ugi, launch),
+        (EngineKind::Process { launch, .. }, _) => uci(Dialect::Uai, launch),
     }
 }
 
@@ -324,15 +331,10 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
 /// Runs a tournament of the game `G`, whose course text language `D` is spoken by
 /// `proto=text` engines. Returns the exit status on success.
 pub fn run<G: GameIo, D: TextProtocol<Game = G>>(cfg: &Config) -> Result<i32, RunError> {
-    let text_engines = cfg.engines.iter().any(|e| {
-        matches!(
-            e.kind,
-            EngineKind::Process {
-                proto: Proto::Text,
-                ..
-            }
-        )
-    });
+    let text_engines = cfg
+        .engines
+        .iter()
+        .any(|e| e.proto::<G>() == Some(Proto::Text));
     // The referee judges by the rules the engines search under: the text language's
     // when a text engine plays, else the engine protocols'.
     let rules = if text_engines {
@@ -355,17 +357,12 @@ pub fn run<G: GameIo, D: TextProtocol<Game = G>>(cfg: &Config) -> Result<i32, Ru
             .map_err(RunError::Usage)?;
     }
     for e in &cfg.engines {
-        if let EngineKind::Process {
-            proto: Proto::Uai, ..
-        } = &e.kind
-        {
-            if !G::SPEAKS_UAI {
-                return Err(RunError::Usage(format!(
-                    "engine {}: {} is not played over UAI",
-                    e.name,
-                    G::NAME
-                )));
-            }
+        if e.proto::<G>() == Some(Proto::Uai) && !G::SPEAKS_UAI {
+            return Err(RunError::Usage(format!(
+                "engine {}: {} is not played over UAI (use proto=ugi)",
+                e.name,
+                G::NAME
+            )));
         }
         if let EngineKind::Process { launch, .. } = &e.kind {
             if launch.cmd.contains('/') {

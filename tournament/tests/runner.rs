@@ -3,12 +3,44 @@
 //! kill-and-resume, and SPRT stopping.
 
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 const TOURNAMENT: &str = env!("CARGO_BIN_EXE_tournament");
 const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
+
+/// Our real engine, `ataxx`, from the same target directory and profile as the runner.
+/// `cargo test -p tournament` does not build the engine crate's binaries, so it is built
+/// here (a no-op when it is up to date, and never a stale binary from an older build).
+fn ataxx_binary() -> PathBuf {
+    let path =
+        Path::new(TOURNAMENT).with_file_name(format!("ataxx{}", std::env::consts::EXE_SUFFIX));
+    if let Some(cargo) = std::env::var_os("CARGO") {
+        let profile = path
+            .parent()
+            .and_then(Path::file_name)
+            .and_then(|p| p.to_str())
+            .unwrap_or("debug");
+        let mut build = Command::new(cargo);
+        build.args(["build", "--quiet", "-p", "ataxx-engine", "--bin", "ataxx"]);
+        match profile {
+            "debug" => {}
+            "release" => {
+                build.arg("--release");
+            }
+            other => {
+                build.args(["--profile", other]);
+            }
+        }
+        let status = build
+            .status()
+            .expect("run cargo build for the ataxx binary");
+        assert!(status.success(), "building the ataxx binary failed");
+    }
+    assert!(path.exists(), "no engine binary at {}", path.display());
+    path
+}
 
 /// A fresh scratch directory per test.
 fn scratch(name: &str) -> PathBuf {
@@ -474,5 +506,78 @@ fn clock_runs_out_under_a_time_control() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         let plies = v["plies"].as_u64().unwrap();
         assert!((10..40).contains(&plies), "{plies} plies");
+    }
+}
+
+#[test]
+fn real_engine_over_ugi_and_uai() {
+    // Our engine over UGI and over UAI, each on a clock (so `go` carries both sides'
+    // clocks: all four words) and a node budget (so the games stay short), plus the
+    // random built-in: every game ends by the rules, none by a fault.
+    let ataxx = ataxx_binary();
+    let dir = scratch("ugi");
+    let res = dir.join("r.jsonl");
+    let cmd = format!("cmd={}", ataxx.display());
+    let o = Command::new(TOURNAMENT)
+        .args([
+            "-variant",
+            "ataxx",
+            "-engine",
+            &cmd,
+            "name=ugi",
+            "proto=ugi",
+            "-engine",
+            &cmd,
+            "name=uai",
+            "proto=uai",
+            "-engine",
+            "builtin=random",
+            "-each",
+            "tc=30+0.1",
+            "nodes=2000",
+            "-games",
+            "2",
+            "-results",
+            res.to_str().unwrap(),
+        ])
+        .env("RUST_LOG", "tournament::engine_process=trace")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run tournament");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let recs = records(&res);
+    assert_eq!(recs.len(), 6, "{recs:?}");
+    for (_, _, reason, _) in &recs {
+        assert!(
+            [
+                "board full",
+                "no moves left",
+                "no stones left",
+                "100-ply rule"
+            ]
+            .iter()
+            .any(|r| reason.starts_with(r)),
+            "{reason}"
+        );
+    }
+    let log = stderr(&o);
+    for want in [">> ugi", ">> uginewgame", ">> uai", ">> uainewgame"] {
+        assert!(log.lines().any(|l| l.ends_with(want)), "no '{want}' sent");
+    }
+    let go = |first: &str| {
+        log.lines()
+            .filter_map(|l| l.split(">> ").nth(1))
+            .filter(|l| l.starts_with(first))
+            .count()
+    };
+    assert!(go("go p1time ") > 0 && go("go btime ") > 0, "{log}");
+    let both_clocks = log
+        .lines()
+        .filter_map(|l| l.split(">> ").nth(1))
+        .find(|l| l.starts_with("go p1time ") && l.contains(" p2time "))
+        .expect("a UGI go with both clocks (the game against the UAI engine)");
+    let words: Vec<&str> = both_clocks.split_whitespace().collect();
+    for w in ["p1time", "p2time", "p1inc", "p2inc", "nodes"] {
+        assert!(words.contains(&w), "{both_clocks}");
     }
 }

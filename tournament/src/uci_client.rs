@@ -1,24 +1,61 @@
-//! The UAI client (UCI with `uai`/`uainewgame`, Ataxx FEN and moves), as in
-//! `shared/specs/uai.md`. Written against the protocol family so UGI (`ugi`/`ugiok`,
-//! `uginewgame`, `p1time`/`p2time`) can become a dialect of the same client later.
+//! The client for the UCI family: UAI (`shared/specs/uai.md`, for games that speak it)
+//! and UGI (`shared/specs/ugi.md`, every game). Both are UCI with other words for the
+//! handshake, the new game and the clocks ([`Dialect`]); FEN and moves are the game's
+//! protocol notation ([`GameIo::fen`], [`GameIo::move_name`]).
 
 use crate::engine_process::{EngineProcess, Launch, ReadError};
 use crate::player::{Fault, GameStart, MoveRequest, Player, Reply};
 use engine::game::{Game, GameIo};
+use engine::protocol::uci::Dialect;
 use std::time::{Duration, Instant};
 
-/// A UAI engine process, started lazily and reused across games.
-pub struct UaiClient {
+/// The words in which the dialects differ. (The library's session has them too, but
+/// keeps all except `hello` to itself.)
+struct Words {
+    ok: &'static str,
+    new_game: &'static str,
+    /// `go` words of each player's clock and increment, first player first (UAI's `b`
+    /// and UGI's `p1` are the side that moves first from the start position).
+    time: [&'static str; 2],
+    inc: [&'static str; 2],
+}
+
+fn words(dialect: Dialect) -> Words {
+    match dialect {
+        Dialect::Uai => Words {
+            ok: "uaiok",
+            new_game: "uainewgame",
+            time: ["btime", "wtime"],
+            inc: ["binc", "winc"],
+        },
+        Dialect::Ugi => Words {
+            ok: "ugiok",
+            new_game: "uginewgame",
+            time: ["p1time", "p2time"],
+            inc: ["p1inc", "p2inc"],
+        },
+    }
+}
+
+/// A UAI or UGI engine process, started lazily and reused across games.
+pub struct UciClient {
+    dialect: Dialect,
     launch: Launch,
     options: Vec<(String, String)>,
     init_timeout: Duration,
     process: Option<EngineProcess>,
 }
 
-impl UaiClient {
-    /// A client that will start `launch` at the first game.
-    pub fn new(launch: Launch, options: Vec<(String, String)>, init_timeout: Duration) -> Self {
-        UaiClient {
+impl UciClient {
+    /// A client that will start `launch` at the first game and speak `dialect`.
+    pub fn new(
+        dialect: Dialect,
+        launch: Launch,
+        options: Vec<(String, String)>,
+        init_timeout: Duration,
+    ) -> Self {
+        UciClient {
+            dialect,
             launch,
             options,
             init_timeout,
@@ -29,8 +66,8 @@ impl UaiClient {
     fn start_process(&mut self) -> Result<(), Fault> {
         let mut p = EngineProcess::spawn(&self.launch).map_err(Fault::Start)?;
         let deadline = Instant::now() + self.init_timeout;
-        p.send("uai").map_err(Fault::Handshake)?;
-        wait_for(&p, "uaiok", deadline)?;
+        p.send(self.dialect.hello()).map_err(Fault::Handshake)?;
+        wait_for(&p, words(self.dialect).ok, deadline)?;
         for (name, value) in &self.options {
             p.send(&format!("setoption name {name} value {value}"))
                 .map_err(Fault::Handshake)?;
@@ -63,21 +100,28 @@ fn wait_for(p: &EngineProcess, token: &str, deadline: Instant) -> Result<(), Fau
     }
 }
 
-/// The `go` command for a request (`btime`/`binc` are x's, the first player's, clock).
-pub fn go_command<G: Game>(req: &MoveRequest<'_, G>) -> String {
+/// The `go` command for a request. Each side that has a clock gets its time and its
+/// increment (so both sides' four words whenever both have clocks, as UGI managers
+/// always send them); a side without one (a built-in player, `st=`) is left out, so an
+/// engine on a clock always learns its own time.
+pub fn go_command<G: Game>(dialect: Dialect, req: &MoveRequest<'_, G>) -> String {
+    let w = words(dialect);
     let mut go = String::from("go");
     let l = &req.limits;
-    if let (Some(b), Some(w)) = (req.clock_ms[0], req.clock_ms[1]) {
-        go.push_str(&format!(
-            " btime {} wtime {} binc {} winc {}",
-            b.max(0),
-            w.max(0),
-            req.inc_ms[0],
-            req.inc_ms[1]
-        ));
-        if let Some(m) = req.movestogo {
-            go.push_str(&format!(" movestogo {m}"));
+    let mut clocks = false;
+    for i in 0..2 {
+        if let Some(t) = req.clock_ms[i] {
+            go.push_str(&format!(" {} {}", w.time[i], t.max(0)));
+            clocks = true;
         }
+    }
+    for i in 0..2 {
+        if req.clock_ms[i].is_some() {
+            go.push_str(&format!(" {} {}", w.inc[i], req.inc_ms[i]));
+        }
+    }
+    if let Some(m) = req.movestogo.filter(|_| clocks) {
+        go.push_str(&format!(" movestogo {m}"));
     }
     if let Some(t) = l.movetime_ms {
         go.push_str(&format!(" movetime {t}"));
@@ -91,7 +135,7 @@ pub fn go_command<G: Game>(req: &MoveRequest<'_, G>) -> String {
     go
 }
 
-impl<G: GameIo> Player<G> for UaiClient {
+impl<G: GameIo> Player<G> for UciClient {
     fn new_game(&mut self, _start: &GameStart<'_, G>) -> Result<(), Fault> {
         if let Some(p) = self.process.as_mut() {
             if !p.is_alive() {
@@ -108,7 +152,7 @@ impl<G: GameIo> Player<G> for UaiClient {
         p.drain();
         let deadline = Instant::now() + self.init_timeout;
         let r = p
-            .send("uainewgame")
+            .send(words(self.dialect).new_game)
             .and_then(|_| p.send("isready"))
             .map_err(Fault::Handshake)
             .and_then(|_| wait_for(p, "readyok", deadline));
@@ -134,7 +178,8 @@ impl<G: GameIo> Player<G> for UaiClient {
             }
         }
         p.send(&position).map_err(Fault::Crash)?;
-        p.send(&go_command(req)).map_err(Fault::Crash)?;
+        p.send(&go_command(self.dialect, req))
+            .map_err(Fault::Crash)?;
         loop {
             match p.recv_deadline(req.deadline) {
                 Ok(line) => {
@@ -167,5 +212,61 @@ impl<G: GameIo> Player<G> for UaiClient {
         if let Some(p) = self.process.take() {
             p.quit("quit", Duration::from_millis(300));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::{Limits, TimeControl};
+    use engine::games::ataxx::{Position, Rules};
+
+    fn go(dialect: Dialect, clock_ms: [Option<i64>; 2], limits: Limits) -> String {
+        let pos = Position::startpos(Rules::Uai);
+        let req = MoveRequest {
+            start: &pos,
+            moves: &[],
+            position: &pos,
+            clock_ms,
+            inc_ms: [100, 200],
+            movestogo: Some(7),
+            limits,
+            deadline: Instant::now(),
+        };
+        go_command(dialect, &req)
+    }
+
+    #[test]
+    fn go_commands() {
+        let tc = Limits {
+            tc: Some(TimeControl {
+                moves: Some(40),
+                base_ms: 1000,
+                inc_ms: 100,
+            }),
+            ..Limits::default()
+        };
+        assert_eq!(
+            go(Dialect::Ugi, [Some(900), Some(-5)], tc),
+            "go p1time 900 p2time 0 p1inc 100 p2inc 200 movestogo 7"
+        );
+        assert_eq!(
+            go(Dialect::Uai, [Some(900), Some(800)], tc),
+            "go btime 900 wtime 800 binc 100 winc 200 movestogo 7"
+        );
+        assert_eq!(
+            go(Dialect::Ugi, [None, Some(800)], tc),
+            "go p2time 800 p2inc 200 movestogo 7"
+        );
+        let fixed = Limits {
+            movetime_ms: Some(50),
+            depth: Some(3),
+            nodes: Some(1000),
+            ..Limits::default()
+        };
+        assert_eq!(
+            go(Dialect::Ugi, [None, None], fixed),
+            "go movetime 50 depth 3 nodes 1000"
+        );
     }
 }

@@ -174,18 +174,16 @@ impl EngineProcess {
         matches!(self.child.try_wait(), Ok(None))
     }
 
-    /// Asks the engine to quit, waits up to `grace`, then kills it.
+    /// Asks the engine to quit, waits up to `grace`, then kills it. The wait is on the
+    /// reader's channel, which closes with the engine's output (at its exit): no polling.
     pub fn quit(mut self, quit_command: &str, grace: std::time::Duration) {
         let _ = self.send(quit_command);
         self.stdin = None;
         let until = Instant::now() + grace;
-        while Instant::now() < until {
-            if !self.is_alive() {
-                return;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(5));
+        while self.lines.recv_deadline(until).is_ok() {}
+        if self.is_alive() {
+            self.kill();
         }
-        self.kill();
     }
 
     /// Kills the process and reaps it (no zombies, even for a hung engine).

@@ -125,6 +125,7 @@ mod tests {
         let rec = GameRecord {
             id: 4,
             round: 0,
+            variant: "ataxx".into(),
             players: ["a".into(), "b".into()],
             opening: String::new(),
             fen: "x5o/7/7/7/7/7/o5x o 0 1".into(),

@@ -255,6 +255,7 @@ fn record<G: GameIo>(
     GameRecord {
         id: m.spec.id,
         round: m.spec.round,
+        variant: G::NAME.to_string(),
         players: [m.names[0].to_string(), m.names[1].to_string()],
         opening: m.opening_text.to_string(),
         fen,

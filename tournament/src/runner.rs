@@ -446,6 +446,15 @@ impl Ledger {
             let (existing, cut) = results::load(path).map_err(RunError::Runtime)?;
             if cfg.resume {
                 for r in &existing {
+                    if !r.is_variant(G::NAME) {
+                        return Err(RunError::Usage(format!(
+                            "-resume: game {} in {} is a game of {}, not {}",
+                            r.id,
+                            path.display(),
+                            r.variant,
+                            G::NAME
+                        )));
+                    }
                     let ok = schedule.get(r.id as usize).is_some_and(|s| {
                         r.players[0] == names[s.players[0]] && r.players[1] == names[s.players[1]]
                     });

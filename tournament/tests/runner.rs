@@ -581,3 +581,34 @@ fn real_engine_over_ugi_and_uai() {
         assert!(words.contains(&w), "{both_clocks}");
     }
 }
+
+#[test]
+fn tune_reads_the_results_file() {
+    // `tune fit` reads the runner's results through the runner's own record type: every
+    // game of the file counts, a line cut by a kill is skipped.
+    let dir = scratch("tune");
+    let res = dir.join("r.jsonl");
+    let o = run(&[
+        "-engine",
+        "builtin=greedy",
+        "-engine",
+        "builtin=random",
+        "-games",
+        "2",
+        "-rounds",
+        "3",
+        "-results",
+        res.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mut text = std::fs::read_to_string(&res).unwrap();
+    text.push_str("{\"id\":6,\"players\":[\"gre");
+    std::fs::write(&res, text).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_tune"))
+        .args(["fit", res.to_str().unwrap()])
+        .output()
+        .expect("run tune");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).starts_with("6 games, "), "{}", stderr(&o));
+    assert!(stdout(&o).contains("pub const MG"), "{}", stdout(&o));
+}

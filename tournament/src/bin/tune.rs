@@ -1,4 +1,6 @@
-//! `tune`: tools for making the Ataxx engine stronger (see `docs/strength.md`).
+//! `tune`: tools for making the Ataxx engine stronger (see `docs/strength.md`). It lives
+//! in the tournament crate because `fit` reads the runner's results files through the
+//! runner's own record type ([`tournament::results::GameRecord`]).
 //!
 //! - `tune openings COUNT SEED`: prints an openings file for the tournament runner:
 //!   `COUNT` distinct lines of 2–4 random plies from the start position (a third of them
@@ -6,14 +8,14 @@
 //!   scores it within ±120 (so games are not decided by the opening). Deterministic for
 //!   a given `SEED`.
 //! - `tune fit [--l2 L] RESULTS.jsonl...`: Texel-style tuning of the evaluation weights
-//!   (`src/games/ataxx/eval.rs`): every position of every game in the tournament
+//!   (`src/games/ataxx/eval.rs`): every position of every Ataxx game in the tournament
 //!   runner's results files, labelled with the game's result, and a logistic model
 //!   `P(win) = 1 / (1 + 10^(-K·eval/400))` whose cross-entropy is minimised, first over
 //!   `K` with the current weights (to keep the score scale), then over the weights.
 //!   Prints the loss before and after and the new `MG`/`EG` tables. `--l2 L` adds
 //!   `L·Σ((w − w₀)/100)²` to the loss (a pull towards the current weights).
 
-use engine::game::Side;
+use engine::game::{GameIo, Side};
 use engine::games::ataxx::eval::{self, N_TERMS, TERMS};
 use engine::games::ataxx::text::block_squares;
 use engine::games::ataxx::{square_name, Move, Position, Rules};
@@ -22,6 +24,7 @@ use engine::search::{Limits, Searcher};
 use std::collections::HashSet;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
+use tournament::results::GameRecord;
 
 const USAGE: &str = "usage: tune openings COUNT SEED | tune fit [--l2 L] RESULTS.jsonl...";
 
@@ -65,7 +68,7 @@ fn openings(count: usize, seed: u64) {
     let mut seen = HashSet::new();
     let mut searcher = Searcher::<Position>::new(4);
     let stop = AtomicBool::new(false);
-    println!("# {count} Ataxx openings made by `tune openings {count} {seed}` (src/bin/tune.rs):");
+    println!("# {count} Ataxx openings made by `tune openings {count} {seed}` (tournament/src/bin/tune.rs):");
     println!("# 2-4 random plies from the start, a third after 1-2 random blocks; each kept only");
     println!("# if a depth-5 search scores it within +-120.");
     let mut made = 0;
@@ -114,49 +117,21 @@ struct Sample {
     result: f64,
 }
 
-/// The value of `"key":"…"` in a JSON line (our runner's results never escape quotes
-/// in these fields).
-fn json_str<'a>(line: &'a str, key: &str) -> Option<&'a str> {
-    let pat = format!("\"{key}\":\"");
-    let start = line.find(&pat)? + pat.len();
-    let len = line[start..].find('"')?;
-    Some(&line[start..start + len])
-}
-
-/// The moves of `"moves":["…",…]`.
-fn json_moves(line: &str) -> Option<Vec<&str>> {
-    let start = line.find("\"moves\":[")? + "\"moves\":[".len();
-    let len = line[start..].find(']')?;
-    Some(
-        line[start..start + len]
-            .split(',')
-            .map(|m| m.trim_matches('"'))
-            .filter(|m| !m.is_empty())
-            .collect(),
-    )
-}
-
 fn load(files: &[&str]) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
     let mut games = 0;
     for file in files {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
-        for line in text.lines() {
-            let (Some(fen), Some(moves), Some(result)) = (
-                json_str(line, "fen"),
-                json_moves(line),
-                json_str(line, "result"),
-            ) else {
+        // Lines that are not records (a line cut by a kill) and games of other
+        // variants are skipped.
+        for rec in text.lines().filter_map(GameRecord::from_json) {
+            if !rec.is_variant(Position::NAME) {
                 continue;
-            };
-            let first_score = match result {
-                "1-0" => 1.0,
-                "0-1" => 0.0,
-                _ => 0.5,
-            };
-            let mut pos = Position::from_fen(fen, Rules::Uai).map_err(|e| e.to_string())?;
+            }
+            let first_score = rec.result.first_score();
+            let mut pos = Position::from_fen(&rec.fen, Rules::Uai).map_err(|e| e.to_string())?;
             games += 1;
-            for m in moves.iter().map(|m| Move::parse_uai(m)) {
+            for m in rec.moves.iter().map(|m| Move::parse_uai(m)) {
                 let Ok(mv) = m else { break };
                 if pos.outcome().is_none() {
                     let (t, empty) = eval::terms(&pos);

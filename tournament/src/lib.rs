@@ -1,12 +1,12 @@
 //! Tournament runner: pits engines against each other, loses nothing, reports honest
 //! statistics.
 //!
-//! Layout, from the bottom up:
 //! The runner knows no game: everything game-specific comes from the engine library's
-//! traits ([`engine::game::GameIo`] for rules and notation, [`engine::protocol::text::TextProtocol`] for
-//! driving a course text language), and `-variant` picks the game at run time through
-//! [`engine::games::Variant`].
+//! traits ([`engine::game::GameIo`] for rules and notation,
+//! [`engine::protocol::text::TextProtocol`] for driving a course text language), and
+//! `-variant` picks the game at run time through [`engine::games::Variant`].
 //!
+//! Layout, from the bottom up:
 //! - [`engine_process`]: a child process with a reader thread and hard read deadlines.
 //! - [`player`]: what the referee asks of a player; [`uci_client`], [`text_client`] and
 //!   [`builtin`] implement it.

@@ -65,7 +65,8 @@ pub struct GameRecord {
     /// 0-based round.
     #[serde(default)]
     pub round: u32,
-    /// The game (`-variant`; empty in files written before it existed, all Ataxx).
+    /// The game (`-variant`); empty in files written before it existed, which hold
+    /// games of the library's first game (see [`GameRecord::is_variant`]).
     #[serde(default)]
     pub variant: String,
     /// Engine names: `[first mover, second mover]`.

@@ -9,34 +9,6 @@ use engine::game::{Game, GameIo};
 use engine::protocol::uci::Dialect;
 use std::time::{Duration, Instant};
 
-/// The words in which the dialects differ. (The library's session has them too, but
-/// keeps all except `hello` to itself.)
-struct Words {
-    ok: &'static str,
-    new_game: &'static str,
-    /// `go` words of each player's clock and increment, first player first (UAI's `b`
-    /// and UGI's `p1` are the side that moves first from the start position).
-    time: [&'static str; 2],
-    inc: [&'static str; 2],
-}
-
-fn words(dialect: Dialect) -> Words {
-    match dialect {
-        Dialect::Uai => Words {
-            ok: "uaiok",
-            new_game: "uainewgame",
-            time: ["btime", "wtime"],
-            inc: ["binc", "winc"],
-        },
-        Dialect::Ugi => Words {
-            ok: "ugiok",
-            new_game: "uginewgame",
-            time: ["p1time", "p2time"],
-            inc: ["p1inc", "p2inc"],
-        },
-    }
-}
-
 /// A UAI or UGI engine process, started lazily and reused across games.
 pub struct UciClient {
     dialect: Dialect,
@@ -67,7 +39,7 @@ impl UciClient {
         let mut p = EngineProcess::spawn(&self.launch).map_err(Fault::Start)?;
         let deadline = Instant::now() + self.init_timeout;
         p.send(self.dialect.hello()).map_err(Fault::Handshake)?;
-        wait_for(&p, words(self.dialect).ok, deadline)?;
+        wait_for(&p, self.dialect.ok(), deadline)?;
         for (name, value) in &self.options {
             p.send(&format!("setoption name {name} value {value}"))
                 .map_err(Fault::Handshake)?;
@@ -105,19 +77,19 @@ fn wait_for(p: &EngineProcess, token: &str, deadline: Instant) -> Result<(), Fau
 /// always send them); a side without one (a built-in player, `st=`) is left out, so an
 /// engine on a clock always learns its own time.
 pub fn go_command<G: Game>(dialect: Dialect, req: &MoveRequest<'_, G>) -> String {
-    let w = words(dialect);
+    let [time_words, inc_words] = dialect.clock_words();
     let mut go = String::from("go");
     let l = &req.limits;
     let mut clocks = false;
     for i in 0..2 {
         if let Some(t) = req.clock_ms[i] {
-            go.push_str(&format!(" {} {}", w.time[i], t.max(0)));
+            go.push_str(&format!(" {} {}", time_words[i], t.max(0)));
             clocks = true;
         }
     }
     for i in 0..2 {
         if req.clock_ms[i].is_some() {
-            go.push_str(&format!(" {} {}", w.inc[i], req.inc_ms[i]));
+            go.push_str(&format!(" {} {}", inc_words[i], req.inc_ms[i]));
         }
     }
     if let Some(m) = req.movestogo.filter(|_| clocks) {
@@ -152,7 +124,7 @@ impl<G: GameIo> Player<G> for UciClient {
         p.drain();
         let deadline = Instant::now() + self.init_timeout;
         let r = p
-            .send(words(self.dialect).new_game)
+            .send(self.dialect.new_game())
             .and_then(|_| p.send("isready"))
             .map_err(Fault::Handshake)
             .and_then(|_| wait_for(p, "readyok", deadline));

@@ -81,15 +81,15 @@ pub fn go_command<G: Game>(dialect: Dialect, req: &MoveRequest<'_, G>) -> String
     let mut go = String::from("go");
     let l = &req.limits;
     let mut clocks = false;
-    for i in 0..2 {
-        if let Some(t) = req.clock_ms[i] {
-            go.push_str(&format!(" {} {}", time_words[i], t.max(0)));
+    for (word, clock) in time_words.iter().zip(req.clock_ms) {
+        if let Some(t) = clock {
+            go.push_str(&format!(" {word} {}", t.max(0)));
             clocks = true;
         }
     }
-    for i in 0..2 {
-        if req.clock_ms[i].is_some() {
-            go.push_str(&format!(" {} {}", inc_words[i], req.inc_ms[i]));
+    for ((word, clock), inc) in inc_words.iter().zip(req.clock_ms).zip(req.inc_ms) {
+        if clock.is_some() {
+            go.push_str(&format!(" {word} {inc}"));
         }
     }
     if let Some(m) = req.movestogo.filter(|_| clocks) {

@@ -6,6 +6,7 @@ pub mod eval;
 pub mod notation;
 pub mod position;
 pub mod text;
+pub mod text2008;
 
 pub use notation::{parse_square, square_name, NotationError, TextMove};
 pub use position::{Cell, Move, Position, Rules, Undo};

@@ -326,3 +326,11 @@ impl Drop for Engine {
         self.kill();
     }
 }
+
+/// A game ID for `host ID` / `join ID@HOST` that no other test (in this process or a
+/// concurrent one) uses: the process ID, a counter, and `tag` for failure messages.
+pub fn unique_game_id(tag: &str) -> String {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    format!("{tag}_{}_{n}", std::process::id())
+}

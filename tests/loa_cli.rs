@@ -73,6 +73,12 @@ fn display_and_bad_options() {
     let out = run_in(&d, &["--help"], b"");
     assert!(out.status.success());
     assert!(text(&out.stdout).starts_with("usage: loa"));
+    let out = run_in(&d, &["--version"], b"");
+    assert!(out.status.success());
+    assert_eq!(
+        text(&out.stdout),
+        format!("loa {}\n", env!("CARGO_PKG_VERSION"))
+    );
     let out = run_in(&d, &["--debug=0"], b"dump\n");
     assert!(out.status.success());
     assert_eq!(text(&out.stdout), START_DUMP);

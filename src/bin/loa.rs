@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 
 const USAGE: &str = "usage: loa [--display] [--log=LOGFILE] [--strict] [--debug=N] \
                      [INPUT-FILE [OUTPUT-FILE]] | loa --ugi | loa perft DEPTH [FEN] | \
-                     loa bench [DEPTH] | loa --help";
+                     loa bench [DEPTH] | loa --help | loa --version";
 
 /// The course program's options.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -103,6 +103,10 @@ fn main() -> ExitCode {
         Some("--ugi" | "perft" | "bench") => true,
         Some("--help" | "-h") => {
             println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Some("--version" | "-V") => {
+            println!("loa {}", env!("CARGO_PKG_VERSION"));
             return ExitCode::SUCCESS;
         }
         Some(_) => false,

@@ -646,14 +646,14 @@ fn seed_reproducible() {
     assert_eq!(
         moves,
         [
-            "Red moves g1-f1.",
-            "Blue moves a1-b2.",
-            "Red moves f1-e1.",
-            "Blue moves a1-b1.",
-            "Red moves f1-g2.",
-            "Blue moves g7-f6.",
             "Red moves a7-b7.",
-            "Blue moves f6-e7.",
+            "Blue moves g7-f7.",
+            "Red moves g1-f1.",
+            "Blue moves a1-b1.",
+            "Red moves b7-c7.",
+            "Blue moves f7-e7.",
+            "Red moves f1-f2.",
+            "Blue moves a1-b2.",
         ],
         "the seeded AI game changed: {game:?}"
     );

@@ -42,6 +42,10 @@ pub fn run<D: TextDialect>(bin: &str, args: &[String]) -> u8 {
             println!("{}", usage::<D::Game>(bin));
             0
         }
+        ["--version" | "-V"] => {
+            println!("{bin} {}", env!("CARGO_PKG_VERSION"));
+            0
+        }
         ["perft", depth, fen @ ..] => match depth.parse::<u32>() {
             Ok(d) if d <= MAX_PERFT_DEPTH => match perft::<D::Game>(d, &fen.join(" ")) {
                 Ok(line) => {

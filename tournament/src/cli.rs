@@ -3,146 +3,22 @@
 //! Hand-written because that style (repeatable `-engine` groups of `key=value` words,
 //! `-each` defaults) fits no general-purpose parser. Every failure is a one-line `Err`
 //! (the binary prints it and exits with status 2); nothing here can panic on input.
+//!
+//! It only parses: the types it fills belong to the modules that use them
+//! ([`crate::runner::Config`], [`crate::player::EngineSpec`], [`crate::openings::OpeningsSpec`],
+//! [`crate::stats::SprtSpec`], [`crate::referee::Adjudication`],
+//! [`crate::schedule::TournamentKind`]), so nothing in the runner depends on this module.
 
 use crate::builtin::BuiltinKind;
 use crate::engine_process::Launch;
-use crate::player::{Limits, TimeControl};
+use crate::openings::{OpeningOrder, OpeningsSpec};
+use crate::player::{EngineKind, EngineSpec, Limits, Proto, TimeControl};
+use crate::referee::Adjudication;
+use crate::runner::Config;
+use crate::schedule::TournamentKind;
+use crate::stats::{SprtModel, SprtSpec};
+use engine::games::Variant;
 use std::path::PathBuf;
-
-/// Which protocol a process engine speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Proto {
-    /// UAI (`shared/specs/uai.md`).
-    Uai,
-    /// The course's text command language.
-    Text,
-}
-
-/// What an engine is.
-#[derive(Clone, Debug, PartialEq)]
-pub enum EngineKind {
-    /// An external program.
-    Process {
-        /// How to start it.
-        launch: Launch,
-        /// What it speaks.
-        proto: Proto,
-    },
-    /// A player built into the runner.
-    Builtin(BuiltinKind),
-}
-
-/// One `-engine` after `-each` defaults are applied.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EngineSpec {
-    /// Display name (unique in the run).
-    pub name: String,
-    /// Process or built-in.
-    pub kind: EngineKind,
-    /// `option.NAME=VALUE` pairs, sent as `setoption` after the handshake.
-    pub options: Vec<(String, String)>,
-    /// Time control and search limits.
-    pub limits: Limits,
-    /// How long the handshake may take, in ms (`inittimeout=` seconds).
-    pub init_timeout_ms: u64,
-}
-
-/// Round robin or gauntlet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TournamentKind {
-    /// Every engine meets every other.
-    RoundRobin,
-    /// The first engine meets each of the others.
-    Gauntlet,
-}
-
-/// In which order the openings file is used.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OpeningOrder {
-    /// File order.
-    Sequential,
-    /// A permutation drawn from `-seed`.
-    Random,
-}
-
-/// `-openings`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OpeningsSpec {
-    /// The file: one opening per line (moves from the start, optional blocks, or FEN).
-    pub file: PathBuf,
-    /// Order of use.
-    pub order: OpeningOrder,
-    /// 1-based index of the first opening used.
-    pub start: usize,
-}
-
-/// How `elo0`/`elo1` of `-sprt` are measured.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SprtModel {
-    /// Normalized Elo (the default; see `stats.rs`).
-    Normalized,
-    /// Logistic Elo.
-    Logistic,
-}
-
-/// `-sprt`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SprtSpec {
-    /// Elo of the null hypothesis.
-    pub elo0: f64,
-    /// Elo of the alternative hypothesis.
-    pub elo1: f64,
-    /// False positive rate.
-    pub alpha: f64,
-    /// False negative rate.
-    pub beta: f64,
-    /// Elo model.
-    pub model: SprtModel,
-}
-
-/// `-adjudicate material=M plies=P`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Adjudication {
-    /// Material lead that decides the game.
-    pub material: i32,
-    /// For how many consecutive plies the lead must hold.
-    pub plies: u32,
-}
-
-/// A complete run configuration.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Config {
-    /// The engines, in command-line order.
-    pub engines: Vec<EngineSpec>,
-    /// Round robin or gauntlet.
-    pub tournament: TournamentKind,
-    /// Games per encounter (per pair per round).
-    pub games: u32,
-    /// Rounds.
-    pub rounds: u32,
-    /// Play each opening twice with colours swapped.
-    pub repeat: bool,
-    /// Games played at once.
-    pub concurrency: usize,
-    /// Openings (`None`: the start position).
-    pub openings: Option<OpeningsSpec>,
-    /// Sequential probability ratio test.
-    pub sprt: Option<SprtSpec>,
-    /// PGN output file.
-    pub pgnout: Option<PathBuf>,
-    /// JSON-lines results file.
-    pub results: Option<PathBuf>,
-    /// Continue from the results file.
-    pub resume: bool,
-    /// Draw after this many full moves.
-    pub maxmoves: Option<u32>,
-    /// Restart crashed engines instead of stopping the run.
-    pub recover: bool,
-    /// Seed for openings order, built-in players and text engines.
-    pub seed: u64,
-    /// Material adjudication.
-    pub adjudicate: Option<Adjudication>,
-}
 
 /// What the command line asks for.
 #[derive(Clone, Debug, PartialEq)]
@@ -153,22 +29,38 @@ pub enum Command {
     Help,
 }
 
-/// The help text (`-help`).
-pub const HELP: &str = "\
-tournament: pit board-game engines against each other (Ataxx)
+/// The help text (`-help`), naming the games this build knows.
+pub fn help() -> String {
+    HELP.replace("{games}", &variant_names())
+        .replace("{default}", Variant::ALL[0].name())
+}
 
-usage: tournament -engine KEY=VALUE... -engine KEY=VALUE... [options]
+/// The games, as `-variant` takes them: `a|b|c`.
+fn variant_names() -> String {
+    Variant::ALL
+        .iter()
+        .map(|v| v.name())
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
+const HELP: &str = "\
+tournament: pit board-game engines against each other
+
+usage: tournament [-variant GAME] -engine KEY=VALUE... -engine KEY=VALUE... [options]
 
 engine keys (in -engine, or in -each for every engine):
   name=N              display name (default: the command's file name)
   cmd=PATH            program to run            builtin=random|greedy  a built-in player
   args=\"A B\"          arguments                 dir=PATH               working directory
-  proto=uai|text      protocol (default uai)    option.NAME=VALUE      UAI setoption
+  proto=uai|ugi|text  protocol (default: uai where the game speaks it, else ugi)
+  option.NAME=VALUE   sent as setoption
   tc=[MOVES/]TIME[+INC]  clock in seconds       st=SECONDS             fixed time per move
   depth=N  nodes=N    search limits             timemargin=MS          grace past the deadline (default 50)
   inittimeout=SECONDS handshake deadline (default 10)
 
 options:
+  -variant {games}   the game (default {default})
   -tournament round-robin|gauntlet   -games N   -rounds N   -repeat   -concurrency N
   -openings file=F [order=sequential|random] [start=N]
   -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=normalized|logistic]
@@ -269,7 +161,7 @@ fn build_engine(index: usize, words: &[(String, String)]) -> Result<EngineSpec, 
     let mut builtin = None;
     let mut args = Vec::new();
     let mut dir = None;
-    let mut proto = Proto::Uai;
+    let mut proto = None;
     let mut options: Vec<(String, String)> = Vec::new();
     let mut limits = Limits {
         margin_ms: 50,
@@ -284,11 +176,12 @@ fn build_engine(index: usize, words: &[(String, String)]) -> Result<EngineSpec, 
             "args" => args = split_args(v)?,
             "dir" => dir = Some(PathBuf::from(v)),
             "proto" => {
-                proto = match v {
+                proto = Some(match v {
                     "uai" => Proto::Uai,
+                    "ugi" => Proto::Ugi,
                     "text" => Proto::Text,
-                    _ => return Err(format!("proto: unknown protocol '{v}' (uai or text)")),
-                }
+                    _ => return Err(format!("proto: unknown protocol '{v}' (uai, ugi or text)")),
+                })
             }
             "builtin" => {
                 builtin =
@@ -375,6 +268,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
     let mut engines_words: Vec<Vec<(String, String)>> = Vec::new();
     let mut each_words: Vec<(String, String)> = Vec::new();
     let mut cfg = Config {
+        variant: Variant::ALL[0],
         engines: Vec::new(),
         tournament: TournamentKind::RoundRobin,
         games: 1,
@@ -418,6 +312,15 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         };
         match opt.trim_start_matches('-') {
             "help" | "h" => return Ok(Command::Help),
+            "variant" => {
+                let name = one("-variant")?;
+                cfg.variant = Variant::from_name(name).ok_or_else(|| {
+                    format!(
+                        "-variant: unknown game '{name}' (known: {})",
+                        variant_names().replace('|', ", ")
+                    )
+                })?;
+            }
             "engine" => {
                 let kv = words
                     .iter()
@@ -660,6 +563,10 @@ mod tests {
         assert_eq!(c.engines.len(), 2);
         assert_eq!(c.engines[0].limits.margin_ms, 100);
         assert_eq!(c.engines[0].options, vec![("Hash".into(), "16".into())]);
+        assert!(matches!(
+            c.engines[0].kind,
+            EngineKind::Process { proto: None, .. }
+        ));
         assert_eq!(c.engines[1].name, "greedy");
         assert_eq!(
             (c.games, c.rounds, c.repeat, c.concurrency),
@@ -671,6 +578,26 @@ mod tests {
         assert!(c.resume && c.recover);
         assert_eq!(c.seed, 7);
         assert_eq!(c.maxmoves, Some(100));
+        assert_eq!(c.variant.name(), "ataxx", "the default game");
+    }
+
+    #[test]
+    fn variants() {
+        let two = "-engine builtin=random -engine name=b builtin=greedy";
+        for &v in Variant::ALL {
+            assert_eq!(
+                run(&format!("-variant {} {two}", v.name()))
+                    .unwrap()
+                    .variant,
+                v
+            );
+        }
+        let e = run(&format!("-variant chess {two}")).unwrap_err();
+        assert!(
+            e.contains("unknown game 'chess'") && e.contains("ataxx"),
+            "{e}"
+        );
+        assert!(help().contains("-variant ataxx"), "{}", help());
     }
 
     #[test]
@@ -699,6 +626,7 @@ mod tests {
             "-engine builtin=random -engine name=b builtin=greedy -engine name=c builtin=random -sprt elo0=0 elo1=5",
             "-engine builtin=random foo",
             "-engine builtin=random -engine name=b builtin=greedy -openings order=random",
+            "-engine builtin=random -engine name=b cmd=x st=1 proto=uci",
         ] {
             assert!(run(bad).is_err(), "{bad}");
         }

@@ -3,19 +3,23 @@
 //! A reader thread turns the engine's stdout into lines on a channel, so the referee
 //! waits with `recv_deadline` and never blocks on a read: a hung engine costs at most
 //! its deadline. A writer thread owns the engine's stdin for the same reason: an engine
-//! that stops reading cannot stall the referee once its pipe buffer is full. Lines are read as bytes and decoded lossily, and capped in length, so
-//! no output an engine can produce panics the runner or exhausts its memory.
+//! that stops reading cannot stall the referee once its pipe buffer is full. Lines are
+//! read as bytes and decoded lossily, and capped in length, so no output an engine can
+//! produce panics the runner or exhausts its memory. A line over the cap arrives as one
+//! line marked too long (never as several pieces, one of which could pass for a move),
+//! and the clients count it as garbage.
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
-use std::io::{BufRead, BufReader, Read, Write};
+use engine::protocol::input::read_bounded_line;
+use std::io::{BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-/// Longest line kept from an engine; longer output is split into several lines.
-const MAX_LINE: u64 = 64 * 1024;
+/// Longest line accepted from an engine (a protocol line, not a file).
+pub const MAX_LINE: usize = 64 * 1024;
 
 /// How to start an engine.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,6 +39,21 @@ pub enum ReadError {
     Timeout,
     /// The engine closed its output (usually: it exited or crashed).
     Closed,
+    /// The engine printed a line longer than [`MAX_LINE`] bytes.
+    TooLong,
+}
+
+impl ReadError {
+    /// A line too long to be anything an engine should say: an unparsable answer.
+    pub fn too_long_message() -> String {
+        format!("a line longer than {MAX_LINE} bytes")
+    }
+}
+
+/// One line from the engine, cut to [`MAX_LINE`] bytes.
+struct EngineLine {
+    text: String,
+    too_long: bool,
 }
 
 /// A running engine process.
@@ -44,7 +63,7 @@ pub struct EngineProcess {
     stdin: Option<Sender<String>>,
     /// Set by the writer thread when a write fails (the engine closed its input).
     input_closed: Arc<AtomicBool>,
-    lines: Receiver<String>,
+    lines: Receiver<EngineLine>,
 }
 
 impl EngineProcess {
@@ -96,17 +115,13 @@ impl EngineProcess {
             .spawn(move || {
                 let mut reader = BufReader::new(stdout);
                 let mut buf = Vec::new();
-                loop {
-                    buf.clear();
-                    match reader.by_ref().take(MAX_LINE).read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let text = String::from_utf8_lossy(&buf);
-                            let line = text.trim_end_matches(['\n', '\r']).to_string();
-                            if tx.send(line).is_err() {
-                                break;
-                            }
-                        }
+                while let Ok(Some(too_long)) = read_bounded_line(&mut reader, &mut buf, MAX_LINE) {
+                    let line = EngineLine {
+                        text: String::from_utf8_lossy(&buf).into_owned(),
+                        too_long,
+                    };
+                    if tx.send(line).is_err() {
+                        break;
                     }
                 }
             })
@@ -136,9 +151,13 @@ impl EngineProcess {
     /// The next line, waiting no later than `deadline`.
     pub fn recv_deadline(&self, deadline: Instant) -> Result<String, ReadError> {
         match self.lines.recv_deadline(deadline) {
+            Ok(line) if line.too_long => {
+                log::trace!("<< (a line over {MAX_LINE} bytes)");
+                Err(ReadError::TooLong)
+            }
             Ok(line) => {
-                log::trace!("<< {line}");
-                Ok(line)
+                log::trace!("<< {}", line.text);
+                Ok(line.text)
             }
             Err(RecvTimeoutError::Timeout) => Err(ReadError::Timeout),
             Err(RecvTimeoutError::Disconnected) => Err(ReadError::Closed),
@@ -155,18 +174,16 @@ impl EngineProcess {
         matches!(self.child.try_wait(), Ok(None))
     }
 
-    /// Asks the engine to quit, waits up to `grace`, then kills it.
+    /// Asks the engine to quit, waits up to `grace`, then kills it. The wait is on the
+    /// reader's channel, which closes with the engine's output (at its exit): no polling.
     pub fn quit(mut self, quit_command: &str, grace: std::time::Duration) {
         let _ = self.send(quit_command);
         self.stdin = None;
         let until = Instant::now() + grace;
-        while Instant::now() < until {
-            if !self.is_alive() {
-                return;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(5));
+        while self.lines.recv_deadline(until).is_ok() {}
+        if self.is_alive() {
+            self.kill();
         }
-        self.kill();
     }
 
     /// Kills the process and reaps it (no zombies, even for a hung engine).

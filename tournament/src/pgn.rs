@@ -1,10 +1,10 @@
-//! PGN in the Ataxx tools' conventions: Black = x (first mover), White = o, a FEN tag
-//! for the starting position, moves in UAI notation, PlyCount, and the end reason as a
+//! PGN as the game's tools write it: the first and second players under the game's tag
+//! names ([`GameIo::PGN_PLAYERS`]), a `Variant` tag with the game's name, a FEN tag for
+//! the starting position, moves in protocol notation, PlyCount, and the end reason as a
 //! final comment.
 
-use crate::game::{Family, TourGame};
 use crate::results::GameRecord;
-use engine::game::Side;
+use engine::game::{GameIo, RuleSet, Side};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::Path;
@@ -14,8 +14,8 @@ fn escape(s: &str) -> String {
 }
 
 /// One game as PGN text (ending with a blank line).
-pub fn format<G: TourGame>(rec: &GameRecord, event: &str) -> String {
-    let [black, white] = G::pgn_player_tags();
+pub fn format<G: GameIo>(rec: &GameRecord, event: &str) -> String {
+    let [first, second] = G::PGN_PLAYERS;
     let mut out = String::new();
     let tag = |out: &mut String, k: &str, v: &str| {
         out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
@@ -24,9 +24,10 @@ pub fn format<G: TourGame>(rec: &GameRecord, event: &str) -> String {
     tag(&mut out, "Site", "?");
     tag(&mut out, "Date", &rec.date);
     tag(&mut out, "Round", &(rec.id + 1).to_string());
-    tag(&mut out, black, &rec.players[0]);
-    tag(&mut out, white, &rec.players[1]);
+    tag(&mut out, first, &rec.players[0]);
+    tag(&mut out, second, &rec.players[1]);
     tag(&mut out, "Result", rec.result.as_str());
+    tag(&mut out, "Variant", G::NAME);
     tag(&mut out, "FEN", &rec.fen);
     tag(&mut out, "PlyCount", &rec.moves.len().to_string());
     if !rec.opening.is_empty() {
@@ -34,9 +35,10 @@ pub fn format<G: TourGame>(rec: &GameRecord, event: &str) -> String {
     }
     tag(&mut out, "Termination", &rec.reason);
     out.push('\n');
-    // Move numbers: a full move is x then o; a game starting with o to move opens `1...`.
-    let second_first = G::parse_opening(&rec.fen, Family::Uai)
-        .map(|s| s.start.side_to_move() == Side::Second)
+    // Move numbers: a full move is the first player's then the second's; a game starting
+    // with the second player to move opens `1...`. (Either rule set reads the side to move.)
+    let second_first = G::from_fen(&rec.fen, RuleSet::Engine)
+        .map(|pos| pos.side_to_move() == Side::Second)
         .unwrap_or(false);
     let mut words: Vec<String> = Vec::new();
     let mut number = 1;
@@ -80,7 +82,7 @@ pub struct PgnWriter {
 impl PgnWriter {
     /// Opens the file. `existing` (when resuming) rewrites it from the records already
     /// played, so games from a killed run appear exactly once.
-    pub fn open<G: TourGame>(
+    pub fn open<G: GameIo>(
         path: &Path,
         event: &str,
         existing: &[GameRecord],
@@ -104,7 +106,7 @@ impl PgnWriter {
     }
 
     /// Appends one game.
-    pub fn append<G: TourGame>(&mut self, rec: &GameRecord) -> Result<(), String> {
+    pub fn append<G: GameIo>(&mut self, rec: &GameRecord) -> Result<(), String> {
         self.file
             .write_all(format::<G>(rec, &self.event).as_bytes())
             .and_then(|_| self.file.flush())
@@ -123,6 +125,7 @@ mod tests {
         let rec = GameRecord {
             id: 4,
             round: 0,
+            variant: "ataxx".into(),
             players: ["a".into(), "b".into()],
             opening: String::new(),
             fen: "x5o/7/7/7/7/7/o5x o 0 1".into(),
@@ -135,6 +138,7 @@ mod tests {
         };
         let text = format::<Position>(&rec, "ev");
         assert!(text.contains("[Black \"a\"]\n[White \"b\"]\n"));
+        assert!(text.contains("[Variant \"ataxx\"]"));
         assert!(text.contains("[Round \"5\"]"));
         assert!(text.contains("[PlyCount \"3\"]"));
         assert!(text.contains("1... g6 2. f2 a1a3 {r} 0-1\n\n"), "{text}");

@@ -2,9 +2,72 @@
 //! protocol, or a built-in player. Faults are values, never panics, so one bad engine
 //! costs one game.
 
-use crate::game::TourGame;
-use engine::game::Side;
+use crate::builtin::BuiltinKind;
+use crate::engine_process::Launch;
+use engine::game::{Game, GameIo, Opening, Side};
 use std::time::Instant;
+
+/// Which protocol a process engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proto {
+    /// UAI (`shared/specs/uai.md`), for games that speak it ([`GameIo::SPEAKS_UAI`]).
+    Uai,
+    /// UGI (`shared/specs/ugi.md`), which every game speaks.
+    Ugi,
+    /// The game's course text command language.
+    Text,
+}
+
+impl Proto {
+    /// The protocol of an engine that names none: UAI where the game speaks it (as
+    /// before UGI existed), else UGI.
+    pub fn default_for<G: GameIo>() -> Proto {
+        if G::SPEAKS_UAI {
+            Proto::Uai
+        } else {
+            Proto::Ugi
+        }
+    }
+}
+
+/// What an engine is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineKind {
+    /// An external program.
+    Process {
+        /// How to start it.
+        launch: Launch,
+        /// What it speaks (`None`: [`Proto::default_for`] the game).
+        proto: Option<Proto>,
+    },
+    /// A player built into the runner.
+    Builtin(BuiltinKind),
+}
+
+/// One `-engine` after `-each` defaults are applied.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineSpec {
+    /// Display name (unique in the run).
+    pub name: String,
+    /// Process or built-in.
+    pub kind: EngineKind,
+    /// `option.NAME=VALUE` pairs, sent as `setoption` after the handshake.
+    pub options: Vec<(String, String)>,
+    /// Time control and search limits.
+    pub limits: Limits,
+    /// How long the handshake may take, in ms (`inittimeout=` seconds).
+    pub init_timeout_ms: u64,
+}
+
+impl EngineSpec {
+    /// The protocol a process engine speaks in game `G`; `None` for a built-in player.
+    pub fn proto<G: GameIo>(&self) -> Option<Proto> {
+        match &self.kind {
+            EngineKind::Process { proto, .. } => Some(proto.unwrap_or(Proto::default_for::<G>())),
+            EngineKind::Builtin(_) => None,
+        }
+    }
+}
 
 /// Time control `MOVES/TIME+INC` (or `TIME+INC`), in milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,7 +102,8 @@ pub enum Fault {
     Crash(String),
     /// No answer before the hard deadline.
     Timeout,
-    /// The handshake (`uai`/`uaiok`, `isready`/`readyok`, text set-up) did not finish.
+    /// The handshake (`uai`/`uaiok` or `ugi`/`ugiok`, `isready`/`readyok`, text set-up)
+    /// did not finish.
     Handshake(String),
     /// The engine could not be started at all.
     Start(String),
@@ -71,22 +135,23 @@ impl Fault {
 
 /// A move as a player gave it, before the referee has checked it.
 #[derive(Clone, Debug)]
-pub enum Reply<G: TourGame> {
-    /// Protocol notation (UAI `bestmove`).
-    Protocol(String),
-    /// Text-language notation (`a7-b6`, `-`).
-    Text(String),
-    /// A move made by a built-in player (already legal by construction, still checked).
-    Direct(G::Move),
+pub enum Reply<G: Game> {
+    /// The game's protocol notation (UAI/UGI `bestmove`), parsed by the referee.
+    Notation(String),
+    /// A move the player resolved itself (built-in players; the text client, which reads
+    /// its language's notation in its own view of the game). Still checked.
+    Move(G::Move),
+    /// An answer that names no legal move in the player's view of the game.
+    Unreadable(String),
 }
 
 /// Everything about the game a player may need before its first move.
-pub struct GameStart<'a, G: TourGame> {
+pub struct GameStart<'a, G: Game> {
     /// The schedule id of the game (seeds for built-in players derive from it).
     pub id: u64,
-    /// The opening line as written in the openings file.
-    pub opening: &'a str,
-    /// The position the engines start from.
+    /// The opening: its base position and the moves that lead out of it.
+    pub opening: &'a Opening<G>,
+    /// The position the engines start from (the opening's end).
     pub start: &'a G,
     /// The side this player plays.
     pub side: Side,
@@ -95,7 +160,7 @@ pub struct GameStart<'a, G: TourGame> {
 }
 
 /// One request for a move.
-pub struct MoveRequest<'a, G: TourGame> {
+pub struct MoveRequest<'a, G: Game> {
     /// The position the engines started from (after the opening).
     pub start: &'a G,
     /// The moves played since then.
@@ -115,7 +180,7 @@ pub struct MoveRequest<'a, G: TourGame> {
 }
 
 /// A participant in a game.
-pub trait Player<G: TourGame>: Send {
+pub trait Player<G: Game>: Send {
     /// Gets ready for a new game: starts the process if needed, finishes the
     /// handshake, and tells the engine about the game. Errors lose the game.
     fn new_game(&mut self, start: &GameStart<'_, G>) -> Result<(), Fault>;

@@ -2,34 +2,43 @@
 //! checked with our own rules, every answer has a hard deadline, and every way an
 //! engine can fail ends the game with a recorded reason instead of stopping the run.
 
-use crate::cli::Adjudication;
-use crate::game::{Family, TourGame};
 use crate::player::{Fault, GameStart, Limits, MoveRequest, Player, Reply};
 use crate::results::{today, GameRecord, GameResult};
 use crate::schedule::GameSpec;
-use engine::game::{Outcome, Side};
+use engine::game::{GameIo, Opening, Outcome, Side};
 use std::time::{Duration, Instant};
+
+/// `-adjudicate material=M plies=P`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Adjudication {
+    /// Material lead that decides the game.
+    pub material: i32,
+    /// For how many consecutive plies the lead must hold.
+    pub plies: u32,
+}
 
 /// Hard deadline per move for an engine limited only by depth or nodes.
 pub const UNTIMED_MOVE_MS: u64 = 60_000;
 
 /// Everything the referee needs to know about one game besides the players.
-pub struct Match<'a> {
+pub struct Match<'a, G: GameIo> {
     /// The scheduled game.
     pub spec: &'a GameSpec,
-    /// The opening line.
-    pub opening: &'a str,
+    /// The opening, read under the rule set the game is judged by (which the
+    /// positions carry from then on).
+    pub opening: &'a Opening<G>,
+    /// The opening's line, for the record.
+    pub opening_text: &'a str,
     /// Engine names, `[first mover, second mover]`.
     pub names: [&'a str; 2],
     /// Limits, `[first mover, second mover]`.
     pub limits: [Limits; 2],
     /// Whether a built-in player (no deadline of its own) sits on each side.
     pub builtin: [bool; 2],
-    /// Rule family (text rules if any text engine plays).
-    pub family: Family,
     /// Draw after this many full moves.
     pub maxmoves: Option<u32>,
-    /// Material adjudication.
+    /// Material adjudication (only for games where material means something:
+    /// [`GameIo::MATERIAL_ADJUDICATION`]).
     pub adjudicate: Option<Adjudication>,
     /// Seed for this game's random choices.
     pub seed: u64,
@@ -69,7 +78,7 @@ fn clip(s: &str) -> String {
 }
 
 /// Plays one game. `players` is `[first mover, second mover]`.
-pub fn play<G: TourGame>(m: &Match<'_>, players: [&mut dyn Player<G>; 2]) -> Played {
+pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Played {
     let started = Instant::now();
     let [p0, p1] = players;
     let mut players: [&mut dyn Player<G>; 2] = [p0, p1];
@@ -77,23 +86,7 @@ pub fn play<G: TourGame>(m: &Match<'_>, players: [&mut dyn Player<G>; 2]) -> Pla
     let mut moves: Vec<G::Move> = Vec::new();
     let mut move_text: Vec<String> = Vec::new();
 
-    let setup = match G::parse_opening(m.opening, m.family) {
-        Ok(s) => s,
-        Err(e) => {
-            return Played {
-                record: record(
-                    m,
-                    String::new(),
-                    GameResult::Draw,
-                    format!("bad opening: {e}"),
-                    move_text,
-                    started,
-                ),
-                faults,
-            }
-        }
-    };
-    let start = setup.start.clone();
+    let start = m.opening.end();
     let start_fen = start.fen();
 
     let finish = |players: &mut [&mut dyn Player<G>; 2], faults: &[Option<Fault>; 2]| {
@@ -142,7 +135,7 @@ pub fn play<G: TourGame>(m: &Match<'_>, players: [&mut dyn Player<G>; 2]) -> Pla
                 Outcome::Win(Side::Second) => GameResult::SecondWins,
                 Outcome::Draw => GameResult::Draw,
             };
-            break (result, pos.end_reason(outcome));
+            break (result, pos.end_reason());
         }
         if let Some(max) = m.maxmoves {
             if moves.len() as u64 >= 2 * max as u64 {
@@ -197,9 +190,9 @@ pub fn play<G: TourGame>(m: &Match<'_>, players: [&mut dyn Player<G>; 2]) -> Pla
             );
         }
         let (mv, text) = match &reply {
-            Reply::Protocol(s) => (pos.parse_protocol_move(s), s.clone()),
-            Reply::Text(s) => (pos.parse_text_move(s), s.clone()),
-            Reply::Direct(mv) => (pos.is_legal(*mv).then_some(*mv), mv.to_string()),
+            Reply::Notation(s) => (pos.parse_move(s), s.clone()),
+            Reply::Move(mv) => (pos.is_legal(*mv).then_some(*mv), pos.move_name(*mv)),
+            Reply::Unreadable(s) => (None, s.clone()),
         };
         let Some(mv) = mv else {
             let reason = format!("{} illegal move '{}'", m.names[i], clip(&text));
@@ -216,7 +209,7 @@ pub fn play<G: TourGame>(m: &Match<'_>, players: [&mut dyn Player<G>; 2]) -> Pla
                 }
             }
         }
-        move_text.push(pos.protocol_move(mv));
+        move_text.push(pos.move_name(mv));
         pos.make_move(mv);
         moves.push(mv);
 
@@ -251,8 +244,8 @@ pub fn play<G: TourGame>(m: &Match<'_>, players: [&mut dyn Player<G>; 2]) -> Pla
     }
 }
 
-fn record(
-    m: &Match<'_>,
+fn record<G: GameIo>(
+    m: &Match<'_, G>,
     fen: String,
     result: GameResult,
     reason: String,
@@ -262,8 +255,9 @@ fn record(
     GameRecord {
         id: m.spec.id,
         round: m.spec.round,
+        variant: G::NAME.to_string(),
         players: [m.names[0].to_string(), m.names[1].to_string()],
-        opening: m.opening.to_string(),
+        opening: m.opening_text.to_string(),
         fen,
         result,
         reason,

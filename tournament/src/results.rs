@@ -2,20 +2,26 @@
 //! synced) at once, so a killed run loses at most the games still being played.
 //! `-resume` reads it back: unparsable lines (a line cut by the kill) are skipped, and
 //! the first record of each id wins, so every game counts exactly once.
+//!
+//! [`GameRecord`] is the one definition of a line: serde writes and reads it, here and
+//! in the tools that learn from results files (`tune`).
 
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::Path;
 
-/// A game result from the first mover's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A game result from the first mover's point of view, written in PGN form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum GameResult {
     /// `1-0`.
+    #[serde(rename = "1-0")]
     FirstWins,
     /// `0-1`.
+    #[serde(rename = "0-1")]
     SecondWins,
     /// `1/2-1/2`.
+    #[serde(rename = "1/2-1/2")]
     Draw,
 }
 
@@ -49,84 +55,80 @@ impl GameResult {
     }
 }
 
-/// One finished game.
-#[derive(Clone, Debug, PartialEq)]
+/// One finished game: one line of the results file. Fields other than the id, the
+/// players, the result and the moves may be missing in a line (files of older runs);
+/// they read as empty.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
     /// Index in the schedule.
     pub id: u64,
     /// 0-based round.
+    #[serde(default)]
     pub round: u32,
+    /// The game (`-variant`); empty in files written before it existed, which hold
+    /// games of the library's first game (see [`GameRecord::is_variant`]).
+    #[serde(default)]
+    pub variant: String,
     /// Engine names: `[first mover, second mover]`.
     pub players: [String; 2],
     /// The opening line (empty: the start position).
+    #[serde(default)]
     pub opening: String,
     /// FEN of the position the engines started from.
+    #[serde(default)]
     pub fen: String,
     /// Result, first mover's view.
     pub result: GameResult,
     /// Why the game ended.
+    #[serde(default)]
     pub reason: String,
     /// The engines' moves in protocol notation.
     pub moves: Vec<String>,
     /// Date the game was played (`YYYY.MM.DD`).
+    #[serde(default)]
     pub date: String,
     /// Wall time of the game in ms.
+    #[serde(default)]
     pub duration_ms: u64,
     /// With `-repeat`: the id of the first game of its pair.
+    #[serde(default, rename = "pair")]
     pub pair_key: Option<u64>,
+}
+
+/// A line as written: the record plus its ply count, for people and scripts reading
+/// the file (derived from the moves, so not read back).
+#[derive(Serialize)]
+struct Line<'a> {
+    #[serde(flatten)]
+    record: &'a GameRecord,
+    plies: usize,
 }
 
 impl GameRecord {
     /// The JSON line (without the newline).
     pub fn to_json(&self) -> String {
-        json!({
-            "id": self.id,
-            "round": self.round,
-            "players": [self.players[0], self.players[1]],
-            "opening": self.opening,
-            "fen": self.fen,
-            "result": self.result.as_str(),
-            "reason": self.reason,
-            "moves": self.moves,
-            "plies": self.moves.len(),
-            "date": self.date,
-            "duration_ms": self.duration_ms,
-            "pair": self.pair_key,
-        })
-        .to_string()
+        let line = Line {
+            record: self,
+            plies: self.moves.len(),
+        };
+        serde_json::to_string(&line).expect("a record always serializes")
     }
 
     /// Parses a JSON line; `None` for anything malformed.
     pub fn from_json(line: &str) -> Option<GameRecord> {
-        let v: Value = serde_json::from_str(line).ok()?;
-        let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-        let players = v.get("players")?.as_array()?;
-        if players.len() != 2 {
-            return None;
-        }
-        let moves = v
-            .get("moves")?
-            .as_array()?
-            .iter()
-            .map(|m| m.as_str().map(str::to_string))
-            .collect::<Option<Vec<_>>>()?;
-        Some(GameRecord {
-            id: v.get("id")?.as_u64()?,
-            round: v.get("round").and_then(Value::as_u64).unwrap_or(0) as u32,
-            players: [
-                players[0].as_str()?.to_string(),
-                players[1].as_str()?.to_string(),
-            ],
-            opening: s("opening").unwrap_or_default(),
-            fen: s("fen").unwrap_or_default(),
-            result: GameResult::parse(&s("result")?)?,
-            reason: s("reason").unwrap_or_default(),
-            moves,
-            date: s("date").unwrap_or_default(),
-            duration_ms: v.get("duration_ms").and_then(Value::as_u64).unwrap_or(0),
-            pair_key: v.get("pair").and_then(Value::as_u64),
-        })
+        serde_json::from_str(line).ok()
     }
+
+    /// True if the record belongs to game `name`. Records from before `-variant` carry
+    /// no name: they are of the library's first game, the only one there was.
+    pub fn is_variant(&self, name: &str) -> bool {
+        self.variant == name || (self.variant.is_empty() && Some(name) == first_variant())
+    }
+}
+
+/// The game records without a variant name were played in: the library's first.
+fn first_variant() -> Option<&'static str> {
+    engine::games::Variant::ALL.first().map(|v| v.name())
 }
 
 /// Reads a results file: the first valid record of each id, in file order, and
@@ -234,6 +236,7 @@ mod tests {
         GameRecord {
             id,
             round: 0,
+            variant: "ataxx".into(),
             players: ["a".into(), "b \"q\"".into()],
             opening: "a7-b6".into(),
             fen: "x5o/7/7/7/7/7/o5x x 0 1".into(),
@@ -249,10 +252,27 @@ mod tests {
     #[test]
     fn json_round_trip() {
         let r = record(3);
-        assert_eq!(GameRecord::from_json(&r.to_json()), Some(r));
+        assert_eq!(GameRecord::from_json(&r.to_json()), Some(r.clone()));
         assert_eq!(GameRecord::from_json("{\"id\":1}"), None);
         assert_eq!(GameRecord::from_json("{\"id\":1,\"players\":[\"a\""), None);
         assert_eq!(GameRecord::from_json("garbage"), None);
+        assert_eq!(
+            GameRecord::from_json(r#"{"id":1,"players":["a"],"result":"1-0","moves":[]}"#),
+            None
+        );
+        // The line's layout: the fields above plus the ply count, results in PGN form.
+        let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+        assert_eq!(v["plies"], 2);
+        assert_eq!(v["pair"], 0);
+        assert_eq!(v["result"], "1/2-1/2");
+        // A line of a run from before `-variant` (and its key order) reads as Ataxx.
+        let old = r#"{"date":"2026.01.05","duration_ms":812,"fen":"x5o/7/7/7/7/7/o5x x 0 1","id":0,"moves":["b6","f6f4"],"opening":"","pair":null,"players":["a","b"],"plies":2,"reason":"board full 30-19","result":"0-1","round":0}"#;
+        let old = GameRecord::from_json(old).unwrap();
+        assert_eq!(
+            (old.result, old.pair_key, old.variant.as_str()),
+            (GameResult::SecondWins, None, "")
+        );
+        assert!(old.is_variant("ataxx") && !old.is_variant("reversi"));
     }
 
     #[test]

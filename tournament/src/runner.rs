@@ -3,22 +3,62 @@
 //! records each game the moment it ends, keeps the statistics and the progress line,
 //! and stops early when the SPRT decides.
 
-use crate::builtin::{Builtin, SplitMix64};
-use crate::cli::{Config, EngineKind, EngineSpec, Proto};
-use crate::game::{Family, TourGame};
-use crate::openings::Book;
+use crate::builtin::Builtin;
+use crate::engine_process::Launch;
+use crate::openings::{Book, OpeningsSpec};
 use crate::pgn::PgnWriter;
-use crate::player::Player;
-use crate::referee::{self, Match, Played};
+use crate::player::{EngineKind, EngineSpec, Player, Proto};
+use crate::referee::{self, Adjudication, Match, Played};
 use crate::results::{self, GameRecord, ResultsWriter};
-use crate::schedule::{self, GameSpec};
-use crate::stats::{self, Penta, SprtDecision, Wdl};
+use crate::schedule::{self, GameSpec, TournamentKind};
+use crate::stats::{self, Penta, SprtDecision, SprtModel, SprtSpec, Wdl};
 use crate::text_client::TextClient;
-use crate::uai_client::UaiClient;
+use crate::uci_client::UciClient;
+use engine::game::{GameIo, RuleSet};
+use engine::games::Variant;
+use engine::protocol::text::TextProtocol;
+use engine::protocol::uci::Dialect;
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::path::PathBuf;
 use std::time::Duration;
+
+/// A complete run configuration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// The game played (`-variant`).
+    pub variant: Variant,
+    /// The engines, in command-line order.
+    pub engines: Vec<EngineSpec>,
+    /// Round robin or gauntlet.
+    pub tournament: TournamentKind,
+    /// Games per encounter (per pair per round).
+    pub games: u32,
+    /// Rounds.
+    pub rounds: u32,
+    /// Play each opening twice with colours swapped.
+    pub repeat: bool,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Openings (`None`: the start position).
+    pub openings: Option<OpeningsSpec>,
+    /// Sequential probability ratio test.
+    pub sprt: Option<SprtSpec>,
+    /// PGN output file.
+    pub pgnout: Option<PathBuf>,
+    /// JSON-lines results file.
+    pub results: Option<PathBuf>,
+    /// Continue from the results file.
+    pub resume: bool,
+    /// Draw after this many full moves.
+    pub maxmoves: Option<u32>,
+    /// Restart crashed engines instead of stopping the run.
+    pub recover: bool,
+    /// Seed for openings order, built-in players and text engines.
+    pub seed: u64,
+    /// Material adjudication.
+    pub adjudicate: Option<Adjudication>,
+}
 
 /// Why a run could not be carried out.
 #[derive(Debug, PartialEq, Eq)]
@@ -97,7 +137,7 @@ impl Tally {
     }
 
     /// The LLR of engine 0 against engine 1 (pentanomial when pairs exist).
-    pub fn llr(&self, spec: &crate::cli::SprtSpec) -> f64 {
+    pub fn llr(&self, spec: &SprtSpec) -> f64 {
         let (wdl, penta) = self.pair(0, 1);
         if penta.pairs() > 0 {
             stats::llr(&penta.distribution(), 2.0, spec)
@@ -107,23 +147,28 @@ impl Tally {
     }
 }
 
-fn make_player<G: TourGame>(spec: &EngineSpec) -> Box<dyn Player<G>> {
+/// A player for `spec`. The box lives no longer than the run (`'a`): the text client
+/// carries the game's text language `D`, which need not be `'static`.
+fn make_player<'a, G: GameIo, D: TextProtocol<Game = G> + 'a>(
+    spec: &EngineSpec,
+) -> Box<dyn Player<G> + 'a> {
     let init = Duration::from_millis(spec.init_timeout_ms);
-    match &spec.kind {
-        EngineKind::Builtin(kind) => Box::new(Builtin::new(*kind)),
-        EngineKind::Process {
-            launch,
-            proto: Proto::Uai,
-        } => Box::new(UaiClient::new(launch.clone(), spec.options.clone(), init)),
-        EngineKind::Process {
-            launch,
-            proto: Proto::Text,
-        } => Box::new(TextClient::<G>::new(launch.clone(), init)),
+    let uci = |dialect, launch: &Launch| -> Box<dyn Player<G> + 'a> {
+        Box::new(UciClient::new(
+            dialect,
+            launch.clone(),
+            spec.options.clone(),
+            init,
+        ))
+    };
+    match (&spec.kind, spec.proto::<G>()) {
+        (EngineKind::Builtin(kind), _) => Box::new(Builtin::new(*kind)),
+        (EngineKind::Process { launch, .. }, Some(Proto::Text)) => {
+            Box::new(TextClient::<D>::new(launch.clone(), init))
+        }
+        (EngineKind::Process { launch, .. }, Some(Proto::Ugi)) => uci(Dialect::Ugi, launch),
+        (EngineKind::Process { launch, .. }, _) => uci(Dialect::Uai, launch),
     }
-}
-
-fn game_seed(seed: u64, id: u64) -> u64 {
-    SplitMix64::new(seed ^ id.wrapping_mul(0xA076_1D64_78BD_642F)).next_u64()
 }
 
 /// The progress line: games done, score, Elo and LLR.
@@ -225,8 +270,8 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
             out.push_str(&format!(
                 "SPRT ({}, elo0={} elo1={} alpha={} beta={}): LLR {:.2} ({:.2}, {:.2}) - {verdict}\n",
                 match spec.model {
-                    crate::cli::SprtModel::Normalized => "normalized",
-                    crate::cli::SprtModel::Logistic => "logistic",
+                    SprtModel::Normalized => "normalized",
+                    SprtModel::Logistic => "logistic",
                 },
                 spec.elo0,
                 spec.elo1,
@@ -282,262 +327,336 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
     out
 }
 
-/// Runs a tournament. Returns the exit status on success.
-pub fn run<G: TourGame>(cfg: &Config) -> Result<i32, RunError> {
-    let text_engines = cfg.engines.iter().any(|e| {
-        matches!(
-            e.kind,
-            EngineKind::Process {
-                proto: Proto::Text,
-                ..
-            }
-        )
-    });
-    let family = if text_engines {
-        Family::Text
-    } else {
-        Family::Uai
-    };
-    let book = match &cfg.openings {
-        Some(spec) => {
-            Book::load::<G>(spec, cfg.seed, family, text_engines).map_err(RunError::Usage)?
-        }
-        None => Book::startpos(),
-    };
-    for e in &cfg.engines {
-        if let EngineKind::Process { launch, .. } = &e.kind {
-            if launch.cmd.contains('/') {
-                let path = match &launch.dir {
-                    Some(d) => d.join(&launch.cmd),
-                    None => std::path::PathBuf::from(&launch.cmd),
-                };
-                if !path.exists() {
-                    return Err(RunError::Usage(format!(
-                        "engine {}: no such program {}",
-                        e.name,
-                        path.display()
-                    )));
-                }
-            }
-        }
-    }
-    let schedule = schedule::build(
-        cfg.engines.len(),
-        cfg.tournament,
-        cfg.rounds,
-        cfg.games,
-        cfg.repeat,
-    );
-    let total = schedule.len();
-    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
-
-    // What is already done.
-    let mut done: Vec<GameRecord> = Vec::new();
-    let mut writer = None;
-    if let Some(path) = &cfg.results {
-        let (existing, cut) = results::load(path).map_err(RunError::Runtime)?;
-        if cfg.resume {
-            for r in &existing {
-                let ok = schedule.get(r.id as usize).is_some_and(|s| {
-                    r.players[0] == names[s.players[0]] && r.players[1] == names[s.players[1]]
-                });
-                if !ok {
-                    return Err(RunError::Usage(format!(
-                        "-resume: game {} in {} does not match this schedule (different engines or options?)",
-                        r.id,
-                        path.display()
-                    )));
-                }
-            }
-            done = existing;
-        } else if !existing.is_empty() || cut {
-            return Err(RunError::Usage(format!(
-                "{} already holds games: add -resume to continue that run, or remove the file",
-                path.display()
-            )));
-        }
-        writer = Some(ResultsWriter::open(path, !cfg.resume, cut).map_err(RunError::Runtime)?);
-    }
-    let mut pgn = match &cfg.pgnout {
-        Some(path) => {
-            Some(PgnWriter::open::<G>(path, "tournament", &done).map_err(RunError::Runtime)?)
-        }
-        None => None,
-    };
-    let mut tally = Tally::new(names.clone());
-    for r in &done {
-        tally.add(r);
-    }
-    let done_ids: std::collections::HashSet<u64> = done.iter().map(|r| r.id).collect();
-    let pending: Vec<GameSpec> = schedule
-        .iter()
-        .filter(|s| !done_ids.contains(&s.id))
-        .copied()
-        .collect();
-    if !done.is_empty() {
-        eprintln!(
-            "resuming: {} of {} games already played, {} to go",
-            done.len(),
-            total,
-            pending.len()
-        );
-    }
-
-    let sprt_done = |tally: &Tally| {
-        cfg.sprt.as_ref().is_some_and(|spec| {
-            stats::sprt_decision(tally.llr(spec), spec) != SprtDecision::Continue
-        })
-    };
-    let stop = AtomicBool::new(sprt_done(&tally));
-    let next = AtomicUsize::new(0);
-    // Games sent to the main thread and counted there: workers start a game only while
-    // fewer than `workers` are unaccounted for, so an SPRT stop is not overrun by fast
-    // games that were already under way.
-    let recorded = AtomicUsize::new(0);
-    let fatal: fatal_slot::Slot = fatal_slot::Slot::default();
-    let mut write_error: Option<String> = None;
-    let tty = std::io::stderr().is_terminal();
-    let workers = cfg.concurrency.min(pending.len().max(1));
-
-    std::thread::scope(|scope| {
-        let (tx, rx) = crossbeam_channel::unbounded::<Played>();
-        for _ in 0..workers {
-            let tx = tx.clone();
-            let (stop, next, recorded) = (&stop, &next, &recorded);
-            let (pending, book, fatal) = (&pending, &book, &fatal);
-            scope.spawn(move || {
-                let mut players: Vec<Option<Box<dyn Player<G>>>> =
-                    (0..cfg.engines.len()).map(|_| None).collect();
-                loop {
-                    if stop.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let in_flight = next
-                        .load(Ordering::SeqCst)
-                        .saturating_sub(recorded.load(Ordering::SeqCst));
-                    if in_flight >= workers {
-                        std::thread::sleep(Duration::from_millis(1));
-                        continue;
-                    }
-                    let k = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(spec) = pending.get(k) else { break };
-                    let [f, s] = spec.players;
-                    for &e in &[f, s] {
-                        if players[e].is_none() {
-                            players[e] = Some(make_player::<G>(&cfg.engines[e]));
-                        }
-                    }
-                    let m = Match {
-                        spec,
-                        opening: book.line(spec.opening_slot),
-                        names: [&cfg.engines[f].name, &cfg.engines[s].name],
-                        limits: [cfg.engines[f].limits, cfg.engines[s].limits],
-                        builtin: [
-                            matches!(cfg.engines[f].kind, EngineKind::Builtin(_)),
-                            matches!(cfg.engines[s].kind, EngineKind::Builtin(_)),
-                        ],
-                        family,
-                        maxmoves: cfg.maxmoves,
-                        adjudicate: cfg.adjudicate,
-                        seed: game_seed(cfg.seed, spec.id),
-                    };
-                    // Two distinct slots of `players`, borrowed mutably at once.
-                    let (pf, ps) = if f < s {
-                        let (lo, hi) = players.split_at_mut(s);
-                        (&mut lo[f], &mut hi[0])
-                    } else {
-                        let (lo, hi) = players.split_at_mut(f);
-                        (&mut hi[0], &mut lo[s])
-                    };
-                    let (Some(pf), Some(ps)) = (pf.as_deref_mut(), ps.as_deref_mut()) else {
-                        break;
-                    };
-                    let played = referee::play::<G>(&m, [pf, ps]);
-                    if !cfg.recover {
-                        for (i, fault) in played.faults.iter().enumerate() {
-                            if let Some(fault) = fault.as_ref().filter(|f| f.is_process_fault()) {
-                                fatal.set(format!(
-                                    "engine {} failed ({}); the run stops. Continue with -resume -recover",
-                                    m.names[i],
-                                    fault.describe()
-                                ));
-                                stop.store(true, Ordering::SeqCst);
-                            }
-                        }
-                    }
-                    if tx.send(played).is_err() {
-                        break;
-                    }
-                }
-                for p in players.iter_mut().flatten() {
-                    p.shutdown();
-                }
-            });
-        }
-        drop(tx);
-        for played in rx {
-            let rec = &played.record;
-            if let Some(w) = writer.as_mut() {
-                if let Err(e) = w.append(rec) {
-                    write_error.get_or_insert(e);
-                    stop.store(true, Ordering::SeqCst);
-                }
-            }
-            if let Some(p) = pgn.as_mut() {
-                if let Err(e) = p.append::<G>(rec) {
-                    write_error.get_or_insert(e);
-                    stop.store(true, Ordering::SeqCst);
-                }
-            }
-            tally.add(rec);
-            let line = progress_line(cfg, &tally, total, rec);
-            if tty {
-                eprint!("\r{line}\x1b[K");
-            } else {
-                eprintln!("{line}");
-            }
-            if sprt_done(&tally) {
-                stop.store(true, Ordering::SeqCst);
-            }
-            recorded.fetch_add(1, Ordering::SeqCst);
-        }
-        if tty {
-            eprintln!();
-        }
-    });
-
+/// Runs a tournament of the game `G`, whose course text language `D` is spoken by
+/// `proto=text` engines. Returns the exit status on success.
+pub fn run<G: GameIo, D: TextProtocol<Game = G>>(cfg: &Config) -> Result<i32, RunError> {
+    let plan = Plan::<G>::new::<D>(cfg)?;
+    let mut ledger = Ledger::open::<G>(cfg, &plan.schedule)?;
+    let ended = play::<G, D>(cfg, &plan, &mut ledger);
     let mut stdout = std::io::stdout();
-    let _ = write!(stdout, "{}", report(cfg, &tally));
+    let _ = write!(stdout, "{}", report(cfg, &ledger.tally));
     let _ = stdout.flush();
-    if let Some(e) = write_error {
+    if let Some(e) = ended.write_error {
         return Err(RunError::Runtime(e));
     }
-    if let Some(msg) = fatal.take() {
+    if let Some(msg) = ended.fatal {
         eprintln!("{msg}");
         return Ok(1);
     }
     Ok(0)
 }
 
-/// A first-message-wins slot shared by the workers.
-mod fatal_slot {
-    use std::sync::Mutex;
+/// What is to be played: the checked engines and openings, and the schedule.
+struct Plan<G: GameIo> {
+    book: Book<G>,
+    schedule: Vec<GameSpec>,
+}
 
-    /// Holds the first fatal message.
-    #[derive(Default)]
-    pub struct Slot(Mutex<Option<String>>);
+impl<G: GameIo> Plan<G> {
+    /// Checks what the command line asked for against the game (protocols,
+    /// adjudication, programs) and reads the openings; every refusal is a usage error.
+    fn new<D: TextProtocol<Game = G>>(cfg: &Config) -> Result<Plan<G>, RunError> {
+        let usage = RunError::Usage;
+        let text_engines = cfg
+            .engines
+            .iter()
+            .any(|e| e.proto::<G>() == Some(Proto::Text));
+        // The referee judges by the rules the engines search under: the text language's
+        // when a text engine plays, else the engine protocols'.
+        let rules = if text_engines {
+            RuleSet::Text
+        } else {
+            RuleSet::Engine
+        };
+        if cfg.adjudicate.is_some() && !G::MATERIAL_ADJUDICATION {
+            return Err(usage(format!(
+                "-adjudicate material=: material decides nothing in {}",
+                G::NAME
+            )));
+        }
+        for e in &cfg.engines {
+            check_engine::<G>(e).map_err(usage)?;
+        }
+        let book = match &cfg.openings {
+            Some(spec) => Book::<G>::load(spec, cfg.seed, rules).map_err(usage)?,
+            None => Book::startpos(rules),
+        };
+        if text_engines {
+            book.check(|o| D::setup_commands(o, engine::game::Side::First, 0, false).map(drop))
+                .map_err(usage)?;
+        }
+        let schedule = schedule::build(
+            cfg.engines.len(),
+            cfg.tournament,
+            cfg.rounds,
+            cfg.games,
+            cfg.repeat,
+        );
+        Ok(Plan { book, schedule })
+    }
+}
 
-    impl Slot {
-        /// Keeps `msg` unless a message is already there.
-        pub fn set(&self, msg: String) {
-            if let Ok(mut g) = self.0.lock() {
-                g.get_or_insert(msg);
+/// An engine's protocol must be one the game speaks, and its program must exist
+/// (a path; a bare name is looked up in `PATH` when it starts).
+fn check_engine<G: GameIo>(e: &EngineSpec) -> Result<(), String> {
+    if e.proto::<G>() == Some(Proto::Uai) && !G::SPEAKS_UAI {
+        return Err(format!(
+            "engine {}: {} is not played over UAI (use proto=ugi)",
+            e.name,
+            G::NAME
+        ));
+    }
+    if let EngineKind::Process { launch, .. } = &e.kind {
+        if launch.cmd.contains('/') {
+            let path = match &launch.dir {
+                Some(d) => d.join(&launch.cmd),
+                None => PathBuf::from(&launch.cmd),
+            };
+            if !path.exists() {
+                return Err(format!(
+                    "engine {}: no such program {}",
+                    e.name,
+                    path.display()
+                ));
             }
         }
+    }
+    Ok(())
+}
 
-        /// The message, if any.
-        pub fn take(&self) -> Option<String> {
-            self.0.lock().ok().and_then(|mut g| g.take())
+/// Where finished games go, and what is left: the results and PGN files, the tally,
+/// and the scheduled games not yet in the results file.
+struct Ledger {
+    writer: Option<ResultsWriter>,
+    pgn: Option<PgnWriter>,
+    tally: Tally,
+    pending: Vec<GameSpec>,
+    total: usize,
+}
+
+impl Ledger {
+    /// Opens the output files. With `-resume`, the games already in the results file
+    /// count (and are rewritten to the PGN file) and are not played again; without it, a
+    /// results file that holds games is refused rather than overwritten.
+    fn open<G: GameIo>(cfg: &Config, schedule: &[GameSpec]) -> Result<Ledger, RunError> {
+        let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+        let mut done: Vec<GameRecord> = Vec::new();
+        let mut writer = None;
+        if let Some(path) = &cfg.results {
+            let (existing, cut) = results::load(path).map_err(RunError::Runtime)?;
+            if cfg.resume {
+                for r in &existing {
+                    if !r.is_variant(G::NAME) {
+                        return Err(RunError::Usage(format!(
+                            "-resume: game {} in {} is a game of {}, not {}",
+                            r.id,
+                            path.display(),
+                            r.variant,
+                            G::NAME
+                        )));
+                    }
+                    let ok = schedule.get(r.id as usize).is_some_and(|s| {
+                        r.players[0] == names[s.players[0]] && r.players[1] == names[s.players[1]]
+                    });
+                    if !ok {
+                        return Err(RunError::Usage(format!(
+                            "-resume: game {} in {} does not match this schedule (different engines or options?)",
+                            r.id,
+                            path.display()
+                        )));
+                    }
+                }
+                done = existing;
+            } else if !existing.is_empty() || cut {
+                return Err(RunError::Usage(format!(
+                    "{} already holds games: add -resume to continue that run, or remove the file",
+                    path.display()
+                )));
+            }
+            writer = Some(ResultsWriter::open(path, !cfg.resume, cut).map_err(RunError::Runtime)?);
         }
+        let pgn = match &cfg.pgnout {
+            Some(path) => {
+                Some(PgnWriter::open::<G>(path, "tournament", &done).map_err(RunError::Runtime)?)
+            }
+            None => None,
+        };
+        let mut tally = Tally::new(names);
+        for r in &done {
+            tally.add(r);
+        }
+        let done_ids: std::collections::HashSet<u64> = done.iter().map(|r| r.id).collect();
+        let pending: Vec<GameSpec> = schedule
+            .iter()
+            .filter(|s| !done_ids.contains(&s.id))
+            .copied()
+            .collect();
+        if !done.is_empty() {
+            eprintln!(
+                "resuming: {} of {} games already played, {} to go",
+                done.len(),
+                schedule.len(),
+                pending.len()
+            );
+        }
+        Ok(Ledger {
+            writer,
+            pgn,
+            tally,
+            pending,
+            total: schedule.len(),
+        })
+    }
+
+    /// Writes a finished game to the files (`Err`: the first write error) and counts it.
+    fn record<G: GameIo>(&mut self, rec: &GameRecord) -> Result<(), String> {
+        let mut result = Ok(());
+        if let Some(w) = self.writer.as_mut() {
+            result = w.append(rec);
+        }
+        if let Some(p) = self.pgn.as_mut() {
+            let written = p.append::<G>(rec);
+            result = result.and(written);
+        }
+        self.tally.add(rec);
+        result
+    }
+}
+
+/// Why the run stopped early, if it did.
+#[derive(Default)]
+struct Ended {
+    /// A process fault without `-recover`: the message for the user.
+    fatal: Option<String>,
+    /// The results or PGN file could not be written.
+    write_error: Option<String>,
+}
+
+/// Plays the pending games on `cfg.concurrency` workers and records each one as it
+/// ends. This thread hands out games over a channel, one for each game recorded, so
+/// exactly as many are under way as there are workers: a stop (SPRT decision, fatal
+/// fault, write error) is not overrun by games nobody needs. Closing the channel ends
+/// the workers; nothing polls.
+fn play<G: GameIo, D: TextProtocol<Game = G>>(
+    cfg: &Config,
+    plan: &Plan<G>,
+    ledger: &mut Ledger,
+) -> Ended {
+    let sprt_done = |tally: &Tally| {
+        cfg.sprt.as_ref().is_some_and(|spec| {
+            stats::sprt_decision(tally.llr(spec), spec) != SprtDecision::Continue
+        })
+    };
+    let mut ended = Ended::default();
+    let tty = std::io::stderr().is_terminal();
+    let workers = cfg.concurrency.min(ledger.pending.len().max(1));
+    let mut queue = std::mem::take(&mut ledger.pending).into_iter();
+    let mut stopping = sprt_done(&ledger.tally);
+
+    std::thread::scope(|scope| {
+        let (job_tx, job_rx) = crossbeam_channel::unbounded::<GameSpec>();
+        let (done_tx, done_rx) = crossbeam_channel::unbounded::<Played>();
+        for _ in 0..workers {
+            let (jobs, done) = (job_rx.clone(), done_tx.clone());
+            scope.spawn(move || worker::<G, D>(cfg, &plan.book, jobs, done));
+        }
+        drop(done_tx);
+        // `None` once nothing more will be handed out: the workers then finish their
+        // game and exit, which ends the loop below.
+        let mut feed = Some(job_tx);
+        let mut hand_out = |feed: &mut Option<crossbeam_channel::Sender<GameSpec>>, stop: bool| {
+            let next = if stop { None } else { queue.next() };
+            match (feed.as_ref(), next) {
+                (Some(tx), Some(spec)) if tx.send(spec).is_ok() => {}
+                _ => *feed = None,
+            }
+        };
+        for _ in 0..workers {
+            hand_out(&mut feed, stopping);
+        }
+        for played in done_rx {
+            let rec = &played.record;
+            if let Err(e) = ledger.record::<G>(rec) {
+                ended.write_error.get_or_insert(e);
+                stopping = true;
+            }
+            if !cfg.recover {
+                for (i, fault) in played.faults.iter().enumerate() {
+                    if let Some(fault) = fault.as_ref().filter(|f| f.is_process_fault()) {
+                        ended.fatal.get_or_insert(format!(
+                            "engine {} failed ({}); the run stops. Continue with -resume -recover",
+                            rec.players[i],
+                            fault.describe()
+                        ));
+                        stopping = true;
+                    }
+                }
+            }
+            let line = progress_line(cfg, &ledger.tally, ledger.total, rec);
+            if tty {
+                eprint!("\r{line}\x1b[K");
+            } else {
+                eprintln!("{line}");
+            }
+            stopping |= sprt_done(&ledger.tally);
+            hand_out(&mut feed, stopping);
+        }
+        if tty {
+            eprintln!();
+        }
+    });
+    ended
+}
+
+/// One worker: plays the games it is handed until the channel closes, keeping one
+/// player per engine (processes are reused across games), then shuts them down.
+fn worker<G: GameIo, D: TextProtocol<Game = G>>(
+    cfg: &Config,
+    book: &Book<G>,
+    jobs: crossbeam_channel::Receiver<GameSpec>,
+    done: crossbeam_channel::Sender<Played>,
+) {
+    let mut players: Vec<Option<Box<dyn Player<G> + '_>>> =
+        (0..cfg.engines.len()).map(|_| None).collect();
+    for spec in jobs {
+        let [f, s] = spec.players;
+        for &e in &[f, s] {
+            if players[e].is_none() {
+                players[e] = Some(make_player::<G, D>(&cfg.engines[e]));
+            }
+        }
+        let opening = book.get(spec.opening_slot);
+        let m = Match {
+            spec: &spec,
+            opening: &opening.opening,
+            opening_text: &opening.text,
+            names: [&cfg.engines[f].name, &cfg.engines[s].name],
+            limits: [cfg.engines[f].limits, cfg.engines[s].limits],
+            builtin: [
+                matches!(cfg.engines[f].kind, EngineKind::Builtin(_)),
+                matches!(cfg.engines[s].kind, EngineKind::Builtin(_)),
+            ],
+            maxmoves: cfg.maxmoves,
+            adjudicate: cfg.adjudicate,
+            seed: engine::rng::mix(cfg.seed, spec.id),
+        };
+        // Two distinct slots of `players`, borrowed mutably at once.
+        let (pf, ps) = if f < s {
+            let (lo, hi) = players.split_at_mut(s);
+            (&mut lo[f], &mut hi[0])
+        } else {
+            let (lo, hi) = players.split_at_mut(f);
+            (&mut hi[0], &mut lo[s])
+        };
+        let (Some(pf), Some(ps)) = (pf.as_deref_mut(), ps.as_deref_mut()) else {
+            break;
+        };
+        let played = referee::play::<G>(&m, [pf, ps]);
+        if done.send(played).is_err() {
+            break;
+        }
+    }
+    for p in players.iter_mut().flatten() {
+        p.shutdown();
     }
 }

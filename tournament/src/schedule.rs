@@ -8,7 +8,14 @@
 //! Openings are indexed by (round, game-pair) and not by engine pair, so in a round
 //! robin or gauntlet every pair of a round meets the same openings.
 
-use crate::cli::TournamentKind;
+/// Round robin or gauntlet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TournamentKind {
+    /// Every engine meets every other.
+    RoundRobin,
+    /// The first engine meets each of the others.
+    Gauntlet,
+}
 
 /// One scheduled game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

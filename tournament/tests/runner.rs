@@ -3,12 +3,44 @@
 //! kill-and-resume, and SPRT stopping.
 
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 const TOURNAMENT: &str = env!("CARGO_BIN_EXE_tournament");
 const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
+
+/// Our real engine, `ataxx`, from the same target directory and profile as the runner.
+/// `cargo test -p tournament` does not build the engine crate's binaries, so it is built
+/// here (a no-op when it is up to date, and never a stale binary from an older build).
+fn ataxx_binary() -> PathBuf {
+    let path =
+        Path::new(TOURNAMENT).with_file_name(format!("ataxx{}", std::env::consts::EXE_SUFFIX));
+    if let Some(cargo) = std::env::var_os("CARGO") {
+        let profile = path
+            .parent()
+            .and_then(Path::file_name)
+            .and_then(|p| p.to_str())
+            .unwrap_or("debug");
+        let mut build = Command::new(cargo);
+        build.args(["build", "--quiet", "-p", "ataxx-engine", "--bin", "ataxx"]);
+        match profile {
+            "debug" => {}
+            "release" => {
+                build.arg("--release");
+            }
+            other => {
+                build.args(["--profile", other]);
+            }
+        }
+        let status = build
+            .status()
+            .expect("run cargo build for the ataxx binary");
+        assert!(status.success(), "building the ataxx binary failed");
+    }
+    assert!(path.exists(), "no engine binary at {}", path.display());
+    path
+}
 
 /// A fresh scratch directory per test.
 fn scratch(name: &str) -> PathBuf {
@@ -142,6 +174,15 @@ fn bad_command_lines_exit_2_with_one_line() {
             "st=1",
         ],
         vec!["-frobnicate"],
+        vec![
+            "-variant",
+            "chess",
+            "-engine",
+            "builtin=random",
+            "-engine",
+            "name=b",
+            "builtin=random",
+        ],
     ] {
         let o = run(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
@@ -230,6 +271,23 @@ fn garbage_output_loses() {
     let (o, recs) = fake_match("garbage", "--garbage-after 0", "2", &[]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_fake_lost_all(&recs, 2, "illegal move");
+}
+
+#[test]
+fn over_long_line_is_one_garbage_line() {
+    // 1 MiB of output whose second 64 KiB starts with a legal `bestmove`: read as one
+    // line cut at the limit, it is garbage, never a move.
+    let (o, recs) = fake_match("long", "--long-line-after 1", "2", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 2, "longer than 65536 bytes");
+    let (o, recs) = fake_match(
+        "long-text",
+        "--text --long-line-after 1",
+        "2",
+        &["-each", "proto=text"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 2, "longer than 65536 bytes");
 }
 
 #[test]
@@ -449,4 +507,108 @@ fn clock_runs_out_under_a_time_control() {
         let plies = v["plies"].as_u64().unwrap();
         assert!((10..40).contains(&plies), "{plies} plies");
     }
+}
+
+#[test]
+fn real_engine_over_ugi_and_uai() {
+    // Our engine over UGI and over UAI, each on a clock (so `go` carries both sides'
+    // clocks: all four words) and a node budget (so the games stay short), plus the
+    // random built-in: every game ends by the rules, none by a fault.
+    let ataxx = ataxx_binary();
+    let dir = scratch("ugi");
+    let res = dir.join("r.jsonl");
+    let cmd = format!("cmd={}", ataxx.display());
+    let o = Command::new(TOURNAMENT)
+        .args([
+            "-variant",
+            "ataxx",
+            "-engine",
+            &cmd,
+            "name=ugi",
+            "proto=ugi",
+            "-engine",
+            &cmd,
+            "name=uai",
+            "proto=uai",
+            "-engine",
+            "builtin=random",
+            "-each",
+            "tc=30+0.1",
+            "nodes=2000",
+            "-games",
+            "2",
+            "-results",
+            res.to_str().unwrap(),
+        ])
+        .env("RUST_LOG", "tournament::engine_process=trace")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run tournament");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let recs = records(&res);
+    assert_eq!(recs.len(), 6, "{recs:?}");
+    for (_, _, reason, _) in &recs {
+        assert!(
+            [
+                "board full",
+                "no moves left",
+                "no stones left",
+                "100-ply rule"
+            ]
+            .iter()
+            .any(|r| reason.starts_with(r)),
+            "{reason}"
+        );
+    }
+    let log = stderr(&o);
+    for want in [">> ugi", ">> uginewgame", ">> uai", ">> uainewgame"] {
+        assert!(log.lines().any(|l| l.ends_with(want)), "no '{want}' sent");
+    }
+    let go = |first: &str| {
+        log.lines()
+            .filter_map(|l| l.split(">> ").nth(1))
+            .filter(|l| l.starts_with(first))
+            .count()
+    };
+    assert!(go("go p1time ") > 0 && go("go btime ") > 0, "{log}");
+    let both_clocks = log
+        .lines()
+        .filter_map(|l| l.split(">> ").nth(1))
+        .find(|l| l.starts_with("go p1time ") && l.contains(" p2time "))
+        .expect("a UGI go with both clocks (the game against the UAI engine)");
+    let words: Vec<&str> = both_clocks.split_whitespace().collect();
+    for w in ["p1time", "p2time", "p1inc", "p2inc", "nodes"] {
+        assert!(words.contains(&w), "{both_clocks}");
+    }
+}
+
+#[test]
+fn tune_reads_the_results_file() {
+    // `tune fit` reads the runner's results through the runner's own record type: every
+    // game of the file counts, a line cut by a kill is skipped.
+    let dir = scratch("tune");
+    let res = dir.join("r.jsonl");
+    let o = run(&[
+        "-engine",
+        "builtin=greedy",
+        "-engine",
+        "builtin=random",
+        "-games",
+        "2",
+        "-rounds",
+        "3",
+        "-results",
+        res.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mut text = std::fs::read_to_string(&res).unwrap();
+    text.push_str("{\"id\":6,\"players\":[\"gre");
+    std::fs::write(&res, text).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_tune"))
+        .args(["fit", res.to_str().unwrap()])
+        .output()
+        .expect("run tune");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).starts_with("6 games, "), "{}", stderr(&o));
+    assert!(stdout(&o).contains("pub const MG"), "{}", stdout(&o));
 }

@@ -5,10 +5,15 @@
 //! `--crash-after N` exits after N moves, `--hang-after N` stops answering after N moves,
 //! `--illegal-after N` / `--garbage-after N` answer with an illegal move / junk after N
 //! moves, `--no-handshake` never finishes the handshake, `--slow MS` waits before every
-//! move, `--seed N` seeds the move choice. `--prompt` prints text-language prompts.
+//! move, `--seed N` seeds the move choice, `--long-line-after N` answers after N moves
+//! with one 1 MiB line whose bytes from 64 KiB on are a legal move's answer (a reader that
+//! split long lines would take that piece for a move). `--prompt` prints text-language
+//! prompts.
 
 use engine::game::{Outcome, Side};
+use engine::games::ataxx::text::block_squares;
 use engine::games::ataxx::{parse_square, Move, Position, Rules, TextMove};
+use engine::rng::SplitMix64;
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
@@ -19,6 +24,7 @@ struct Opts {
     hang_after: Option<u64>,
     illegal_after: Option<u64>,
     garbage_after: Option<u64>,
+    long_line_after: Option<u64>,
     no_handshake: bool,
     slow_ms: u64,
     seed: u64,
@@ -42,6 +48,7 @@ fn parse_opts() -> Opts {
             "--hang-after" => o.hang_after = Some(num(i)),
             "--illegal-after" => o.illegal_after = Some(num(i)),
             "--garbage-after" => o.garbage_after = Some(num(i)),
+            "--long-line-after" => o.long_line_after = Some(num(i)),
             "--slow" => o.slow_ms = num(i),
             "--seed" => o.seed = num(i),
             _ => {}
@@ -56,18 +63,6 @@ fn parse_opts() -> Opts {
     o
 }
 
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n.max(1) as u64) as usize
-    }
-}
-
 /// What the engine does for its next move, given how many it has made.
 enum Act {
     Play,
@@ -75,6 +70,7 @@ enum Act {
     Hang,
     Illegal,
     Garbage,
+    LongLine,
 }
 
 fn next_act(o: &Opts, made: u64) -> Act {
@@ -86,6 +82,8 @@ fn next_act(o: &Opts, made: u64) -> Act {
         Act::Illegal
     } else if o.garbage_after.is_some_and(|n| made >= n) {
         Act::Garbage
+    } else if o.long_line_after.is_some_and(|n| made >= n) {
+        Act::LongLine
     } else {
         Act::Play
     }
@@ -101,6 +99,29 @@ fn hang() -> ! {
 fn illegal_move(pos: &Position) -> Move {
     let own = pos.pieces(pos.side_to_move());
     Move::single(own.trailing_zeros().min(48) as u8)
+}
+
+/// 64 KiB of blanks, `tail`, then blanks up to 1 MiB.
+fn long_line(tail: &str) -> String {
+    let mut line = " ".repeat(64 * 1024);
+    line.push_str(tail);
+    line.push(' ');
+    line.push_str(&" ".repeat((1 << 20) - line.len()));
+    line
+}
+
+/// The text language's AI move line: `Red moves a7-b6.`, `Blue passes.`
+fn text_ai_line(pos: &Position, mv: Move) -> String {
+    let side = if pos.side_to_move() == Side::First {
+        "Red"
+    } else {
+        "Blue"
+    };
+    if mv.is_pass() {
+        format!("{side} passes.")
+    } else {
+        format!("{side} moves {}.", TextMove::format(pos, mv))
+    }
 }
 
 fn out(line: &str) {
@@ -119,7 +140,7 @@ fn main() {
 }
 
 fn uai_main(o: &Opts) {
-    let mut rng = Rng(o.seed);
+    let mut rng = SplitMix64::new(o.seed);
     let mut pos = Position::startpos(Rules::Uai);
     let mut made = 0u64;
     for line in std::io::stdin().lock().lines() {
@@ -172,6 +193,10 @@ fn uai_main(o: &Opts) {
                         out("info \u{1}\u{2} what is this");
                         out("bestmove \u{fffd}zz9 extra words");
                     }
+                    Act::LongLine => {
+                        let mv = pos.legal_moves().first().copied().unwrap_or(Move::PASS);
+                        out(&long_line(&format!("bestmove {mv}")));
+                    }
                     Act::Play => {
                         let moves = pos.legal_moves();
                         let mv = moves
@@ -191,7 +216,7 @@ fn uai_main(o: &Opts) {
 }
 
 fn text_main(o: &Opts) {
-    let mut rng = Rng(o.seed);
+    let mut rng = SplitMix64::new(o.seed);
     let mut pos = Position::startpos(Rules::Text);
     let mut auto = [false, true];
     let mut playing = false;
@@ -219,6 +244,12 @@ fn text_main(o: &Opts) {
                     made += 1;
                     break;
                 }
+                Act::LongLine => {
+                    let mv = pos.legal_moves().first().copied().unwrap_or(Move::PASS);
+                    out(&long_line(&text_ai_line(&pos, mv)));
+                    made += 1;
+                    break;
+                }
                 Act::Play => {}
             }
             let moves = pos.legal_moves();
@@ -226,15 +257,7 @@ fn text_main(o: &Opts) {
                 .get(rng.below(moves.len()))
                 .copied()
                 .unwrap_or(Move::PASS);
-            if mv.is_pass() {
-                out(&format!("{} passes.", name(side)));
-            } else {
-                out(&format!(
-                    "{} moves {}.",
-                    name(side),
-                    TextMove::format(&pos, mv)
-                ));
-            }
+            out(&text_ai_line(&pos, mv));
             pos.make_move(mv);
             made += 1;
         }
@@ -270,7 +293,7 @@ fn text_main(o: &Opts) {
             }
             Some("seed") => {
                 if let Some(n) = words.get(1).and_then(|s| s.parse::<u64>().ok()) {
-                    rng = Rng(n);
+                    rng = SplitMix64::new(n);
                 }
             }
             Some("auto") => {
@@ -285,14 +308,7 @@ fn text_main(o: &Opts) {
             }
             Some("block") => {
                 if let Some(Ok(sq)) = words.get(1).map(|s| parse_square(s)) {
-                    let (f, r) = (sq as usize % 7, sq as usize / 7);
-                    let mut bits = 0u64;
-                    for ff in [f, 6 - f] {
-                        for rr in [r, 6 - r] {
-                            bits |= 1 << (rr * 7 + ff);
-                        }
-                    }
-                    if pos.add_gaps(bits).is_err() {
+                    if pos.add_gaps(block_squares(sq)).is_err() {
                         out("error: square occupied");
                     }
                 }

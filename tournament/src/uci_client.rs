@@ -1,0 +1,272 @@
+//! The client for the UCI family: UAI (`shared/specs/uai.md`, for games that speak it)
+//! and UGI (`shared/specs/ugi.md`, every game). Both are UCI with other words for the
+//! handshake, the new game and the clocks ([`Dialect`]); FEN and moves are the game's
+//! protocol notation ([`GameIo::fen`], [`GameIo::move_name`]).
+
+use crate::engine_process::{EngineProcess, Launch, ReadError};
+use crate::player::{Fault, GameStart, MoveRequest, Player, Reply};
+use engine::game::{Game, GameIo};
+use engine::protocol::uci::Dialect;
+use std::time::{Duration, Instant};
+
+/// The words in which the dialects differ. (The library's session has them too, but
+/// keeps all except `hello` to itself.)
+struct Words {
+    ok: &'static str,
+    new_game: &'static str,
+    /// `go` words of each player's clock and increment, first player first (UAI's `b`
+    /// and UGI's `p1` are the side that moves first from the start position).
+    time: [&'static str; 2],
+    inc: [&'static str; 2],
+}
+
+fn words(dialect: Dialect) -> Words {
+    match dialect {
+        Dialect::Uai => Words {
+            ok: "uaiok",
+            new_game: "uainewgame",
+            time: ["btime", "wtime"],
+            inc: ["binc", "winc"],
+        },
+        Dialect::Ugi => Words {
+            ok: "ugiok",
+            new_game: "uginewgame",
+            time: ["p1time", "p2time"],
+            inc: ["p1inc", "p2inc"],
+        },
+    }
+}
+
+/// A UAI or UGI engine process, started lazily and reused across games.
+pub struct UciClient {
+    dialect: Dialect,
+    launch: Launch,
+    options: Vec<(String, String)>,
+    init_timeout: Duration,
+    process: Option<EngineProcess>,
+}
+
+impl UciClient {
+    /// A client that will start `launch` at the first game and speak `dialect`.
+    pub fn new(
+        dialect: Dialect,
+        launch: Launch,
+        options: Vec<(String, String)>,
+        init_timeout: Duration,
+    ) -> Self {
+        UciClient {
+            dialect,
+            launch,
+            options,
+            init_timeout,
+            process: None,
+        }
+    }
+
+    fn start_process(&mut self) -> Result<(), Fault> {
+        let mut p = EngineProcess::spawn(&self.launch).map_err(Fault::Start)?;
+        let deadline = Instant::now() + self.init_timeout;
+        p.send(self.dialect.hello()).map_err(Fault::Handshake)?;
+        wait_for(&p, words(self.dialect).ok, deadline)?;
+        for (name, value) in &self.options {
+            p.send(&format!("setoption name {name} value {value}"))
+                .map_err(Fault::Handshake)?;
+        }
+        self.process = Some(p);
+        Ok(())
+    }
+
+    fn kill(&mut self) {
+        if let Some(mut p) = self.process.take() {
+            p.kill();
+        }
+    }
+}
+
+/// Reads lines until one equals `token` (surrounding blanks ignored).
+fn wait_for(p: &EngineProcess, token: &str, deadline: Instant) -> Result<(), Fault> {
+    loop {
+        match p.recv_deadline(deadline) {
+            Ok(line) if line.trim() == token => return Ok(()),
+            Ok(_) => continue,
+            Err(ReadError::Timeout) => {
+                return Err(Fault::Handshake(format!("no '{token}' in time")))
+            }
+            Err(ReadError::Closed) => {
+                return Err(Fault::Handshake(format!("exited before '{token}'")))
+            }
+            Err(ReadError::TooLong) => return Err(Fault::Garbage(ReadError::too_long_message())),
+        }
+    }
+}
+
+/// The `go` command for a request. Each side that has a clock gets its time and its
+/// increment (so both sides' four words whenever both have clocks, as UGI managers
+/// always send them); a side without one (a built-in player, `st=`) is left out, so an
+/// engine on a clock always learns its own time.
+pub fn go_command<G: Game>(dialect: Dialect, req: &MoveRequest<'_, G>) -> String {
+    let w = words(dialect);
+    let mut go = String::from("go");
+    let l = &req.limits;
+    let mut clocks = false;
+    for i in 0..2 {
+        if let Some(t) = req.clock_ms[i] {
+            go.push_str(&format!(" {} {}", w.time[i], t.max(0)));
+            clocks = true;
+        }
+    }
+    for i in 0..2 {
+        if req.clock_ms[i].is_some() {
+            go.push_str(&format!(" {} {}", w.inc[i], req.inc_ms[i]));
+        }
+    }
+    if let Some(m) = req.movestogo.filter(|_| clocks) {
+        go.push_str(&format!(" movestogo {m}"));
+    }
+    if let Some(t) = l.movetime_ms {
+        go.push_str(&format!(" movetime {t}"));
+    }
+    if let Some(d) = l.depth {
+        go.push_str(&format!(" depth {d}"));
+    }
+    if let Some(n) = l.nodes {
+        go.push_str(&format!(" nodes {n}"));
+    }
+    go
+}
+
+impl<G: GameIo> Player<G> for UciClient {
+    fn new_game(&mut self, _start: &GameStart<'_, G>) -> Result<(), Fault> {
+        if let Some(p) = self.process.as_mut() {
+            if !p.is_alive() {
+                self.kill();
+            }
+        }
+        if self.process.is_none() {
+            self.start_process()?;
+        }
+        let p = self
+            .process
+            .as_mut()
+            .ok_or(Fault::Start("no process".into()))?;
+        p.drain();
+        let deadline = Instant::now() + self.init_timeout;
+        let r = p
+            .send(words(self.dialect).new_game)
+            .and_then(|_| p.send("isready"))
+            .map_err(Fault::Handshake)
+            .and_then(|_| wait_for(p, "readyok", deadline));
+        if r.is_err() {
+            self.kill();
+        }
+        r
+    }
+
+    fn think(&mut self, req: &MoveRequest<'_, G>) -> Result<Reply<G>, Fault> {
+        let p = self
+            .process
+            .as_mut()
+            .ok_or_else(|| Fault::Crash("engine not running".into()))?;
+        let mut position = format!("position fen {}", req.start.fen());
+        if !req.moves.is_empty() {
+            position.push_str(" moves");
+            let mut pos = req.start.clone();
+            for &mv in req.moves {
+                position.push(' ');
+                position.push_str(&pos.move_name(mv));
+                pos.make_move(mv);
+            }
+        }
+        p.send(&position).map_err(Fault::Crash)?;
+        p.send(&go_command(self.dialect, req))
+            .map_err(Fault::Crash)?;
+        loop {
+            match p.recv_deadline(req.deadline) {
+                Ok(line) => {
+                    let mut words = line.split_whitespace();
+                    if words.next() == Some("bestmove") {
+                        return match words.next() {
+                            Some(mv) => Ok(Reply::Notation(mv.to_string())),
+                            None => Err(Fault::Garbage("'bestmove' without a move".into())),
+                        };
+                    }
+                }
+                Err(ReadError::Timeout) => return Err(Fault::Timeout),
+                Err(ReadError::TooLong) => {
+                    return Err(Fault::Garbage(ReadError::too_long_message()))
+                }
+                Err(ReadError::Closed) => {
+                    return Err(Fault::Crash("engine exited while thinking".into()))
+                }
+            }
+        }
+    }
+
+    fn game_over(&mut self, faulted: bool) {
+        if faulted {
+            self.kill();
+        }
+    }
+
+    fn shutdown(&mut self) {
+        if let Some(p) = self.process.take() {
+            p.quit("quit", Duration::from_millis(300));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::{Limits, TimeControl};
+    use engine::games::ataxx::{Position, Rules};
+
+    fn go(dialect: Dialect, clock_ms: [Option<i64>; 2], limits: Limits) -> String {
+        let pos = Position::startpos(Rules::Uai);
+        let req = MoveRequest {
+            start: &pos,
+            moves: &[],
+            position: &pos,
+            clock_ms,
+            inc_ms: [100, 200],
+            movestogo: Some(7),
+            limits,
+            deadline: Instant::now(),
+        };
+        go_command(dialect, &req)
+    }
+
+    #[test]
+    fn go_commands() {
+        let tc = Limits {
+            tc: Some(TimeControl {
+                moves: Some(40),
+                base_ms: 1000,
+                inc_ms: 100,
+            }),
+            ..Limits::default()
+        };
+        assert_eq!(
+            go(Dialect::Ugi, [Some(900), Some(-5)], tc),
+            "go p1time 900 p2time 0 p1inc 100 p2inc 200 movestogo 7"
+        );
+        assert_eq!(
+            go(Dialect::Uai, [Some(900), Some(800)], tc),
+            "go btime 900 wtime 800 binc 100 winc 200 movestogo 7"
+        );
+        assert_eq!(
+            go(Dialect::Ugi, [None, Some(800)], tc),
+            "go p2time 800 p2inc 200 movestogo 7"
+        );
+        let fixed = Limits {
+            movetime_ms: Some(50),
+            depth: Some(3),
+            nodes: Some(1000),
+            ..Limits::default()
+        };
+        assert_eq!(
+            go(Dialect::Ugi, [None, None], fixed),
+            "go movetime 50 depth 3 nodes 1000"
+        );
+    }
+}

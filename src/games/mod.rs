@@ -2,3 +2,4 @@
 //! implements [`crate::game::Game`]; none of them knows about search or protocols.
 
 pub mod ataxx;
+pub mod reversi;

@@ -1,5 +1,5 @@
 //! Reversi (Othello, 8×8): bitboard rules, FEN / OBF / move notation, the text
-//! language's dump, evaluation and bulk-counting perft.
+//! language's dump, evaluation, bulk-counting perft and an exact endgame solver.
 //!
 //! Squares are named as `reversi.txt` draws the board: columns a–h from the left, rows
 //! 1–8 from the **top** (`d3` is the fourth column, third row from the top).
@@ -8,6 +8,7 @@ pub mod bitboard;
 pub mod eval;
 pub mod notation;
 pub mod position;
+pub mod solve;
 
 pub use notation::{parse_square, square_name, NotationError};
 pub use position::{final_score, Move, Position, Undo};

@@ -8,6 +8,7 @@
 
 pub mod ataxx;
 pub mod loa;
+pub mod reversi;
 
 use crate::game::GameIo;
 use crate::protocol::text::{TextDialect, TextProtocol};

@@ -32,16 +32,18 @@ pub trait VariantVisitor {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Variant {
     Ataxx,
+    Reversi,
 }
 
 impl Variant {
     /// Every game, in the order help texts list them.
-    pub const ALL: &'static [Variant] = &[Variant::Ataxx];
+    pub const ALL: &'static [Variant] = &[Variant::Ataxx, Variant::Reversi];
 
     /// Runs `visitor` with this game's types.
     pub fn visit<V: VariantVisitor>(self, visitor: V) -> V::Output {
         match self {
             Variant::Ataxx => visitor.visit::<ataxx::text::AtaxxText>(),
+            Variant::Reversi => visitor.visit::<reversi::text::ReversiText>(),
         }
     }
 

@@ -9,6 +9,7 @@ pub mod eval;
 pub mod notation;
 pub mod position;
 pub mod solve;
+pub mod text;
 
 pub use notation::{parse_square, square_name, NotationError};
 pub use position::{final_score, Move, Position, Undo};

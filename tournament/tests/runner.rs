@@ -612,3 +612,51 @@ fn tune_reads_the_results_file() {
     assert!(stderr(&o).starts_with("6 games, "), "{}", stderr(&o));
     assert!(stdout(&o).contains("pub const MG"), "{}", stdout(&o));
 }
+
+#[test]
+fn engine_on_a_clock_against_one_without_gets_its_time() {
+    // Defect 1 of the new-user report: an engine with a clock playing an opponent
+    // without one (a built-in player) was sent a bare `go` and, searching without a
+    // limit, lost every game on time. It must get its own clock and play on the board.
+    let ataxx = ataxx_binary();
+    let dir = scratch("clock-vs-builtin");
+    let res = dir.join("r.jsonl");
+    let o = Command::new(TOURNAMENT)
+        .args([
+            "-engine",
+            &format!("cmd={}", ataxx.display()),
+            "proto=uai",
+            "tc=2+0.05",
+            "-engine",
+            "builtin=random",
+            "-games",
+            "2",
+            "-results",
+            res.to_str().unwrap(),
+        ])
+        .env("RUST_LOG", "tournament::engine_process=trace")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run tournament");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let recs = records(&res);
+    assert_eq!(recs.len(), 2, "{recs:?}");
+    for (_, result, reason, first) in &recs {
+        assert!(!reason.contains("time forfeit"), "{reason}");
+        let ataxx_won = (first == "ataxx") == (result == "1-0");
+        assert!(ataxx_won, "{result} {reason}");
+    }
+    let log = stderr(&o);
+    let gos: Vec<&str> = log
+        .lines()
+        .filter_map(|l| l.split(">> ").nth(1))
+        .filter(|l| l.starts_with("go"))
+        .collect();
+    assert!(!gos.is_empty(), "{log}");
+    for go in gos {
+        assert!(
+            go.contains("time ") && go.contains("inc 50"),
+            "a go without the engine's clock: {go}"
+        );
+    }
+}

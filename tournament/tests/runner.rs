@@ -82,6 +82,35 @@ fn records(path: &PathBuf) -> Vec<(u64, String, String, String)> {
         .collect()
 }
 
+/// Every game of the PGN file reads back whole by the one-line rules of the `ataxx`
+/// Python package (`tournament::pgn::read_one_line`) and by our general reader: the
+/// moves and the result of its line in the results file, in the same order by id.
+fn assert_pgn_reads_back_whole(pgn: &Path, res: &Path) {
+    let text = std::fs::read_to_string(pgn).unwrap();
+    let mut by_id: std::collections::HashMap<u64, serde_json::Value> = Default::default();
+    for line in std::fs::read_to_string(res).unwrap().lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        by_id.insert(v["id"].as_u64().unwrap(), v);
+    }
+    for reader in [tournament::pgn::read_one_line, tournament::pgn::read] {
+        let games = reader(&text).unwrap();
+        assert_eq!(games.len(), by_id.len(), "{text}");
+        for g in &games {
+            let round: u64 = g.tag("Round").unwrap().parse().unwrap();
+            let rec = &by_id[&(round - 1)];
+            let moves: Vec<&str> = rec["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap())
+                .collect();
+            assert_eq!(g.moves, moves, "game {round} does not read back whole");
+            assert_eq!(g.result.as_deref(), rec["result"].as_str());
+            assert_eq!(g.tag("Result"), rec["result"].as_str());
+        }
+    }
+}
+
 /// The fake engine's games: every one lost by the fake, with a reason containing `why`.
 fn assert_fake_lost_all(recs: &[(u64, String, String, String)], games: usize, why: &str) {
     assert_eq!(recs.len(), games, "{recs:?}");
@@ -124,6 +153,7 @@ fn greedy_beats_random_and_everything_is_recorded() {
     let pgn_text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(pgn_text.matches("[Event ").count(), 20);
     assert!(pgn_text.contains("[Black \"greedy\"]") && pgn_text.contains("[White \"greedy\"]"));
+    assert_pgn_reads_back_whole(&pgn, &res);
     let out = stdout(&o);
     assert!(out.contains("Score of greedy vs random:"), "{out}");
     assert!(out.contains("Pentanomial"), "{out}");

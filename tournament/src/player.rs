@@ -4,6 +4,7 @@
 
 use crate::builtin::BuiltinKind;
 use crate::engine_process::Launch;
+use crate::results::Ending;
 use engine::game::{Game, GameIo, Opening, Side};
 use std::time::Instant;
 
@@ -119,6 +120,17 @@ impl Fault {
             self,
             Fault::Crash(_) | Fault::Handshake(_) | Fault::Start(_)
         )
+    }
+
+    /// How a game lost by this fault ended.
+    pub fn ending(&self) -> Ending {
+        match self {
+            Fault::Crash(_) => Ending::Crash,
+            Fault::Timeout => Ending::TimeForfeit,
+            Fault::Handshake(_) => Ending::Handshake,
+            Fault::Start(_) => Ending::Start,
+            Fault::Garbage(_) => Ending::Unparsable,
+        }
     }
 
     /// One-line description for the results file.

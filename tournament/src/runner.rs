@@ -9,7 +9,7 @@ use crate::openings::{Book, OpeningsSpec};
 use crate::pgn::PgnWriter;
 use crate::player::{EngineKind, EngineSpec, Player, Proto};
 use crate::referee::{self, Adjudication, Match, Played};
-use crate::results::{self, GameRecord, ResultsWriter};
+use crate::results::{self, Ending, GameRecord, ResultsWriter};
 use crate::schedule::{self, GameSpec, TournamentKind};
 use crate::stats::{self, Penta, SprtDecision, SprtModel, SprtSpec, Wdl};
 use crate::text_client::TextClient;
@@ -18,7 +18,7 @@ use engine::game::{GameIo, RuleSet};
 use engine::games::Variant;
 use engine::protocol::text::TextProtocol;
 use engine::protocol::uci::Dialect;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -84,6 +84,9 @@ pub struct Tally {
     names: Vec<String>,
     per_engine: Vec<Wdl>,
     pairs: HashMap<(usize, usize), PairTally>,
+    /// Games that did not end on the board: per ending, games per culprit (the engine
+    /// that lost by its fault; "" for adjudications).
+    endings: BTreeMap<Ending, BTreeMap<String, u64>>,
     /// Games counted.
     pub games: u64,
 }
@@ -95,6 +98,7 @@ impl Tally {
             per_engine: vec![Wdl::default(); names.len()],
             names,
             pairs: HashMap::new(),
+            endings: BTreeMap::new(),
             games: 0,
         }
     }
@@ -125,7 +129,46 @@ impl Tally {
                 t.open_pairs.insert(key, a_score);
             }
         }
+        let ending = rec.ending();
+        if ending != Ending::Rules {
+            let culprit = rec.culprit().unwrap_or_default().to_string();
+            *self
+                .endings
+                .entry(ending)
+                .or_default()
+                .entry(culprit)
+                .or_default() += 1;
+        }
         self.games += 1;
+    }
+
+    /// `Endings other than by the rules: 2 time forfeit (fake 2), 1 adjudication`, or
+    /// `None` when every game counted ended on the board.
+    pub fn endings_line(&self) -> Option<String> {
+        if self.endings.is_empty() {
+            return None;
+        }
+        let parts: Vec<String> = self
+            .endings
+            .iter()
+            .map(|(ending, culprits)| {
+                let total: u64 = culprits.values().sum();
+                let named: Vec<String> = culprits
+                    .iter()
+                    .filter(|(name, _)| !name.is_empty())
+                    .map(|(name, n)| format!("{name} {n}"))
+                    .collect();
+                if named.is_empty() {
+                    format!("{total} {}", ending.as_str())
+                } else {
+                    format!("{total} {} ({})", ending.as_str(), named.join(", "))
+                }
+            })
+            .collect();
+        Some(format!(
+            "Endings other than by the rules: {}",
+            parts.join(", ")
+        ))
     }
 
     /// The results of engine `a` against engine `b` (`a < b`).
@@ -171,7 +214,20 @@ fn make_player<'a, G: GameIo, D: TextProtocol<Game = G> + 'a>(
     }
 }
 
-/// The progress line: games done, score, Elo and LLR.
+/// The finished game for the progress line: `game 3: a - b 0-1, a time forfeit (160 ms)`.
+fn game_summary(rec: &GameRecord) -> String {
+    format!(
+        "game {}: {} - {} {}, {}",
+        rec.id + 1,
+        rec.players[0],
+        rec.players[1],
+        rec.result.as_str(),
+        rec.reason
+    )
+}
+
+/// The progress line: games done, score, Elo and LLR, and the game just finished with
+/// its end reason.
 fn progress_line(cfg: &Config, tally: &Tally, total: usize, last: &GameRecord) -> String {
     let mut s = format!("[{}/{}]", tally.games, total);
     if cfg.engines.len() == 2 {
@@ -192,15 +248,11 @@ fn progress_line(cfg: &Config, tally: &Tally, total: usize, last: &GameRecord) -
             let (lo, hi) = stats::sprt_bounds(spec);
             s.push_str(&format!(" LLR {:.2} ({lo:.2}, {hi:.2})", tally.llr(spec)));
         }
+        s.push_str(" | ");
     } else {
-        s.push_str(&format!(
-            " game {}: {} - {} {}",
-            last.id + 1,
-            last.players[0],
-            last.players[1],
-            last.result.as_str()
-        ));
+        s.push(' ');
     }
+    s.push_str(&game_summary(last));
     s
 }
 
@@ -323,6 +375,10 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
                 pair_lines(a, b, &mut out);
             }
         }
+    }
+    if let Some(line) = tally.endings_line() {
+        out.push_str(&line);
+        out.push('\n');
     }
     out
 }

@@ -690,3 +690,34 @@ fn engine_on_a_clock_against_one_without_gets_its_time() {
         );
     }
 }
+
+#[test]
+fn end_reasons_reach_the_console() {
+    // Defect 8 of the new-user report: the progress lines and the report said `0-1`
+    // but never why. Each finished game's progress line names its end reason, and the
+    // report counts the games that did not end on the board, by reason and loser.
+    let (o, recs) = fake_match("reasons", "--hang-after 2", "2", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 2, "time forfeit");
+    let progress: Vec<String> = stderr(&o)
+        .lines()
+        .filter(|l| l.starts_with('['))
+        .map(String::from)
+        .collect();
+    assert_eq!(progress.len(), 2, "{progress:?}");
+    for line in &progress {
+        assert!(line.contains("fake time forfeit"), "{line}");
+    }
+    let out = stdout(&o);
+    assert!(
+        out.contains("Endings other than by the rules: 2 time forfeit (fake 2)"),
+        "{out}"
+    );
+    let (o, _) = fake_match("reasons-illegal", "--illegal-after 1", "1", &[]);
+    assert!(stderr(&o).contains("fake illegal move '"), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("Endings other than by the rules: 1 illegal move (fake 1)"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -7,7 +7,7 @@ use crate::builtin::Builtin;
 use crate::engine_process::Launch;
 use crate::openings::{Book, OpeningsSpec};
 use crate::pgn::PgnWriter;
-use crate::player::{EngineKind, EngineSpec, Player, Proto};
+use crate::player::{EngineKind, EngineSpec, Fault, GameStart, Player, Proto};
 use crate::referee::{self, Adjudication, Match, Played};
 use crate::results::{self, Ending, GameRecord, ResultsWriter};
 use crate::schedule::{self, GameSpec, TournamentKind};
@@ -387,7 +387,9 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
 /// `proto=text` engines. Returns the exit status on success.
 pub fn run<G: GameIo, D: TextProtocol<Game = G>>(cfg: &Config) -> Result<i32, RunError> {
     let plan = Plan::<G>::new::<D>(cfg)?;
-    let mut ledger = Ledger::open::<G>(cfg, &plan.schedule)?;
+    let (done, cut) = load_done::<G>(cfg, &plan.schedule)?;
+    check_engines::<G, D>(cfg, &plan, &done)?;
+    let mut ledger = Ledger::open::<G>(cfg, &plan.schedule, done, cut)?;
     let ended = play::<G, D>(cfg, &plan, &mut ledger);
     let mut stdout = std::io::stdout();
     let _ = write!(stdout, "{}", report(cfg, &ledger.tally));
@@ -480,6 +482,113 @@ fn check_engine<G: GameIo>(e: &EngineSpec) -> Result<(), String> {
     Ok(())
 }
 
+/// The check before the run: every engine that has a game to play is started and
+/// handshaken (its options checked, a text engine's set-up of the first opening done)
+/// and shut down again, all at once, so a program that cannot be started, refuses its
+/// options or never finishes its handshake stops the run before any game is played or
+/// any file written. A program that cannot be started or refuses its options is a
+/// usage error (exit 2); one that fails its handshake is a failing engine (exit 1).
+fn check_engines<G: GameIo, D: TextProtocol<Game = G>>(
+    cfg: &Config,
+    plan: &Plan<G>,
+    done: &[GameRecord],
+) -> Result<(), RunError> {
+    let done_ids: std::collections::HashSet<u64> = done.iter().map(|r| r.id).collect();
+    let mut used = vec![false; cfg.engines.len()];
+    for spec in plan.schedule.iter().filter(|s| !done_ids.contains(&s.id)) {
+        for &e in &spec.players {
+            used[e] = true;
+        }
+    }
+    let opening = &plan.book.get(0).opening;
+    let start = opening.end();
+    let failures: Vec<(usize, Fault)> = std::thread::scope(|scope| {
+        let checks: Vec<_> = cfg
+            .engines
+            .iter()
+            .enumerate()
+            .filter(|&(i, e)| used[i] && matches!(e.kind, EngineKind::Process { .. }))
+            .map(|(i, e)| {
+                let (opening, start) = (opening, &start);
+                scope.spawn(move || {
+                    let mut player = make_player::<G, D>(e);
+                    let gs = GameStart {
+                        id: 0,
+                        opening,
+                        start,
+                        side: engine::game::Side::First,
+                        seed: cfg.seed,
+                    };
+                    let r = player.check(&gs);
+                    player.shutdown();
+                    r.err().map(|f| (i, f))
+                })
+            })
+            .collect();
+        checks
+            .into_iter()
+            .filter_map(|h| h.join().unwrap_or(None))
+            .collect()
+    });
+    let Some((i, fault)) = failures.into_iter().next() else {
+        return Ok(());
+    };
+    let msg = format!(
+        "engine {} {}; nothing was played",
+        cfg.engines[i].name,
+        fault.describe()
+    );
+    Err(match fault {
+        Fault::Start(_) | Fault::Config(_) => RunError::Usage(msg),
+        _ => RunError::Runtime(msg),
+    })
+}
+
+/// The games the results file already holds, with `-resume` (checked against the
+/// schedule), and whether it ends in a cut line. Without `-resume`, a results file that
+/// holds games is refused rather than overwritten. Nothing is written.
+fn load_done<G: GameIo>(
+    cfg: &Config,
+    schedule: &[GameSpec],
+) -> Result<(Vec<GameRecord>, bool), RunError> {
+    let Some(path) = &cfg.results else {
+        return Ok((Vec::new(), false));
+    };
+    let names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
+    let (existing, cut) = results::load(path).map_err(RunError::Runtime)?;
+    if !cfg.resume {
+        if !existing.is_empty() || cut {
+            return Err(RunError::Usage(format!(
+                "{} already holds games: add -resume to continue that run, or remove the file",
+                path.display()
+            )));
+        }
+        return Ok((Vec::new(), cut));
+    }
+    for r in &existing {
+        if !r.is_variant(G::NAME) {
+            return Err(RunError::Usage(format!(
+                "-resume: game {} in {} is a game of {}, not {}",
+                r.id,
+                path.display(),
+                r.variant,
+                G::NAME
+            )));
+        }
+        let ok = schedule.get(r.id as usize).is_some_and(|s| {
+            r.players[0] == names[s.players[0]] && r.players[1] == names[s.players[1]]
+        });
+        if !ok {
+            return Err(RunError::Usage(format!(
+                "-resume: game {} in {} does not match this schedule (different engines or options?)",
+                r.id,
+                path.display()
+            )));
+        }
+    }
+    Ok((existing, cut))
+}
+
 /// Where finished games go, and what is left: the results and PGN files, the tally,
 /// and the scheduled games not yet in the results file.
 struct Ledger {
@@ -492,45 +601,21 @@ struct Ledger {
 
 impl Ledger {
     /// Opens the output files. With `-resume`, the games already in the results file
-    /// count (and are rewritten to the PGN file) and are not played again; without it, a
-    /// results file that holds games is refused rather than overwritten.
-    fn open<G: GameIo>(cfg: &Config, schedule: &[GameSpec]) -> Result<Ledger, RunError> {
+    /// (`done`, from [`load_done`]) count, are rewritten to the PGN file and are not
+    /// played again; `cut` says the file ends in a cut line.
+    fn open<G: GameIo>(
+        cfg: &Config,
+        schedule: &[GameSpec],
+        done: Vec<GameRecord>,
+        cut: bool,
+    ) -> Result<Ledger, RunError> {
         let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
-        let mut done: Vec<GameRecord> = Vec::new();
-        let mut writer = None;
-        if let Some(path) = &cfg.results {
-            let (existing, cut) = results::load(path).map_err(RunError::Runtime)?;
-            if cfg.resume {
-                for r in &existing {
-                    if !r.is_variant(G::NAME) {
-                        return Err(RunError::Usage(format!(
-                            "-resume: game {} in {} is a game of {}, not {}",
-                            r.id,
-                            path.display(),
-                            r.variant,
-                            G::NAME
-                        )));
-                    }
-                    let ok = schedule.get(r.id as usize).is_some_and(|s| {
-                        r.players[0] == names[s.players[0]] && r.players[1] == names[s.players[1]]
-                    });
-                    if !ok {
-                        return Err(RunError::Usage(format!(
-                            "-resume: game {} in {} does not match this schedule (different engines or options?)",
-                            r.id,
-                            path.display()
-                        )));
-                    }
-                }
-                done = existing;
-            } else if !existing.is_empty() || cut {
-                return Err(RunError::Usage(format!(
-                    "{} already holds games: add -resume to continue that run, or remove the file",
-                    path.display()
-                )));
+        let writer = match &cfg.results {
+            Some(path) => {
+                Some(ResultsWriter::open(path, !cfg.resume, cut).map_err(RunError::Runtime)?)
             }
-            writer = Some(ResultsWriter::open(path, !cfg.resume, cut).map_err(RunError::Runtime)?);
-        }
+            None => None,
+        };
         let pgn = match &cfg.pgnout {
             Some(path) => {
                 Some(PgnWriter::open::<G>(path, "tournament", &done).map_err(RunError::Runtime)?)

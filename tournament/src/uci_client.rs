@@ -108,6 +108,14 @@ pub fn go_command<G: Game>(dialect: Dialect, req: &MoveRequest<'_, G>) -> String
 }
 
 impl<G: GameIo> Player<G> for UciClient {
+    fn check(&mut self, _start: &GameStart<'_, G>) -> Result<(), Fault> {
+        let r = self.start_process();
+        if r.is_err() {
+            self.kill();
+        }
+        r
+    }
+
     fn new_game(&mut self, _start: &GameStart<'_, G>) -> Result<(), Fault> {
         if let Some(p) = self.process.as_mut() {
             if !p.is_alive() {

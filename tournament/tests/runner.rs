@@ -321,10 +321,56 @@ fn over_long_line_is_one_garbage_line() {
 }
 
 #[test]
-fn missing_handshake_loses() {
-    let (o, recs) = fake_match("handshake", "--no-handshake", "2", &["-recover"]);
+fn failed_new_game_sync_loses() {
+    // The engine starts and handshakes (the check before the run passes) but never
+    // answers `isready` at a game's start: each game is lost with the reason.
+    let (o, recs) = fake_match("handshake", "--no-readyok", "2", &["-recover"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_fake_lost_all(&recs, 2, "handshake failed");
+    assert_fake_lost_all(&recs, 2, "handshake failed: no 'readyok' in time");
+}
+
+#[test]
+fn engines_that_cannot_start_or_handshake_are_refused_before_the_first_game() {
+    // Defect 10 of the new-user report: `cmd=nosuchengine` was found out only in the
+    // first game (a forfeit and exit 1; with -recover every game a loss). Every engine
+    // is started and handshaken before the schedule begins; a failure refuses the run
+    // with one clear line and writes no results.
+    for extra in [&[][..], &["-recover"][..]] {
+        let dir = scratch("nosuchengine");
+        let (res, pgn) = (dir.join("r.jsonl"), dir.join("g.pgn"));
+        let o = run(&[
+            &[
+                "-engine",
+                "cmd=nosuchengine-tournament-test",
+                "st=0.1",
+                "-engine",
+                "builtin=random",
+                "-games",
+                "4",
+                "-results",
+                res.to_str().unwrap(),
+                "-pgnout",
+                pgn.to_str().unwrap(),
+            ][..],
+            extra,
+        ]
+        .concat());
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("nosuchengine-tournament-test") && err.contains("could not start"),
+            "{err}"
+        );
+        assert!(!res.exists() && !pgn.exists(), "files written: {extra:?}");
+        assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    }
+    // A program that starts but never finishes its handshake: refused too (exit 1, a
+    // failing engine), nothing written.
+    let (o, recs) = fake_match("no-handshake", "--no-handshake", "2", &["-recover"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("handshake failed"), "{}", stderr(&o));
+    assert!(recs.is_empty(), "{recs:?}");
 }
 
 #[test]

@@ -143,7 +143,7 @@ impl Fault {
             Fault::Timeout => "time forfeit (no answer before the deadline)".into(),
             Fault::Handshake(s) => format!("handshake failed: {s}"),
             Fault::Start(s) => format!("could not start: {s}"),
-            Fault::Config(s) => format!("handshake failed: {s}"),
+            Fault::Config(s) => format!("bad option: {s}"),
             Fault::Garbage(s) => format!("unparsable answer: {s}"),
         }
     }

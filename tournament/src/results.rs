@@ -130,6 +130,7 @@ impl Ending {
             (" unparsable answer: ", Ending::Unparsable),
             (" crash: ", Ending::Crash),
             (" handshake failed: ", Ending::Handshake),
+            (" bad option: ", Ending::Handshake),
             (" could not start: ", Ending::Start),
         ]
         .into_iter()

@@ -464,6 +464,17 @@ fn check_engine<G: GameIo>(e: &EngineSpec) -> Result<(), String> {
             G::NAME
         ));
     }
+    if !e.options.is_empty() {
+        let (name, _) = &e.options[0];
+        let what = match (&e.kind, e.proto::<G>()) {
+            (EngineKind::Builtin(_), _) => Some("is a built-in player, which takes no options"),
+            (_, Some(Proto::Text)) => Some("speaks the text language, which has no options"),
+            _ => None,
+        };
+        if let Some(what) = what {
+            return Err(format!("engine {} {what} (option.{name})", e.name));
+        }
+    }
     if let EngineKind::Process { launch, .. } = &e.kind {
         if launch.cmd.contains('/') {
             let path = match &launch.dir {

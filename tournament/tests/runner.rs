@@ -767,3 +767,59 @@ fn end_reasons_reach_the_console() {
         stdout(&o)
     );
 }
+
+#[test]
+fn unknown_or_rejected_options_refuse_the_run() {
+    // Defect 9 of the new-user report: `option.Hsh=16` ran on defaults, and the
+    // engine's `info string error` answer to a bad value was dropped. An option the
+    // engine does not declare, or one it answers with an error, stops the run before
+    // the first game with a line naming it; nothing is written.
+    let ataxx = ataxx_binary();
+    let cmd = format!("cmd={}", ataxx.display());
+    let dir = scratch("options");
+    let res = dir.join("r.jsonl");
+    let game = |opts: &[&str]| {
+        let mut args = vec!["-engine", cmd.as_str(), "nodes=500"];
+        args.extend_from_slice(opts);
+        args.extend_from_slice(&[
+            "-engine",
+            "builtin=random",
+            "-results",
+            res.to_str().unwrap(),
+        ]);
+        run(&args)
+    };
+    for (opts, want) in [
+        (&["option.Hsh=16"][..], "'Hsh'"),
+        (&["option.Hash=lots"][..], "Hash=lots"),
+        (&["option.Hash=8", "option.LMR=7"][..], "LMR=7"),
+        (&["proto=ugi", "option.Threads=2"][..], "Threads=2"),
+    ] {
+        let o = game(opts);
+        assert_eq!(o.status.code(), Some(2), "{opts:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("option") && err.contains(want),
+            "{opts:?}: {err}"
+        );
+        assert!(!res.exists(), "{opts:?}: a results file was written");
+    }
+    // Declared options with good values (names match case-insensitively, as the
+    // engine reads them) play.
+    let o = game(&["option.hash=8", "option.LMR=0"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(records(&res).len(), 1);
+    // Text engines and built-in players take no options.
+    for engine in [
+        vec![cmd.as_str(), "proto=text", "st=5", "option.Hash=8"],
+        vec!["builtin=greedy", "option.Hash=8"],
+    ] {
+        let mut args = vec!["-engine"];
+        args.extend(engine);
+        args.extend(["-engine", "builtin=random"]);
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("no options"), "{}", stderr(&o));
+    }
+}

@@ -1,26 +1,54 @@
 //! PGN as the game's tools write it: the first and second players under the game's tag
 //! names ([`GameIo::PGN_PLAYERS`]), a `Variant` tag with the game's name, a FEN tag for
 //! the starting position, moves in protocol notation, PlyCount, and the end reason as a
-//! final comment.
+//! final comment; or, with `min`, the minimal form (the seven-tag roster, `Variant`, the
+//! FEN only where the game does not start from the start position, no comments).
 
 use crate::results::GameRecord;
 use engine::game::{GameIo, RuleSet, Side};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// `-pgnout FILE [min]` / `-pgnout file=FILE [min=true]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnOut {
+    /// The PGN file.
+    pub file: PathBuf,
+    /// The minimal form.
+    pub min: bool,
+}
+
+/// What every game's PGN takes besides its record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnStyle {
+    /// The `Event` tag.
+    pub event: String,
+    /// The minimal form.
+    pub min: bool,
+}
+
+impl Default for PgnStyle {
+    fn default() -> Self {
+        PgnStyle {
+            event: "tournament".into(),
+            min: false,
+        }
+    }
+}
 
 fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 /// One game as PGN text (ending with a blank line).
-pub fn format<G: GameIo>(rec: &GameRecord, event: &str) -> String {
+pub fn format<G: GameIo>(rec: &GameRecord, style: &PgnStyle) -> String {
     let [first, second] = G::PGN_PLAYERS;
     let mut out = String::new();
     let tag = |out: &mut String, k: &str, v: &str| {
         out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
     };
-    tag(&mut out, "Event", event);
+    tag(&mut out, "Event", &style.event);
     tag(&mut out, "Site", "?");
     tag(&mut out, "Date", &rec.date);
     tag(&mut out, "Round", &(rec.id + 1).to_string());
@@ -28,12 +56,17 @@ pub fn format<G: GameIo>(rec: &GameRecord, event: &str) -> String {
     tag(&mut out, second, &rec.players[1]);
     tag(&mut out, "Result", rec.result.as_str());
     tag(&mut out, "Variant", G::NAME);
-    tag(&mut out, "FEN", &rec.fen);
-    tag(&mut out, "PlyCount", &rec.moves.len().to_string());
-    if !rec.opening.is_empty() {
-        tag(&mut out, "Opening", &rec.opening);
+    if !style.min || rec.fen != G::startpos(RuleSet::Engine).fen() {
+        tag(&mut out, "SetUp", "1");
+        tag(&mut out, "FEN", &rec.fen);
     }
-    tag(&mut out, "Termination", &rec.reason);
+    if !style.min {
+        tag(&mut out, "PlyCount", &rec.moves.len().to_string());
+        if !rec.opening.is_empty() {
+            tag(&mut out, "Opening", &rec.opening);
+        }
+        tag(&mut out, "Termination", &rec.reason);
+    }
     out.push('\n');
     // Move numbers: a full move is the first player's then the second's; a game starting
     // with the second player to move opens `1...`. (Either rule set reads the side to move.)
@@ -54,7 +87,9 @@ pub fn format<G: GameIo>(rec: &GameRecord, event: &str) -> String {
             number += 1;
         }
     }
-    words.push(format!("{{{}}}", rec.reason.replace('}', ")")));
+    if !style.min {
+        words.push(format!("{{{}}}", rec.reason.replace('}', ")")));
+    }
     words.push(rec.result.as_str().to_string());
     // The whole movetext on one line, as cuteataxx writes it: readers that take each
     // line of movetext on its own (the `ataxx` Python package attaches every further
@@ -261,7 +296,7 @@ pub fn read_one_line(text: &str) -> Result<Vec<PgnGame>, String> {
 /// The PGN file, written game by game.
 pub struct PgnWriter {
     file: File,
-    event: String,
+    style: PgnStyle,
 }
 
 impl PgnWriter {
@@ -269,7 +304,7 @@ impl PgnWriter {
     /// played, so games from a killed run appear exactly once.
     pub fn open<G: GameIo>(
         path: &Path,
-        event: &str,
+        style: PgnStyle,
         existing: &[GameRecord],
     ) -> Result<PgnWriter, String> {
         let file = OpenOptions::new()
@@ -278,10 +313,7 @@ impl PgnWriter {
             .truncate(true)
             .open(path)
             .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-        let mut w = PgnWriter {
-            file,
-            event: event.to_string(),
-        };
+        let mut w = PgnWriter { file, style };
         let mut sorted: Vec<&GameRecord> = existing.iter().collect();
         sorted.sort_by_key(|r| r.id);
         for r in sorted {
@@ -293,7 +325,7 @@ impl PgnWriter {
     /// Appends one game.
     pub fn append<G: GameIo>(&mut self, rec: &GameRecord) -> Result<(), String> {
         self.file
-            .write_all(format::<G>(rec, &self.event).as_bytes())
+            .write_all(format::<G>(rec, &self.style).as_bytes())
             .and_then(|_| self.file.flush())
             .map_err(|e| format!("cannot write the PGN file: {e}"))
     }
@@ -322,12 +354,30 @@ mod tests {
             duration_ms: 0,
             pair_key: None,
         };
-        let text = format::<Position>(&rec, "ev");
+        let text = format::<Position>(&rec, &PgnStyle::default());
         assert!(text.contains("[Black \"a\"]\n[White \"b\"]\n"));
         assert!(text.contains("[Variant \"ataxx\"]"));
         assert!(text.contains("[Round \"5\"]"));
         assert!(text.contains("[PlyCount \"3\"]"));
         assert!(text.contains("1... g6 2. f2 a1a3 {r} 0-1\n\n"), "{text}");
+        assert!(text.contains("[SetUp \"1\"]\n[FEN \"x5o/7/7/7/7/7/o5x o 0 1\"]\n"));
+        let min = PgnStyle {
+            min: true,
+            ..PgnStyle::default()
+        };
+        let text = format::<Position>(&rec, &min);
+        assert!(text.ends_with("\n\n1... g6 2. f2 a1a3 0-1\n\n"), "{text}");
+        assert!(
+            text.contains("[FEN ") && !text.contains("[PlyCount "),
+            "{text}"
+        );
+        let mut start = rec.clone();
+        start.fen = Position::startpos(engine::games::ataxx::Rules::Uai).fen();
+        let text = format::<Position>(&start, &min);
+        assert!(
+            !text.contains("[FEN ") && !text.contains("[SetUp "),
+            "{text}"
+        );
     }
 
     /// A game of `plies` random legal moves from the start, as the referee records it.
@@ -369,7 +419,10 @@ mod tests {
         let recs: Vec<GameRecord> = (0..20)
             .map(|id| long_record(id, 40 + 10 * id as usize))
             .collect();
-        let text: String = recs.iter().map(|r| format::<Position>(r, "ev")).collect();
+        let text: String = recs
+            .iter()
+            .map(|r| format::<Position>(r, &PgnStyle::default()))
+            .collect();
         for reader in [read_one_line, read] {
             let games = reader(&text).unwrap();
             assert_eq!(games.len(), recs.len());

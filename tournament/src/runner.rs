@@ -6,7 +6,7 @@
 use crate::builtin::Builtin;
 use crate::engine_process::Launch;
 use crate::openings::{Book, OpeningsSpec};
-use crate::pgn::PgnWriter;
+use crate::pgn::{PgnOut, PgnStyle, PgnWriter};
 use crate::player::{EngineKind, EngineSpec, Fault, GameStart, Player, Proto};
 use crate::referee::{self, Adjudication, Match, Played};
 use crate::results::{self, Ending, GameRecord, ResultsWriter};
@@ -44,8 +44,8 @@ pub struct Config {
     pub openings: Option<OpeningsSpec>,
     /// Sequential probability ratio test.
     pub sprt: Option<SprtSpec>,
-    /// PGN output file.
-    pub pgnout: Option<PathBuf>,
+    /// PGN output.
+    pub pgnout: Option<PgnOut>,
     /// JSON-lines results file.
     pub results: Option<PathBuf>,
     /// Continue from the results file.
@@ -628,8 +628,12 @@ impl Ledger {
             None => None,
         };
         let pgn = match &cfg.pgnout {
-            Some(path) => {
-                Some(PgnWriter::open::<G>(path, "tournament", &done).map_err(RunError::Runtime)?)
+            Some(out) => {
+                let style = PgnStyle {
+                    min: out.min,
+                    ..PgnStyle::default()
+                };
+                Some(PgnWriter::open::<G>(&out.file, style, &done).map_err(RunError::Runtime)?)
             }
             None => None,
         };

@@ -823,3 +823,60 @@ fn unknown_or_rejected_options_refuse_the_run() {
         assert!(stderr(&o).contains("no options"), "{}", stderr(&o));
     }
 }
+
+#[test]
+fn pgnout_with_min_writes_the_named_file_in_minimal_form() {
+    // Defect 11: `-pgnout games.pgn min` (cutechess) wrote to a file named `min`.
+    let dir = scratch("pgn-min");
+    let o = Command::new(TOURNAMENT)
+        .args([
+            "-engine",
+            "builtin=greedy",
+            "-engine",
+            "builtin=random",
+            "-games",
+            "2",
+            "-pgnout",
+            "games.pgn",
+            "min",
+        ])
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run tournament");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!dir.join("min").exists(), "wrote to a file named 'min'");
+    let text = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+    // Minimal: the seven-tag roster and what a reader needs (the game), no comments.
+    let games = tournament::pgn::read_one_line(&text).unwrap();
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        let keys: Vec<&str> = g.tags.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(
+            keys,
+            ["Event", "Site", "Date", "Round", "Black", "White", "Result", "Variant"]
+        );
+    }
+    assert!(!text.contains('{'), "{text}");
+    // fastchess's form.
+    let o = Command::new(TOURNAMENT)
+        .args([
+            "-engine",
+            "builtin=greedy",
+            "-engine",
+            "builtin=random",
+            "-pgnout",
+            "file=fast.pgn",
+            "min=true",
+        ])
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run tournament");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(dir.join("fast.pgn")).unwrap();
+    assert!(
+        !text.contains('{') && !text.contains("[Termination"),
+        "{text}"
+    );
+}

@@ -11,7 +11,7 @@
 
 use crate::builtin::BuiltinKind;
 use crate::engine_process::Launch;
-use crate::openings::{OpeningOrder, OpeningsSpec};
+use crate::openings::{BookFormat, OpeningOrder, OpeningsSpec};
 use crate::pgn::PgnOut;
 use crate::player::{EngineKind, EngineSpec, Limits, Proto, TimeControl};
 use crate::referee::Adjudication;
@@ -63,7 +63,7 @@ engine keys (in -engine, or in -each for every engine):
 options:
   -variant {games}   the game (default {default})
   -tournament round-robin|gauntlet   -games N   -rounds N   -repeat   -concurrency N
-  -openings file=F [order=sequential|random] [start=N]
+  -openings file=F [format=epd|pgn] [order=sequential|random] [start=N] [plies=N]
   -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=normalized|logistic]
   -pgnout FILE [min] | file=FILE [min=true]   -results FILE   -resume   -recover
   -maxmoves N   -seed N
@@ -358,8 +358,10 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "openings" => {
                 let mut spec = OpeningsSpec {
                     file: PathBuf::new(),
+                    format: None,
                     order: OpeningOrder::Sequential,
                     start: 1,
+                    plies: None,
                 };
                 let mut have_file = false;
                 for w in words {
@@ -377,7 +379,19 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                             }
                         }
                         "start" => spec.start = positive::<usize>("-openings start", &v)?,
-                        "format" | "policy" | "plies" => {}
+                        "format" => {
+                            spec.format = Some(match v.as_str() {
+                                "epd" => BookFormat::Epd,
+                                "pgn" => BookFormat::Pgn,
+                                _ => {
+                                    return Err(format!(
+                                        "-openings: unknown format '{v}' (epd or pgn; our \
+                                         lines format is used for other file names)"
+                                    ))
+                                }
+                            })
+                        }
+                        "plies" => spec.plies = Some(parse_num("-openings plies", &v)?),
                         _ => return Err(format!("-openings: unknown key '{k}'")),
                     }
                 }

@@ -436,7 +436,9 @@ impl<G: GameIo> Plan<G> {
             check_engine::<G>(e).map_err(usage)?;
         }
         let book = match &cfg.openings {
-            Some(spec) => Book::<G>::load(spec, cfg.seed, rules).map_err(usage)?,
+            Some(spec) => {
+                Book::<G>::load(spec, cfg.seed, rules, D::parse_move_text).map_err(usage)?
+            }
             None => Book::startpos(rules),
         };
         if text_engines {

@@ -880,3 +880,89 @@ fn pgnout_with_min_writes_the_named_file_in_minimal_form() {
         "{text}"
     );
 }
+
+#[test]
+fn epd_and_pgn_opening_books() {
+    // Defect 11: PGN books failed with `illegal opening move '[Event'`, EPD lines with
+    // opcodes with `bad FEN: extra fields`, and format=/plies=/policy= were ignored.
+    let dir = scratch("books");
+    let epd = dir.join("book.epd");
+    std::fs::write(
+        &epd,
+        "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1 id \"blocks\"; c0 \"a comment\";\n\
+         x5o/7/7/3x3/7/7/o5x o hmvc 0; fmvn 1;\n",
+    )
+    .unwrap();
+    let pgn = dir.join("book.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"book\"]\n[Variant \"ataxx\"]\n\n1. f2 {our notation} g6 (1... a1a3) 2. b6 $1 a7c5 1/2-1/2\n\n\
+         [Event \"book\"]\n[SetUp \"1\"]\n[FEN \"x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1\"]\n\n\
+         1. g1-f2 a1-b2 2. f2-d4 * \n",
+    )
+    .unwrap();
+    let res = dir.join("r.jsonl");
+    let play = |book: &Path, extra: &[&str]| {
+        let _ = std::fs::remove_file(&res);
+        let mut args = vec![
+            "-engine".to_string(),
+            "builtin=greedy".into(),
+            "-engine".into(),
+            "builtin=random".into(),
+            "-games".into(),
+            "2".into(),
+            "-rounds".into(),
+            "2".into(),
+            "-repeat".into(),
+            "-results".into(),
+            res.to_str().unwrap().into(),
+            "-openings".into(),
+            format!("file={}", book.display()),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let o = Command::new(TOURNAMENT)
+            .args(&args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let fens: Vec<String> = std::fs::read_to_string(&res)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v["fen"].as_str().unwrap().to_string()
+            })
+            .collect();
+        (o, fens)
+    };
+    let (o, fens) = play(&epd, &["format=epd"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        fens,
+        [
+            "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
+            "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
+            "x5o/7/7/3x3/7/7/o5x o 0 1",
+            "x5o/7/7/3x3/7/7/o5x o 0 1"
+        ]
+    );
+    // The format follows the file's extension when format= is not given.
+    assert_eq!(play(&epd, &[]).1, fens);
+    let (o, fens) = play(&pgn, &["format=pgn", "plies=3"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // Game 1 cut at 3 plies (f2 g6 b6), game 2 from its FEN, all three of its moves.
+    assert_eq!(fens[0], "x5o/1x4o/7/7/7/5x1/o5x o 0 2");
+    assert_eq!(fens[2], "x5o/7/2-1-2/3x3/2-1-2/1o5/o5x o 1 2");
+    assert_eq!(fens[0], fens[1]);
+    // Unsupported words are refused, not ignored.
+    for bad in [
+        &["format=bin"][..],
+        &["policy=random"][..],
+        &["plies=x"][..],
+        &["book=yes"][..],
+        &["format=epd", "plies=2"][..],
+    ] {
+        let (o, _) = play(&pgn, bad);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
+    }
+}

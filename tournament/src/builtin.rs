@@ -87,6 +87,10 @@ impl Builtin {
 }
 
 impl<G: Game> Player<G> for Builtin {
+    fn check(&mut self, _start: &GameStart<'_, G>) -> Result<(), Fault> {
+        Ok(())
+    }
+
     fn new_game(&mut self, start: &GameStart<'_, G>) -> Result<(), Fault> {
         self.rng = SplitMix64::new(start.seed);
         Ok(())

@@ -11,7 +11,8 @@
 
 use crate::builtin::BuiltinKind;
 use crate::engine_process::Launch;
-use crate::openings::{OpeningOrder, OpeningsSpec};
+use crate::openings::{BookFormat, OpeningOrder, OpeningsSpec};
+use crate::pgn::PgnOut;
 use crate::player::{EngineKind, EngineSpec, Limits, Proto, TimeControl};
 use crate::referee::Adjudication;
 use crate::runner::Config;
@@ -62,9 +63,10 @@ engine keys (in -engine, or in -each for every engine):
 options:
   -variant {games}   the game (default {default})
   -tournament round-robin|gauntlet   -games N   -rounds N   -repeat   -concurrency N
-  -openings file=F [order=sequential|random] [start=N]
+  -openings file=F [format=epd|pgn] [order=sequential|random] [start=N] [plies=N]
   -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=normalized|logistic]
-  -pgnout file=F   -results file=F   -resume   -recover   -maxmoves N   -seed N
+  -pgnout FILE [min] | file=FILE [min=true]   -results FILE   -resume   -recover
+  -maxmoves N   -seed N
   -adjudicate material=M [plies=P]   -help
 ";
 
@@ -356,8 +358,10 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "openings" => {
                 let mut spec = OpeningsSpec {
                     file: PathBuf::new(),
+                    format: None,
                     order: OpeningOrder::Sequential,
                     start: 1,
+                    plies: None,
                 };
                 let mut have_file = false;
                 for w in words {
@@ -375,7 +379,19 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                             }
                         }
                         "start" => spec.start = positive::<usize>("-openings start", &v)?,
-                        "format" | "policy" | "plies" => {}
+                        "format" => {
+                            spec.format = Some(match v.as_str() {
+                                "epd" => BookFormat::Epd,
+                                "pgn" => BookFormat::Pgn,
+                                _ => {
+                                    return Err(format!(
+                                        "-openings: unknown format '{v}' (epd or pgn; our \
+                                         lines format is used for other file names)"
+                                    ))
+                                }
+                            })
+                        }
+                        "plies" => spec.plies = Some(parse_num("-openings plies", &v)?),
                         _ => return Err(format!("-openings: unknown key '{k}'")),
                     }
                 }
@@ -423,7 +439,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                     model,
                 });
             }
-            "pgnout" => cfg.pgnout = Some(file_arg("-pgnout", words)?),
+            "pgnout" => cfg.pgnout = Some(pgnout_arg(words)?),
             "results" => cfg.results = Some(file_arg("-results", words)?),
             "resume" => {
                 none("-resume")?;
@@ -493,19 +509,60 @@ fn positive<T: std::str::FromStr + PartialOrd + Default>(what: &str, s: &str) ->
     }
 }
 
+/// `-results FILE` or `-results file=FILE`.
 fn file_arg(what: &str, words: &[String]) -> Result<PathBuf, String> {
-    let mut file = None;
+    match words {
+        [w] => {
+            let f = match w.split_once('=') {
+                Some(("file", f)) => f,
+                Some((k, _)) => return Err(format!("{what}: unknown key '{k}'")),
+                None => w.as_str(),
+            };
+            if f.is_empty() {
+                return Err(format!("{what}: needs a file name"));
+            }
+            Ok(PathBuf::from(f))
+        }
+        [] => Err(format!("{what}: needs a file name (FILE or file=FILE)")),
+        _ => Err(format!("{what}: expected one file (FILE or file=FILE)")),
+    }
+}
+
+/// `-pgnout FILE [min] [fi]` (cutechess) or `-pgnout file=FILE [min=true|false]`
+/// (fastchess). `fi` (only finished games) is what the runner always does. Anything
+/// else is refused, never ignored.
+fn pgnout_arg(words: &[String]) -> Result<PgnOut, String> {
+    let mut file: Option<&str> = None;
+    let mut min = false;
     for w in words {
         match w.split_once('=') {
-            Some(("file", f)) => file = Some(f),
-            Some(("min" | "fi" | "format", _)) => {}
-            Some((k, _)) => return Err(format!("{what}: unknown key '{k}'")),
-            None => file = Some(w.as_str()),
+            Some(("file", f)) if file.is_none() && !f.is_empty() => file = Some(f),
+            Some(("min", v)) => {
+                min = match v {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(format!("-pgnout: min={v}: expected true or false")),
+                }
+            }
+            Some((k, _)) => {
+                return Err(format!(
+                    "-pgnout: unsupported '{k}=' (supported: file=, min=)"
+                ))
+            }
+            None => match w.as_str() {
+                "min" => min = true,
+                "fi" => {}
+                f if file.is_none() => file = Some(f),
+                f => return Err(format!("-pgnout: a second file name '{f}'")),
+            },
         }
     }
     match file {
-        Some(f) if !f.is_empty() => Ok(PathBuf::from(f)),
-        _ => Err(format!("{what}: needs file=F")),
+        Some(f) => Ok(PgnOut {
+            file: PathBuf::from(f),
+            min,
+        }),
+        None => Err("-pgnout: needs a file name (FILE [min] or file=FILE [min=true])".into()),
     }
 }
 
@@ -598,6 +655,59 @@ mod tests {
             "{e}"
         );
         assert!(help().contains("-variant ataxx"), "{}", help());
+    }
+
+    #[test]
+    fn pgnout_and_results_in_cutechess_and_fastchess_forms() {
+        // Defect 11 of the new-user report: `-pgnout games.pgn min` wrote to a file
+        // named `min`, and `min=true` was accepted and ignored.
+        let two = "-engine builtin=random -engine name=b builtin=greedy";
+        let pgn = |s: &str| run(&format!("{two} {s}")).map(|c| c.pgnout.unwrap());
+        let spec = |file: &str, min: bool| PgnOut {
+            file: PathBuf::from(file),
+            min,
+        };
+        assert_eq!(
+            pgn("-pgnout games.pgn min").unwrap(),
+            spec("games.pgn", true)
+        );
+        assert_eq!(pgn("-pgnout games.pgn").unwrap(), spec("games.pgn", false));
+        assert_eq!(pgn("-pgnout g.pgn fi min").unwrap(), spec("g.pgn", true));
+        assert_eq!(pgn("-pgnout file=g.pgn").unwrap(), spec("g.pgn", false));
+        assert_eq!(
+            pgn("-pgnout file=g.pgn min=true").unwrap(),
+            spec("g.pgn", true)
+        );
+        assert_eq!(
+            pgn("-pgnout min=false file=g.pgn").unwrap(),
+            spec("g.pgn", false)
+        );
+        for bad in [
+            "-pgnout",
+            "-pgnout min",
+            "-pgnout a.pgn b.pgn",
+            "-pgnout file=a.pgn b.pgn",
+            "-pgnout file=g.pgn min=maybe",
+            "-pgnout file=g.pgn notation=san",
+            "-pgnout file=g.pgn nodes=true",
+            "-pgnout g.pgn format=pgn",
+        ] {
+            let e = pgn(bad).unwrap_err();
+            assert!(e.starts_with("-pgnout"), "{bad}: {e}");
+        }
+        let res = |s: &str| run(&format!("{two} {s}")).map(|c| c.results.unwrap());
+        assert_eq!(res("-results r.jsonl").unwrap(), PathBuf::from("r.jsonl"));
+        assert_eq!(
+            res("-results file=r.jsonl").unwrap(),
+            PathBuf::from("r.jsonl")
+        );
+        for bad in [
+            "-results r.jsonl min",
+            "-results a b",
+            "-results fi=1 r.jsonl",
+        ] {
+            assert!(res(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

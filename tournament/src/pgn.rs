@@ -1,26 +1,54 @@
 //! PGN as the game's tools write it: the first and second players under the game's tag
 //! names ([`GameIo::PGN_PLAYERS`]), a `Variant` tag with the game's name, a FEN tag for
 //! the starting position, moves in protocol notation, PlyCount, and the end reason as a
-//! final comment.
+//! final comment; or, with `min`, the minimal form (the seven-tag roster, `Variant`, the
+//! FEN only where the game does not start from the start position, no comments).
 
 use crate::results::GameRecord;
 use engine::game::{GameIo, RuleSet, Side};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// `-pgnout FILE [min]` / `-pgnout file=FILE [min=true]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnOut {
+    /// The PGN file.
+    pub file: PathBuf,
+    /// The minimal form.
+    pub min: bool,
+}
+
+/// What every game's PGN takes besides its record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnStyle {
+    /// The `Event` tag.
+    pub event: String,
+    /// The minimal form.
+    pub min: bool,
+}
+
+impl Default for PgnStyle {
+    fn default() -> Self {
+        PgnStyle {
+            event: "tournament".into(),
+            min: false,
+        }
+    }
+}
 
 fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 /// One game as PGN text (ending with a blank line).
-pub fn format<G: GameIo>(rec: &GameRecord, event: &str) -> String {
+pub fn format<G: GameIo>(rec: &GameRecord, style: &PgnStyle) -> String {
     let [first, second] = G::PGN_PLAYERS;
     let mut out = String::new();
     let tag = |out: &mut String, k: &str, v: &str| {
         out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
     };
-    tag(&mut out, "Event", event);
+    tag(&mut out, "Event", &style.event);
     tag(&mut out, "Site", "?");
     tag(&mut out, "Date", &rec.date);
     tag(&mut out, "Round", &(rec.id + 1).to_string());
@@ -28,12 +56,17 @@ pub fn format<G: GameIo>(rec: &GameRecord, event: &str) -> String {
     tag(&mut out, second, &rec.players[1]);
     tag(&mut out, "Result", rec.result.as_str());
     tag(&mut out, "Variant", G::NAME);
-    tag(&mut out, "FEN", &rec.fen);
-    tag(&mut out, "PlyCount", &rec.moves.len().to_string());
-    if !rec.opening.is_empty() {
-        tag(&mut out, "Opening", &rec.opening);
+    if !style.min || rec.fen != G::startpos(RuleSet::Engine).fen() {
+        tag(&mut out, "SetUp", "1");
+        tag(&mut out, "FEN", &rec.fen);
     }
-    tag(&mut out, "Termination", &rec.reason);
+    if !style.min {
+        tag(&mut out, "PlyCount", &rec.moves.len().to_string());
+        if !rec.opening.is_empty() {
+            tag(&mut out, "Opening", &rec.opening);
+        }
+        tag(&mut out, "Termination", &rec.reason);
+    }
     out.push('\n');
     // Move numbers: a full move is the first player's then the second's; a game starting
     // with the second player to move opens `1...`. (Either rule set reads the side to move.)
@@ -54,29 +87,216 @@ pub fn format<G: GameIo>(rec: &GameRecord, event: &str) -> String {
             number += 1;
         }
     }
-    words.push(format!("{{{}}}", rec.reason.replace('}', ")")));
-    words.push(rec.result.as_str().to_string());
-    let mut line = String::new();
-    for w in words {
-        if !line.is_empty() && line.len() + 1 + w.len() > 79 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&w);
+    if !style.min {
+        words.push(format!("{{{}}}", rec.reason.replace('}', ")")));
     }
-    out.push_str(&line);
+    words.push(rec.result.as_str().to_string());
+    // The whole movetext on one line, as cuteataxx writes it: readers that take each
+    // line of movetext on its own (the `ataxx` Python package attaches every further
+    // line as a variation of the first move) then read the game whole.
+    out.push_str(&words.join(" "));
     out.push_str("\n\n");
     out
+}
+
+/// A game read back from PGN text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PgnGame {
+    /// The tags, in file order.
+    pub tags: Vec<(String, String)>,
+    /// The main line's moves, as written (move numbers, comments, NAGs, variations and
+    /// annotation suffixes `!`/`?` removed).
+    pub moves: Vec<String>,
+    /// The result token that ends the movetext (`1-0`, `0-1`, `1/2-1/2`, `*`), if any.
+    pub result: Option<String>,
+}
+
+impl PgnGame {
+    /// The value of tag `key` (first occurrence).
+    pub fn tag(&self, key: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Reads a tag line `[Key "value"]` (`\"` and `\\` unescaped).
+fn tag_line(line: &str) -> Option<(String, String)> {
+    let inner = line.trim().strip_prefix('[')?.strip_suffix(']')?;
+    let (key, rest) = inner.split_once(char::is_whitespace)?;
+    let rest = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
+    let mut value = String::new();
+    let mut chars = rest.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            value.extend(chars.next());
+        } else {
+            value.push(c);
+        }
+    }
+    Some((key.to_string(), value))
+}
+
+const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+/// What the movetext reader is in the middle of, carried across lines.
+#[derive(Default)]
+struct Movetext {
+    /// Inside a `{…}` comment.
+    comment: bool,
+    /// Depth of `(…)` variations.
+    depth: usize,
+}
+
+impl Movetext {
+    /// Reads one line of movetext into `game`: moves of the main line, the result token.
+    fn line(&mut self, line: &str, game: &mut PgnGame) -> Result<(), String> {
+        let mut rest = line;
+        while !rest.is_empty() {
+            if self.comment {
+                match rest.find('}') {
+                    Some(i) => {
+                        self.comment = false;
+                        rest = &rest[i + 1..];
+                    }
+                    None => return Ok(()),
+                }
+                continue;
+            }
+            let c = rest.chars().next().unwrap_or(' ');
+            match c {
+                '{' => {
+                    self.comment = true;
+                    rest = &rest[1..];
+                }
+                ';' => return Ok(()),
+                '(' => {
+                    self.depth += 1;
+                    rest = &rest[1..];
+                }
+                ')' => {
+                    self.depth = self.depth.checked_sub(1).ok_or("')' without a variation")?;
+                    rest = &rest[1..];
+                }
+                c if c.is_whitespace() => rest = &rest[c.len_utf8()..],
+                _ => {
+                    let end = rest
+                        .find(|c: char| c.is_whitespace() || "{};()".contains(c))
+                        .unwrap_or(rest.len());
+                    let token = &rest[..end];
+                    rest = &rest[end..];
+                    if self.depth == 0 {
+                        self.token(token, game)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn token(&mut self, token: &str, game: &mut PgnGame) -> Result<(), String> {
+        if token.starts_with('$') {
+            return Ok(()); // a NAG
+        }
+        if RESULTS.contains(&token) {
+            game.result = Some(token.to_string());
+            return Ok(());
+        }
+        // A move number (`12.`, `12...`), possibly glued to its move (`12.f2`).
+        let digits = token.len() - token.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let token = if digits > 0 && token[digits..].starts_with('.') {
+            token[digits..].trim_start_matches('.')
+        } else {
+            token
+        };
+        let mv = token.trim_end_matches(['!', '?']);
+        if mv.is_empty() {
+            return Ok(());
+        }
+        if game.result.is_some() {
+            return Err(format!("move '{mv}' after the result"));
+        }
+        game.moves.push(mv.to_string());
+        Ok(())
+    }
+}
+
+/// Reads every game of a PGN text: tag pairs, then movetext over any number of lines
+/// with `{}` and `;` comments, `()` variations (skipped), NAGs (`$3`), move numbers and
+/// annotation suffixes removed, up to the result token. A game starts at a tag line
+/// after movetext (or at the first tag line); `%` lines are skipped. `Err` names the
+/// line of the first thing it cannot read.
+pub fn read(text: &str) -> Result<Vec<PgnGame>, String> {
+    let mut games = Vec::new();
+    let mut game = PgnGame::default();
+    let mut movetext = Movetext::default();
+    let mut in_moves = false;
+    for (n, line) in text.lines().enumerate() {
+        let at = |e: String| format!("PGN line {}: {e}", n + 1);
+        let trimmed = line.trim();
+        if trimmed.starts_with('%') || (trimmed.is_empty() && !movetext.comment) {
+            continue;
+        }
+        if !movetext.comment && movetext.depth == 0 && trimmed.starts_with('[') {
+            if in_moves || game.result.is_some() {
+                games.push(std::mem::take(&mut game));
+                in_moves = false;
+            }
+            let tag = tag_line(trimmed).ok_or_else(|| at(format!("bad tag '{trimmed}'")))?;
+            game.tags.push(tag);
+            continue;
+        }
+        in_moves = true;
+        movetext.line(line, &mut game).map_err(at)?;
+    }
+    if movetext.comment || movetext.depth > 0 {
+        return Err("PGN: the text ends inside a comment or variation".into());
+    }
+    if in_moves || !game.tags.is_empty() {
+        games.push(game);
+    }
+    Ok(games)
+}
+
+/// Reads games as the `ataxx` Python package (`ataxx.pgn` 2.2.0) does, which is how
+/// many Ataxx tools read our files: a game starts at a line beginning `[Event`; tag lines
+/// are `[Key "value"]`; and every other non-blank line is movetext parsed from the
+/// start of the game, so only the first such line is the main line (further lines
+/// become variations of the first move). The result is that of the main line. A PGN
+/// whose games each have one movetext line reads back whole.
+pub fn read_one_line(text: &str) -> Result<Vec<PgnGame>, String> {
+    let mut games: Vec<PgnGame> = Vec::new();
+    let mut seen_moves = false;
+    for (n, line) in text.lines().enumerate() {
+        let at = |e: String| format!("PGN line {}: {e}", n + 1);
+        if line.len() < 2 {
+            continue;
+        }
+        if line.starts_with("[Event") || games.is_empty() {
+            games.push(PgnGame::default());
+            seen_moves = false;
+        }
+        let game = games.last_mut().expect("a game was just pushed");
+        if line.starts_with('[') && line.ends_with(']') {
+            let tag = tag_line(line).ok_or_else(|| at(format!("bad tag '{line}'")))?;
+            game.tags.push(tag);
+        } else if !seen_moves {
+            seen_moves = true;
+            let mut movetext = Movetext::default();
+            movetext.line(line, game).map_err(at)?;
+            if movetext.comment || movetext.depth > 0 {
+                return Err(at("movetext ends inside a comment or variation".into()));
+            }
+        }
+    }
+    Ok(games)
 }
 
 /// The PGN file, written game by game.
 pub struct PgnWriter {
     file: File,
-    event: String,
+    style: PgnStyle,
 }
 
 impl PgnWriter {
@@ -84,7 +304,7 @@ impl PgnWriter {
     /// played, so games from a killed run appear exactly once.
     pub fn open<G: GameIo>(
         path: &Path,
-        event: &str,
+        style: PgnStyle,
         existing: &[GameRecord],
     ) -> Result<PgnWriter, String> {
         let file = OpenOptions::new()
@@ -93,10 +313,7 @@ impl PgnWriter {
             .truncate(true)
             .open(path)
             .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-        let mut w = PgnWriter {
-            file,
-            event: event.to_string(),
-        };
+        let mut w = PgnWriter { file, style };
         let mut sorted: Vec<&GameRecord> = existing.iter().collect();
         sorted.sort_by_key(|r| r.id);
         for r in sorted {
@@ -108,7 +325,7 @@ impl PgnWriter {
     /// Appends one game.
     pub fn append<G: GameIo>(&mut self, rec: &GameRecord) -> Result<(), String> {
         self.file
-            .write_all(format::<G>(rec, &self.event).as_bytes())
+            .write_all(format::<G>(rec, &self.style).as_bytes())
             .and_then(|_| self.file.flush())
             .map_err(|e| format!("cannot write the PGN file: {e}"))
     }
@@ -131,16 +348,110 @@ mod tests {
             fen: "x5o/7/7/7/7/7/o5x o 0 1".into(),
             result: GameResult::SecondWins,
             reason: "r".into(),
+            ending: None,
             moves: vec!["g6".into(), "f2".into(), "a1a3".into()],
             date: "2024.01.02".into(),
             duration_ms: 0,
             pair_key: None,
         };
-        let text = format::<Position>(&rec, "ev");
+        let text = format::<Position>(&rec, &PgnStyle::default());
         assert!(text.contains("[Black \"a\"]\n[White \"b\"]\n"));
         assert!(text.contains("[Variant \"ataxx\"]"));
         assert!(text.contains("[Round \"5\"]"));
         assert!(text.contains("[PlyCount \"3\"]"));
         assert!(text.contains("1... g6 2. f2 a1a3 {r} 0-1\n\n"), "{text}");
+        assert!(text.contains("[SetUp \"1\"]\n[FEN \"x5o/7/7/7/7/7/o5x o 0 1\"]\n"));
+        let min = PgnStyle {
+            min: true,
+            ..PgnStyle::default()
+        };
+        let text = format::<Position>(&rec, &min);
+        assert!(text.ends_with("\n\n1... g6 2. f2 a1a3 0-1\n\n"), "{text}");
+        assert!(
+            text.contains("[FEN ") && !text.contains("[PlyCount "),
+            "{text}"
+        );
+        let mut start = rec.clone();
+        start.fen = Position::startpos(engine::games::ataxx::Rules::Uai).fen();
+        let text = format::<Position>(&start, &min);
+        assert!(
+            !text.contains("[FEN ") && !text.contains("[SetUp "),
+            "{text}"
+        );
+    }
+
+    /// A game of `plies` random legal moves from the start, as the referee records it.
+    fn long_record(id: u64, plies: usize) -> GameRecord {
+        let mut pos = Position::startpos(engine::games::ataxx::Rules::Uai);
+        let mut rng = engine::rng::SplitMix64::new(id);
+        let mut moves = Vec::new();
+        for _ in 0..plies {
+            if pos.outcome().is_some() {
+                break;
+            }
+            let legal = pos.legal_moves();
+            let mv = *rng.choose(&legal).unwrap();
+            moves.push(pos.move_name(mv));
+            pos.make_move(mv);
+        }
+        GameRecord {
+            id,
+            round: 0,
+            variant: "ataxx".into(),
+            players: ["a".into(), "b".into()],
+            opening: String::new(),
+            fen: Position::startpos(engine::games::ataxx::Rules::Uai).fen(),
+            result: GameResult::Draw,
+            reason: "adjudication: {curly} (and parentheses); 1-0".into(),
+            ending: None,
+            moves,
+            date: "2024.01.02".into(),
+            duration_ms: 0,
+            pair_key: None,
+        }
+    }
+
+    #[test]
+    fn games_read_back_whole_one_movetext_line_each() {
+        // Defect 12 of the new-user report: movetext wrapped at 79 columns was read by
+        // the `ataxx` Python package as a main line plus variations, so long games came
+        // back cut. Every game must read back whole by those rules.
+        let recs: Vec<GameRecord> = (0..20)
+            .map(|id| long_record(id, 40 + 10 * id as usize))
+            .collect();
+        let text: String = recs
+            .iter()
+            .map(|r| format::<Position>(r, &PgnStyle::default()))
+            .collect();
+        for reader in [read_one_line, read] {
+            let games = reader(&text).unwrap();
+            assert_eq!(games.len(), recs.len());
+            for (g, r) in games.iter().zip(&recs) {
+                assert_eq!(g.moves, r.moves, "game {} cut", r.id);
+                assert_eq!(g.result.as_deref(), Some(r.result.as_str()));
+                assert_eq!(g.tag("Result"), Some(r.result.as_str()));
+                assert_eq!(g.tag("PlyCount"), Some(r.moves.len().to_string().as_str()));
+                assert_eq!(g.tag("FEN"), Some(r.fen.as_str()));
+            }
+        }
+    }
+
+    #[test]
+    fn reader_skips_comments_variations_and_nags() {
+        let text = "[Event \"e \\\"q\\\"\"]\n[FEN \"x5o/7/7/7/7/7/o5x x 0 1\"]\n\n\
+                    1. f2 {a comment\nover two lines} g6 $2 (2. a7c5 (2... b1)) 2.b6! a1a3?!\n\
+                    ; a line comment\n% escape\n3... g1 1-0\n\n[Event \"two\"]\n1. g2 *\n";
+        let games = read(text).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].tag("Event"), Some("e \"q\""));
+        assert_eq!(games[0].moves, ["f2", "g6", "b6", "a1a3", "g1"]);
+        assert_eq!(games[0].result.as_deref(), Some("1-0"));
+        assert_eq!(games[1].moves, ["g2"]);
+        assert_eq!(games[1].result.as_deref(), Some("*"));
+        // By the one-line rules only the first movetext line is the main line.
+        let one = read_one_line("[Event \"x\"]\n\n1. f2 g6\n2. b6 a1a3 1-0\n").unwrap();
+        assert_eq!(one[0].moves, ["f2", "g6"]);
+        assert!(read("1. f2 ) g6").is_err());
+        assert!(read("1. f2 {open").is_err());
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::builtin::BuiltinKind;
 use crate::engine_process::Launch;
+use crate::results::Ending;
 use engine::game::{Game, GameIo, Opening, Side};
 use std::time::Instant;
 
@@ -107,6 +108,9 @@ pub enum Fault {
     Handshake(String),
     /// The engine could not be started at all.
     Start(String),
+    /// The engine does not take what it was configured with (an option it does not
+    /// declare, or one it answers with an error).
+    Config(String),
     /// The engine answered with something that is not a move.
     Garbage(String),
 }
@@ -117,8 +121,19 @@ impl Fault {
     pub fn is_process_fault(&self) -> bool {
         matches!(
             self,
-            Fault::Crash(_) | Fault::Handshake(_) | Fault::Start(_)
+            Fault::Crash(_) | Fault::Handshake(_) | Fault::Start(_) | Fault::Config(_)
         )
+    }
+
+    /// How a game lost by this fault ended.
+    pub fn ending(&self) -> Ending {
+        match self {
+            Fault::Crash(_) => Ending::Crash,
+            Fault::Timeout => Ending::TimeForfeit,
+            Fault::Handshake(_) | Fault::Config(_) => Ending::Handshake,
+            Fault::Start(_) => Ending::Start,
+            Fault::Garbage(_) => Ending::Unparsable,
+        }
     }
 
     /// One-line description for the results file.
@@ -128,6 +143,7 @@ impl Fault {
             Fault::Timeout => "time forfeit (no answer before the deadline)".into(),
             Fault::Handshake(s) => format!("handshake failed: {s}"),
             Fault::Start(s) => format!("could not start: {s}"),
+            Fault::Config(s) => format!("bad option: {s}"),
             Fault::Garbage(s) => format!("unparsable answer: {s}"),
         }
     }
@@ -181,6 +197,11 @@ pub struct MoveRequest<'a, G: Game> {
 
 /// A participant in a game.
 pub trait Player<G: Game>: Send {
+    /// The check before the run: starts the process and finishes its handshake (and,
+    /// for a text engine, the set-up of `start`), without playing. The runner shuts the
+    /// player down afterwards. Built-in players have nothing to check.
+    fn check(&mut self, start: &GameStart<'_, G>) -> Result<(), Fault>;
+
     /// Gets ready for a new game: starts the process if needed, finishes the
     /// handshake, and tells the engine about the game. Errors lose the game.
     fn new_game(&mut self, start: &GameStart<'_, G>) -> Result<(), Fault>;

@@ -3,7 +3,7 @@
 //! engine can fail ends the game with a recorded reason instead of stopping the run.
 
 use crate::player::{Fault, GameStart, Limits, MoveRequest, Player, Reply};
-use crate::results::{today, GameRecord, GameResult};
+use crate::results::{today, Ending, GameRecord, GameResult};
 use crate::schedule::GameSpec;
 use engine::game::{GameIo, Opening, Outcome, Side};
 use std::time::{Duration, Instant};
@@ -107,10 +107,11 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
         };
         if let Err(f) = players[i].new_game(&gs) {
             let reason = format!("{} {}", m.names[i], f.describe());
+            let end = (loss_for(side), reason, f.ending());
             faults[i] = Some(f);
             finish(&mut players, &faults);
             return Played {
-                record: record(m, start_fen, loss_for(side), reason, move_text, started),
+                record: record(m, start_fen, end, move_text, started),
                 faults,
             };
         }
@@ -128,20 +129,21 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
     let mut pos = start.clone();
     let mut lead_streak: (Option<Side>, u32) = (None, 0);
 
-    let (result, reason) = loop {
+    let end = loop {
         if let Some(outcome) = pos.outcome() {
             let result = match outcome {
                 Outcome::Win(Side::First) => GameResult::FirstWins,
                 Outcome::Win(Side::Second) => GameResult::SecondWins,
                 Outcome::Draw => GameResult::Draw,
             };
-            break (result, pos.end_reason());
+            break (result, pos.end_reason(), Ending::Rules);
         }
         if let Some(max) = m.maxmoves {
             if moves.len() as u64 >= 2 * max as u64 {
                 break (
                     GameResult::Draw,
                     format!("adjudication: {max} moves played"),
+                    Ending::Adjudication,
                 );
             }
         }
@@ -178,8 +180,9 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
             Ok(r) => r,
             Err(f) => {
                 let reason = format!("{} {}", m.names[i], f.describe());
+                let ending = f.ending();
                 faults[i] = Some(f);
-                break (loss_for(side), reason);
+                break (loss_for(side), reason, ending);
             }
         };
         if allowed_ms.is_some_and(|a| elapsed > a) {
@@ -187,6 +190,7 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
             break (
                 loss_for(side),
                 format!("{} time forfeit ({elapsed} ms)", m.names[i]),
+                Ending::TimeForfeit,
             );
         }
         let (mv, text) = match &reply {
@@ -197,7 +201,7 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
         let Some(mv) = mv else {
             let reason = format!("{} illegal move '{}'", m.names[i], clip(&text));
             faults[i] = Some(Fault::Garbage(reason.clone()));
-            break (loss_for(side), reason);
+            break (loss_for(side), reason, Ending::IllegalMove);
         };
         if let Some(c) = clock[i].as_mut() {
             *c -= elapsed;
@@ -232,6 +236,7 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
                     break (
                         loss_for(l.opponent()),
                         format!("adjudication: material lead of {} or more", adj.material),
+                        Ending::Adjudication,
                     );
                 }
             }
@@ -239,7 +244,7 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
     };
     finish(&mut players, &faults);
     Played {
-        record: record(m, start_fen, result, reason, move_text, started),
+        record: record(m, start_fen, end, move_text, started),
         faults,
     }
 }
@@ -247,8 +252,7 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
 fn record<G: GameIo>(
     m: &Match<'_, G>,
     fen: String,
-    result: GameResult,
-    reason: String,
+    (result, reason, ending): (GameResult, String, Ending),
     moves: Vec<String>,
     started: Instant,
 ) -> GameRecord {
@@ -261,6 +265,7 @@ fn record<G: GameIo>(
         fen,
         result,
         reason,
+        ending: Some(ending),
         moves,
         date: today(),
         duration_ms: started.elapsed().as_millis() as u64,

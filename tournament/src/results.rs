@@ -55,6 +55,90 @@ impl GameResult {
     }
 }
 
+/// How a game ended, for counting: on the board (the game's rules), by adjudication,
+/// or by a fault of the player who lost it. Written as the words of [`Ending::as_str`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Ending {
+    /// The game's rules ended it.
+    #[serde(rename = "rules")]
+    Rules,
+    /// The runner adjudicated it (`-maxmoves`, `-adjudicate`, `-draw`, `-resign`).
+    #[serde(rename = "adjudication")]
+    Adjudication,
+    /// The loser's clock or move deadline ran out.
+    #[serde(rename = "time forfeit")]
+    TimeForfeit,
+    /// The loser played an illegal or unreadable move.
+    #[serde(rename = "illegal move")]
+    IllegalMove,
+    /// The loser said something that is no answer (a line over the length limit, a
+    /// `bestmove` without a move, a result claim in an unfinished game).
+    #[serde(rename = "unparsable answer")]
+    Unparsable,
+    /// The loser's process exited or closed its output.
+    #[serde(rename = "crash")]
+    Crash,
+    /// The loser's handshake or new-game sync did not finish.
+    #[serde(rename = "handshake failed")]
+    Handshake,
+    /// The loser's program could not be started.
+    #[serde(rename = "could not start")]
+    Start,
+}
+
+impl Ending {
+    /// Every ending, in report order.
+    pub const ALL: [Ending; 8] = [
+        Ending::Rules,
+        Ending::Adjudication,
+        Ending::TimeForfeit,
+        Ending::IllegalMove,
+        Ending::Unparsable,
+        Ending::Crash,
+        Ending::Handshake,
+        Ending::Start,
+    ];
+
+    /// The words for people and for the results file.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ending::Rules => "rules",
+            Ending::Adjudication => "adjudication",
+            Ending::TimeForfeit => "time forfeit",
+            Ending::IllegalMove => "illegal move",
+            Ending::Unparsable => "unparsable answer",
+            Ending::Crash => "crash",
+            Ending::Handshake => "handshake failed",
+            Ending::Start => "could not start",
+        }
+    }
+
+    /// True if the loser lost by a fault of its own (not on the board, not adjudicated).
+    pub fn is_fault(self) -> bool {
+        !matches!(self, Ending::Rules | Ending::Adjudication)
+    }
+
+    /// The ending of a record written before records carried one, read from its reason
+    /// (`adjudication: …`, or `<engine> <fault description>` as the referee writes it).
+    pub fn from_reason(reason: &str) -> Ending {
+        if reason.starts_with("adjudication:") {
+            return Ending::Adjudication;
+        }
+        [
+            (" time forfeit", Ending::TimeForfeit),
+            (" illegal move '", Ending::IllegalMove),
+            (" unparsable answer: ", Ending::Unparsable),
+            (" crash: ", Ending::Crash),
+            (" handshake failed: ", Ending::Handshake),
+            (" bad option: ", Ending::Handshake),
+            (" could not start: ", Ending::Start),
+        ]
+        .into_iter()
+        .find(|(words, _)| reason.contains(words))
+        .map_or(Ending::Rules, |(_, e)| e)
+    }
+}
+
 /// One finished game: one line of the results file. Fields other than the id, the
 /// players, the result and the moves may be missing in a line (files of older runs);
 /// they read as empty.
@@ -82,6 +166,10 @@ pub struct GameRecord {
     /// Why the game ended.
     #[serde(default)]
     pub reason: String,
+    /// How it ended, for counting (missing in files written before it existed: see
+    /// [`GameRecord::ending`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ending: Option<Ending>,
     /// The engines' moves in protocol notation.
     pub moves: Vec<String>,
     /// Date the game was played (`YYYY.MM.DD`).
@@ -117,6 +205,25 @@ impl GameRecord {
     /// Parses a JSON line; `None` for anything malformed.
     pub fn from_json(line: &str) -> Option<GameRecord> {
         serde_json::from_str(line).ok()
+    }
+
+    /// How the game ended: the recorded ending, or for older records the one its
+    /// reason names.
+    pub fn ending(&self) -> Ending {
+        self.ending
+            .unwrap_or_else(|| Ending::from_reason(&self.reason))
+    }
+
+    /// The player who lost by a fault of its own, if the game ended so.
+    pub fn culprit(&self) -> Option<&str> {
+        if !self.ending().is_fault() {
+            return None;
+        }
+        match self.result {
+            GameResult::FirstWins => Some(&self.players[1]),
+            GameResult::SecondWins => Some(&self.players[0]),
+            GameResult::Draw => None,
+        }
     }
 
     /// True if the record belongs to game `name`. Records from before `-variant` carry
@@ -242,6 +349,7 @@ mod tests {
             fen: "x5o/7/7/7/7/7/o5x x 0 1".into(),
             result: GameResult::Draw,
             reason: "board full 24-25".into(),
+            ending: Some(Ending::Rules),
             moves: vec!["f2".into(), "0000".into()],
             date: "2024.05.06".into(),
             duration_ms: 12,
@@ -273,6 +381,41 @@ mod tests {
             (GameResult::SecondWins, None, "")
         );
         assert!(old.is_variant("ataxx") && !old.is_variant("reversi"));
+        assert_eq!(v["ending"], "rules");
+        assert_eq!((old.ending, old.ending()), (None, Ending::Rules));
+    }
+
+    #[test]
+    fn endings_of_older_records_are_read_from_their_reasons() {
+        for (reason, ending) in [
+            ("board full 30-19", Ending::Rules),
+            ("adjudication: 100 moves played", Ending::Adjudication),
+            ("fake time forfeit (160 ms)", Ending::TimeForfeit),
+            (
+                "fake time forfeit (no answer before the deadline)",
+                Ending::TimeForfeit,
+            ),
+            ("fake illegal move 'a1a1'", Ending::IllegalMove),
+            (
+                "fake unparsable answer: a line longer than 65536 bytes",
+                Ending::Unparsable,
+            ),
+            ("fake crash: engine exited while thinking", Ending::Crash),
+            (
+                "fake handshake failed: no 'uaiok' in time",
+                Ending::Handshake,
+            ),
+            ("fake could not start: cannot start 'x'", Ending::Start),
+        ] {
+            assert_eq!(Ending::from_reason(reason), ending, "{reason}");
+        }
+        let mut r = record(1);
+        r.ending = None;
+        r.reason = "b \"q\" crash: engine exited while thinking".into();
+        r.result = GameResult::FirstWins;
+        assert_eq!(r.culprit(), Some("b \"q\""));
+        r.reason = "board full".into();
+        assert_eq!(r.culprit(), None);
     }
 
     #[test]

@@ -6,10 +6,10 @@
 use crate::builtin::Builtin;
 use crate::engine_process::Launch;
 use crate::openings::{Book, OpeningsSpec};
-use crate::pgn::PgnWriter;
-use crate::player::{EngineKind, EngineSpec, Player, Proto};
+use crate::pgn::{PgnOut, PgnStyle, PgnWriter};
+use crate::player::{EngineKind, EngineSpec, Fault, GameStart, Player, Proto};
 use crate::referee::{self, Adjudication, Match, Played};
-use crate::results::{self, GameRecord, ResultsWriter};
+use crate::results::{self, Ending, GameRecord, ResultsWriter};
 use crate::schedule::{self, GameSpec, TournamentKind};
 use crate::stats::{self, Penta, SprtDecision, SprtModel, SprtSpec, Wdl};
 use crate::text_client::TextClient;
@@ -18,7 +18,7 @@ use engine::game::{GameIo, RuleSet};
 use engine::games::Variant;
 use engine::protocol::text::TextProtocol;
 use engine::protocol::uci::Dialect;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -44,8 +44,8 @@ pub struct Config {
     pub openings: Option<OpeningsSpec>,
     /// Sequential probability ratio test.
     pub sprt: Option<SprtSpec>,
-    /// PGN output file.
-    pub pgnout: Option<PathBuf>,
+    /// PGN output.
+    pub pgnout: Option<PgnOut>,
     /// JSON-lines results file.
     pub results: Option<PathBuf>,
     /// Continue from the results file.
@@ -84,6 +84,9 @@ pub struct Tally {
     names: Vec<String>,
     per_engine: Vec<Wdl>,
     pairs: HashMap<(usize, usize), PairTally>,
+    /// Games that did not end on the board: per ending, games per culprit (the engine
+    /// that lost by its fault; "" for adjudications).
+    endings: BTreeMap<Ending, BTreeMap<String, u64>>,
     /// Games counted.
     pub games: u64,
 }
@@ -95,6 +98,7 @@ impl Tally {
             per_engine: vec![Wdl::default(); names.len()],
             names,
             pairs: HashMap::new(),
+            endings: BTreeMap::new(),
             games: 0,
         }
     }
@@ -125,7 +129,46 @@ impl Tally {
                 t.open_pairs.insert(key, a_score);
             }
         }
+        let ending = rec.ending();
+        if ending != Ending::Rules {
+            let culprit = rec.culprit().unwrap_or_default().to_string();
+            *self
+                .endings
+                .entry(ending)
+                .or_default()
+                .entry(culprit)
+                .or_default() += 1;
+        }
         self.games += 1;
+    }
+
+    /// `Endings other than by the rules: 2 time forfeit (fake 2), 1 adjudication`, or
+    /// `None` when every game counted ended on the board.
+    pub fn endings_line(&self) -> Option<String> {
+        if self.endings.is_empty() {
+            return None;
+        }
+        let parts: Vec<String> = self
+            .endings
+            .iter()
+            .map(|(ending, culprits)| {
+                let total: u64 = culprits.values().sum();
+                let named: Vec<String> = culprits
+                    .iter()
+                    .filter(|(name, _)| !name.is_empty())
+                    .map(|(name, n)| format!("{name} {n}"))
+                    .collect();
+                if named.is_empty() {
+                    format!("{total} {}", ending.as_str())
+                } else {
+                    format!("{total} {} ({})", ending.as_str(), named.join(", "))
+                }
+            })
+            .collect();
+        Some(format!(
+            "Endings other than by the rules: {}",
+            parts.join(", ")
+        ))
     }
 
     /// The results of engine `a` against engine `b` (`a < b`).
@@ -171,7 +214,20 @@ fn make_player<'a, G: GameIo, D: TextProtocol<Game = G> + 'a>(
     }
 }
 
-/// The progress line: games done, score, Elo and LLR.
+/// The finished game for the progress line: `game 3: a - b 0-1, a time forfeit (160 ms)`.
+fn game_summary(rec: &GameRecord) -> String {
+    format!(
+        "game {}: {} - {} {}, {}",
+        rec.id + 1,
+        rec.players[0],
+        rec.players[1],
+        rec.result.as_str(),
+        rec.reason
+    )
+}
+
+/// The progress line: games done, score, Elo and LLR, and the game just finished with
+/// its end reason.
 fn progress_line(cfg: &Config, tally: &Tally, total: usize, last: &GameRecord) -> String {
     let mut s = format!("[{}/{}]", tally.games, total);
     if cfg.engines.len() == 2 {
@@ -192,15 +248,11 @@ fn progress_line(cfg: &Config, tally: &Tally, total: usize, last: &GameRecord) -
             let (lo, hi) = stats::sprt_bounds(spec);
             s.push_str(&format!(" LLR {:.2} ({lo:.2}, {hi:.2})", tally.llr(spec)));
         }
+        s.push_str(" | ");
     } else {
-        s.push_str(&format!(
-            " game {}: {} - {} {}",
-            last.id + 1,
-            last.players[0],
-            last.players[1],
-            last.result.as_str()
-        ));
+        s.push(' ');
     }
+    s.push_str(&game_summary(last));
     s
 }
 
@@ -324,6 +376,10 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
             }
         }
     }
+    if let Some(line) = tally.endings_line() {
+        out.push_str(&line);
+        out.push('\n');
+    }
     out
 }
 
@@ -331,7 +387,9 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
 /// `proto=text` engines. Returns the exit status on success.
 pub fn run<G: GameIo, D: TextProtocol<Game = G>>(cfg: &Config) -> Result<i32, RunError> {
     let plan = Plan::<G>::new::<D>(cfg)?;
-    let mut ledger = Ledger::open::<G>(cfg, &plan.schedule)?;
+    let (done, cut) = load_done::<G>(cfg, &plan.schedule)?;
+    check_engines::<G, D>(cfg, &plan, &done)?;
+    let mut ledger = Ledger::open::<G>(cfg, &plan.schedule, done, cut)?;
     let ended = play::<G, D>(cfg, &plan, &mut ledger);
     let mut stdout = std::io::stdout();
     let _ = write!(stdout, "{}", report(cfg, &ledger.tally));
@@ -378,7 +436,9 @@ impl<G: GameIo> Plan<G> {
             check_engine::<G>(e).map_err(usage)?;
         }
         let book = match &cfg.openings {
-            Some(spec) => Book::<G>::load(spec, cfg.seed, rules).map_err(usage)?,
+            Some(spec) => {
+                Book::<G>::load(spec, cfg.seed, rules, D::parse_move_text).map_err(usage)?
+            }
             None => Book::startpos(rules),
         };
         if text_engines {
@@ -406,6 +466,17 @@ fn check_engine<G: GameIo>(e: &EngineSpec) -> Result<(), String> {
             G::NAME
         ));
     }
+    if !e.options.is_empty() {
+        let (name, _) = &e.options[0];
+        let what = match (&e.kind, e.proto::<G>()) {
+            (EngineKind::Builtin(_), _) => Some("is a built-in player, which takes no options"),
+            (_, Some(Proto::Text)) => Some("speaks the text language, which has no options"),
+            _ => None,
+        };
+        if let Some(what) = what {
+            return Err(format!("engine {} {what} (option.{name})", e.name));
+        }
+    }
     if let EngineKind::Process { launch, .. } = &e.kind {
         if launch.cmd.contains('/') {
             let path = match &launch.dir {
@@ -424,6 +495,113 @@ fn check_engine<G: GameIo>(e: &EngineSpec) -> Result<(), String> {
     Ok(())
 }
 
+/// The check before the run: every engine that has a game to play is started and
+/// handshaken (its options checked, a text engine's set-up of the first opening done)
+/// and shut down again, all at once, so a program that cannot be started, refuses its
+/// options or never finishes its handshake stops the run before any game is played or
+/// any file written. A program that cannot be started or refuses its options is a
+/// usage error (exit 2); one that fails its handshake is a failing engine (exit 1).
+fn check_engines<G: GameIo, D: TextProtocol<Game = G>>(
+    cfg: &Config,
+    plan: &Plan<G>,
+    done: &[GameRecord],
+) -> Result<(), RunError> {
+    let done_ids: std::collections::HashSet<u64> = done.iter().map(|r| r.id).collect();
+    let mut used = vec![false; cfg.engines.len()];
+    for spec in plan.schedule.iter().filter(|s| !done_ids.contains(&s.id)) {
+        for &e in &spec.players {
+            used[e] = true;
+        }
+    }
+    let opening = &plan.book.get(0).opening;
+    let start = opening.end();
+    let failures: Vec<(usize, Fault)> = std::thread::scope(|scope| {
+        let checks: Vec<_> = cfg
+            .engines
+            .iter()
+            .enumerate()
+            .filter(|&(i, e)| used[i] && matches!(e.kind, EngineKind::Process { .. }))
+            .map(|(i, e)| {
+                let (opening, start) = (opening, &start);
+                scope.spawn(move || {
+                    let mut player = make_player::<G, D>(e);
+                    let gs = GameStart {
+                        id: 0,
+                        opening,
+                        start,
+                        side: engine::game::Side::First,
+                        seed: cfg.seed,
+                    };
+                    let r = player.check(&gs);
+                    player.shutdown();
+                    r.err().map(|f| (i, f))
+                })
+            })
+            .collect();
+        checks
+            .into_iter()
+            .filter_map(|h| h.join().unwrap_or(None))
+            .collect()
+    });
+    let Some((i, fault)) = failures.into_iter().next() else {
+        return Ok(());
+    };
+    let msg = format!(
+        "engine {} {}; nothing was played",
+        cfg.engines[i].name,
+        fault.describe()
+    );
+    Err(match fault {
+        Fault::Start(_) | Fault::Config(_) => RunError::Usage(msg),
+        _ => RunError::Runtime(msg),
+    })
+}
+
+/// The games the results file already holds, with `-resume` (checked against the
+/// schedule), and whether it ends in a cut line. Without `-resume`, a results file that
+/// holds games is refused rather than overwritten. Nothing is written.
+fn load_done<G: GameIo>(
+    cfg: &Config,
+    schedule: &[GameSpec],
+) -> Result<(Vec<GameRecord>, bool), RunError> {
+    let Some(path) = &cfg.results else {
+        return Ok((Vec::new(), false));
+    };
+    let names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
+    let (existing, cut) = results::load(path).map_err(RunError::Runtime)?;
+    if !cfg.resume {
+        if !existing.is_empty() || cut {
+            return Err(RunError::Usage(format!(
+                "{} already holds games: add -resume to continue that run, or remove the file",
+                path.display()
+            )));
+        }
+        return Ok((Vec::new(), cut));
+    }
+    for r in &existing {
+        if !r.is_variant(G::NAME) {
+            return Err(RunError::Usage(format!(
+                "-resume: game {} in {} is a game of {}, not {}",
+                r.id,
+                path.display(),
+                r.variant,
+                G::NAME
+            )));
+        }
+        let ok = schedule.get(r.id as usize).is_some_and(|s| {
+            r.players[0] == names[s.players[0]] && r.players[1] == names[s.players[1]]
+        });
+        if !ok {
+            return Err(RunError::Usage(format!(
+                "-resume: game {} in {} does not match this schedule (different engines or options?)",
+                r.id,
+                path.display()
+            )));
+        }
+    }
+    Ok((existing, cut))
+}
+
 /// Where finished games go, and what is left: the results and PGN files, the tally,
 /// and the scheduled games not yet in the results file.
 struct Ledger {
@@ -436,48 +614,28 @@ struct Ledger {
 
 impl Ledger {
     /// Opens the output files. With `-resume`, the games already in the results file
-    /// count (and are rewritten to the PGN file) and are not played again; without it, a
-    /// results file that holds games is refused rather than overwritten.
-    fn open<G: GameIo>(cfg: &Config, schedule: &[GameSpec]) -> Result<Ledger, RunError> {
+    /// (`done`, from [`load_done`]) count, are rewritten to the PGN file and are not
+    /// played again; `cut` says the file ends in a cut line.
+    fn open<G: GameIo>(
+        cfg: &Config,
+        schedule: &[GameSpec],
+        done: Vec<GameRecord>,
+        cut: bool,
+    ) -> Result<Ledger, RunError> {
         let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
-        let mut done: Vec<GameRecord> = Vec::new();
-        let mut writer = None;
-        if let Some(path) = &cfg.results {
-            let (existing, cut) = results::load(path).map_err(RunError::Runtime)?;
-            if cfg.resume {
-                for r in &existing {
-                    if !r.is_variant(G::NAME) {
-                        return Err(RunError::Usage(format!(
-                            "-resume: game {} in {} is a game of {}, not {}",
-                            r.id,
-                            path.display(),
-                            r.variant,
-                            G::NAME
-                        )));
-                    }
-                    let ok = schedule.get(r.id as usize).is_some_and(|s| {
-                        r.players[0] == names[s.players[0]] && r.players[1] == names[s.players[1]]
-                    });
-                    if !ok {
-                        return Err(RunError::Usage(format!(
-                            "-resume: game {} in {} does not match this schedule (different engines or options?)",
-                            r.id,
-                            path.display()
-                        )));
-                    }
-                }
-                done = existing;
-            } else if !existing.is_empty() || cut {
-                return Err(RunError::Usage(format!(
-                    "{} already holds games: add -resume to continue that run, or remove the file",
-                    path.display()
-                )));
-            }
-            writer = Some(ResultsWriter::open(path, !cfg.resume, cut).map_err(RunError::Runtime)?);
-        }
-        let pgn = match &cfg.pgnout {
+        let writer = match &cfg.results {
             Some(path) => {
-                Some(PgnWriter::open::<G>(path, "tournament", &done).map_err(RunError::Runtime)?)
+                Some(ResultsWriter::open(path, !cfg.resume, cut).map_err(RunError::Runtime)?)
+            }
+            None => None,
+        };
+        let pgn = match &cfg.pgnout {
+            Some(out) => {
+                let style = PgnStyle {
+                    min: out.min,
+                    ..PgnStyle::default()
+                };
+                Some(PgnWriter::open::<G>(&out.file, style, &done).map_err(RunError::Runtime)?)
             }
             None => None,
         };

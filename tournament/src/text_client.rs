@@ -53,7 +53,8 @@ impl<D: TextProtocol> TextClient<D> {
         }
     }
 
-    fn setup(&mut self, start: &GameStart<'_, D::Game>) -> Result<(), Fault> {
+    /// Sets `start` up (starting the program if needed) and, if `play`, starts play.
+    fn setup(&mut self, start: &GameStart<'_, D::Game>, play: bool) -> Result<(), Fault> {
         if let Some(p) = self.process.as_mut() {
             if !p.is_alive() {
                 self.kill();
@@ -96,6 +97,9 @@ impl<D: TextProtocol> TextClient<D> {
                 }
             }
         }
+        if !play {
+            return Ok(());
+        }
         for c in D::start_commands() {
             p.send(&c).map_err(Fault::Handshake)?;
         }
@@ -108,8 +112,16 @@ impl<D: TextProtocol> TextClient<D> {
 }
 
 impl<D: TextProtocol> Player<D::Game> for TextClient<D> {
+    fn check(&mut self, start: &GameStart<'_, D::Game>) -> Result<(), Fault> {
+        let r = self.setup(start, false);
+        if r.is_err() {
+            self.kill();
+        }
+        r
+    }
+
     fn new_game(&mut self, start: &GameStart<'_, D::Game>) -> Result<(), Fault> {
-        let r = self.setup(start);
+        let r = self.setup(start, true);
         if r.is_err() {
             self.kill();
         }

@@ -35,14 +35,45 @@ impl UciClient {
         }
     }
 
+    /// Starts the program, finishes the handshake and sets the options. An option the
+    /// engine did not declare in its handshake (`option name …`; names compared without
+    /// regard to case, as UCI engines read them) is refused before anything is sent;
+    /// each `setoption` is followed by an `isready`/`readyok` round trip, and an error
+    /// report before the `readyok` (`info string …error…`, or Stockfish's `No such
+    /// option`) refuses the option.
     fn start_process(&mut self) -> Result<(), Fault> {
         let mut p = EngineProcess::spawn(&self.launch).map_err(Fault::Start)?;
         let deadline = Instant::now() + self.init_timeout;
         p.send(self.dialect.hello()).map_err(Fault::Handshake)?;
-        wait_for(&p, self.dialect.ok(), deadline)?;
+        let mut declared: Vec<String> = Vec::new();
+        wait_for(&p, self.dialect.ok(), deadline, |line| {
+            declared.extend(declared_option(line));
+            Ok(())
+        })?;
         for (name, value) in &self.options {
+            if !declared.iter().any(|d| d.eq_ignore_ascii_case(name)) {
+                return Err(Fault::Config(format!(
+                    "'{name}' is not an option the engine declares ({})",
+                    if declared.is_empty() {
+                        "it declares none".to_string()
+                    } else {
+                        format!("it declares: {}", declared.join(", "))
+                    }
+                )));
+            }
             p.send(&format!("setoption name {name} value {value}"))
                 .map_err(Fault::Handshake)?;
+            p.send("isready").map_err(Fault::Handshake)?;
+            wait_for(&p, "readyok", deadline, |line| {
+                if is_error_report(line) {
+                    Err(Fault::Config(format!(
+                        "option.{name}={value} refused: '{}'",
+                        line.trim()
+                    )))
+                } else {
+                    Ok(())
+                }
+            })?;
         }
         self.process = Some(p);
         Ok(())
@@ -55,12 +86,18 @@ impl UciClient {
     }
 }
 
-/// Reads lines until one equals `token` (surrounding blanks ignored).
-fn wait_for(p: &EngineProcess, token: &str, deadline: Instant) -> Result<(), Fault> {
+/// Reads lines until one equals `token` (surrounding blanks ignored), showing every
+/// other line to `seen`, whose error ends the wait.
+fn wait_for(
+    p: &EngineProcess,
+    token: &str,
+    deadline: Instant,
+    mut seen: impl FnMut(&str) -> Result<(), Fault>,
+) -> Result<(), Fault> {
     loop {
         match p.recv_deadline(deadline) {
             Ok(line) if line.trim() == token => return Ok(()),
-            Ok(_) => continue,
+            Ok(line) => seen(&line)?,
             Err(ReadError::Timeout) => {
                 return Err(Fault::Handshake(format!("no '{token}' in time")))
             }
@@ -70,6 +107,28 @@ fn wait_for(p: &EngineProcess, token: &str, deadline: Instant) -> Result<(), Fau
             Err(ReadError::TooLong) => return Err(Fault::Garbage(ReadError::too_long_message())),
         }
     }
+}
+
+/// The name an `option name NAME type …` line declares (the name may have blanks).
+fn declared_option(line: &str) -> Option<String> {
+    let rest = line.trim().strip_prefix("option name ")?;
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let end = words
+        .iter()
+        .position(|w| *w == "type")
+        .unwrap_or(words.len());
+    (end > 0).then(|| words[..end].join(" "))
+}
+
+/// True for an engine's report that it refused a command: `info string` with the word
+/// `error` in it (as our engines and many others answer), or Stockfish's
+/// `No such option: …`.
+fn is_error_report(line: &str) -> bool {
+    let line = line.trim();
+    let info_error = line
+        .strip_prefix("info string")
+        .is_some_and(|rest| rest.to_ascii_lowercase().contains("error"));
+    info_error || line.starts_with("No such option")
 }
 
 /// The `go` command for a request. Each side that has a clock gets its time and its
@@ -108,6 +167,14 @@ pub fn go_command<G: Game>(dialect: Dialect, req: &MoveRequest<'_, G>) -> String
 }
 
 impl<G: GameIo> Player<G> for UciClient {
+    fn check(&mut self, _start: &GameStart<'_, G>) -> Result<(), Fault> {
+        let r = self.start_process();
+        if r.is_err() {
+            self.kill();
+        }
+        r
+    }
+
     fn new_game(&mut self, _start: &GameStart<'_, G>) -> Result<(), Fault> {
         if let Some(p) = self.process.as_mut() {
             if !p.is_alive() {
@@ -127,7 +194,7 @@ impl<G: GameIo> Player<G> for UciClient {
             .send(self.dialect.new_game())
             .and_then(|_| p.send("isready"))
             .map_err(Fault::Handshake)
-            .and_then(|_| wait_for(p, "readyok", deadline));
+            .and_then(|_| wait_for(p, "readyok", deadline, |_| Ok(())));
         if r.is_err() {
             self.kill();
         }
@@ -206,6 +273,27 @@ mod tests {
             deadline: Instant::now(),
         };
         go_command(dialect, &req)
+    }
+
+    #[test]
+    fn options_and_error_reports() {
+        assert_eq!(
+            declared_option("option name Hash type spin default 16 min 1 max 4096"),
+            Some("Hash".into())
+        );
+        assert_eq!(
+            declared_option("option name Clear Hash type button"),
+            Some("Clear Hash".into())
+        );
+        assert_eq!(declared_option("option name  type spin"), None);
+        assert_eq!(declared_option("id name x"), None);
+        assert!(is_error_report(
+            "info string error: Hash must be between 1 and 4096"
+        ));
+        assert!(is_error_report("info string ERROR unknown option"));
+        assert!(is_error_report("No such option: Hsh"));
+        assert!(!is_error_report("info string hash resized to 8 MiB"));
+        assert!(!is_error_report("info depth 3 score cp 0"));
     }
 
     #[test]

@@ -82,6 +82,35 @@ fn records(path: &PathBuf) -> Vec<(u64, String, String, String)> {
         .collect()
 }
 
+/// Every game of the PGN file reads back whole by the one-line rules of the `ataxx`
+/// Python package (`tournament::pgn::read_one_line`) and by our general reader: the
+/// moves and the result of its line in the results file, in the same order by id.
+fn assert_pgn_reads_back_whole(pgn: &Path, res: &Path) {
+    let text = std::fs::read_to_string(pgn).unwrap();
+    let mut by_id: std::collections::HashMap<u64, serde_json::Value> = Default::default();
+    for line in std::fs::read_to_string(res).unwrap().lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        by_id.insert(v["id"].as_u64().unwrap(), v);
+    }
+    for reader in [tournament::pgn::read_one_line, tournament::pgn::read] {
+        let games = reader(&text).unwrap();
+        assert_eq!(games.len(), by_id.len(), "{text}");
+        for g in &games {
+            let round: u64 = g.tag("Round").unwrap().parse().unwrap();
+            let rec = &by_id[&(round - 1)];
+            let moves: Vec<&str> = rec["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap())
+                .collect();
+            assert_eq!(g.moves, moves, "game {round} does not read back whole");
+            assert_eq!(g.result.as_deref(), rec["result"].as_str());
+            assert_eq!(g.tag("Result"), rec["result"].as_str());
+        }
+    }
+}
+
 /// The fake engine's games: every one lost by the fake, with a reason containing `why`.
 fn assert_fake_lost_all(recs: &[(u64, String, String, String)], games: usize, why: &str) {
     assert_eq!(recs.len(), games, "{recs:?}");
@@ -124,6 +153,7 @@ fn greedy_beats_random_and_everything_is_recorded() {
     let pgn_text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(pgn_text.matches("[Event ").count(), 20);
     assert!(pgn_text.contains("[Black \"greedy\"]") && pgn_text.contains("[White \"greedy\"]"));
+    assert_pgn_reads_back_whole(&pgn, &res);
     let out = stdout(&o);
     assert!(out.contains("Score of greedy vs random:"), "{out}");
     assert!(out.contains("Pentanomial"), "{out}");
@@ -291,10 +321,56 @@ fn over_long_line_is_one_garbage_line() {
 }
 
 #[test]
-fn missing_handshake_loses() {
-    let (o, recs) = fake_match("handshake", "--no-handshake", "2", &["-recover"]);
+fn failed_new_game_sync_loses() {
+    // The engine starts and handshakes (the check before the run passes) but never
+    // answers `isready` at a game's start: each game is lost with the reason.
+    let (o, recs) = fake_match("handshake", "--no-readyok", "2", &["-recover"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_fake_lost_all(&recs, 2, "handshake failed");
+    assert_fake_lost_all(&recs, 2, "handshake failed: no 'readyok' in time");
+}
+
+#[test]
+fn engines_that_cannot_start_or_handshake_are_refused_before_the_first_game() {
+    // Defect 10 of the new-user report: `cmd=nosuchengine` was found out only in the
+    // first game (a forfeit and exit 1; with -recover every game a loss). Every engine
+    // is started and handshaken before the schedule begins; a failure refuses the run
+    // with one clear line and writes no results.
+    for extra in [&[][..], &["-recover"][..]] {
+        let dir = scratch("nosuchengine");
+        let (res, pgn) = (dir.join("r.jsonl"), dir.join("g.pgn"));
+        let o = run(&[
+            &[
+                "-engine",
+                "cmd=nosuchengine-tournament-test",
+                "st=0.1",
+                "-engine",
+                "builtin=random",
+                "-games",
+                "4",
+                "-results",
+                res.to_str().unwrap(),
+                "-pgnout",
+                pgn.to_str().unwrap(),
+            ][..],
+            extra,
+        ]
+        .concat());
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("nosuchengine-tournament-test") && err.contains("could not start"),
+            "{err}"
+        );
+        assert!(!res.exists() && !pgn.exists(), "files written: {extra:?}");
+        assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    }
+    // A program that starts but never finishes its handshake: refused too (exit 1, a
+    // failing engine), nothing written.
+    let (o, recs) = fake_match("no-handshake", "--no-handshake", "2", &["-recover"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("handshake failed"), "{}", stderr(&o));
+    assert!(recs.is_empty(), "{recs:?}");
 }
 
 #[test]
@@ -611,4 +687,282 @@ fn tune_reads_the_results_file() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stderr(&o).starts_with("6 games, "), "{}", stderr(&o));
     assert!(stdout(&o).contains("pub const MG"), "{}", stdout(&o));
+}
+
+#[test]
+fn engine_on_a_clock_against_one_without_gets_its_time() {
+    // Defect 1 of the new-user report: an engine with a clock playing an opponent
+    // without one (a built-in player) was sent a bare `go` and, searching without a
+    // limit, lost every game on time. It must get its own clock and play on the board.
+    let ataxx = ataxx_binary();
+    let dir = scratch("clock-vs-builtin");
+    let res = dir.join("r.jsonl");
+    let o = Command::new(TOURNAMENT)
+        .args([
+            "-engine",
+            &format!("cmd={}", ataxx.display()),
+            "proto=uai",
+            "tc=2+0.05",
+            "-engine",
+            "builtin=random",
+            "-games",
+            "2",
+            "-results",
+            res.to_str().unwrap(),
+        ])
+        .env("RUST_LOG", "tournament::engine_process=trace")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run tournament");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let recs = records(&res);
+    assert_eq!(recs.len(), 2, "{recs:?}");
+    for (_, result, reason, first) in &recs {
+        assert!(!reason.contains("time forfeit"), "{reason}");
+        let ataxx_won = (first == "ataxx") == (result == "1-0");
+        assert!(ataxx_won, "{result} {reason}");
+    }
+    let log = stderr(&o);
+    let gos: Vec<&str> = log
+        .lines()
+        .filter_map(|l| l.split(">> ").nth(1))
+        .filter(|l| l.starts_with("go"))
+        .collect();
+    assert!(!gos.is_empty(), "{log}");
+    for go in gos {
+        assert!(
+            go.contains("time ") && go.contains("inc 50"),
+            "a go without the engine's clock: {go}"
+        );
+    }
+}
+
+#[test]
+fn end_reasons_reach_the_console() {
+    // Defect 8 of the new-user report: the progress lines and the report said `0-1`
+    // but never why. Each finished game's progress line names its end reason, and the
+    // report counts the games that did not end on the board, by reason and loser.
+    let (o, recs) = fake_match("reasons", "--hang-after 2", "2", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 2, "time forfeit");
+    let progress: Vec<String> = stderr(&o)
+        .lines()
+        .filter(|l| l.starts_with('['))
+        .map(String::from)
+        .collect();
+    assert_eq!(progress.len(), 2, "{progress:?}");
+    for line in &progress {
+        assert!(line.contains("fake time forfeit"), "{line}");
+    }
+    let out = stdout(&o);
+    assert!(
+        out.contains("Endings other than by the rules: 2 time forfeit (fake 2)"),
+        "{out}"
+    );
+    let (o, _) = fake_match("reasons-illegal", "--illegal-after 1", "1", &[]);
+    assert!(stderr(&o).contains("fake illegal move '"), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("Endings other than by the rules: 1 illegal move (fake 1)"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn unknown_or_rejected_options_refuse_the_run() {
+    // Defect 9 of the new-user report: `option.Hsh=16` ran on defaults, and the
+    // engine's `info string error` answer to a bad value was dropped. An option the
+    // engine does not declare, or one it answers with an error, stops the run before
+    // the first game with a line naming it; nothing is written.
+    let ataxx = ataxx_binary();
+    let cmd = format!("cmd={}", ataxx.display());
+    let dir = scratch("options");
+    let res = dir.join("r.jsonl");
+    let game = |opts: &[&str]| {
+        let mut args = vec!["-engine", cmd.as_str(), "nodes=500"];
+        args.extend_from_slice(opts);
+        args.extend_from_slice(&[
+            "-engine",
+            "builtin=random",
+            "-results",
+            res.to_str().unwrap(),
+        ]);
+        run(&args)
+    };
+    for (opts, want) in [
+        (&["option.Hsh=16"][..], "'Hsh'"),
+        (&["option.Hash=lots"][..], "Hash=lots"),
+        (&["option.Hash=8", "option.LMR=7"][..], "LMR=7"),
+        (&["proto=ugi", "option.Threads=2"][..], "Threads=2"),
+    ] {
+        let o = game(opts);
+        assert_eq!(o.status.code(), Some(2), "{opts:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("option") && err.contains(want),
+            "{opts:?}: {err}"
+        );
+        assert!(!res.exists(), "{opts:?}: a results file was written");
+    }
+    // Declared options with good values (names match case-insensitively, as the
+    // engine reads them) play.
+    let o = game(&["option.hash=8", "option.LMR=0"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(records(&res).len(), 1);
+    // Text engines and built-in players take no options.
+    for engine in [
+        vec![cmd.as_str(), "proto=text", "st=5", "option.Hash=8"],
+        vec!["builtin=greedy", "option.Hash=8"],
+    ] {
+        let mut args = vec!["-engine"];
+        args.extend(engine);
+        args.extend(["-engine", "builtin=random"]);
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("no options"), "{}", stderr(&o));
+    }
+}
+
+#[test]
+fn pgnout_with_min_writes_the_named_file_in_minimal_form() {
+    // Defect 11: `-pgnout games.pgn min` (cutechess) wrote to a file named `min`.
+    let dir = scratch("pgn-min");
+    let o = Command::new(TOURNAMENT)
+        .args([
+            "-engine",
+            "builtin=greedy",
+            "-engine",
+            "builtin=random",
+            "-games",
+            "2",
+            "-pgnout",
+            "games.pgn",
+            "min",
+        ])
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run tournament");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!dir.join("min").exists(), "wrote to a file named 'min'");
+    let text = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+    // Minimal: the seven-tag roster and what a reader needs (the game), no comments.
+    let games = tournament::pgn::read_one_line(&text).unwrap();
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        let keys: Vec<&str> = g.tags.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(
+            keys,
+            ["Event", "Site", "Date", "Round", "Black", "White", "Result", "Variant"]
+        );
+    }
+    assert!(!text.contains('{'), "{text}");
+    // fastchess's form.
+    let o = Command::new(TOURNAMENT)
+        .args([
+            "-engine",
+            "builtin=greedy",
+            "-engine",
+            "builtin=random",
+            "-pgnout",
+            "file=fast.pgn",
+            "min=true",
+        ])
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run tournament");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(dir.join("fast.pgn")).unwrap();
+    assert!(
+        !text.contains('{') && !text.contains("[Termination"),
+        "{text}"
+    );
+}
+
+#[test]
+fn epd_and_pgn_opening_books() {
+    // Defect 11: PGN books failed with `illegal opening move '[Event'`, EPD lines with
+    // opcodes with `bad FEN: extra fields`, and format=/plies=/policy= were ignored.
+    let dir = scratch("books");
+    let epd = dir.join("book.epd");
+    std::fs::write(
+        &epd,
+        "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1 id \"blocks\"; c0 \"a comment\";\n\
+         x5o/7/7/3x3/7/7/o5x o hmvc 0; fmvn 1;\n",
+    )
+    .unwrap();
+    let pgn = dir.join("book.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"book\"]\n[Variant \"ataxx\"]\n\n1. f2 {our notation} g6 (1... a1a3) 2. b6 $1 a7c5 1/2-1/2\n\n\
+         [Event \"book\"]\n[SetUp \"1\"]\n[FEN \"x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1\"]\n\n\
+         1. g1-f2 a1-b2 2. f2-d4 * \n",
+    )
+    .unwrap();
+    let res = dir.join("r.jsonl");
+    let play = |book: &Path, extra: &[&str]| {
+        let _ = std::fs::remove_file(&res);
+        let mut args = vec![
+            "-engine".to_string(),
+            "builtin=greedy".into(),
+            "-engine".into(),
+            "builtin=random".into(),
+            "-games".into(),
+            "2".into(),
+            "-rounds".into(),
+            "2".into(),
+            "-repeat".into(),
+            "-results".into(),
+            res.to_str().unwrap().into(),
+            "-openings".into(),
+            format!("file={}", book.display()),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let o = Command::new(TOURNAMENT)
+            .args(&args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let fens: Vec<String> = std::fs::read_to_string(&res)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v["fen"].as_str().unwrap().to_string()
+            })
+            .collect();
+        (o, fens)
+    };
+    let (o, fens) = play(&epd, &["format=epd"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        fens,
+        [
+            "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
+            "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
+            "x5o/7/7/3x3/7/7/o5x o 0 1",
+            "x5o/7/7/3x3/7/7/o5x o 0 1"
+        ]
+    );
+    // The format follows the file's extension when format= is not given.
+    assert_eq!(play(&epd, &[]).1, fens);
+    let (o, fens) = play(&pgn, &["format=pgn", "plies=3"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // Game 1 cut at 3 plies (f2 g6 b6), game 2 from its FEN, all three of its moves.
+    assert_eq!(fens[0], "x5o/1x4o/7/7/7/5x1/o5x o 0 2");
+    assert_eq!(fens[2], "x5o/7/2-1-2/3x3/2-1-2/1o5/o5x o 1 2");
+    assert_eq!(fens[0], fens[1]);
+    // Unsupported words are refused, not ignored.
+    for bad in [
+        &["format=bin"][..],
+        &["policy=random"][..],
+        &["plies=x"][..],
+        &["book=yes"][..],
+        &["format=epd", "plies=2"][..],
+    ] {
+        let (o, _) = play(&pgn, bad);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
+    }
 }

@@ -4,7 +4,8 @@
 //! unless told to misbehave:
 //! `--crash-after N` exits after N moves, `--hang-after N` stops answering after N moves,
 //! `--illegal-after N` / `--garbage-after N` answer with an illegal move / junk after N
-//! moves, `--no-handshake` never finishes the handshake, `--slow MS` waits before every
+//! moves, `--no-handshake` never finishes the handshake, `--no-readyok` finishes it but
+//! never answers `isready` (so a game's sync fails), `--slow MS` waits before every
 //! move, `--seed N` seeds the move choice, `--long-line-after N` answers after N moves
 //! with one 1 MiB line whose bytes from 64 KiB on are a legal move's answer (a reader that
 //! split long lines would take that piece for a move). `--prompt` prints text-language
@@ -26,6 +27,7 @@ struct Opts {
     garbage_after: Option<u64>,
     long_line_after: Option<u64>,
     no_handshake: bool,
+    no_readyok: bool,
     slow_ms: u64,
     seed: u64,
     prompt: bool,
@@ -44,6 +46,7 @@ fn parse_opts() -> Opts {
             "--text" => o.text = true,
             "--prompt" => o.prompt = true,
             "--no-handshake" => o.no_handshake = true,
+            "--no-readyok" => o.no_readyok = true,
             "--crash-after" => o.crash_after = Some(num(i)),
             "--hang-after" => o.hang_after = Some(num(i)),
             "--illegal-after" => o.illegal_after = Some(num(i)),
@@ -54,7 +57,10 @@ fn parse_opts() -> Opts {
             _ => {}
         }
         if args[i].starts_with("--")
-            && !matches!(args[i].as_str(), "--text" | "--prompt" | "--no-handshake")
+            && !matches!(
+                args[i].as_str(),
+                "--text" | "--prompt" | "--no-handshake" | "--no-readyok"
+            )
         {
             i += 1;
         }
@@ -156,7 +162,7 @@ fn uai_main(o: &Opts) {
                 out("option name Hash type spin default 1 min 1 max 64");
                 out("uaiok");
             }
-            Some("isready") if !o.no_handshake => out("readyok"),
+            Some("isready") if !o.no_handshake && !o.no_readyok => out("readyok"),
             Some("position") => {
                 let (base, rest) = match words.get(1).copied() {
                     Some("startpos") => (Some(Position::startpos(Rules::Uai)), &words[2..]),

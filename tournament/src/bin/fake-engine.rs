@@ -11,8 +11,8 @@
 //! split long lines would take that piece for a move). `--prompt` prints text-language
 //! prompts.
 
-use engine::game::{Outcome, Side};
-use engine::games::ataxx::text::block_squares;
+use engine::game::Side;
+use engine::games::ataxx::text::{ai_move_line, block_squares, result_line};
 use engine::games::ataxx::{parse_square, Move, Position, Rules, TextMove};
 use engine::rng::SplitMix64;
 use std::io::{BufRead, Write};
@@ -114,20 +114,6 @@ fn long_line(tail: &str) -> String {
     line.push(' ');
     line.push_str(&" ".repeat((1 << 20) - line.len()));
     line
-}
-
-/// The text language's AI move line: `Red moves a7-b6.`, `Blue passes.`
-fn text_ai_line(pos: &Position, mv: Move) -> String {
-    let side = if pos.side_to_move() == Side::First {
-        "Red"
-    } else {
-        "Blue"
-    };
-    if mv.is_pass() {
-        format!("{side} passes.")
-    } else {
-        format!("{side} moves {}.", TextMove::format(pos, mv))
-    }
 }
 
 fn out(line: &str) {
@@ -252,7 +238,7 @@ fn text_main(o: &Opts) {
                 }
                 Act::LongLine => {
                     let mv = pos.legal_moves().first().copied().unwrap_or(Move::PASS);
-                    out(&long_line(&text_ai_line(&pos, mv)));
+                    out(&long_line(&ai_move_line(&pos, mv)));
                     made += 1;
                     break;
                 }
@@ -263,17 +249,13 @@ fn text_main(o: &Opts) {
                 .get(rng.below(moves.len()))
                 .copied()
                 .unwrap_or(Move::PASS);
-            out(&text_ai_line(&pos, mv));
+            out(&ai_move_line(&pos, mv));
             pos.make_move(mv);
             made += 1;
         }
         if playing {
             if let Some(outcome) = pos.outcome() {
-                out(match outcome {
-                    Outcome::Win(Side::First) => "Red wins.",
-                    Outcome::Win(Side::Second) => "Blue wins.",
-                    Outcome::Draw => "Draw.",
-                });
+                out(result_line(outcome));
                 playing = false;
             } else if o.prompt {
                 let mut so = std::io::stdout().lock();

@@ -16,7 +16,7 @@ use crate::pgn::PgnOut;
 use crate::player::{EngineKind, EngineSpec, Limits, Proto, TimeControl};
 use crate::referee::Adjudication;
 use crate::runner::Config;
-use crate::schedule::TournamentKind;
+use crate::schedule::{OpeningPolicy, TournamentKind};
 use crate::stats::{SprtModel, SprtSpec};
 use engine::games::Variant;
 use std::path::PathBuf;
@@ -64,6 +64,7 @@ options:
   -variant {games}   the game (default {default})
   -tournament round-robin|gauntlet   -games N   -rounds N   -repeat   -concurrency N
   -openings file=F [format=epd|pgn] [order=sequential|random] [start=N] [plies=N]
+            [policy=default|encounter|round]
   -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=normalized|logistic]
   -pgnout FILE [min] | file=FILE [min=true]   -results FILE   -resume   -recover
   -maxmoves N   -seed N
@@ -362,6 +363,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                     order: OpeningOrder::Sequential,
                     start: 1,
                     plies: None,
+                    policy: OpeningPolicy::Shared,
                 };
                 let mut have_file = false;
                 for w in words {
@@ -392,6 +394,16 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                             })
                         }
                         "plies" => spec.plies = Some(parse_num("-openings plies", &v)?),
+                        "policy" => {
+                            spec.policy = match v.as_str() {
+                                "default" => OpeningPolicy::Default,
+                                "encounter" => OpeningPolicy::Encounter,
+                                "round" => OpeningPolicy::Round,
+                                _ => return Err(format!(
+                                    "-openings: unknown policy '{v}' (default, encounter or round)"
+                                )),
+                            }
+                        }
                         _ => return Err(format!("-openings: unknown key '{k}'")),
                     }
                 }
@@ -630,7 +642,21 @@ mod tests {
             (4, 3, true, 2)
         );
         assert_eq!(c.tournament, TournamentKind::Gauntlet);
-        assert_eq!(c.openings.unwrap().start, 3);
+        let o = c.openings.unwrap();
+        assert_eq!((o.start, o.policy), (3, OpeningPolicy::Shared));
+        for (word, policy) in [
+            ("default", OpeningPolicy::Default),
+            ("encounter", OpeningPolicy::Encounter),
+            ("round", OpeningPolicy::Round),
+        ] {
+            let c = run(&format!(
+                "-engine builtin=random -engine name=b builtin=greedy \
+                 -openings file=o.pgn format=pgn plies=8 policy={word}"
+            ))
+            .unwrap();
+            let o = c.openings.unwrap();
+            assert_eq!((o.policy, o.plies), (policy, Some(8)));
+        }
         assert_eq!(c.sprt.unwrap().beta, 0.1);
         assert!(c.resume && c.recover);
         assert_eq!(c.seed, 7);

@@ -10,7 +10,7 @@ use crate::pgn::{PgnOut, PgnStyle, PgnWriter};
 use crate::player::{EngineKind, EngineSpec, Fault, GameStart, Player, Proto};
 use crate::referee::{self, Adjudication, Match, Played};
 use crate::results::{self, Ending, GameRecord, ResultsWriter};
-use crate::schedule::{self, GameSpec, TournamentKind};
+use crate::schedule::{self, GameSpec, OpeningPolicy, TournamentKind};
 use crate::stats::{self, Penta, SprtDecision, SprtModel, SprtSpec, Wdl};
 use crate::text_client::TextClient;
 use crate::uci_client::UciClient;
@@ -451,6 +451,9 @@ impl<G: GameIo> Plan<G> {
             cfg.rounds,
             cfg.games,
             cfg.repeat,
+            cfg.openings
+                .as_ref()
+                .map_or(OpeningPolicy::Shared, |o| o.policy),
         );
         Ok(Plan { book, schedule })
     }

@@ -28,6 +28,13 @@ pub enum Command {
     Run(Box<Config>),
     /// Print the help text.
     Help,
+    /// Print the version (`-version`).
+    Version,
+}
+
+/// The version line: `tournament <version>`.
+pub fn version() -> String {
+    format!("tournament {}", env!("CARGO_PKG_VERSION"))
 }
 
 /// The help text (`-help`), naming the games this build knows.
@@ -68,7 +75,7 @@ options:
   -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=normalized|logistic]
   -pgnout FILE [min] | file=FILE [min=true]   -results FILE   -resume   -recover
   -maxmoves N   -seed N
-  -adjudicate material=M [plies=P]   -help
+  -adjudicate material=M [plies=P]   -version   -help
 ";
 
 fn parse_num<T: std::str::FromStr>(what: &str, s: &str) -> Result<T, String> {
@@ -315,6 +322,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         };
         match opt.trim_start_matches('-') {
             "help" | "h" => return Ok(Command::Help),
+            "version" | "v" => return Ok(Command::Version),
             "variant" => {
                 let name = one("-variant")?;
                 cfg.variant = Variant::from_name(name).ok_or_else(|| {
@@ -399,9 +407,11 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                                 "default" => OpeningPolicy::Default,
                                 "encounter" => OpeningPolicy::Encounter,
                                 "round" => OpeningPolicy::Round,
-                                _ => return Err(format!(
+                                _ => {
+                                    return Err(format!(
                                     "-openings: unknown policy '{v}' (default, encounter or round)"
-                                )),
+                                ))
+                                }
                             }
                         }
                         _ => return Err(format!("-openings: unknown key '{k}'")),
@@ -590,6 +600,7 @@ mod tests {
         match parse(&args(s))? {
             Command::Run(c) => Ok(*c),
             Command::Help => Err("help".into()),
+            Command::Version => Err("version".into()),
         }
     }
 
@@ -767,5 +778,7 @@ mod tests {
             assert!(run(bad).is_err(), "{bad}");
         }
         assert_eq!(parse(&args("-help")).unwrap(), Command::Help);
+        assert_eq!(parse(&args("-version")).unwrap(), Command::Version);
+        assert_eq!(parse(&args("--version")).unwrap(), Command::Version);
     }
 }

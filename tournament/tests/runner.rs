@@ -221,6 +221,12 @@ fn bad_command_lines_exit_2_with_one_line() {
     let o = run(&["-help"]);
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).contains("-engine"));
+    let o = run(&["-version"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stdout(&o),
+        format!("tournament {}\n", env!("CARGO_PKG_VERSION"))
+    );
 }
 
 /// Plays the fake engine (with `fake_args`) against the random built-in.

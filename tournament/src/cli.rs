@@ -74,7 +74,7 @@ options:
             [policy=default|encounter|round]
   -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=normalized|logistic]
   -pgnout FILE [min] | file=FILE [min=true]   -results FILE   -resume   -recover
-  -maxmoves N   -seed N
+  -maxmoves N   -seed N (or -srand N)
   -adjudicate material=M [plies=P]   -version   -help
 ";
 
@@ -472,7 +472,8 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 cfg.recover = true
             }
             "maxmoves" => cfg.maxmoves = Some(positive("-maxmoves", one("-maxmoves")?)?),
-            "seed" => cfg.seed = parse_num("-seed", one("-seed")?)?,
+            // cutechess-cli calls it -srand.
+            "seed" | "srand" => cfg.seed = parse_num(opt, one(opt)?)?,
             "adjudicate" => {
                 let mut adj = Adjudication {
                     material: 0,
@@ -673,6 +674,9 @@ mod tests {
         assert_eq!(c.seed, 7);
         assert_eq!(c.maxmoves, Some(100));
         assert_eq!(c.variant.name(), "ataxx", "the default game");
+        let c = run("-engine builtin=random -engine name=b builtin=greedy -srand 9").unwrap();
+        assert_eq!(c.seed, 9, "-srand is -seed");
+        assert!(run("-engine builtin=random -engine name=b builtin=greedy -srand").is_err());
     }
 
     #[test]

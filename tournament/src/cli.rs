@@ -74,7 +74,7 @@ options:
             [policy=default|encounter|round]
   -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=normalized|logistic]
   -pgnout FILE [min] | file=FILE [min=true]   -results FILE   -resume   -recover
-  -maxmoves N   -seed N (or -srand N)
+  -maxmoves N   -seed N (or -srand N)   -event NAME   -site NAME
   -adjudicate material=M [plies=P]   -version   -help
 ";
 
@@ -288,6 +288,8 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         openings: None,
         sprt: None,
         pgnout: None,
+        event: "tournament".into(),
+        site: "?".into(),
         results: None,
         resume: false,
         maxmoves: None,
@@ -462,6 +464,18 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 });
             }
             "pgnout" => cfg.pgnout = Some(pgnout_arg(words)?),
+            // One argument in cutechess-cli; several words are joined with blanks.
+            "event" | "site" => {
+                if words.is_empty() {
+                    return Err(format!("{opt}: needs a name"));
+                }
+                let name = words.join(" ");
+                if opt.ends_with("event") {
+                    cfg.event = name;
+                } else {
+                    cfg.site = name;
+                }
+            }
             "results" => cfg.results = Some(file_arg("-results", words)?),
             "resume" => {
                 none("-resume")?;
@@ -674,6 +688,29 @@ mod tests {
         assert_eq!(c.seed, 7);
         assert_eq!(c.maxmoves, Some(100));
         assert_eq!(c.variant.name(), "ataxx", "the default game");
+        assert_eq!((c.event.as_str(), c.site.as_str()), ("tournament", "?"));
+        let c = parse(
+            &[
+                "-engine",
+                "builtin=random",
+                "-engine",
+                "name=b",
+                "builtin=greedy",
+                "-event",
+                "Club cup",
+                "-site",
+                "Leiden",
+                "NL",
+            ]
+            .map(String::from),
+        )
+        .unwrap();
+        let Command::Run(c) = c else { panic!() };
+        assert_eq!(
+            (c.event.as_str(), c.site.as_str()),
+            ("Club cup", "Leiden NL")
+        );
+        assert!(run("-engine builtin=random -engine name=b builtin=greedy -event").is_err());
         let c = run("-engine builtin=random -engine name=b builtin=greedy -srand 9").unwrap();
         assert_eq!(c.seed, 9, "-srand is -seed");
         assert!(run("-engine builtin=random -engine name=b builtin=greedy -srand").is_err());

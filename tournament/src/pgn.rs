@@ -22,8 +22,10 @@ pub struct PgnOut {
 /// What every game's PGN takes besides its record.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnStyle {
-    /// The `Event` tag.
+    /// The `Event` tag (`-event`).
     pub event: String,
+    /// The `Site` tag (`-site`).
+    pub site: String,
     /// The minimal form.
     pub min: bool,
 }
@@ -32,6 +34,7 @@ impl Default for PgnStyle {
     fn default() -> Self {
         PgnStyle {
             event: "tournament".into(),
+            site: "?".into(),
             min: false,
         }
     }
@@ -49,7 +52,7 @@ pub fn format<G: GameIo>(rec: &GameRecord, style: &PgnStyle) -> String {
         out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
     };
     tag(&mut out, "Event", &style.event);
-    tag(&mut out, "Site", "?");
+    tag(&mut out, "Site", &style.site);
     tag(&mut out, "Date", &rec.date);
     tag(&mut out, "Round", &(rec.id + 1).to_string());
     tag(&mut out, first, &rec.players[0]);
@@ -356,6 +359,14 @@ mod tests {
         };
         let text = format::<Position>(&rec, &PgnStyle::default());
         assert!(text.contains("[Black \"a\"]\n[White \"b\"]\n"));
+        assert!(text.starts_with("[Event \"tournament\"]\n[Site \"?\"]\n"));
+        let named = PgnStyle {
+            event: "Club \"cup\"".into(),
+            site: "Leiden".into(),
+            ..PgnStyle::default()
+        };
+        let text = format::<Position>(&rec, &named);
+        assert!(text.starts_with("[Event \"Club \\\"cup\\\"\"]\n[Site \"Leiden\"]\n"));
         assert!(text.contains("[Variant \"ataxx\"]"));
         assert!(text.contains("[Round \"5\"]"));
         assert!(text.contains("[PlyCount \"3\"]"));

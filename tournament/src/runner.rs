@@ -46,6 +46,10 @@ pub struct Config {
     pub sprt: Option<SprtSpec>,
     /// PGN output.
     pub pgnout: Option<PgnOut>,
+    /// The PGN `Event` tag.
+    pub event: String,
+    /// The PGN `Site` tag.
+    pub site: String,
     /// JSON-lines results file.
     pub results: Option<PathBuf>,
     /// Continue from the results file.
@@ -635,8 +639,9 @@ impl Ledger {
         let pgn = match &cfg.pgnout {
             Some(out) => {
                 let style = PgnStyle {
+                    event: cfg.event.clone(),
+                    site: cfg.site.clone(),
                     min: out.min,
-                    ..PgnStyle::default()
                 };
                 Some(PgnWriter::open::<G>(&out.file, style, &done).map_err(RunError::Runtime)?)
             }

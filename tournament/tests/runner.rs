@@ -145,11 +145,22 @@ fn greedy_beats_random_and_everything_is_recorded() {
         pgn.to_str().unwrap(),
         "-seed",
         "3",
+        "-event",
+        "Club cup",
+        "-site",
+        "Leiden",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let recs = records(&res);
     let ids: HashSet<u64> = recs.iter().map(|r| r.0).collect();
     assert_eq!(ids, (0..20).collect());
+    let pgn_text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        pgn_text
+            .matches("[Event \"Club cup\"]\n[Site \"Leiden\"]")
+            .count(),
+        20
+    );
     let pgn_text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(pgn_text.matches("[Event ").count(), 20);
     assert!(pgn_text.contains("[Black \"greedy\"]") && pgn_text.contains("[White \"greedy\"]"));

@@ -75,7 +75,7 @@ options:
   -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=normalized|logistic]
   -pgnout FILE [min] | file=FILE [min=true]   -results FILE   -resume   -recover
   -maxmoves N   -seed N (or -srand N)   -event NAME   -site NAME
-  -adjudicate material=M [plies=P]   -version   -help
+  -adjudicate material=M [plies=P]   -log FILE   -debug   -version   -help
 ";
 
 fn parse_num<T: std::str::FromStr>(what: &str, s: &str) -> Result<T, String> {
@@ -296,6 +296,8 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         recover: false,
         seed: 1,
         adjudicate: None,
+        log: None,
+        debug: false,
     };
     let mut i = 0;
     while i < args.len() {
@@ -484,6 +486,11 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "recover" => {
                 none("-recover")?;
                 cfg.recover = true
+            }
+            "log" => cfg.log = Some(file_arg("-log", words)?),
+            "debug" => {
+                none("-debug")?;
+                cfg.debug = true
             }
             "maxmoves" => cfg.maxmoves = Some(positive("-maxmoves", one("-maxmoves")?)?),
             // cutechess-cli calls it -srand.

@@ -4,7 +4,7 @@
 //! and stops early when the SPRT decides.
 
 use crate::builtin::Builtin;
-use crate::engine_process::Launch;
+use crate::engine_process::{Launch, LogTag, TrafficLog};
 use crate::openings::{Book, OpeningsSpec};
 use crate::pgn::{PgnOut, PgnStyle, PgnWriter};
 use crate::player::{EngineKind, EngineSpec, Fault, GameStart, Player, Proto};
@@ -21,7 +21,8 @@ use engine::protocol::uci::Dialect;
 use std::collections::{BTreeMap, HashMap};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// A complete run configuration.
 #[derive(Clone, Debug, PartialEq)]
@@ -62,6 +63,10 @@ pub struct Config {
     pub seed: u64,
     /// Material adjudication.
     pub adjudicate: Option<Adjudication>,
+    /// Engine traffic log file (`-log file=F`).
+    pub log: Option<PathBuf>,
+    /// Engine traffic to stderr (`-debug`).
+    pub debug: bool,
 }
 
 /// Why a run could not be carried out.
@@ -194,24 +199,32 @@ impl Tally {
     }
 }
 
-/// A player for `spec`. The box lives no longer than the run (`'a`): the text client
-/// carries the game's text language `D`, which need not be `'static`.
+/// A player for `spec`, run by worker `worker` (0: the check before the run), its
+/// traffic logged to `log` if given. The box lives no longer than the run (`'a`): the
+/// text client carries the game's text language `D`, which need not be `'static`.
 fn make_player<'a, G: GameIo, D: TextProtocol<Game = G> + 'a>(
     spec: &EngineSpec,
+    worker: usize,
+    log: Option<&Arc<TrafficLog>>,
 ) -> Box<dyn Player<G> + 'a> {
     let init = Duration::from_millis(spec.init_timeout_ms);
+    let tag = log.map(|log| LogTag {
+        log: Arc::clone(log),
+        tag: format!("{}#{worker}", spec.name),
+    });
     let uci = |dialect, launch: &Launch| -> Box<dyn Player<G> + 'a> {
         Box::new(UciClient::new(
             dialect,
             launch.clone(),
             spec.options.clone(),
             init,
+            tag.clone(),
         ))
     };
     match (&spec.kind, spec.proto::<G>()) {
         (EngineKind::Builtin(kind), _) => Box::new(Builtin::new(*kind)),
         (EngineKind::Process { launch, .. }, Some(Proto::Text)) => {
-            Box::new(TextClient::<D>::new(launch.clone(), init))
+            Box::new(TextClient::<D>::new(launch.clone(), init, tag.clone()))
         }
         (EngineKind::Process { launch, .. }, Some(Proto::Ugi)) => uci(Dialect::Ugi, launch),
         (EngineKind::Process { launch, .. }, _) => uci(Dialect::Uai, launch),
@@ -390,11 +403,13 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
 /// Runs a tournament of the game `G`, whose course text language `D` is spoken by
 /// `proto=text` engines. Returns the exit status on success.
 pub fn run<G: GameIo, D: TextProtocol<Game = G>>(cfg: &Config) -> Result<i32, RunError> {
+    let started = Instant::now();
     let plan = Plan::<G>::new::<D>(cfg)?;
     let (done, cut) = load_done::<G>(cfg, &plan.schedule)?;
-    check_engines::<G, D>(cfg, &plan, &done)?;
+    let log = traffic_log(cfg, started)?;
+    check_engines::<G, D>(cfg, &plan, &done, log.as_ref())?;
     let mut ledger = Ledger::open::<G>(cfg, &plan.schedule, done, cut)?;
-    let ended = play::<G, D>(cfg, &plan, &mut ledger);
+    let ended = play::<G, D>(cfg, &plan, &mut ledger, log.as_ref());
     let mut stdout = std::io::stdout();
     let _ = write!(stdout, "{}", report(cfg, &ledger.tally));
     let _ = stdout.flush();
@@ -502,6 +517,24 @@ fn check_engine<G: GameIo>(e: &EngineSpec) -> Result<(), String> {
     Ok(())
 }
 
+/// The engine traffic log of `-log file=F` (appended to: a resumed run adds to it)
+/// and `-debug` (stderr), if either is asked for.
+fn traffic_log(cfg: &Config, started: Instant) -> Result<Option<Arc<TrafficLog>>, RunError> {
+    let mut sinks: Vec<Box<dyn Write + Send>> = Vec::new();
+    if let Some(path) = &cfg.log {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| RunError::Runtime(format!("-log: cannot open {}: {e}", path.display())))?;
+        sinks.push(Box::new(file));
+    }
+    if cfg.debug {
+        sinks.push(Box::new(std::io::stderr()));
+    }
+    Ok((!sinks.is_empty()).then(|| TrafficLog::new(started, sinks)))
+}
+
 /// The check before the run: every engine that has a game to play is started and
 /// handshaken (its options checked, a text engine's set-up of the first opening done)
 /// and shut down again, all at once, so a program that cannot be started, refuses its
@@ -512,6 +545,7 @@ fn check_engines<G: GameIo, D: TextProtocol<Game = G>>(
     cfg: &Config,
     plan: &Plan<G>,
     done: &[GameRecord],
+    log: Option<&Arc<TrafficLog>>,
 ) -> Result<(), RunError> {
     let done_ids: std::collections::HashSet<u64> = done.iter().map(|r| r.id).collect();
     let mut used = vec![false; cfg.engines.len()];
@@ -531,7 +565,7 @@ fn check_engines<G: GameIo, D: TextProtocol<Game = G>>(
             .map(|(i, e)| {
                 let (opening, start) = (opening, &start);
                 scope.spawn(move || {
-                    let mut player = make_player::<G, D>(e);
+                    let mut player = make_player::<G, D>(e, 0, log);
                     let gs = GameStart {
                         id: 0,
                         opening,
@@ -707,6 +741,7 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
     cfg: &Config,
     plan: &Plan<G>,
     ledger: &mut Ledger,
+    log: Option<&Arc<TrafficLog>>,
 ) -> Ended {
     let sprt_done = |tally: &Tally| {
         cfg.sprt.as_ref().is_some_and(|spec| {
@@ -722,9 +757,9 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
     std::thread::scope(|scope| {
         let (job_tx, job_rx) = crossbeam_channel::unbounded::<GameSpec>();
         let (done_tx, done_rx) = crossbeam_channel::unbounded::<Played>();
-        for _ in 0..workers {
+        for w in 1..=workers {
             let (jobs, done) = (job_rx.clone(), done_tx.clone());
-            scope.spawn(move || worker::<G, D>(cfg, &plan.book, jobs, done));
+            scope.spawn(move || worker::<G, D>(cfg, &plan.book, w, log, jobs, done));
         }
         drop(done_tx);
         // `None` once nothing more will be handed out: the workers then finish their
@@ -779,6 +814,8 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
 fn worker<G: GameIo, D: TextProtocol<Game = G>>(
     cfg: &Config,
     book: &Book<G>,
+    number: usize,
+    log: Option<&Arc<TrafficLog>>,
     jobs: crossbeam_channel::Receiver<GameSpec>,
     done: crossbeam_channel::Sender<Played>,
 ) {
@@ -788,7 +825,7 @@ fn worker<G: GameIo, D: TextProtocol<Game = G>>(
         let [f, s] = spec.players;
         for &e in &[f, s] {
             if players[e].is_none() {
-                players[e] = Some(make_player::<G, D>(&cfg.engines[e]));
+                players[e] = Some(make_player::<G, D>(&cfg.engines[e], number, log));
             }
         }
         let opening = book.get(spec.opening_slot);

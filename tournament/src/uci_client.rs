@@ -3,7 +3,7 @@
 //! handshake, the new game and the clocks ([`Dialect`]); FEN and moves are the game's
 //! protocol notation ([`GameIo::fen`], [`GameIo::move_name`]).
 
-use crate::engine_process::{EngineProcess, Launch, ReadError};
+use crate::engine_process::{EngineProcess, Launch, LogTag, ReadError};
 use crate::player::{Fault, GameStart, MoveRequest, Player, Reply};
 use engine::game::{Game, GameIo};
 use engine::protocol::uci::Dialect;
@@ -16,15 +16,18 @@ pub struct UciClient {
     options: Vec<(String, String)>,
     init_timeout: Duration,
     process: Option<EngineProcess>,
+    log: Option<LogTag>,
 }
 
 impl UciClient {
-    /// A client that will start `launch` at the first game and speak `dialect`.
+    /// A client that will start `launch` at the first game and speak `dialect`,
+    /// logging its traffic to `log` if given.
     pub fn new(
         dialect: Dialect,
         launch: Launch,
         options: Vec<(String, String)>,
         init_timeout: Duration,
+        log: Option<LogTag>,
     ) -> Self {
         UciClient {
             dialect,
@@ -32,6 +35,7 @@ impl UciClient {
             options,
             init_timeout,
             process: None,
+            log,
         }
     }
 
@@ -42,7 +46,7 @@ impl UciClient {
     /// report before the `readyok` (`info string …error…`, or Stockfish's `No such
     /// option`) refuses the option.
     fn start_process(&mut self) -> Result<(), Fault> {
-        let mut p = EngineProcess::spawn(&self.launch).map_err(Fault::Start)?;
+        let mut p = EngineProcess::spawn(&self.launch, self.log.as_ref()).map_err(Fault::Start)?;
         let deadline = Instant::now() + self.init_timeout;
         p.send(self.dialect.hello()).map_err(Fault::Handshake)?;
         let mut declared: Vec<String> = Vec::new();

@@ -983,3 +983,50 @@ fn epd_and_pgn_opening_books() {
         assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn log_and_debug_record_engine_traffic_and_stderr() {
+    // -log file=F: every line sent to and read from each engine, and its stderr, with
+    // a timestamp and the engine's name; -debug: the same on stderr.
+    let dir = scratch("log");
+    let log = dir.join("engines.log");
+    let (o, recs) = fake_match(
+        "log",
+        "--seed 7",
+        "2",
+        &["-log", &format!("file={}", log.display())],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(recs.len(), 2);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let has = |tag: &str, mark: &str, start: &str| {
+        text.lines().any(|l| {
+            let (stamp, rest) = l.split_once("] ").unwrap();
+            let stamp_ok = stamp.starts_with('[') && stamp[1..].trim().parse::<f64>().is_ok();
+            stamp_ok && rest.starts_with(&format!("{tag} {mark} {start}"))
+        })
+    };
+    // #0 is the check before the run, #1 the worker that played.
+    for tag in ["fake#0", "fake#1"] {
+        assert!(has(tag, "*", "started (pid "), "{tag}: {text}");
+        assert!(has(tag, ">", "uai"), "{tag}: {text}");
+        assert!(has(tag, "<", "uaiok"), "{tag}: {text}");
+        assert!(
+            has(tag, "!", "fake-engine: started, seed 7"),
+            "{tag}: {text}"
+        );
+    }
+    assert!(has("fake#1", ">", "go movetime 50"), "{text}");
+    assert!(has("fake#1", "<", "bestmove "), "{text}");
+    assert!(has("fake#1", ">", "quit"), "{text}");
+    assert!(
+        !stderr(&o).contains("fake#1 >"),
+        "-log alone keeps stderr clean"
+    );
+    // -debug: the same lines on stderr.
+    let (o, _) = fake_match("debug", "", "1", &["-debug"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("] fake#1 > go movetime 50"), "{err}");
+    assert!(err.contains("] fake#1 ! fake-engine: started"), "{err}");
+}

@@ -9,7 +9,7 @@
 //! move, `--seed N` seeds the move choice, `--long-line-after N` answers after N moves
 //! with one 1 MiB line whose bytes from 64 KiB on are a legal move's answer (a reader that
 //! split long lines would take that piece for a move). `--prompt` prints text-language
-//! prompts.
+//! prompts. It writes one line on stderr when it starts.
 
 use engine::game::{Outcome, Side};
 use engine::games::ataxx::text::block_squares;
@@ -138,6 +138,8 @@ fn out(line: &str) {
 
 fn main() {
     let o = parse_opts();
+    // One line on stderr, for the runner's engine log.
+    eprintln!("fake-engine: started, seed {}", o.seed);
     if o.text {
         text_main(&o)
     } else {

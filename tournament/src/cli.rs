@@ -75,7 +75,8 @@ options:
   -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=normalized|logistic]
   -pgnout FILE [min] | file=FILE [min=true]   -results FILE   -resume   -recover
   -maxmoves N   -seed N (or -srand N)   -event NAME   -site NAME
-  -adjudicate material=M [plies=P]   -log FILE   -debug   -version   -help
+  -adjudicate material=M [plies=P]   -ratinginterval N   -log FILE   -debug
+  -version   -help
 ";
 
 fn parse_num<T: std::str::FromStr>(what: &str, s: &str) -> Result<T, String> {
@@ -298,6 +299,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         adjudicate: None,
         log: None,
         debug: false,
+        rating_interval: 0,
     };
     let mut i = 0;
     while i < args.len() {
@@ -488,6 +490,9 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 cfg.recover = true
             }
             "log" => cfg.log = Some(file_arg("-log", words)?),
+            "ratinginterval" => {
+                cfg.rating_interval = parse_num("-ratinginterval", one("-ratinginterval")?)?
+            }
             "debug" => {
                 none("-debug")?;
                 cfg.debug = true

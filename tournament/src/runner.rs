@@ -67,6 +67,8 @@ pub struct Config {
     pub log: Option<PathBuf>,
     /// Engine traffic to stderr (`-debug`).
     pub debug: bool,
+    /// Print the report every this many games (0: only at the end).
+    pub rating_interval: u64,
 }
 
 /// Why a run could not be carried out.
@@ -798,6 +800,15 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
                 eprint!("\r{line}\x1b[K");
             } else {
                 eprintln!("{line}");
+            }
+            let games = ledger.tally.games;
+            if cfg.rating_interval > 0 && games % cfg.rating_interval == 0 {
+                if tty {
+                    eprintln!();
+                }
+                let mut stdout = std::io::stdout().lock();
+                let _ = write!(stdout, "{}", report(cfg, &ledger.tally));
+                let _ = writeln!(stdout).and_then(|_| stdout.flush());
             }
             stopping |= sprt_done(&ledger.tally);
             hand_out(&mut feed, stopping);

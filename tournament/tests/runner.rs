@@ -191,6 +191,10 @@ fn round_robin_table_for_three_engines() {
     assert_eq!(out.matches("Score of").count(), 3, "{out}");
     let o = run(&[&three[..], &["-tournament", "gauntlet"]].concat());
     assert_eq!(stdout(&o).matches("Score of").count(), 2);
+    // -ratinginterval 2: the table after games 2, 4 and 6, and at the end.
+    let o = run(&[&three[..], &["-ratinginterval", "2"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).matches("Rank ").count(), 4, "{}", stdout(&o));
 }
 
 #[test]

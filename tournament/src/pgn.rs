@@ -4,8 +4,10 @@
 //! final comment; or, with `min`, the minimal form (the seven-tag roster, `Variant`, the
 //! FEN only where the game does not start from the start position, no comments).
 
+use crate::player::Limits;
 use crate::results::GameRecord;
 use engine::game::{GameIo, RuleSet, Side};
+use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -28,6 +30,34 @@ pub struct PgnStyle {
     pub site: String,
     /// The minimal form.
     pub min: bool,
+    /// Each engine's time control as the `TimeControl` tag writes it
+    /// ([`time_control`]); engines not named here get `?`.
+    pub time_controls: HashMap<String, String>,
+}
+
+/// A time control as PGN's `TimeControl` tag writes it, in seconds: `40/60+0.6`,
+/// `10+0.1`, `10`; a fixed time per move as cutechess-cli writes it, `0.5/move`; `-`
+/// for no clock (depth or node limits only, built-in players).
+pub fn time_control(limits: &Limits) -> String {
+    let secs = |ms: u64| {
+        let s = format!("{:.3}", ms as f64 / 1000.0);
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
+    if let Some(tc) = limits.tc {
+        let mut out = String::new();
+        if let Some(m) = tc.moves {
+            out.push_str(&format!("{m}/"));
+        }
+        out.push_str(&secs(tc.base_ms));
+        if tc.inc_ms > 0 {
+            out.push_str(&format!("+{}", secs(tc.inc_ms)));
+        }
+        out
+    } else if let Some(st) = limits.movetime_ms {
+        format!("{}/move", secs(st))
+    } else {
+        "-".into()
+    }
 }
 
 impl Default for PgnStyle {
@@ -36,6 +66,7 @@ impl Default for PgnStyle {
             event: "tournament".into(),
             site: "?".into(),
             min: false,
+            time_controls: HashMap::new(),
         }
     }
 }
@@ -64,6 +95,20 @@ pub fn format<G: GameIo>(rec: &GameRecord, style: &PgnStyle) -> String {
         tag(&mut out, "FEN", &rec.fen);
     }
     if !style.min {
+        // One `TimeControl` when both sides play under the same, else one per side,
+        // named as the players' tags are (`BlackTimeControl`, `WhiteTimeControl`).
+        let tc = |i: usize| {
+            style
+                .time_controls
+                .get(&rec.players[i])
+                .map_or("?", String::as_str)
+        };
+        if tc(0) == tc(1) {
+            tag(&mut out, "TimeControl", tc(0));
+        } else {
+            tag(&mut out, &format!("{first}TimeControl"), tc(0));
+            tag(&mut out, &format!("{second}TimeControl"), tc(1));
+        }
         tag(&mut out, "PlyCount", &rec.moves.len().to_string());
         if !rec.opening.is_empty() {
             tag(&mut out, "Opening", &rec.opening);
@@ -389,6 +434,46 @@ mod tests {
             !text.contains("[FEN ") && !text.contains("[SetUp "),
             "{text}"
         );
+    }
+
+    #[test]
+    fn time_control_tags() {
+        use crate::player::TimeControl;
+        let tc = |moves, base_ms, inc_ms| Limits {
+            tc: Some(TimeControl {
+                moves,
+                base_ms,
+                inc_ms,
+            }),
+            ..Limits::default()
+        };
+        assert_eq!(time_control(&tc(Some(40), 60_000, 600)), "40/60+0.6");
+        assert_eq!(time_control(&tc(None, 2_000, 50)), "2+0.05");
+        assert_eq!(time_control(&tc(None, 90_500, 0)), "90.5");
+        let st = Limits {
+            movetime_ms: Some(500),
+            ..Limits::default()
+        };
+        assert_eq!(time_control(&st), "0.5/move");
+        let depth = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        assert_eq!(time_control(&depth), "-");
+        let rec = long_record(1, 4);
+        let mut style = PgnStyle::default();
+        style.time_controls.insert("a".into(), "2+0.05".into());
+        style.time_controls.insert("b".into(), "2+0.05".into());
+        let text = format::<Position>(&rec, &style);
+        assert!(text.contains("[TimeControl \"2+0.05\"]\n"), "{text}");
+        style.time_controls.insert("b".into(), "0.5/move".into());
+        let text = format::<Position>(&rec, &style);
+        assert!(
+            text.contains("[BlackTimeControl \"2+0.05\"]\n[WhiteTimeControl \"0.5/move\"]\n"),
+            "{text}"
+        );
+        style.min = true;
+        assert!(!format::<Position>(&rec, &style).contains("TimeControl"));
     }
 
     /// A game of `plies` random legal moves from the start, as the referee records it.

@@ -678,6 +678,11 @@ impl Ledger {
                     event: cfg.event.clone(),
                     site: cfg.site.clone(),
                     min: out.min,
+                    time_controls: cfg
+                        .engines
+                        .iter()
+                        .map(|e| (e.name.clone(), crate::pgn::time_control(&e.limits)))
+                        .collect(),
                 };
                 Some(PgnWriter::open::<G>(&out.file, style, &done).map_err(RunError::Runtime)?)
             }

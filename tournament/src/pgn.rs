@@ -131,6 +131,9 @@ pub fn format<G: GameIo>(rec: &GameRecord, style: &PgnStyle) -> String {
             words.push(format!("{number}..."));
         }
         words.push(mv.clone());
+        if let Some(info) = rec.info.get(ply).filter(|_| !style.min) {
+            words.push(format!("{{{}}}", info.pgn_comment()));
+        }
         if is_second {
             number += 1;
         }
@@ -382,7 +385,7 @@ impl PgnWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::GameResult;
+    use crate::results::{GameResult, MoveInfo};
     use engine::games::ataxx::Position;
 
     #[test]
@@ -397,6 +400,7 @@ mod tests {
             result: GameResult::SecondWins,
             reason: "r".into(),
             ending: None,
+            info: Vec::new(),
             moves: vec!["g6".into(), "f2".into(), "a1a3".into()],
             date: "2024.01.02".into(),
             duration_ms: 0,
@@ -474,6 +478,16 @@ mod tests {
         );
         style.min = true;
         assert!(!format::<Position>(&rec, &style).contains("TimeControl"));
+        // Per-move comments, cutechess style; none in the minimal form.
+        let text = format::<Position>(&rec, &PgnStyle::default());
+        assert!(
+            text.contains(&format!(
+                "1. {} {{-0.20/0 0.01s}} {} {{0.011s}} 2. {} {{-0.18/2 0.012s}}",
+                rec.moves[0], rec.moves[1], rec.moves[2]
+            )),
+            "{text}"
+        );
+        assert!(!format::<Position>(&rec, &style).contains("0.01s"));
     }
 
     /// A game of `plies` random legal moves from the start, as the referee records it.
@@ -490,6 +504,15 @@ mod tests {
             moves.push(pos.move_name(mv));
             pos.make_move(mv);
         }
+        // A UCI engine's report on even plies, time only on odd ones.
+        let info = (0..moves.len())
+            .map(|ply| MoveInfo {
+                ms: 10 * id + ply as u64,
+                depth: (ply % 2 == 0).then_some(ply as u32),
+                cp: (ply % 2 == 0).then_some(ply as i32 - 20),
+                mate: None,
+            })
+            .collect();
         GameRecord {
             id,
             round: 0,
@@ -500,6 +523,7 @@ mod tests {
             result: GameResult::Draw,
             reason: "adjudication: {curly} (and parentheses); 1-0".into(),
             ending: None,
+            info,
             moves,
             date: "2024.01.02".into(),
             duration_ms: 0,

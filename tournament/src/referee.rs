@@ -3,7 +3,7 @@
 //! engine can fail ends the game with a recorded reason instead of stopping the run.
 
 use crate::player::{Fault, GameStart, Limits, MoveRequest, Player, Reply};
-use crate::results::{today, Ending, GameRecord, GameResult};
+use crate::results::{today, Ending, GameRecord, GameResult, MoveInfo, Score};
 use crate::schedule::GameSpec;
 use engine::game::{GameIo, Opening, Outcome, Side};
 use std::time::{Duration, Instant};
@@ -85,6 +85,7 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
     let mut faults: [Option<Fault>; 2] = [None, None];
     let mut moves: Vec<G::Move> = Vec::new();
     let mut move_text: Vec<String> = Vec::new();
+    let mut info: Vec<MoveInfo> = Vec::new();
 
     let start = m.opening.end();
     let start_fen = start.fen();
@@ -111,7 +112,7 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
             faults[i] = Some(f);
             finish(&mut players, &faults);
             return Played {
-                record: record(m, start_fen, end, move_text, started),
+                record: record(m, start_fen, end, (move_text, info), started),
                 faults,
             };
         }
@@ -176,8 +177,8 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
         };
         let reply = players[i].think(&req);
         let elapsed = now.elapsed().as_millis() as i64;
-        let reply = match reply {
-            Ok(r) => r,
+        let answer = match reply {
+            Ok(a) => a,
             Err(f) => {
                 let reason = format!("{} {}", m.names[i], f.describe());
                 let ending = f.ending();
@@ -193,7 +194,7 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
                 Ending::TimeForfeit,
             );
         }
-        let (mv, text) = match &reply {
+        let (mv, text) = match &answer.reply {
             Reply::Notation(s) => (pos.parse_move(s), s.clone()),
             Reply::Move(mv) => (pos.is_legal(*mv).then_some(*mv), pos.move_name(*mv)),
             Reply::Unreadable(s) => (None, s.clone()),
@@ -214,6 +215,18 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
             }
         }
         move_text.push(pos.move_name(mv));
+        info.push(MoveInfo {
+            ms: elapsed.max(0) as u64,
+            depth: answer.eval.depth,
+            cp: match answer.eval.score {
+                Some(Score::Cp(cp)) => Some(cp),
+                _ => None,
+            },
+            mate: match answer.eval.score {
+                Some(Score::Mate(n)) => Some(n),
+                _ => None,
+            },
+        });
         pos.make_move(mv);
         moves.push(mv);
 
@@ -244,7 +257,7 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
     };
     finish(&mut players, &faults);
     Played {
-        record: record(m, start_fen, end, move_text, started),
+        record: record(m, start_fen, end, (move_text, info), started),
         faults,
     }
 }
@@ -253,7 +266,7 @@ fn record<G: GameIo>(
     m: &Match<'_, G>,
     fen: String,
     (result, reason, ending): (GameResult, String, Ending),
-    moves: Vec<String>,
+    (moves, info): (Vec<String>, Vec<MoveInfo>),
     started: Instant,
 ) -> GameRecord {
     GameRecord {
@@ -267,6 +280,7 @@ fn record<G: GameIo>(
         reason,
         ending: Some(ending),
         moves,
+        info,
         date: today(),
         duration_ms: started.elapsed().as_millis() as u64,
         pair_key: m.spec.pair_key,

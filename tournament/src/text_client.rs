@@ -10,7 +10,7 @@
 //! deadline is the only limit.
 
 use crate::engine_process::{EngineProcess, Launch, LogTag, ReadError};
-use crate::player::{Fault, GameStart, MoveRequest, Player, Reply};
+use crate::player::{Answer, Fault, GameStart, MoveRequest, Player, Reply};
 use engine::game::{Game, Side};
 use engine::protocol::text::TextProtocol;
 use std::marker::PhantomData;
@@ -131,7 +131,7 @@ impl<D: TextProtocol> Player<D::Game> for TextClient<D> {
         r
     }
 
-    fn think(&mut self, req: &MoveRequest<'_, D::Game>) -> Result<Reply<D::Game>, Fault> {
+    fn think(&mut self, req: &MoveRequest<'_, D::Game>) -> Result<Answer<D::Game>, Fault> {
         let side = self.side;
         let p = self
             .process
@@ -156,7 +156,8 @@ impl<D: TextProtocol> Player<D::Game> for TextClient<D> {
                             return Ok(match D::parse_move_text(known, &text) {
                                 Some(mv) => Reply::Move(mv),
                                 None => Reply::Unreadable(text),
-                            });
+                            }
+                            .into());
                         }
                     } else if D::parse_result(&line).is_some() {
                         return Err(Fault::Garbage(format!(

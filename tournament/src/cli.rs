@@ -14,7 +14,7 @@ use crate::engine_process::Launch;
 use crate::openings::{BookFormat, OpeningOrder, OpeningsSpec};
 use crate::pgn::PgnOut;
 use crate::player::{EngineKind, EngineSpec, Limits, Proto, TimeControl};
-use crate::referee::Adjudication;
+use crate::referee::{Adjudication, DrawAdjudication, ResignAdjudication};
 use crate::runner::Config;
 use crate::schedule::{OpeningPolicy, TournamentKind};
 use crate::stats::{SprtModel, SprtSpec};
@@ -75,7 +75,9 @@ options:
   -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=normalized|logistic]
   -pgnout FILE [min] | file=FILE [min=true]   -results FILE   -resume   -recover
   -maxmoves N   -seed N (or -srand N)   -event NAME   -site NAME
-  -adjudicate material=M [plies=P]   -ratinginterval N   -log FILE   -debug
+  -adjudicate material=M [plies=P]
+  -draw movenumber=N movecount=M score=S   -resign movecount=M score=S [twosided=true]
+  -ratinginterval N   -log FILE   -debug
   -version   -help
 ";
 
@@ -297,6 +299,8 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         recover: false,
         seed: 1,
         adjudicate: None,
+        draw: None,
+        resign: None,
         log: None,
         debug: false,
         rating_interval: 0,
@@ -520,6 +524,52 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 }
                 cfg.adjudicate = Some(adj);
             }
+            "draw" => {
+                let (mut number, mut count, mut score) = (0, None, None);
+                for w in words {
+                    let (k, v) = key_value(w, "-draw")?;
+                    match k.as_str() {
+                        "movenumber" => number = parse_num("-draw movenumber", &v)?,
+                        "movecount" => count = Some(positive("-draw movecount", &v)?),
+                        "score" => score = Some(non_negative("-draw score", &v)?),
+                        _ => return Err(format!("-draw: unknown key '{k}'")),
+                    }
+                }
+                let (Some(move_count), Some(score)) = (count, score) else {
+                    return Err("-draw: needs movecount=M score=S [movenumber=N]".into());
+                };
+                cfg.draw = Some(DrawAdjudication {
+                    move_number: number,
+                    move_count,
+                    score,
+                });
+            }
+            "resign" => {
+                let (mut count, mut score, mut two_sided) = (None, None, false);
+                for w in words {
+                    let (k, v) = key_value(w, "-resign")?;
+                    match k.as_str() {
+                        "movecount" => count = Some(positive("-resign movecount", &v)?),
+                        "score" => score = Some(non_negative("-resign score", &v)?),
+                        "twosided" => {
+                            two_sided = match v.as_str() {
+                                "true" => true,
+                                "false" => false,
+                                _ => return Err(format!("-resign: twosided={v}: true or false")),
+                            }
+                        }
+                        _ => return Err(format!("-resign: unknown key '{k}'")),
+                    }
+                }
+                let (Some(move_count), Some(score)) = (count, score) else {
+                    return Err("-resign: needs movecount=M score=S [twosided=true]".into());
+                };
+                cfg.resign = Some(ResignAdjudication {
+                    move_count,
+                    score,
+                    two_sided,
+                });
+            }
             _ => return Err(format!("unknown option '{opt}' (try -help)")),
         }
     }
@@ -547,6 +597,18 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
 
 fn is_number(s: &str) -> bool {
     s.parse::<f64>().is_ok()
+}
+
+fn non_negative<T: std::str::FromStr + PartialOrd + Default>(
+    what: &str,
+    s: &str,
+) -> Result<T, String> {
+    let v: T = parse_num(what, s)?;
+    if v >= T::default() {
+        Ok(v)
+    } else {
+        Err(format!("{what}: must not be negative"))
+    }
 }
 
 fn positive<T: std::str::FromStr + PartialOrd + Default>(what: &str, s: &str) -> Result<T, String> {
@@ -723,6 +785,27 @@ mod tests {
             ("Club cup", "Leiden NL")
         );
         assert!(run("-engine builtin=random -engine name=b builtin=greedy -event").is_err());
+        let c = run(
+            "-engine builtin=random -engine name=b builtin=greedy \
+             -draw movenumber=40 movecount=8 score=10 -resign movecount=3 score=1000 twosided=true",
+        )
+        .unwrap();
+        assert_eq!(
+            c.draw,
+            Some(DrawAdjudication {
+                move_number: 40,
+                move_count: 8,
+                score: 10
+            })
+        );
+        assert_eq!(
+            c.resign,
+            Some(ResignAdjudication {
+                move_count: 3,
+                score: 1000,
+                two_sided: true
+            })
+        );
         let c = run("-engine builtin=random -engine name=b builtin=greedy -srand 9").unwrap();
         assert_eq!(c.seed, 9, "-srand is -seed");
         assert!(run("-engine builtin=random -engine name=b builtin=greedy -srand").is_err());
@@ -827,6 +910,12 @@ mod tests {
             "-engine builtin=random foo",
             "-engine builtin=random -engine name=b builtin=greedy -openings order=random",
             "-engine builtin=random -engine name=b cmd=x st=1 proto=uci",
+            "-engine builtin=random -engine name=b builtin=greedy -draw movecount=2",
+            "-engine builtin=random -engine name=b builtin=greedy -draw movecount=0 score=5",
+            "-engine builtin=random -engine name=b builtin=greedy -draw movecount=2 score=-5",
+            "-engine builtin=random -engine name=b builtin=greedy -draw count=2 score=5",
+            "-engine builtin=random -engine name=b builtin=greedy -resign score=500",
+            "-engine builtin=random -engine name=b builtin=greedy -resign movecount=3 score=5 twosided=yes",
         ] {
             assert!(run(bad).is_err(), "{bad}");
         }

@@ -17,6 +17,105 @@ pub struct Adjudication {
     pub plies: u32,
 }
 
+/// `-draw movenumber=N movecount=M score=S` (cutechess-cli): a draw once both engines'
+/// scores have been within S centipawns of zero for M consecutive moves each (2·M plies
+/// in a row) and at least N full moves of the game have been played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawAdjudication {
+    /// Full moves of the game (after the opening) before a draw can be adjudicated.
+    pub move_number: u32,
+    /// Consecutive moves of each engine.
+    pub move_count: u32,
+    /// Centipawns from zero.
+    pub score: i32,
+}
+
+/// `-resign movecount=M score=S [twosided=true]` (cutechess-cli): an engine whose
+/// score has been S centipawns or more below zero for M consecutive moves of its own
+/// loses; with `two_sided`, only if its opponent's score has been S or more above zero
+/// for its last M moves too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResignAdjudication {
+    /// Consecutive moves of the losing engine.
+    pub move_count: u32,
+    /// Centipawns below zero.
+    pub score: i32,
+    /// The winner must agree.
+    pub two_sided: bool,
+}
+
+/// Score-based adjudication as cutechess-cli does it: counts fed with each move's
+/// reported score. A move with no score (a text engine's, a built-in player's) resets
+/// the draw count and its side's counts, as cutechess-cli does for book and human moves.
+#[derive(Default)]
+struct ScoreAdjudicator {
+    /// Consecutive plies with |score| within the draw bound.
+    draw: u32,
+    /// Per side, consecutive own moves at or below −S.
+    losing: [u32; 2],
+    /// Per side, consecutive own moves at or above S.
+    winning: [u32; 2],
+}
+
+impl ScoreAdjudicator {
+    /// Feeds the score of the move `mover` just made (`plies` played so far); returns
+    /// the adjudicated result and reason, if any.
+    fn feed(
+        &mut self,
+        m: &Match<'_, impl GameIo>,
+        mover: Side,
+        score: Option<i32>,
+        plies: usize,
+    ) -> Option<(GameResult, String)> {
+        let i = side_idx(mover);
+        let Some(score) = score else {
+            self.draw = 0;
+            self.losing[i] = 0;
+            self.winning[i] = 0;
+            return None;
+        };
+        if let Some(d) = m.draw {
+            self.draw = if score.abs() <= d.score {
+                self.draw + 1
+            } else {
+                0
+            };
+            if plies / 2 >= d.move_number as usize && self.draw >= 2 * d.move_count {
+                return Some((
+                    GameResult::Draw,
+                    format!(
+                        "adjudication: draw by score (within {} for {} moves each)",
+                        d.score, d.move_count
+                    ),
+                ));
+            }
+        }
+        if let Some(r) = m.resign {
+            self.losing[i] = if score <= -r.score {
+                self.losing[i] + 1
+            } else {
+                0
+            };
+            self.winning[i] = if score >= r.score {
+                self.winning[i] + 1
+            } else {
+                0
+            };
+            let agreed = !r.two_sided || self.winning[1 - i] >= r.move_count;
+            if self.losing[i] >= r.move_count && agreed {
+                return Some((
+                    loss_for(mover),
+                    format!(
+                        "adjudication: {} resigns (score -{} or worse for {} moves)",
+                        m.names[i], r.score, r.move_count
+                    ),
+                ));
+            }
+        }
+        None
+    }
+}
+
 /// Hard deadline per move for an engine limited only by depth or nodes.
 pub const UNTIMED_MOVE_MS: u64 = 60_000;
 
@@ -40,6 +139,10 @@ pub struct Match<'a, G: GameIo> {
     /// Material adjudication (only for games where material means something:
     /// [`GameIo::MATERIAL_ADJUDICATION`]).
     pub adjudicate: Option<Adjudication>,
+    /// Score-based draw adjudication.
+    pub draw: Option<DrawAdjudication>,
+    /// Score-based resign adjudication.
+    pub resign: Option<ResignAdjudication>,
     /// Seed for this game's random choices.
     pub seed: u64,
 }
@@ -129,6 +232,7 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
     let mut moves_made = [0u32; 2];
     let mut pos = start.clone();
     let mut lead_streak: (Option<Side>, u32) = (None, 0);
+    let mut scores = ScoreAdjudicator::default();
 
     let end = loop {
         if let Some(outcome) = pos.outcome() {
@@ -230,6 +334,12 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
         pos.make_move(mv);
         moves.push(mv);
 
+        if (m.draw.is_some() || m.resign.is_some()) && pos.outcome().is_none() {
+            let score = answer.eval.score.map(|s| s.centipawns());
+            if let Some((result, reason)) = scores.feed(m, side, score, moves.len()) {
+                break (result, reason, Ending::Adjudication);
+            }
+        }
         if let Some(adj) = m.adjudicate {
             let diff = pos.material(Side::First) - pos.material(Side::Second);
             let leader = if diff >= adj.material {

@@ -8,7 +8,7 @@ use crate::engine_process::{Launch, LogTag, TrafficLog};
 use crate::openings::{Book, OpeningsSpec};
 use crate::pgn::{PgnOut, PgnStyle, PgnWriter};
 use crate::player::{EngineKind, EngineSpec, Fault, GameStart, Player, Proto};
-use crate::referee::{self, Adjudication, Match, Played};
+use crate::referee::{self, Adjudication, DrawAdjudication, Match, Played, ResignAdjudication};
 use crate::results::{self, Ending, GameRecord, ResultsWriter};
 use crate::schedule::{self, GameSpec, OpeningPolicy, TournamentKind};
 use crate::stats::{self, Penta, SprtDecision, SprtModel, SprtSpec, Wdl};
@@ -63,6 +63,10 @@ pub struct Config {
     pub seed: u64,
     /// Material adjudication.
     pub adjudicate: Option<Adjudication>,
+    /// Score-based draw adjudication (`-draw`).
+    pub draw: Option<DrawAdjudication>,
+    /// Score-based resign adjudication (`-resign`).
+    pub resign: Option<ResignAdjudication>,
     /// Engine traffic log file (`-log file=F`).
     pub log: Option<PathBuf>,
     /// Engine traffic to stderr (`-debug`).
@@ -857,6 +861,8 @@ fn worker<G: GameIo, D: TextProtocol<Game = G>>(
             ],
             maxmoves: cfg.maxmoves,
             adjudicate: cfg.adjudicate,
+            draw: cfg.draw,
+            resign: cfg.resign,
             seed: engine::rng::mix(cfg.seed, spec.id),
         };
         // Two distinct slots of `players`, borrowed mutably at once.

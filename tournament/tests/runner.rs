@@ -1034,3 +1034,94 @@ fn log_and_debug_record_engine_traffic_and_stderr() {
     assert!(err.contains("] fake#1 > go movetime 50"), "{err}");
     assert!(err.contains("] fake#1 ! fake-engine: started"), "{err}");
 }
+
+/// Two fake engines, `a` and `b`, with their own arguments, two games.
+fn two_fakes(name: &str, a: &str, b: &str, extra: &[&str]) -> Vec<serde_json::Value> {
+    let dir = scratch(name);
+    let res = dir.join("r.jsonl");
+    let cmd = format!("cmd={FAKE}");
+    let (a, b) = (format!("args={a}"), format!("args={b}"));
+    let mut args = vec![
+        "-engine", &cmd, "name=a", &a, "-engine", &cmd, "name=b", &b, "-each", "st=1", "-games",
+        "2", "-results",
+    ];
+    let res_arg = res.to_str().unwrap().to_string();
+    args.push(&res_arg);
+    args.extend_from_slice(extra);
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::read_to_string(&res)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn score_based_draw_and_resign_adjudication() {
+    // -draw movenumber=3 movecount=2 score=10: both engines report 0 for 4 plies in a
+    // row and 3 full moves are played: a draw after the 6th ply.
+    let games = two_fakes(
+        "adj-draw",
+        "--seed 1",
+        "--seed 2",
+        &["-draw", "movenumber=3", "movecount=2", "score=10"],
+    );
+    for g in &games {
+        assert_eq!(g["result"], "1/2-1/2", "{g}");
+        assert_eq!(g["ending"], "adjudication", "{g}");
+        assert_eq!(g["plies"], 6, "{g}");
+        assert!(g["reason"].as_str().unwrap().contains("draw"), "{g}");
+    }
+    // -resign movecount=3 score=400: `a` reports -500 after each of its moves, so it
+    // resigns after its third: ply 5 when it moves first, ply 6 when second. With
+    // twosided=true `b` (reporting +500) must have made three moves too: ply 7 when `a`
+    // moves first (after `a`'s fourth move), still ply 6 when second.
+    for (twosided, plies_first) in [("false", 5), ("true", 7)] {
+        let games = two_fakes(
+            &format!("adj-resign-{twosided}"),
+            "--score -500",
+            "--score 500",
+            &[
+                "-resign",
+                "movecount=3",
+                "score=400",
+                &format!("twosided={twosided}"),
+            ],
+        );
+        for g in &games {
+            let a_first = g["players"][0] == "a";
+            assert_eq!(g["result"], if a_first { "0-1" } else { "1-0" }, "{g}");
+            assert_eq!(g["ending"], "adjudication", "{g}");
+            assert_eq!(g["plies"], if a_first { plies_first } else { 6 }, "{g}");
+            assert!(g["reason"].as_str().unwrap().contains("a resigns"), "{g}");
+        }
+    }
+    // twosided=true: the winner's score must agree (here it says 0): no resignation.
+    let games = two_fakes(
+        "adj-twosided",
+        "--score -500",
+        "--score 0",
+        &[
+            "-resign",
+            "movecount=3",
+            "score=400",
+            "twosided=true",
+            "-maxmoves",
+            "10",
+        ],
+    );
+    for g in &games {
+        assert!(!g["reason"].as_str().unwrap().contains("resign"), "{g}");
+    }
+    // One-sided, the loser's own score is enough.
+    let games = two_fakes(
+        "adj-onesided",
+        "--score -500",
+        "--score 0",
+        &["-resign", "movecount=3", "score=400"],
+    );
+    assert!(games
+        .iter()
+        .all(|g| g["reason"].as_str().unwrap().contains("a resigns")));
+}

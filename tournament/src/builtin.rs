@@ -5,7 +5,7 @@
 //! the game id, so a game replays identically whichever worker plays it and whether or
 //! not the run was resumed.
 
-use crate::player::{Fault, GameStart, MoveRequest, Player, Reply};
+use crate::player::{Answer, Fault, GameStart, MoveRequest, Player, Reply};
 use engine::game::{Game, Outcome};
 use engine::rng::SplitMix64;
 
@@ -96,9 +96,9 @@ impl<G: Game> Player<G> for Builtin {
         Ok(())
     }
 
-    fn think(&mut self, req: &MoveRequest<'_, G>) -> Result<Reply<G>, Fault> {
+    fn think(&mut self, req: &MoveRequest<'_, G>) -> Result<Answer<G>, Fault> {
         self.choose(req.position)
-            .map(Reply::Move)
+            .map(|mv| Reply::Move(mv).into())
             .ok_or_else(|| Fault::Garbage("no legal move in a finished game".into()))
     }
 

@@ -14,9 +14,9 @@ use crate::engine_process::Launch;
 use crate::openings::{BookFormat, OpeningOrder, OpeningsSpec};
 use crate::pgn::PgnOut;
 use crate::player::{EngineKind, EngineSpec, Limits, Proto, TimeControl};
-use crate::referee::Adjudication;
+use crate::referee::{Adjudication, DrawAdjudication, ResignAdjudication};
 use crate::runner::Config;
-use crate::schedule::TournamentKind;
+use crate::schedule::{OpeningPolicy, TournamentKind};
 use crate::stats::{SprtModel, SprtSpec};
 use engine::games::Variant;
 use std::path::PathBuf;
@@ -28,6 +28,13 @@ pub enum Command {
     Run(Box<Config>),
     /// Print the help text.
     Help,
+    /// Print the version (`-version`).
+    Version,
+}
+
+/// The version line: `tournament <version>`.
+pub fn version() -> String {
+    format!("tournament {}", env!("CARGO_PKG_VERSION"))
 }
 
 /// The help text (`-help`), naming the games this build knows.
@@ -64,10 +71,14 @@ options:
   -variant {games}   the game (default {default})
   -tournament round-robin|gauntlet   -games N   -rounds N   -repeat   -concurrency N
   -openings file=F [format=epd|pgn] [order=sequential|random] [start=N] [plies=N]
+            [policy=default|encounter|round]
   -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=normalized|logistic]
   -pgnout FILE [min] | file=FILE [min=true]   -results FILE   -resume   -recover
-  -maxmoves N   -seed N
-  -adjudicate material=M [plies=P]   -help
+  -maxmoves N   -seed N (or -srand N)   -event NAME   -site NAME
+  -adjudicate material=M [plies=P]
+  -draw movenumber=N movecount=M score=S   -resign movecount=M score=S [twosided=true]
+  -ratinginterval N   -log FILE   -debug
+  -version   -help
 ";
 
 fn parse_num<T: std::str::FromStr>(what: &str, s: &str) -> Result<T, String> {
@@ -280,12 +291,19 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         openings: None,
         sprt: None,
         pgnout: None,
+        event: "tournament".into(),
+        site: "?".into(),
         results: None,
         resume: false,
         maxmoves: None,
         recover: false,
         seed: 1,
         adjudicate: None,
+        draw: None,
+        resign: None,
+        log: None,
+        debug: false,
+        rating_interval: 0,
     };
     let mut i = 0;
     while i < args.len() {
@@ -314,6 +332,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         };
         match opt.trim_start_matches('-') {
             "help" | "h" => return Ok(Command::Help),
+            "version" | "v" => return Ok(Command::Version),
             "variant" => {
                 let name = one("-variant")?;
                 cfg.variant = Variant::from_name(name).ok_or_else(|| {
@@ -362,6 +381,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                     order: OpeningOrder::Sequential,
                     start: 1,
                     plies: None,
+                    policy: OpeningPolicy::Shared,
                 };
                 let mut have_file = false;
                 for w in words {
@@ -392,6 +412,18 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                             })
                         }
                         "plies" => spec.plies = Some(parse_num("-openings plies", &v)?),
+                        "policy" => {
+                            spec.policy = match v.as_str() {
+                                "default" => OpeningPolicy::Default,
+                                "encounter" => OpeningPolicy::Encounter,
+                                "round" => OpeningPolicy::Round,
+                                _ => {
+                                    return Err(format!(
+                                    "-openings: unknown policy '{v}' (default, encounter or round)"
+                                ))
+                                }
+                            }
+                        }
                         _ => return Err(format!("-openings: unknown key '{k}'")),
                     }
                 }
@@ -440,6 +472,18 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 });
             }
             "pgnout" => cfg.pgnout = Some(pgnout_arg(words)?),
+            // One argument in cutechess-cli; several words are joined with blanks.
+            "event" | "site" => {
+                if words.is_empty() {
+                    return Err(format!("{opt}: needs a name"));
+                }
+                let name = words.join(" ");
+                if opt.ends_with("event") {
+                    cfg.event = name;
+                } else {
+                    cfg.site = name;
+                }
+            }
             "results" => cfg.results = Some(file_arg("-results", words)?),
             "resume" => {
                 none("-resume")?;
@@ -449,8 +493,17 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 none("-recover")?;
                 cfg.recover = true
             }
+            "log" => cfg.log = Some(file_arg("-log", words)?),
+            "ratinginterval" => {
+                cfg.rating_interval = parse_num("-ratinginterval", one("-ratinginterval")?)?
+            }
+            "debug" => {
+                none("-debug")?;
+                cfg.debug = true
+            }
             "maxmoves" => cfg.maxmoves = Some(positive("-maxmoves", one("-maxmoves")?)?),
-            "seed" => cfg.seed = parse_num("-seed", one("-seed")?)?,
+            // cutechess-cli calls it -srand.
+            "seed" | "srand" => cfg.seed = parse_num(opt, one(opt)?)?,
             "adjudicate" => {
                 let mut adj = Adjudication {
                     material: 0,
@@ -470,6 +523,52 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                     return Err("-adjudicate: needs material=M".into());
                 }
                 cfg.adjudicate = Some(adj);
+            }
+            "draw" => {
+                let (mut number, mut count, mut score) = (0, None, None);
+                for w in words {
+                    let (k, v) = key_value(w, "-draw")?;
+                    match k.as_str() {
+                        "movenumber" => number = parse_num("-draw movenumber", &v)?,
+                        "movecount" => count = Some(positive("-draw movecount", &v)?),
+                        "score" => score = Some(non_negative("-draw score", &v)?),
+                        _ => return Err(format!("-draw: unknown key '{k}'")),
+                    }
+                }
+                let (Some(move_count), Some(score)) = (count, score) else {
+                    return Err("-draw: needs movecount=M score=S [movenumber=N]".into());
+                };
+                cfg.draw = Some(DrawAdjudication {
+                    move_number: number,
+                    move_count,
+                    score,
+                });
+            }
+            "resign" => {
+                let (mut count, mut score, mut two_sided) = (None, None, false);
+                for w in words {
+                    let (k, v) = key_value(w, "-resign")?;
+                    match k.as_str() {
+                        "movecount" => count = Some(positive("-resign movecount", &v)?),
+                        "score" => score = Some(non_negative("-resign score", &v)?),
+                        "twosided" => {
+                            two_sided = match v.as_str() {
+                                "true" => true,
+                                "false" => false,
+                                _ => return Err(format!("-resign: twosided={v}: true or false")),
+                            }
+                        }
+                        _ => return Err(format!("-resign: unknown key '{k}'")),
+                    }
+                }
+                let (Some(move_count), Some(score)) = (count, score) else {
+                    return Err("-resign: needs movecount=M score=S [twosided=true]".into());
+                };
+                cfg.resign = Some(ResignAdjudication {
+                    move_count,
+                    score,
+                    two_sided,
+                });
             }
             _ => return Err(format!("unknown option '{opt}' (try -help)")),
         }
@@ -498,6 +597,18 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
 
 fn is_number(s: &str) -> bool {
     s.parse::<f64>().is_ok()
+}
+
+fn non_negative<T: std::str::FromStr + PartialOrd + Default>(
+    what: &str,
+    s: &str,
+) -> Result<T, String> {
+    let v: T = parse_num(what, s)?;
+    if v >= T::default() {
+        Ok(v)
+    } else {
+        Err(format!("{what}: must not be negative"))
+    }
 }
 
 fn positive<T: std::str::FromStr + PartialOrd + Default>(what: &str, s: &str) -> Result<T, String> {
@@ -578,6 +689,7 @@ mod tests {
         match parse(&args(s))? {
             Command::Run(c) => Ok(*c),
             Command::Help => Err("help".into()),
+            Command::Version => Err("version".into()),
         }
     }
 
@@ -630,12 +742,73 @@ mod tests {
             (4, 3, true, 2)
         );
         assert_eq!(c.tournament, TournamentKind::Gauntlet);
-        assert_eq!(c.openings.unwrap().start, 3);
+        let o = c.openings.unwrap();
+        assert_eq!((o.start, o.policy), (3, OpeningPolicy::Shared));
+        for (word, policy) in [
+            ("default", OpeningPolicy::Default),
+            ("encounter", OpeningPolicy::Encounter),
+            ("round", OpeningPolicy::Round),
+        ] {
+            let c = run(&format!(
+                "-engine builtin=random -engine name=b builtin=greedy \
+                 -openings file=o.pgn format=pgn plies=8 policy={word}"
+            ))
+            .unwrap();
+            let o = c.openings.unwrap();
+            assert_eq!((o.policy, o.plies), (policy, Some(8)));
+        }
         assert_eq!(c.sprt.unwrap().beta, 0.1);
         assert!(c.resume && c.recover);
         assert_eq!(c.seed, 7);
         assert_eq!(c.maxmoves, Some(100));
         assert_eq!(c.variant.name(), "ataxx", "the default game");
+        assert_eq!((c.event.as_str(), c.site.as_str()), ("tournament", "?"));
+        let c = parse(
+            &[
+                "-engine",
+                "builtin=random",
+                "-engine",
+                "name=b",
+                "builtin=greedy",
+                "-event",
+                "Club cup",
+                "-site",
+                "Leiden",
+                "NL",
+            ]
+            .map(String::from),
+        )
+        .unwrap();
+        let Command::Run(c) = c else { panic!() };
+        assert_eq!(
+            (c.event.as_str(), c.site.as_str()),
+            ("Club cup", "Leiden NL")
+        );
+        assert!(run("-engine builtin=random -engine name=b builtin=greedy -event").is_err());
+        let c = run(
+            "-engine builtin=random -engine name=b builtin=greedy \
+             -draw movenumber=40 movecount=8 score=10 -resign movecount=3 score=1000 twosided=true",
+        )
+        .unwrap();
+        assert_eq!(
+            c.draw,
+            Some(DrawAdjudication {
+                move_number: 40,
+                move_count: 8,
+                score: 10
+            })
+        );
+        assert_eq!(
+            c.resign,
+            Some(ResignAdjudication {
+                move_count: 3,
+                score: 1000,
+                two_sided: true
+            })
+        );
+        let c = run("-engine builtin=random -engine name=b builtin=greedy -srand 9").unwrap();
+        assert_eq!(c.seed, 9, "-srand is -seed");
+        assert!(run("-engine builtin=random -engine name=b builtin=greedy -srand").is_err());
     }
 
     #[test]
@@ -737,9 +910,17 @@ mod tests {
             "-engine builtin=random foo",
             "-engine builtin=random -engine name=b builtin=greedy -openings order=random",
             "-engine builtin=random -engine name=b cmd=x st=1 proto=uci",
+            "-engine builtin=random -engine name=b builtin=greedy -draw movecount=2",
+            "-engine builtin=random -engine name=b builtin=greedy -draw movecount=0 score=5",
+            "-engine builtin=random -engine name=b builtin=greedy -draw movecount=2 score=-5",
+            "-engine builtin=random -engine name=b builtin=greedy -draw count=2 score=5",
+            "-engine builtin=random -engine name=b builtin=greedy -resign score=500",
+            "-engine builtin=random -engine name=b builtin=greedy -resign movecount=3 score=5 twosided=yes",
         ] {
             assert!(run(bad).is_err(), "{bad}");
         }
         assert_eq!(parse(&args("-help")).unwrap(), Command::Help);
+        assert_eq!(parse(&args("-version")).unwrap(), Command::Version);
+        assert_eq!(parse(&args("--version")).unwrap(), Command::Version);
     }
 }

@@ -54,6 +54,10 @@ pub fn main_with_args(args: &[String]) -> i32 {
             print!("{}", cli::help());
             return 0;
         }
+        Ok(cli::Command::Version) => {
+            println!("{}", cli::version());
+            return 0;
+        }
         Ok(cli::Command::Run(cfg)) => cfg,
         Err(e) => {
             eprintln!("tournament: {e}");

@@ -20,6 +20,7 @@
 //! Every opening is checked with our rules before the run starts.
 
 use crate::pgn;
+use crate::schedule::OpeningPolicy;
 use engine::game::{Game, GameIo, Opening, RuleSet};
 use engine::rng::SplitMix64;
 use std::path::PathBuf;
@@ -73,6 +74,8 @@ pub struct OpeningsSpec {
     pub start: usize,
     /// At most this many moves of each PGN game (`None`: all).
     pub plies: Option<usize>,
+    /// When a game takes a new opening.
+    pub policy: OpeningPolicy,
 }
 
 /// One opening of the book.
@@ -331,6 +334,7 @@ mod tests {
             order,
             start,
             plies: None,
+            policy: OpeningPolicy::Shared,
         }
     }
 

@@ -4,8 +4,10 @@
 //! final comment; or, with `min`, the minimal form (the seven-tag roster, `Variant`, the
 //! FEN only where the game does not start from the start position, no comments).
 
+use crate::player::Limits;
 use crate::results::GameRecord;
 use engine::game::{GameIo, RuleSet, Side};
+use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -22,17 +24,49 @@ pub struct PgnOut {
 /// What every game's PGN takes besides its record.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnStyle {
-    /// The `Event` tag.
+    /// The `Event` tag (`-event`).
     pub event: String,
+    /// The `Site` tag (`-site`).
+    pub site: String,
     /// The minimal form.
     pub min: bool,
+    /// Each engine's time control as the `TimeControl` tag writes it
+    /// ([`time_control`]); engines not named here get `?`.
+    pub time_controls: HashMap<String, String>,
+}
+
+/// A time control as PGN's `TimeControl` tag writes it, in seconds: `40/60+0.6`,
+/// `10+0.1`, `10`; a fixed time per move as cutechess-cli writes it, `0.5/move`; `-`
+/// for no clock (depth or node limits only, built-in players).
+pub fn time_control(limits: &Limits) -> String {
+    let secs = |ms: u64| {
+        let s = format!("{:.3}", ms as f64 / 1000.0);
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
+    if let Some(tc) = limits.tc {
+        let mut out = String::new();
+        if let Some(m) = tc.moves {
+            out.push_str(&format!("{m}/"));
+        }
+        out.push_str(&secs(tc.base_ms));
+        if tc.inc_ms > 0 {
+            out.push_str(&format!("+{}", secs(tc.inc_ms)));
+        }
+        out
+    } else if let Some(st) = limits.movetime_ms {
+        format!("{}/move", secs(st))
+    } else {
+        "-".into()
+    }
 }
 
 impl Default for PgnStyle {
     fn default() -> Self {
         PgnStyle {
             event: "tournament".into(),
+            site: "?".into(),
             min: false,
+            time_controls: HashMap::new(),
         }
     }
 }
@@ -49,7 +83,7 @@ pub fn format<G: GameIo>(rec: &GameRecord, style: &PgnStyle) -> String {
         out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
     };
     tag(&mut out, "Event", &style.event);
-    tag(&mut out, "Site", "?");
+    tag(&mut out, "Site", &style.site);
     tag(&mut out, "Date", &rec.date);
     tag(&mut out, "Round", &(rec.id + 1).to_string());
     tag(&mut out, first, &rec.players[0]);
@@ -61,6 +95,20 @@ pub fn format<G: GameIo>(rec: &GameRecord, style: &PgnStyle) -> String {
         tag(&mut out, "FEN", &rec.fen);
     }
     if !style.min {
+        // One `TimeControl` when both sides play under the same, else one per side,
+        // named as the players' tags are (`BlackTimeControl`, `WhiteTimeControl`).
+        let tc = |i: usize| {
+            style
+                .time_controls
+                .get(&rec.players[i])
+                .map_or("?", String::as_str)
+        };
+        if tc(0) == tc(1) {
+            tag(&mut out, "TimeControl", tc(0));
+        } else {
+            tag(&mut out, &format!("{first}TimeControl"), tc(0));
+            tag(&mut out, &format!("{second}TimeControl"), tc(1));
+        }
         tag(&mut out, "PlyCount", &rec.moves.len().to_string());
         if !rec.opening.is_empty() {
             tag(&mut out, "Opening", &rec.opening);
@@ -83,6 +131,9 @@ pub fn format<G: GameIo>(rec: &GameRecord, style: &PgnStyle) -> String {
             words.push(format!("{number}..."));
         }
         words.push(mv.clone());
+        if let Some(info) = rec.info.get(ply).filter(|_| !style.min) {
+            words.push(format!("{{{}}}", info.pgn_comment()));
+        }
         if is_second {
             number += 1;
         }
@@ -334,7 +385,7 @@ impl PgnWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::GameResult;
+    use crate::results::{GameResult, MoveInfo};
     use engine::games::ataxx::Position;
 
     #[test]
@@ -349,6 +400,7 @@ mod tests {
             result: GameResult::SecondWins,
             reason: "r".into(),
             ending: None,
+            info: Vec::new(),
             moves: vec!["g6".into(), "f2".into(), "a1a3".into()],
             date: "2024.01.02".into(),
             duration_ms: 0,
@@ -356,6 +408,14 @@ mod tests {
         };
         let text = format::<Position>(&rec, &PgnStyle::default());
         assert!(text.contains("[Black \"a\"]\n[White \"b\"]\n"));
+        assert!(text.starts_with("[Event \"tournament\"]\n[Site \"?\"]\n"));
+        let named = PgnStyle {
+            event: "Club \"cup\"".into(),
+            site: "Leiden".into(),
+            ..PgnStyle::default()
+        };
+        let text = format::<Position>(&rec, &named);
+        assert!(text.starts_with("[Event \"Club \\\"cup\\\"\"]\n[Site \"Leiden\"]\n"));
         assert!(text.contains("[Variant \"ataxx\"]"));
         assert!(text.contains("[Round \"5\"]"));
         assert!(text.contains("[PlyCount \"3\"]"));
@@ -380,6 +440,56 @@ mod tests {
         );
     }
 
+    #[test]
+    fn time_control_tags() {
+        use crate::player::TimeControl;
+        let tc = |moves, base_ms, inc_ms| Limits {
+            tc: Some(TimeControl {
+                moves,
+                base_ms,
+                inc_ms,
+            }),
+            ..Limits::default()
+        };
+        assert_eq!(time_control(&tc(Some(40), 60_000, 600)), "40/60+0.6");
+        assert_eq!(time_control(&tc(None, 2_000, 50)), "2+0.05");
+        assert_eq!(time_control(&tc(None, 90_500, 0)), "90.5");
+        let st = Limits {
+            movetime_ms: Some(500),
+            ..Limits::default()
+        };
+        assert_eq!(time_control(&st), "0.5/move");
+        let depth = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        assert_eq!(time_control(&depth), "-");
+        let rec = long_record(1, 4);
+        let mut style = PgnStyle::default();
+        style.time_controls.insert("a".into(), "2+0.05".into());
+        style.time_controls.insert("b".into(), "2+0.05".into());
+        let text = format::<Position>(&rec, &style);
+        assert!(text.contains("[TimeControl \"2+0.05\"]\n"), "{text}");
+        style.time_controls.insert("b".into(), "0.5/move".into());
+        let text = format::<Position>(&rec, &style);
+        assert!(
+            text.contains("[BlackTimeControl \"2+0.05\"]\n[WhiteTimeControl \"0.5/move\"]\n"),
+            "{text}"
+        );
+        style.min = true;
+        assert!(!format::<Position>(&rec, &style).contains("TimeControl"));
+        // Per-move comments, cutechess style; none in the minimal form.
+        let text = format::<Position>(&rec, &PgnStyle::default());
+        assert!(
+            text.contains(&format!(
+                "1. {} {{-0.20/0 0.01s}} {} {{0.011s}} 2. {} {{-0.18/2 0.012s}}",
+                rec.moves[0], rec.moves[1], rec.moves[2]
+            )),
+            "{text}"
+        );
+        assert!(!format::<Position>(&rec, &style).contains("0.01s"));
+    }
+
     /// A game of `plies` random legal moves from the start, as the referee records it.
     fn long_record(id: u64, plies: usize) -> GameRecord {
         let mut pos = Position::startpos(engine::games::ataxx::Rules::Uai);
@@ -394,6 +504,15 @@ mod tests {
             moves.push(pos.move_name(mv));
             pos.make_move(mv);
         }
+        // A UCI engine's report on even plies, time only on odd ones.
+        let info = (0..moves.len())
+            .map(|ply| MoveInfo {
+                ms: 10 * id + ply as u64,
+                depth: (ply % 2 == 0).then_some(ply as u32),
+                cp: (ply % 2 == 0).then_some(ply as i32 - 20),
+                mate: None,
+            })
+            .collect();
         GameRecord {
             id,
             round: 0,
@@ -404,6 +523,7 @@ mod tests {
             result: GameResult::Draw,
             reason: "adjudication: {curly} (and parentheses); 1-0".into(),
             ending: None,
+            info,
             moves,
             date: "2024.01.02".into(),
             duration_ms: 0,

@@ -4,7 +4,7 @@
 
 use crate::builtin::BuiltinKind;
 use crate::engine_process::Launch;
-use crate::results::Ending;
+use crate::results::{Ending, Score};
 use engine::game::{Game, GameIo, Opening, Side};
 use std::time::Instant;
 
@@ -161,6 +161,34 @@ pub enum Reply<G: Game> {
     Unreadable(String),
 }
 
+/// What an engine reported about its search before answering (UCI family: the last
+/// `info` lines' `depth` and `score`; other players report nothing).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Eval {
+    /// Search depth.
+    pub depth: Option<u32>,
+    /// Score from the engine's point of view.
+    pub score: Option<Score>,
+}
+
+/// A player's answer to a move request: the move and what it reported.
+#[derive(Clone, Debug)]
+pub struct Answer<G: Game> {
+    /// The move.
+    pub reply: Reply<G>,
+    /// The search report.
+    pub eval: Eval,
+}
+
+impl<G: Game> From<Reply<G>> for Answer<G> {
+    fn from(reply: Reply<G>) -> Self {
+        Answer {
+            reply,
+            eval: Eval::default(),
+        }
+    }
+}
+
 /// Everything about the game a player may need before its first move.
 pub struct GameStart<'a, G: Game> {
     /// The schedule id of the game (seeds for built-in players derive from it).
@@ -207,7 +235,7 @@ pub trait Player<G: Game>: Send {
     fn new_game(&mut self, start: &GameStart<'_, G>) -> Result<(), Fault>;
 
     /// Asks for a move in the current position.
-    fn think(&mut self, request: &MoveRequest<'_, G>) -> Result<Reply<G>, Fault>;
+    fn think(&mut self, request: &MoveRequest<'_, G>) -> Result<Answer<G>, Fault>;
 
     /// The game is over. `faulted` means this player misbehaved: its process is
     /// killed and restarted before the next game, so stale output cannot leak.

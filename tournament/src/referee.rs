@@ -3,7 +3,7 @@
 //! engine can fail ends the game with a recorded reason instead of stopping the run.
 
 use crate::player::{Fault, GameStart, Limits, MoveRequest, Player, Reply};
-use crate::results::{today, Ending, GameRecord, GameResult};
+use crate::results::{today, Ending, GameRecord, GameResult, MoveInfo, Score};
 use crate::schedule::GameSpec;
 use engine::game::{GameIo, Opening, Outcome, Side};
 use std::time::{Duration, Instant};
@@ -15,6 +15,105 @@ pub struct Adjudication {
     pub material: i32,
     /// For how many consecutive plies the lead must hold.
     pub plies: u32,
+}
+
+/// `-draw movenumber=N movecount=M score=S` (cutechess-cli): a draw once both engines'
+/// scores have been within S centipawns of zero for M consecutive moves each (2·M plies
+/// in a row) and at least N full moves of the game have been played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawAdjudication {
+    /// Full moves of the game (after the opening) before a draw can be adjudicated.
+    pub move_number: u32,
+    /// Consecutive moves of each engine.
+    pub move_count: u32,
+    /// Centipawns from zero.
+    pub score: i32,
+}
+
+/// `-resign movecount=M score=S [twosided=true]` (cutechess-cli): an engine whose
+/// score has been S centipawns or more below zero for M consecutive moves of its own
+/// loses; with `two_sided`, only if its opponent's score has been S or more above zero
+/// for its last M moves too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResignAdjudication {
+    /// Consecutive moves of the losing engine.
+    pub move_count: u32,
+    /// Centipawns below zero.
+    pub score: i32,
+    /// The winner must agree.
+    pub two_sided: bool,
+}
+
+/// Score-based adjudication as cutechess-cli does it: counts fed with each move's
+/// reported score. A move with no score (a text engine's, a built-in player's) resets
+/// the draw count and its side's counts, as cutechess-cli does for book and human moves.
+#[derive(Default)]
+struct ScoreAdjudicator {
+    /// Consecutive plies with |score| within the draw bound.
+    draw: u32,
+    /// Per side, consecutive own moves at or below −S.
+    losing: [u32; 2],
+    /// Per side, consecutive own moves at or above S.
+    winning: [u32; 2],
+}
+
+impl ScoreAdjudicator {
+    /// Feeds the score of the move `mover` just made (`plies` played so far); returns
+    /// the adjudicated result and reason, if any.
+    fn feed(
+        &mut self,
+        m: &Match<'_, impl GameIo>,
+        mover: Side,
+        score: Option<i32>,
+        plies: usize,
+    ) -> Option<(GameResult, String)> {
+        let i = side_idx(mover);
+        let Some(score) = score else {
+            self.draw = 0;
+            self.losing[i] = 0;
+            self.winning[i] = 0;
+            return None;
+        };
+        if let Some(d) = m.draw {
+            self.draw = if score.abs() <= d.score {
+                self.draw + 1
+            } else {
+                0
+            };
+            if plies / 2 >= d.move_number as usize && self.draw >= 2 * d.move_count {
+                return Some((
+                    GameResult::Draw,
+                    format!(
+                        "adjudication: draw by score (within {} for {} moves each)",
+                        d.score, d.move_count
+                    ),
+                ));
+            }
+        }
+        if let Some(r) = m.resign {
+            self.losing[i] = if score <= -r.score {
+                self.losing[i] + 1
+            } else {
+                0
+            };
+            self.winning[i] = if score >= r.score {
+                self.winning[i] + 1
+            } else {
+                0
+            };
+            let agreed = !r.two_sided || self.winning[1 - i] >= r.move_count;
+            if self.losing[i] >= r.move_count && agreed {
+                return Some((
+                    loss_for(mover),
+                    format!(
+                        "adjudication: {} resigns (score -{} or worse for {} moves)",
+                        m.names[i], r.score, r.move_count
+                    ),
+                ));
+            }
+        }
+        None
+    }
 }
 
 /// Hard deadline per move for an engine limited only by depth or nodes.
@@ -40,6 +139,10 @@ pub struct Match<'a, G: GameIo> {
     /// Material adjudication (only for games where material means something:
     /// [`GameIo::MATERIAL_ADJUDICATION`]).
     pub adjudicate: Option<Adjudication>,
+    /// Score-based draw adjudication.
+    pub draw: Option<DrawAdjudication>,
+    /// Score-based resign adjudication.
+    pub resign: Option<ResignAdjudication>,
     /// Seed for this game's random choices.
     pub seed: u64,
 }
@@ -85,6 +188,7 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
     let mut faults: [Option<Fault>; 2] = [None, None];
     let mut moves: Vec<G::Move> = Vec::new();
     let mut move_text: Vec<String> = Vec::new();
+    let mut info: Vec<MoveInfo> = Vec::new();
 
     let start = m.opening.end();
     let start_fen = start.fen();
@@ -111,7 +215,7 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
             faults[i] = Some(f);
             finish(&mut players, &faults);
             return Played {
-                record: record(m, start_fen, end, move_text, started),
+                record: record(m, start_fen, end, (move_text, info), started),
                 faults,
             };
         }
@@ -128,6 +232,7 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
     let mut moves_made = [0u32; 2];
     let mut pos = start.clone();
     let mut lead_streak: (Option<Side>, u32) = (None, 0);
+    let mut scores = ScoreAdjudicator::default();
 
     let end = loop {
         if let Some(outcome) = pos.outcome() {
@@ -176,8 +281,8 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
         };
         let reply = players[i].think(&req);
         let elapsed = now.elapsed().as_millis() as i64;
-        let reply = match reply {
-            Ok(r) => r,
+        let answer = match reply {
+            Ok(a) => a,
             Err(f) => {
                 let reason = format!("{} {}", m.names[i], f.describe());
                 let ending = f.ending();
@@ -193,7 +298,7 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
                 Ending::TimeForfeit,
             );
         }
-        let (mv, text) = match &reply {
+        let (mv, text) = match &answer.reply {
             Reply::Notation(s) => (pos.parse_move(s), s.clone()),
             Reply::Move(mv) => (pos.is_legal(*mv).then_some(*mv), pos.move_name(*mv)),
             Reply::Unreadable(s) => (None, s.clone()),
@@ -214,9 +319,27 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
             }
         }
         move_text.push(pos.move_name(mv));
+        info.push(MoveInfo {
+            ms: elapsed.max(0) as u64,
+            depth: answer.eval.depth,
+            cp: match answer.eval.score {
+                Some(Score::Cp(cp)) => Some(cp),
+                _ => None,
+            },
+            mate: match answer.eval.score {
+                Some(Score::Mate(n)) => Some(n),
+                _ => None,
+            },
+        });
         pos.make_move(mv);
         moves.push(mv);
 
+        if (m.draw.is_some() || m.resign.is_some()) && pos.outcome().is_none() {
+            let score = answer.eval.score.map(|s| s.centipawns());
+            if let Some((result, reason)) = scores.feed(m, side, score, moves.len()) {
+                break (result, reason, Ending::Adjudication);
+            }
+        }
         if let Some(adj) = m.adjudicate {
             let diff = pos.material(Side::First) - pos.material(Side::Second);
             let leader = if diff >= adj.material {
@@ -244,7 +367,7 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
     };
     finish(&mut players, &faults);
     Played {
-        record: record(m, start_fen, end, move_text, started),
+        record: record(m, start_fen, end, (move_text, info), started),
         faults,
     }
 }
@@ -253,7 +376,7 @@ fn record<G: GameIo>(
     m: &Match<'_, G>,
     fen: String,
     (result, reason, ending): (GameResult, String, Ending),
-    moves: Vec<String>,
+    (moves, info): (Vec<String>, Vec<MoveInfo>),
     started: Instant,
 ) -> GameRecord {
     GameRecord {
@@ -267,6 +390,7 @@ fn record<G: GameIo>(
         reason,
         ending: Some(ending),
         moves,
+        info,
         date: today(),
         duration_ms: started.elapsed().as_millis() as u64,
         pair_key: m.spec.pair_key,

@@ -139,6 +139,85 @@ impl Ending {
     }
 }
 
+/// An engine's evaluation of its move, from its own point of view: centipawns (in
+/// the game's units: Ataxx counts stones ×100), or a proven result in N moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// `score cp N`.
+    Cp(i32),
+    /// `score mate N` (negative: the engine is mated).
+    Mate(i32),
+}
+
+/// What a mate score counts as in centipawns (minus the moves to mate), for
+/// adjudication thresholds.
+pub const MATE_CP: i32 = 100_000;
+
+impl Score {
+    /// The score in centipawns; a mate in N is `±(MATE_CP − N)`.
+    pub fn centipawns(self) -> i32 {
+        match self {
+            Score::Cp(cp) => cp,
+            Score::Mate(n) if n >= 0 => MATE_CP - n.min(MATE_CP),
+            Score::Mate(n) => -MATE_CP + n.unsigned_abs().min(MATE_CP as u32) as i32,
+        }
+    }
+
+    /// As cutechess-cli writes it in PGN comments: pawns with a sign (`+0.35`,
+    /// `-1.20`), or `+M5` / `-M3`.
+    pub fn pgn(self) -> String {
+        match self {
+            Score::Cp(cp) => {
+                let sign = if cp < 0 { '-' } else { '+' };
+                let a = cp.unsigned_abs();
+                format!("{sign}{}.{:02}", a / 100, a % 100)
+            }
+            Score::Mate(n) if n < 0 => format!("-M{}", n.unsigned_abs()),
+            Score::Mate(n) => format!("+M{n}"),
+        }
+    }
+}
+
+/// One move's thinking: the time it took (measured by the referee) and, from engines
+/// that report it (the UCI family's `info` lines before `bestmove`), the depth and score
+/// of the last report. Written as `{"ms":520,"depth":12,"cp":35}`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveInfo {
+    /// Milliseconds from the request to the answer.
+    pub ms: u64,
+    /// Search depth reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// Score reported, in centipawns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cp: Option<i32>,
+    /// Score reported as moves to a proven result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mate: Option<i32>,
+}
+
+impl MoveInfo {
+    /// The reported score, if any.
+    pub fn score(&self) -> Option<Score> {
+        match (self.mate, self.cp) {
+            (Some(m), _) => Some(Score::Mate(m)),
+            (None, Some(cp)) => Some(Score::Cp(cp)),
+            (None, None) => None,
+        }
+    }
+
+    /// The PGN comment text, cutechess-style: `+0.35/12 0.52s`, or the time alone
+    /// (`0.52s`) for a move with no reported score.
+    pub fn pgn_comment(&self) -> String {
+        let s = format!("{:.3}", self.ms as f64 / 1000.0);
+        let time = format!("{}s", s.trim_end_matches('0').trim_end_matches('.'));
+        match self.score() {
+            Some(score) => format!("{}/{} {time}", score.pgn(), self.depth.unwrap_or(0)),
+            None => time,
+        }
+    }
+}
+
 /// One finished game: one line of the results file. Fields other than the id, the
 /// players, the result and the moves may be missing in a line (files of older runs);
 /// they read as empty.
@@ -172,6 +251,10 @@ pub struct GameRecord {
     pub ending: Option<Ending>,
     /// The engines' moves in protocol notation.
     pub moves: Vec<String>,
+    /// Per move, what its engine reported and how long it took (empty in files written
+    /// before it existed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub info: Vec<MoveInfo>,
     /// Date the game was played (`YYYY.MM.DD`).
     #[serde(default)]
     pub date: String,
@@ -351,6 +434,18 @@ mod tests {
             reason: "board full 24-25".into(),
             ending: Some(Ending::Rules),
             moves: vec!["f2".into(), "0000".into()],
+            info: vec![
+                MoveInfo {
+                    ms: 520,
+                    depth: Some(12),
+                    cp: Some(35),
+                    mate: None,
+                },
+                MoveInfo {
+                    ms: 3,
+                    ..MoveInfo::default()
+                },
+            ],
             date: "2024.05.06".into(),
             duration_ms: 12,
             pair_key: Some(0),
@@ -382,6 +477,12 @@ mod tests {
         );
         assert!(old.is_variant("ataxx") && !old.is_variant("reversi"));
         assert_eq!(v["ending"], "rules");
+        assert_eq!(
+            v["info"][0],
+            serde_json::json!({"ms":520,"depth":12,"cp":35})
+        );
+        assert_eq!(v["info"][1], serde_json::json!({"ms":3}));
+        assert!(old.info.is_empty());
         assert_eq!((old.ending, old.ending()), (None, Ending::Rules));
     }
 
@@ -435,6 +536,31 @@ mod tests {
             "free again once closed"
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn scores_and_comments() {
+        assert_eq!(Score::Cp(35).pgn(), "+0.35");
+        assert_eq!(Score::Cp(-120).pgn(), "-1.20");
+        assert_eq!(Score::Cp(-5).pgn(), "-0.05");
+        assert_eq!(Score::Cp(0).pgn(), "+0.00");
+        assert_eq!(Score::Mate(3).pgn(), "+M3");
+        assert_eq!(Score::Mate(-2).pgn(), "-M2");
+        assert_eq!(Score::Mate(3).centipawns(), MATE_CP - 3);
+        assert_eq!(Score::Mate(-2).centipawns(), -MATE_CP + 2);
+        let info = |ms, depth, cp| MoveInfo {
+            ms,
+            depth,
+            cp,
+            mate: None,
+        };
+        assert_eq!(
+            info(520, Some(12), Some(35)).pgn_comment(),
+            "+0.35/12 0.52s"
+        );
+        assert_eq!(info(1000, None, None).pgn_comment(), "1s");
+        assert_eq!(info(5, None, None).pgn_comment(), "0.005s");
+        assert_eq!(info(0, None, None).pgn_comment(), "0s");
     }
 
     #[test]

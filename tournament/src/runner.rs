@@ -4,13 +4,13 @@
 //! and stops early when the SPRT decides.
 
 use crate::builtin::Builtin;
-use crate::engine_process::Launch;
+use crate::engine_process::{Launch, LogTag, TrafficLog};
 use crate::openings::{Book, OpeningsSpec};
 use crate::pgn::{PgnOut, PgnStyle, PgnWriter};
 use crate::player::{EngineKind, EngineSpec, Fault, GameStart, Player, Proto};
-use crate::referee::{self, Adjudication, Match, Played};
+use crate::referee::{self, Adjudication, DrawAdjudication, Match, Played, ResignAdjudication};
 use crate::results::{self, Ending, GameRecord, ResultsWriter};
-use crate::schedule::{self, GameSpec, TournamentKind};
+use crate::schedule::{self, GameSpec, OpeningPolicy, TournamentKind};
 use crate::stats::{self, Penta, SprtDecision, SprtModel, SprtSpec, Wdl};
 use crate::text_client::TextClient;
 use crate::uci_client::UciClient;
@@ -21,7 +21,8 @@ use engine::protocol::uci::Dialect;
 use std::collections::{BTreeMap, HashMap};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// A complete run configuration.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,6 +47,10 @@ pub struct Config {
     pub sprt: Option<SprtSpec>,
     /// PGN output.
     pub pgnout: Option<PgnOut>,
+    /// The PGN `Event` tag.
+    pub event: String,
+    /// The PGN `Site` tag.
+    pub site: String,
     /// JSON-lines results file.
     pub results: Option<PathBuf>,
     /// Continue from the results file.
@@ -58,6 +63,16 @@ pub struct Config {
     pub seed: u64,
     /// Material adjudication.
     pub adjudicate: Option<Adjudication>,
+    /// Score-based draw adjudication (`-draw`).
+    pub draw: Option<DrawAdjudication>,
+    /// Score-based resign adjudication (`-resign`).
+    pub resign: Option<ResignAdjudication>,
+    /// Engine traffic log file (`-log file=F`).
+    pub log: Option<PathBuf>,
+    /// Engine traffic to stderr (`-debug`).
+    pub debug: bool,
+    /// Print the report every this many games (0: only at the end).
+    pub rating_interval: u64,
 }
 
 /// Why a run could not be carried out.
@@ -190,24 +205,32 @@ impl Tally {
     }
 }
 
-/// A player for `spec`. The box lives no longer than the run (`'a`): the text client
-/// carries the game's text language `D`, which need not be `'static`.
+/// A player for `spec`, run by worker `worker` (0: the check before the run), its
+/// traffic logged to `log` if given. The box lives no longer than the run (`'a`): the
+/// text client carries the game's text language `D`, which need not be `'static`.
 fn make_player<'a, G: GameIo, D: TextProtocol<Game = G> + 'a>(
     spec: &EngineSpec,
+    worker: usize,
+    log: Option<&Arc<TrafficLog>>,
 ) -> Box<dyn Player<G> + 'a> {
     let init = Duration::from_millis(spec.init_timeout_ms);
+    let tag = log.map(|log| LogTag {
+        log: Arc::clone(log),
+        tag: format!("{}#{worker}", spec.name),
+    });
     let uci = |dialect, launch: &Launch| -> Box<dyn Player<G> + 'a> {
         Box::new(UciClient::new(
             dialect,
             launch.clone(),
             spec.options.clone(),
             init,
+            tag.clone(),
         ))
     };
     match (&spec.kind, spec.proto::<G>()) {
         (EngineKind::Builtin(kind), _) => Box::new(Builtin::new(*kind)),
         (EngineKind::Process { launch, .. }, Some(Proto::Text)) => {
-            Box::new(TextClient::<D>::new(launch.clone(), init))
+            Box::new(TextClient::<D>::new(launch.clone(), init, tag.clone()))
         }
         (EngineKind::Process { launch, .. }, Some(Proto::Ugi)) => uci(Dialect::Ugi, launch),
         (EngineKind::Process { launch, .. }, _) => uci(Dialect::Uai, launch),
@@ -386,11 +409,13 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
 /// Runs a tournament of the game `G`, whose course text language `D` is spoken by
 /// `proto=text` engines. Returns the exit status on success.
 pub fn run<G: GameIo, D: TextProtocol<Game = G>>(cfg: &Config) -> Result<i32, RunError> {
+    let started = Instant::now();
     let plan = Plan::<G>::new::<D>(cfg)?;
     let (done, cut) = load_done::<G>(cfg, &plan.schedule)?;
-    check_engines::<G, D>(cfg, &plan, &done)?;
+    let log = traffic_log(cfg, started)?;
+    check_engines::<G, D>(cfg, &plan, &done, log.as_ref())?;
     let mut ledger = Ledger::open::<G>(cfg, &plan.schedule, done, cut)?;
-    let ended = play::<G, D>(cfg, &plan, &mut ledger);
+    let ended = play::<G, D>(cfg, &plan, &mut ledger, log.as_ref());
     let mut stdout = std::io::stdout();
     let _ = write!(stdout, "{}", report(cfg, &ledger.tally));
     let _ = stdout.flush();
@@ -451,6 +476,9 @@ impl<G: GameIo> Plan<G> {
             cfg.rounds,
             cfg.games,
             cfg.repeat,
+            cfg.openings
+                .as_ref()
+                .map_or(OpeningPolicy::Shared, |o| o.policy),
         );
         Ok(Plan { book, schedule })
     }
@@ -495,6 +523,24 @@ fn check_engine<G: GameIo>(e: &EngineSpec) -> Result<(), String> {
     Ok(())
 }
 
+/// The engine traffic log of `-log file=F` (appended to: a resumed run adds to it)
+/// and `-debug` (stderr), if either is asked for.
+fn traffic_log(cfg: &Config, started: Instant) -> Result<Option<Arc<TrafficLog>>, RunError> {
+    let mut sinks: Vec<Box<dyn Write + Send>> = Vec::new();
+    if let Some(path) = &cfg.log {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| RunError::Runtime(format!("-log: cannot open {}: {e}", path.display())))?;
+        sinks.push(Box::new(file));
+    }
+    if cfg.debug {
+        sinks.push(Box::new(std::io::stderr()));
+    }
+    Ok((!sinks.is_empty()).then(|| TrafficLog::new(started, sinks)))
+}
+
 /// The check before the run: every engine that has a game to play is started and
 /// handshaken (its options checked, a text engine's set-up of the first opening done)
 /// and shut down again, all at once, so a program that cannot be started, refuses its
@@ -505,6 +551,7 @@ fn check_engines<G: GameIo, D: TextProtocol<Game = G>>(
     cfg: &Config,
     plan: &Plan<G>,
     done: &[GameRecord],
+    log: Option<&Arc<TrafficLog>>,
 ) -> Result<(), RunError> {
     let done_ids: std::collections::HashSet<u64> = done.iter().map(|r| r.id).collect();
     let mut used = vec![false; cfg.engines.len()];
@@ -524,7 +571,7 @@ fn check_engines<G: GameIo, D: TextProtocol<Game = G>>(
             .map(|(i, e)| {
                 let (opening, start) = (opening, &start);
                 scope.spawn(move || {
-                    let mut player = make_player::<G, D>(e);
+                    let mut player = make_player::<G, D>(e, 0, log);
                     let gs = GameStart {
                         id: 0,
                         opening,
@@ -632,8 +679,14 @@ impl Ledger {
         let pgn = match &cfg.pgnout {
             Some(out) => {
                 let style = PgnStyle {
+                    event: cfg.event.clone(),
+                    site: cfg.site.clone(),
                     min: out.min,
-                    ..PgnStyle::default()
+                    time_controls: cfg
+                        .engines
+                        .iter()
+                        .map(|e| (e.name.clone(), crate::pgn::time_control(&e.limits)))
+                        .collect(),
                 };
                 Some(PgnWriter::open::<G>(&out.file, style, &done).map_err(RunError::Runtime)?)
             }
@@ -699,6 +752,7 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
     cfg: &Config,
     plan: &Plan<G>,
     ledger: &mut Ledger,
+    log: Option<&Arc<TrafficLog>>,
 ) -> Ended {
     let sprt_done = |tally: &Tally| {
         cfg.sprt.as_ref().is_some_and(|spec| {
@@ -714,9 +768,9 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
     std::thread::scope(|scope| {
         let (job_tx, job_rx) = crossbeam_channel::unbounded::<GameSpec>();
         let (done_tx, done_rx) = crossbeam_channel::unbounded::<Played>();
-        for _ in 0..workers {
+        for w in 1..=workers {
             let (jobs, done) = (job_rx.clone(), done_tx.clone());
-            scope.spawn(move || worker::<G, D>(cfg, &plan.book, jobs, done));
+            scope.spawn(move || worker::<G, D>(cfg, &plan.book, w, log, jobs, done));
         }
         drop(done_tx);
         // `None` once nothing more will be handed out: the workers then finish their
@@ -756,6 +810,15 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
             } else {
                 eprintln!("{line}");
             }
+            let games = ledger.tally.games;
+            if cfg.rating_interval > 0 && games % cfg.rating_interval == 0 {
+                if tty {
+                    eprintln!();
+                }
+                let mut stdout = std::io::stdout().lock();
+                let _ = write!(stdout, "{}", report(cfg, &ledger.tally));
+                let _ = writeln!(stdout).and_then(|_| stdout.flush());
+            }
             stopping |= sprt_done(&ledger.tally);
             hand_out(&mut feed, stopping);
         }
@@ -771,6 +834,8 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
 fn worker<G: GameIo, D: TextProtocol<Game = G>>(
     cfg: &Config,
     book: &Book<G>,
+    number: usize,
+    log: Option<&Arc<TrafficLog>>,
     jobs: crossbeam_channel::Receiver<GameSpec>,
     done: crossbeam_channel::Sender<Played>,
 ) {
@@ -780,7 +845,7 @@ fn worker<G: GameIo, D: TextProtocol<Game = G>>(
         let [f, s] = spec.players;
         for &e in &[f, s] {
             if players[e].is_none() {
-                players[e] = Some(make_player::<G, D>(&cfg.engines[e]));
+                players[e] = Some(make_player::<G, D>(&cfg.engines[e], number, log));
             }
         }
         let opening = book.get(spec.opening_slot);
@@ -796,6 +861,8 @@ fn worker<G: GameIo, D: TextProtocol<Game = G>>(
             ],
             maxmoves: cfg.maxmoves,
             adjudicate: cfg.adjudicate,
+            draw: cfg.draw,
+            resign: cfg.resign,
             seed: engine::rng::mix(cfg.seed, spec.id),
         };
         // Two distinct slots of `players`, borrowed mutably at once.

@@ -9,8 +9,8 @@
 //! referee considers unfinished is a fault. The language has no clock, so the referee's
 //! deadline is the only limit.
 
-use crate::engine_process::{EngineProcess, Launch, ReadError};
-use crate::player::{Fault, GameStart, MoveRequest, Player, Reply};
+use crate::engine_process::{EngineProcess, Launch, LogTag, ReadError};
+use crate::player::{Answer, Fault, GameStart, MoveRequest, Player, Reply};
 use engine::game::{Game, Side};
 use engine::protocol::text::TextProtocol;
 use std::marker::PhantomData;
@@ -30,11 +30,13 @@ pub struct TextClient<D: TextProtocol> {
     games_played: u64,
     /// The language is a type only; `fn() -> D` keeps the client `Send` whatever `D` is.
     language: PhantomData<fn() -> D>,
+    log: Option<LogTag>,
 }
 
 impl<D: TextProtocol> TextClient<D> {
-    /// A client that will start `launch` at the first game.
-    pub fn new(launch: Launch, init_timeout: Duration) -> Self {
+    /// A client that will start `launch` at the first game, logging its traffic to
+    /// `log` if given.
+    pub fn new(launch: Launch, init_timeout: Duration, log: Option<LogTag>) -> Self {
         TextClient {
             launch,
             init_timeout,
@@ -44,6 +46,7 @@ impl<D: TextProtocol> TextClient<D> {
             applied: 0,
             games_played: 0,
             language: PhantomData,
+            log,
         }
     }
 
@@ -61,7 +64,7 @@ impl<D: TextProtocol> TextClient<D> {
             }
         }
         if self.process.is_none() {
-            let p = EngineProcess::spawn(&self.launch).map_err(Fault::Start)?;
+            let p = EngineProcess::spawn(&self.launch, self.log.as_ref()).map_err(Fault::Start)?;
             self.process = Some(p);
             self.games_played = 0;
         }
@@ -128,7 +131,7 @@ impl<D: TextProtocol> Player<D::Game> for TextClient<D> {
         r
     }
 
-    fn think(&mut self, req: &MoveRequest<'_, D::Game>) -> Result<Reply<D::Game>, Fault> {
+    fn think(&mut self, req: &MoveRequest<'_, D::Game>) -> Result<Answer<D::Game>, Fault> {
         let side = self.side;
         let p = self
             .process
@@ -153,7 +156,8 @@ impl<D: TextProtocol> Player<D::Game> for TextClient<D> {
                             return Ok(match D::parse_move_text(known, &text) {
                                 Some(mv) => Reply::Move(mv),
                                 None => Reply::Unreadable(text),
-                            });
+                            }
+                            .into());
                         }
                     } else if D::parse_result(&line).is_some() {
                         return Err(Fault::Garbage(format!(

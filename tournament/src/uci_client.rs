@@ -3,8 +3,9 @@
 //! handshake, the new game and the clocks ([`Dialect`]); FEN and moves are the game's
 //! protocol notation ([`GameIo::fen`], [`GameIo::move_name`]).
 
-use crate::engine_process::{EngineProcess, Launch, ReadError};
-use crate::player::{Fault, GameStart, MoveRequest, Player, Reply};
+use crate::engine_process::{EngineProcess, Launch, LogTag, ReadError};
+use crate::player::{Answer, Eval, Fault, GameStart, MoveRequest, Player, Reply};
+use crate::results::Score;
 use engine::game::{Game, GameIo};
 use engine::protocol::uci::Dialect;
 use std::time::{Duration, Instant};
@@ -16,15 +17,18 @@ pub struct UciClient {
     options: Vec<(String, String)>,
     init_timeout: Duration,
     process: Option<EngineProcess>,
+    log: Option<LogTag>,
 }
 
 impl UciClient {
-    /// A client that will start `launch` at the first game and speak `dialect`.
+    /// A client that will start `launch` at the first game and speak `dialect`,
+    /// logging its traffic to `log` if given.
     pub fn new(
         dialect: Dialect,
         launch: Launch,
         options: Vec<(String, String)>,
         init_timeout: Duration,
+        log: Option<LogTag>,
     ) -> Self {
         UciClient {
             dialect,
@@ -32,6 +36,7 @@ impl UciClient {
             options,
             init_timeout,
             process: None,
+            log,
         }
     }
 
@@ -42,7 +47,7 @@ impl UciClient {
     /// report before the `readyok` (`info string …error…`, or Stockfish's `No such
     /// option`) refuses the option.
     fn start_process(&mut self) -> Result<(), Fault> {
-        let mut p = EngineProcess::spawn(&self.launch).map_err(Fault::Start)?;
+        let mut p = EngineProcess::spawn(&self.launch, self.log.as_ref()).map_err(Fault::Start)?;
         let deadline = Instant::now() + self.init_timeout;
         p.send(self.dialect.hello()).map_err(Fault::Handshake)?;
         let mut declared: Vec<String> = Vec::new();
@@ -131,6 +136,35 @@ fn is_error_report(line: &str) -> bool {
     info_error || line.starts_with("No such option")
 }
 
+/// Updates `eval` from an `info` line: its `depth` and `score cp N` / `score mate N`,
+/// where present (as cutechess-cli reads them); `info string` lines say nothing.
+pub fn read_info(line: &str, eval: &mut Eval) {
+    let mut words = line.split_whitespace();
+    if words.next() != Some("info") {
+        return;
+    }
+    while let Some(w) = words.next() {
+        match w {
+            "string" => return,
+            "depth" => {
+                if let Some(d) = words.next().and_then(|d| d.parse().ok()) {
+                    eval.depth = Some(d);
+                }
+            }
+            "score" => {
+                let kind = words.next();
+                let value = words.next().and_then(|v| v.parse::<i32>().ok());
+                match (kind, value) {
+                    (Some("cp"), Some(v)) => eval.score = Some(Score::Cp(v)),
+                    (Some("mate"), Some(v)) => eval.score = Some(Score::Mate(v)),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// The `go` command for a request. Each side that has a clock gets its time and its
 /// increment (so both sides' four words whenever both have clocks, as UGI managers
 /// always send them); a side without one (a built-in player, `st=`) is left out, so an
@@ -201,7 +235,7 @@ impl<G: GameIo> Player<G> for UciClient {
         r
     }
 
-    fn think(&mut self, req: &MoveRequest<'_, G>) -> Result<Reply<G>, Fault> {
+    fn think(&mut self, req: &MoveRequest<'_, G>) -> Result<Answer<G>, Fault> {
         let p = self
             .process
             .as_mut()
@@ -219,15 +253,23 @@ impl<G: GameIo> Player<G> for UciClient {
         p.send(&position).map_err(Fault::Crash)?;
         p.send(&go_command(self.dialect, req))
             .map_err(Fault::Crash)?;
+        let mut eval = Eval::default();
         loop {
             match p.recv_deadline(req.deadline) {
                 Ok(line) => {
                     let mut words = line.split_whitespace();
-                    if words.next() == Some("bestmove") {
-                        return match words.next() {
-                            Some(mv) => Ok(Reply::Notation(mv.to_string())),
-                            None => Err(Fault::Garbage("'bestmove' without a move".into())),
-                        };
+                    match words.next() {
+                        Some("bestmove") => {
+                            return match words.next() {
+                                Some(mv) => Ok(Answer {
+                                    reply: Reply::Notation(mv.to_string()),
+                                    eval,
+                                }),
+                                None => Err(Fault::Garbage("'bestmove' without a move".into())),
+                            };
+                        }
+                        Some("info") => read_info(&line, &mut eval),
+                        _ => {}
                     }
                 }
                 Err(ReadError::Timeout) => return Err(Fault::Timeout),
@@ -273,6 +315,24 @@ mod tests {
             deadline: Instant::now(),
         };
         go_command(dialect, &req)
+    }
+
+    #[test]
+    fn info_lines() {
+        let mut e = Eval::default();
+        read_info(
+            "info depth 3 seldepth 4 score cp 12 nodes 1000 pv f2",
+            &mut e,
+        );
+        assert_eq!((e.depth, e.score), (Some(3), Some(Score::Cp(12))));
+        read_info("info depth 4 currmove g2", &mut e);
+        assert_eq!((e.depth, e.score), (Some(4), Some(Score::Cp(12))));
+        read_info("info score mate -2 lowerbound", &mut e);
+        assert_eq!(e.score, Some(Score::Mate(-2)));
+        read_info("info string depth 9 score cp 1", &mut e);
+        read_info("bestmove f2", &mut e);
+        read_info("info depth x score cp", &mut e);
+        assert_eq!((e.depth, e.score), (Some(4), Some(Score::Mate(-2))));
     }
 
     #[test]

@@ -145,11 +145,22 @@ fn greedy_beats_random_and_everything_is_recorded() {
         pgn.to_str().unwrap(),
         "-seed",
         "3",
+        "-event",
+        "Club cup",
+        "-site",
+        "Leiden",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let recs = records(&res);
     let ids: HashSet<u64> = recs.iter().map(|r| r.0).collect();
     assert_eq!(ids, (0..20).collect());
+    let pgn_text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        pgn_text
+            .matches("[Event \"Club cup\"]\n[Site \"Leiden\"]")
+            .count(),
+        20
+    );
     let pgn_text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(pgn_text.matches("[Event ").count(), 20);
     assert!(pgn_text.contains("[Black \"greedy\"]") && pgn_text.contains("[White \"greedy\"]"));
@@ -180,6 +191,10 @@ fn round_robin_table_for_three_engines() {
     assert_eq!(out.matches("Score of").count(), 3, "{out}");
     let o = run(&[&three[..], &["-tournament", "gauntlet"]].concat());
     assert_eq!(stdout(&o).matches("Score of").count(), 2);
+    // -ratinginterval 2: the table after games 2, 4 and 6, and at the end.
+    let o = run(&[&three[..], &["-ratinginterval", "2"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).matches("Rank ").count(), 4, "{}", stdout(&o));
 }
 
 #[test]
@@ -221,6 +236,12 @@ fn bad_command_lines_exit_2_with_one_line() {
     let o = run(&["-help"]);
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).contains("-engine"));
+    let o = run(&["-version"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stdout(&o),
+        format!("tournament {}\n", env!("CARGO_PKG_VERSION"))
+    );
 }
 
 /// Plays the fake engine (with `fake_args`) against the random built-in.
@@ -965,4 +986,142 @@ fn epd_and_pgn_opening_books() {
         let (o, _) = play(&pgn, bad);
         assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
     }
+}
+
+#[test]
+fn log_and_debug_record_engine_traffic_and_stderr() {
+    // -log file=F: every line sent to and read from each engine, and its stderr, with
+    // a timestamp and the engine's name; -debug: the same on stderr.
+    let dir = scratch("log");
+    let log = dir.join("engines.log");
+    let (o, recs) = fake_match(
+        "log",
+        "--seed 7",
+        "2",
+        &["-log", &format!("file={}", log.display())],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(recs.len(), 2);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let has = |tag: &str, mark: &str, start: &str| {
+        text.lines().any(|l| {
+            let (stamp, rest) = l.split_once("] ").unwrap();
+            let stamp_ok = stamp.starts_with('[') && stamp[1..].trim().parse::<f64>().is_ok();
+            stamp_ok && rest.starts_with(&format!("{tag} {mark} {start}"))
+        })
+    };
+    // #0 is the check before the run, #1 the worker that played.
+    for tag in ["fake#0", "fake#1"] {
+        assert!(has(tag, "*", "started (pid "), "{tag}: {text}");
+        assert!(has(tag, ">", "uai"), "{tag}: {text}");
+        assert!(has(tag, "<", "uaiok"), "{tag}: {text}");
+        assert!(
+            has(tag, "!", "fake-engine: started, seed 7"),
+            "{tag}: {text}"
+        );
+    }
+    assert!(has("fake#1", ">", "go movetime 50"), "{text}");
+    assert!(has("fake#1", "<", "bestmove "), "{text}");
+    assert!(has("fake#1", ">", "quit"), "{text}");
+    assert!(
+        !stderr(&o).contains("fake#1 >"),
+        "-log alone keeps stderr clean"
+    );
+    // -debug: the same lines on stderr.
+    let (o, _) = fake_match("debug", "", "1", &["-debug"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("] fake#1 > go movetime 50"), "{err}");
+    assert!(err.contains("] fake#1 ! fake-engine: started"), "{err}");
+}
+
+/// Two fake engines, `a` and `b`, with their own arguments, two games.
+fn two_fakes(name: &str, a: &str, b: &str, extra: &[&str]) -> Vec<serde_json::Value> {
+    let dir = scratch(name);
+    let res = dir.join("r.jsonl");
+    let cmd = format!("cmd={FAKE}");
+    let (a, b) = (format!("args={a}"), format!("args={b}"));
+    let mut args = vec![
+        "-engine", &cmd, "name=a", &a, "-engine", &cmd, "name=b", &b, "-each", "st=1", "-games",
+        "2", "-results",
+    ];
+    let res_arg = res.to_str().unwrap().to_string();
+    args.push(&res_arg);
+    args.extend_from_slice(extra);
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::read_to_string(&res)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn score_based_draw_and_resign_adjudication() {
+    // -draw movenumber=3 movecount=2 score=10: both engines report 0 for 4 plies in a
+    // row and 3 full moves are played: a draw after the 6th ply.
+    let games = two_fakes(
+        "adj-draw",
+        "--seed 1",
+        "--seed 2",
+        &["-draw", "movenumber=3", "movecount=2", "score=10"],
+    );
+    for g in &games {
+        assert_eq!(g["result"], "1/2-1/2", "{g}");
+        assert_eq!(g["ending"], "adjudication", "{g}");
+        assert_eq!(g["plies"], 6, "{g}");
+        assert!(g["reason"].as_str().unwrap().contains("draw"), "{g}");
+    }
+    // -resign movecount=3 score=400: `a` reports -500 after each of its moves, so it
+    // resigns after its third: ply 5 when it moves first, ply 6 when second. With
+    // twosided=true `b` (reporting +500) must have made three moves too: ply 7 when `a`
+    // moves first (after `a`'s fourth move), still ply 6 when second.
+    for (twosided, plies_first) in [("false", 5), ("true", 7)] {
+        let games = two_fakes(
+            &format!("adj-resign-{twosided}"),
+            "--score -500",
+            "--score 500",
+            &[
+                "-resign",
+                "movecount=3",
+                "score=400",
+                &format!("twosided={twosided}"),
+            ],
+        );
+        for g in &games {
+            let a_first = g["players"][0] == "a";
+            assert_eq!(g["result"], if a_first { "0-1" } else { "1-0" }, "{g}");
+            assert_eq!(g["ending"], "adjudication", "{g}");
+            assert_eq!(g["plies"], if a_first { plies_first } else { 6 }, "{g}");
+            assert!(g["reason"].as_str().unwrap().contains("a resigns"), "{g}");
+        }
+    }
+    // twosided=true: the winner's score must agree (here it says 0): no resignation.
+    let games = two_fakes(
+        "adj-twosided",
+        "--score -500",
+        "--score 0",
+        &[
+            "-resign",
+            "movecount=3",
+            "score=400",
+            "twosided=true",
+            "-maxmoves",
+            "10",
+        ],
+    );
+    for g in &games {
+        assert!(!g["reason"].as_str().unwrap().contains("resign"), "{g}");
+    }
+    // One-sided, the loser's own score is enough.
+    let games = two_fakes(
+        "adj-onesided",
+        "--score -500",
+        "--score 0",
+        &["-resign", "movecount=3", "score=400"],
+    );
+    assert!(games
+        .iter()
+        .all(|g| g["reason"].as_str().unwrap().contains("a resigns")));
 }

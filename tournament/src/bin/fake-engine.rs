@@ -9,7 +9,8 @@
 //! move, `--seed N` seeds the move choice, `--long-line-after N` answers after N moves
 //! with one 1 MiB line whose bytes from 64 KiB on are a legal move's answer (a reader that
 //! split long lines would take that piece for a move). `--prompt` prints text-language
-//! prompts.
+//! prompts. `--score CP` sets the score of its `info` line before each move (default 0).
+//! It writes one line on stderr when it starts.
 
 use engine::game::Side;
 use engine::games::ataxx::text::{ai_move_line, block_squares, result_line};
@@ -29,6 +30,7 @@ struct Opts {
     no_handshake: bool,
     no_readyok: bool,
     slow_ms: u64,
+    score: i64,
     seed: u64,
     prompt: bool,
 }
@@ -54,6 +56,7 @@ fn parse_opts() -> Opts {
             "--long-line-after" => o.long_line_after = Some(num(i)),
             "--slow" => o.slow_ms = num(i),
             "--seed" => o.seed = num(i),
+            "--score" => o.score = args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(0),
             _ => {}
         }
         if args[i].starts_with("--")
@@ -124,6 +127,8 @@ fn out(line: &str) {
 
 fn main() {
     let o = parse_opts();
+    // One line on stderr, for the runner's engine log.
+    eprintln!("fake-engine: started, seed {}", o.seed);
     if o.text {
         text_main(&o)
     } else {
@@ -195,7 +200,7 @@ fn uai_main(o: &Opts) {
                             .get(rng.below(moves.len()))
                             .copied()
                             .unwrap_or(Move::PASS);
-                        out("info depth 1 score cp 0");
+                        out(&format!("info depth 1 score cp {}", o.score));
                         out(&format!("bestmove {mv}"));
                     }
                 }

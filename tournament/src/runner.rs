@@ -811,7 +811,7 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
                 eprintln!("{line}");
             }
             let games = ledger.tally.games;
-            if cfg.rating_interval > 0 && games % cfg.rating_interval == 0 {
+            if cfg.rating_interval > 0 && games.is_multiple_of(cfg.rating_interval) {
                 if tty {
                     eprintln!();
                 }

@@ -77,7 +77,7 @@ options:
   -maxmoves N   -seed N (or -srand N)   -event NAME   -site NAME
   -adjudicate material=M [plies=P]
   -draw movenumber=N movecount=M score=S   -resign movecount=M score=S [twosided=true]
-  -ratinginterval N   -log FILE   -debug
+  -ratinginterval N   -report   -log FILE   -debug
   -version   -help
 ";
 
@@ -304,6 +304,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         log: None,
         debug: false,
         rating_interval: 0,
+        report: false,
     };
     let mut i = 0;
     while i < args.len() {
@@ -500,6 +501,10 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "debug" => {
                 none("-debug")?;
                 cfg.debug = true
+            }
+            "report" => {
+                none("-report")?;
+                cfg.report = true
             }
             "maxmoves" => cfg.maxmoves = Some(positive("-maxmoves", one("-maxmoves")?)?),
             // cutechess-cli calls it -srand.

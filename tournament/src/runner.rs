@@ -73,6 +73,8 @@ pub struct Config {
     pub debug: bool,
     /// Print the report every this many games (0: only at the end).
     pub rating_interval: u64,
+    /// End with the summary (`-report`).
+    pub report: bool,
 }
 
 /// Why a run could not be carried out.
@@ -99,8 +101,8 @@ pub struct Tally {
     names: Vec<String>,
     per_engine: Vec<Wdl>,
     pairs: HashMap<(usize, usize), PairTally>,
-    /// Games that did not end on the board: per ending, games per culprit (the engine
-    /// that lost by its fault; "" for adjudications).
+    /// Games per ending, and per culprit (the engine that lost by its fault; "" for
+    /// endings by the rules and adjudications).
     endings: BTreeMap<Ending, BTreeMap<String, u64>>,
     /// Games counted.
     pub games: u64,
@@ -144,28 +146,24 @@ impl Tally {
                 t.open_pairs.insert(key, a_score);
             }
         }
-        let ending = rec.ending();
-        if ending != Ending::Rules {
-            let culprit = rec.culprit().unwrap_or_default().to_string();
-            *self
-                .endings
-                .entry(ending)
-                .or_default()
-                .entry(culprit)
-                .or_default() += 1;
-        }
+        let culprit = rec.culprit().unwrap_or_default().to_string();
+        *self
+            .endings
+            .entry(rec.ending())
+            .or_default()
+            .entry(culprit)
+            .or_default() += 1;
         self.games += 1;
     }
 
     /// `Endings other than by the rules: 2 time forfeit (fake 2), 1 adjudication`, or
-    /// `None` when every game counted ended on the board.
-    pub fn endings_line(&self) -> Option<String> {
-        if self.endings.is_empty() {
-            return None;
-        }
+    /// `None` when every game counted ended on the board. With `all`, every ending:
+    /// `Endings: 17 rules, 2 time forfeit (fake 2), 1 adjudication`.
+    pub fn endings_line(&self, all: bool) -> Option<String> {
         let parts: Vec<String> = self
             .endings
             .iter()
+            .filter(|(ending, _)| all || **ending != Ending::Rules)
             .map(|(ending, culprits)| {
                 let total: u64 = culprits.values().sum();
                 let named: Vec<String> = culprits
@@ -180,10 +178,15 @@ impl Tally {
                 }
             })
             .collect();
-        Some(format!(
-            "Endings other than by the rules: {}",
-            parts.join(", ")
-        ))
+        if parts.is_empty() {
+            return None;
+        }
+        let head = if all {
+            "Endings"
+        } else {
+            "Endings other than by the rules"
+        };
+        Some(format!("{head}: {}", parts.join(", ")))
     }
 
     /// The results of engine `a` against engine `b` (`a < b`).
@@ -279,7 +282,49 @@ fn progress_line(cfg: &Config, tally: &Tally, total: usize, last: &GameRecord) -
     s
 }
 
-/// The final report.
+/// The table of every engine: rank, Elo against the field, games, score, W/L/D.
+fn rank_table(cfg: &Config, tally: &Tally) -> String {
+    let n = cfg.engines.len();
+    let mut out = String::new();
+    let mut rows: Vec<(usize, f64)> = (0..n)
+        .map(|i| {
+            let w = tally.per_engine[i];
+            let s = if w.games() > 0 {
+                w.points() / w.games() as f64
+            } else {
+                0.0
+            };
+            (i, s)
+        })
+        .collect();
+    rows.sort_by(|x, y| y.1.total_cmp(&x.1));
+    out.push_str(&format!(
+        "{:<4} {:<20} {:>8} {:>8} {:>7} {:>6} {:>6} {:>6} {:>6}\n",
+        "Rank", "Name", "Elo", "+/-", "Games", "Score", "W", "L", "D"
+    ));
+    for (rank, (i, s)) in rows.iter().enumerate() {
+        let w = tally.per_engine[*i];
+        let (e, err) = stats::trinomial(&w)
+            .map(|e| (stats::fmt_elo(e.elo), stats::fmt_elo(e.elo_error)))
+            .unwrap_or_else(|| ("-".into(), "-".into()));
+        out.push_str(&format!(
+            "{:<4} {:<20} {:>8} {:>8} {:>7} {:>5.1}% {:>6} {:>6} {:>6}\n",
+            rank + 1,
+            cfg.engines[*i].name,
+            e,
+            err,
+            w.games(),
+            s * 100.0,
+            w.w,
+            w.l,
+            w.d
+        ));
+    }
+    out
+}
+
+/// The final report (and the `-ratinginterval` one). With `-report`, the summary:
+/// also the table for two engines, and every ending counted.
 pub fn report(cfg: &Config, tally: &Tally) -> String {
     let mut out = String::new();
     let n = cfg.engines.len();
@@ -357,41 +402,12 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
                 hi
             ));
         }
-    } else {
-        let mut rows: Vec<(usize, f64)> = (0..n)
-            .map(|i| {
-                let w = tally.per_engine[i];
-                let s = if w.games() > 0 {
-                    w.points() / w.games() as f64
-                } else {
-                    0.0
-                };
-                (i, s)
-            })
-            .collect();
-        rows.sort_by(|x, y| y.1.total_cmp(&x.1));
-        out.push_str(&format!(
-            "{:<4} {:<20} {:>8} {:>8} {:>7} {:>6} {:>6} {:>6} {:>6}\n",
-            "Rank", "Name", "Elo", "+/-", "Games", "Score", "W", "L", "D"
-        ));
-        for (rank, (i, s)) in rows.iter().enumerate() {
-            let w = tally.per_engine[*i];
-            let (e, err) = stats::trinomial(&w)
-                .map(|e| (stats::fmt_elo(e.elo), stats::fmt_elo(e.elo_error)))
-                .unwrap_or_else(|| ("-".into(), "-".into()));
-            out.push_str(&format!(
-                "{:<4} {:<20} {:>8} {:>8} {:>7} {:>5.1}% {:>6} {:>6} {:>6}\n",
-                rank + 1,
-                cfg.engines[*i].name,
-                e,
-                err,
-                w.games(),
-                s * 100.0,
-                w.w,
-                w.l,
-                w.d
-            ));
+        if cfg.report {
+            out.push('\n');
+            out.push_str(&rank_table(cfg, tally));
         }
+    } else {
+        out.push_str(&rank_table(cfg, tally));
         out.push('\n');
         for a in 0..n {
             for b in a + 1..n {
@@ -399,7 +415,7 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
             }
         }
     }
-    if let Some(line) = tally.endings_line() {
+    if let Some(line) = tally.endings_line(cfg.report) {
         out.push_str(&line);
         out.push('\n');
     }
@@ -418,6 +434,22 @@ pub fn run<G: GameIo, D: TextProtocol<Game = G>>(cfg: &Config) -> Result<i32, Ru
     let ended = play::<G, D>(cfg, &plan, &mut ledger, log.as_ref());
     let mut stdout = std::io::stdout();
     let _ = write!(stdout, "{}", report(cfg, &ledger.tally));
+    if cfg.report {
+        let stopped = if ended.fatal.is_some() || ended.write_error.is_some() {
+            ", stopped by a fault"
+        } else if ledger.tally.games < ledger.total as u64 {
+            ", stopped by the SPRT"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            stdout,
+            "Finished match: {} of {} games{stopped}, {:.1} s",
+            ledger.tally.games,
+            ledger.total,
+            started.elapsed().as_secs_f64()
+        );
+    }
     let _ = stdout.flush();
     if let Some(e) = ended.write_error {
         return Err(RunError::Runtime(e));

@@ -1125,3 +1125,31 @@ fn score_based_draw_and_resign_adjudication() {
         .iter()
         .all(|g| g["reason"].as_str().unwrap().contains("a resigns")));
 }
+
+#[test]
+fn report_ends_with_a_summary() {
+    // -report: the table even for two engines, every ending counted, and a closing
+    // line, cutechess-cli's "Finished match".
+    let (o, recs) = fake_match("report", "--hang-after 4", "2", &["-report"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(recs.len(), 2);
+    let out = stdout(&o);
+    assert!(out.contains("Score of fake vs random"), "{out}");
+    assert!(out.contains("Rank ") && out.contains(" fake "), "{out}");
+    let endings = out.lines().find(|l| l.starts_with("Endings")).unwrap();
+    let forfeits = recs.iter().filter(|r| r.2.contains("time forfeit")).count();
+    assert!(
+        endings.contains(&format!("{forfeits} time forfeit (fake {forfeits})")),
+        "{endings}"
+    );
+    assert!(
+        out.lines()
+            .last()
+            .unwrap()
+            .starts_with("Finished match: 2 of 2 games, "),
+        "{out}"
+    );
+    // Without -report: no table for two engines, no closing line.
+    let (o, _) = fake_match("no-report", "", "1", &[]);
+    assert!(!stdout(&o).contains("Rank ") && !stdout(&o).contains("Finished match"));
+}

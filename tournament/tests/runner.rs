@@ -1153,3 +1153,84 @@ fn report_ends_with_a_summary() {
     let (o, _) = fake_match("no-report", "", "1", &[]);
     assert!(!stdout(&o).contains("Rank ") && !stdout(&o).contains("Finished match"));
 }
+
+#[test]
+fn round_robin_of_uai_text_and_builtin_players() {
+    // The new user's run: our `ataxx` over UAI on a clock, our `ataxx` speaking the text
+    // language with a fixed time per move, and the random built-in, round robin. No game
+    // may end by a fault, and the PGN must read back whole.
+    let ataxx = ataxx_binary();
+    let cmd = format!("cmd={}", ataxx.display());
+    let dir = scratch("three-kinds");
+    let (res, pgn) = (dir.join("r.jsonl"), dir.join("g.pgn"));
+    let o = run(&[
+        "-engine",
+        &cmd,
+        "name=uai",
+        "proto=uai",
+        "tc=2+0.05",
+        "-engine",
+        &cmd,
+        "name=text",
+        "proto=text",
+        "st=10",
+        "-engine",
+        "builtin=random",
+        "-games",
+        "2",
+        "-concurrency",
+        "2",
+        "-results",
+        res.to_str().unwrap(),
+        "-pgnout",
+        pgn.to_str().unwrap(),
+        "-report",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let recs = records(&res);
+    assert_eq!(recs.len(), 6, "{recs:?}");
+    for (id, _, reason, _) in &recs {
+        assert!(
+            [
+                "board full",
+                "no moves left",
+                "no stones left",
+                "25 consecutive jumps"
+            ]
+            .iter()
+            .any(|r| reason.starts_with(r)),
+            "game {id}: {reason}"
+        );
+    }
+    let out = stdout(&o);
+    assert!(out.contains("Endings: 6 rules\n"), "{out}");
+    assert_pgn_reads_back_whole(&pgn, &res);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let games = tournament::pgn::read_one_line(&text).unwrap();
+    for g in &games {
+        let tc = |player: &str| match player {
+            "uai" => "2+0.05",
+            "text" => "10/move",
+            _ => "-",
+        };
+        let (black, white) = (g.tag("Black").unwrap(), g.tag("White").unwrap());
+        assert_eq!(g.tag("BlackTimeControl"), Some(tc(black)));
+        assert_eq!(g.tag("WhiteTimeControl"), Some(tc(white)));
+    }
+    // The UAI engine's moves carry score/depth and time, the others' time alone.
+    assert!(
+        text.lines()
+            .filter(|l| l.starts_with("1. "))
+            .all(|l| l.contains("s}")),
+        "{text}"
+    );
+    let uai_first = text
+        .split("\n\n")
+        .collect::<Vec<_>>()
+        .windows(2)
+        .find(|w| w[0].contains("[Black \"uai\"]"))
+        .map(|w| w[1].to_string())
+        .unwrap();
+    let first_comment = uai_first.split('{').nth(1).unwrap();
+    assert!(first_comment.contains('/'), "{uai_first}");
+}

@@ -62,7 +62,7 @@ engine keys (in -engine, or in -each for every engine):
   cmd=PATH            program to run            builtin=random|greedy  a built-in player
   args=\"A B\"          arguments                 dir=PATH               working directory
   proto=uai|ugi|text  protocol (default: uai where the game speaks it, else ugi)
-  option.NAME=VALUE   sent as setoption
+  option.NAME=VALUE   sent as setoption (NAME must be an option the engine declares)
   tc=[MOVES/]TIME[+INC]  clock in seconds       st=SECONDS             fixed time per move
   depth=N  nodes=N    search limits             timemargin=MS          grace past the deadline (default 50)
   inittimeout=SECONDS handshake deadline (default 10)

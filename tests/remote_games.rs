@@ -29,16 +29,7 @@ fn expect(e: &Engine, expected: &[&str]) {
 
 /// `host ID` on `e` with a fresh ID (another one if the derived port is taken).
 fn host(e: &Engine, tag: &str) -> String {
-    for _ in 0..5 {
-        let id = common::unique_game_id(tag);
-        e.send(&format!("host {id}"));
-        let line = e.recv(T);
-        if line.starts_with(&format!("Hosting game {id} on 127.0.0.1 port ")) {
-            return id;
-        }
-        assert!(line.starts_with("error: "), "{line}");
-    }
-    panic!("no free port for hosting");
+    common::fake::host_on(e, tag)
 }
 
 /// A host and a client joined to it, both still in set-up.

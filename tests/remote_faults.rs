@@ -72,13 +72,7 @@ fn host_in_play(tag: &str) -> (Engine, Fake) {
 
 /// A real client (its Player the User) joined to a fake host; the fake has read `ready`.
 fn client_with_fake_host(tag: &str) -> (Engine, Fake) {
-    let c = spawn();
-    let (id, listener) = fake::host("ataxx", tag);
-    c.send(&format!("join {id}@127.0.0.1"));
-    let mut f = fake::accept(&listener, "ataxx", &id);
-    f.expect(&["ready"]);
-    expect(&c, &[&format!("Joined game {id}; *")]);
-    (c, f)
+    fake::join_fake_host(spawn(), "ataxx", tag, "ready")
 }
 
 /// Blocks and set-up moves after which red's extend to d4 (written `e3-d4`: an extend

@@ -27,36 +27,9 @@ fn expect(e: &Engine, expected: &[&str]) {
     common::expect_lines(e, T, expected);
 }
 
-/// `host ID` on `e` with a fresh ID (another one if the derived port is taken).
-fn host(e: &Engine, tag: &str) -> String {
-    common::fake::host_on(e, tag)
-}
-
 /// A host and a client joined to it, both still in set-up.
 fn connect(tag: &str, host_setup: &[&str], client_setup: &[&str]) -> (Engine, Engine, String) {
-    let h = spawn();
-    let c = spawn();
-    for l in host_setup {
-        h.send(l);
-    }
-    let id = host(&h, tag);
-    for l in client_setup {
-        c.send(l);
-    }
-    c.send(&format!("join {id}@localhost"));
-    expect(
-        &c,
-        &[&format!(
-            "Joined game {id}; the host sets it up and starts it."
-        )],
-    );
-    expect(
-        &h,
-        &[&format!(
-            "An opponent joined game {id}; set the game up, then type start."
-        )],
-    );
-    (h, c, id)
+    common::fake::connect(spawn, tag, host_setup, client_setup)
 }
 
 fn dump_of(e: &Engine) -> Vec<String> {

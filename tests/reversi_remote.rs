@@ -95,28 +95,7 @@ fn texts(moves: &[Move]) -> Vec<String> {
 
 /// A host and a visitor joined to it, both in set-up; each first runs its `setup` lines.
 fn connect(tag: &str, host_setup: &[&str], visitor_setup: &[&str]) -> (Engine, Engine, String) {
-    let (h, v) = (spawn("20"), spawn("20"));
-    for l in host_setup {
-        h.send(l);
-    }
-    let id = fake::host_on(&h, tag);
-    for l in visitor_setup {
-        v.send(l);
-    }
-    v.send(&format!("join {id}@localhost"));
-    expect(
-        &v,
-        &[&format!(
-            "Joined game {id}; the host sets it up and starts it."
-        )],
-    );
-    expect(
-        &h,
-        &[&format!(
-            "An opponent joined game {id}; set the game up, then type start."
-        )],
-    );
-    (h, v, id)
+    fake::connect(|| spawn("20"), tag, host_setup, visitor_setup)
 }
 
 /// Checks the move lines `lines` from `pos` (each legal for the side it names) and
@@ -366,11 +345,16 @@ fn expect_fault(e: &Engine, why: &str, winner: Side) {
 }
 
 #[test]
-fn peer_disconnects_mid_game() {
+fn peer_disconnects_mid_game_or_before_the_set_up() {
     let (h, f) = host_in_play("gone");
     drop(f);
     expect_fault(&h, "the remote program disconnected", Side::First);
     clear_dump_quit(&h, Side::First);
+
+    let (v, f) = visitor_with_fake_host("hostgone");
+    drop(f);
+    expect_fault(&v, "the remote program disconnected", Side::First);
+    clear_dump_quit(&v, Side::First);
 }
 
 #[test]
@@ -492,13 +476,7 @@ fn the_last_move_is_acknowledged_or_the_peer_forfeits() {
 /// A real visitor (its Player the User) joined to a fake host that has read its empty
 /// message.
 fn visitor_with_fake_host(tag: &str) -> (Engine, Fake) {
-    let v = spawn(SHORT);
-    let (id, listener) = fake::host("reversi", tag);
-    v.send(&format!("join {id}@127.0.0.1"));
-    let mut f = fake::accept(&listener, "reversi", &id);
-    f.expect(&[""]);
-    expect(&v, &[&format!("Joined game {id}; *")]);
-    (v, f)
+    fake::join_fake_host(spawn(SHORT), "reversi", tag, "")
 }
 
 #[test]
@@ -577,14 +555,6 @@ fn host_relays_nonsense() {
         v.send("quit");
         assert!(v.expect_exit(T).success());
     }
-}
-
-#[test]
-fn host_disconnects_before_the_set_up() {
-    let (v, f) = visitor_with_fake_host("hostgone");
-    drop(f);
-    expect_fault(&v, "the remote program disconnected", Side::First);
-    clear_dump_quit(&v, Side::First);
 }
 
 #[test]

@@ -110,6 +110,73 @@ pub fn message_words(m: &str) -> Option<Vec<&str>> {
     Some(words)
 }
 
+/// The lines every dialect prints about remote play, worded once (they avoid the words
+/// the harnesses reserve: wins, moves, passes, draw).
+pub mod says {
+    use std::net::Ipv4Addr;
+
+    /// After `host ID` starts listening.
+    pub fn hosting(id: &str, interface: Ipv4Addr, port: u16) -> String {
+        format!(
+            "Hosting game {id} on {interface} port {port}; waiting for an opponent (clear or quit cancels)."
+        )
+    }
+
+    /// On the host, once its visitor is in.
+    pub fn opponent_joined(id: &str) -> String {
+        format!("An opponent joined game {id}; set the game up, then type start.")
+    }
+
+    /// On the visitor, after `join`.
+    pub fn joined(id: &str) -> String {
+        format!("Joined game {id}; the host sets it up and starts it.")
+    }
+
+    /// On the visitor, at the host's `start`; `player` is its Player's colour word.
+    pub fn host_started(id: &str, player: &str) -> String {
+        format!("The host started game {id}; the Player is {player}.")
+    }
+}
+
+/// A message that breaks a dialect's sequence: the peer forfeits (or resigns, as
+/// Reversi puts it), and the dialect says why in these words after `error: `.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Breach {
+    /// A move the rules do not allow (set-up or play).
+    IllegalMove,
+    /// One of the dialect's messages, at a time it is not allowed.
+    OutOfSequence,
+    /// No message of the dialect at all.
+    Invalid,
+    /// Something other than the acknowledgement of the game's last message.
+    NotAnAck,
+}
+
+impl Breach {
+    /// [`Breach::OutOfSequence`] for a message the dialect knows, else
+    /// [`Breach::Invalid`].
+    pub fn unexpected(known: bool) -> Breach {
+        if known {
+            Breach::OutOfSequence
+        } else {
+            Breach::Invalid
+        }
+    }
+
+    /// The one-line reason; `quoted` is the message as the dialect quotes input (so
+    /// it can mask the words its harness reserves).
+    pub fn reason(self, quoted: &str) -> String {
+        match self {
+            Breach::IllegalMove => format!("the remote program sent the illegal move {quoted}"),
+            Breach::OutOfSequence => format!("the remote program sent {quoted} out of sequence"),
+            Breach::Invalid => format!("the remote program sent the invalid message {quoted}"),
+            Breach::NotAnAck => format!(
+                "the remote program sent {quoted} instead of acknowledging the end of the game"
+            ),
+        }
+    }
+}
+
 /// What the reader thread reports about the peer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PeerEvent {

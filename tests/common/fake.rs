@@ -108,3 +108,39 @@ pub fn host_on(e: &Engine, tag: &str) -> String {
     }
     panic!("no free port for hosting");
 }
+
+/// A fake host of `game` that the real program `e` joins: the fake has answered the
+/// greeting and read the program's first message `hello`, and the program has said it
+/// joined.
+pub fn join_fake_host(e: Engine, game: &str, tag: &str, hello: &str) -> (Engine, Fake) {
+    let (id, listener) = host(game, tag);
+    e.send(&format!("join {id}@127.0.0.1"));
+    let mut f = accept(&listener, game, &id);
+    f.expect(&[hello]);
+    super::expect_lines(&e, T, &[&format!("Joined game {id}; *")]);
+    (e, f)
+}
+
+/// Two real programs (each started by `spawn`, then given its `setup` lines): one
+/// hosts a fresh game ID, the other joins it on `localhost`; both have said so.
+pub fn connect(
+    spawn: impl Fn() -> Engine,
+    tag: &str,
+    host_setup: &[&str],
+    visitor_setup: &[&str],
+) -> (Engine, Engine, String) {
+    let (h, v) = (spawn(), spawn());
+    for l in host_setup {
+        h.send(l);
+    }
+    let id = host_on(&h, tag);
+    for l in visitor_setup {
+        v.send(l);
+    }
+    v.send(&format!("join {id}@localhost"));
+    let joined = format!("Joined game {id}; the host sets it up and starts it.");
+    super::expect_lines(&v, T, &[&joined]);
+    let arrived = format!("An opponent joined game {id}; set the game up, then type start.");
+    super::expect_lines(&h, T, &[&arrived]);
+    (h, v, id)
+}

@@ -33,7 +33,7 @@ use super::text::{
 };
 use super::{parse_square, square_name, Move, Position, Rules, TextMove};
 use crate::game::{Opening, Outcome, Side};
-use crate::protocol::remote;
+use crate::protocol::remote::{self, says, Breach};
 use crate::protocol::text::{
     Flow, Host, PeerRead as Got, RemoteEvent, TextDialect, TextProtocol, ThinkError,
 };
@@ -535,9 +535,10 @@ impl Ataxx2008 {
                 self.require_local("host")?;
                 let interface = listen_interface();
                 host.host_game(&id, interface).map_err(TextError::Remote)?;
-                host.say(&format!(
-                    "Hosting game {id} on {interface} port {}; waiting for an opponent (clear or quit cancels).",
-                    remote::port_for("ataxx", &id)
+                host.say(&says::hosting(
+                    &id,
+                    interface,
+                    remote::port_for("ataxx", &id),
                 ));
                 self.mode = Mode::Host;
                 self.link = Link::Waiting;
@@ -560,10 +561,7 @@ impl Ataxx2008 {
                 self.mode = Mode::Client;
                 self.link = Link::Connected;
                 self.game_id = address.split('@').next().unwrap_or("").to_string();
-                host.say(&format!(
-                    "Joined game {}; the host sets it up and starts it.",
-                    self.game_id
-                ));
+                host.say(&says::joined(&self.game_id));
             }
             Command::Move(tm) => return self.user_move(tm, host),
             Command::Help => host.say(HELP),
@@ -754,11 +752,7 @@ impl Ataxx2008 {
             return Some(self.unexpected(&m, host));
         };
         let Some(mv) = tm.resolve(&self.pos) else {
-            let why = format!(
-                "the remote program sent the illegal move {}",
-                quote_input(&m)
-            );
-            return Some(self.peer_forfeits(host, &why));
+            return Some(self.breach(Breach::IllegalMove, &m, host));
         };
         host.say(&ai_move_line(&self.pos, mv));
         self.play(mv);
@@ -783,7 +777,7 @@ impl Ataxx2008 {
             if we_sent_last {
                 match self.read_peer(host, Some(remote_timeout())) {
                     Got::Message(m) if parse_message(&m) == Some(Message::Stop) => {}
-                    Got::Message(m) => return self.unexpected_ack(&m, host),
+                    Got::Message(m) => return self.breach(Breach::NotAnAck, &m, host),
                     Got::Fault(why) => return self.peer_forfeits(host, &why),
                     // The board has decided: announce it, then do what the User asked.
                     Got::Interrupted(line) => then = Some(line),
@@ -803,12 +797,9 @@ impl Ataxx2008 {
         }
     }
 
-    fn unexpected_ack(&mut self, m: &str, host: &mut AtaxxHost) -> Flow {
-        let why = format!(
-            "the remote program sent {} instead of acknowledging the end of the game",
-            quote_input(m)
-        );
-        self.peer_forfeits(host, &why)
+    /// The peer broke the message sequence with `m`: it forfeits, the error says how.
+    fn breach(&mut self, breach: Breach, m: &str, host: &mut AtaxxHost) -> Flow {
+        self.peer_forfeits(host, &breach.reason(&quote_input(m)))
     }
 
     /// A message that is not allowed now: `stop` abandons the game (the peer
@@ -818,15 +809,7 @@ impl Ataxx2008 {
             host.say("The remote program abandoned the game.");
             return self.forfeit(host);
         }
-        let why = if parse_message(m).is_some() {
-            format!("the remote program sent {} out of sequence", quote_input(m))
-        } else {
-            format!(
-                "the remote program sent the invalid message {}",
-                quote_input(m)
-            )
-        };
-        self.peer_forfeits(host, &why)
+        self.breach(Breach::unexpected(parse_message(m).is_some()), m, host)
     }
 
     /// The peer forfeits because of a fault: one error line saying why, then the
@@ -849,10 +832,7 @@ impl Ataxx2008 {
     fn await_ready(&mut self, host: &mut AtaxxHost) -> Flow {
         match self.read_peer(host, Some(remote_timeout())) {
             Got::Message(m) if parse_message(&m) == Some(Message::Ready) => {
-                host.say(&format!(
-                    "An opponent joined game {}; set the game up, then type start.",
-                    self.game_id
-                ));
+                host.say(&says::opponent_joined(&self.game_id));
                 Flow::Continue
             }
             Got::Message(m) => self.unexpected(&m, host),
@@ -883,20 +863,10 @@ impl Ataxx2008 {
                 }
                 Some(Message::Move(tm)) if colored => match tm.resolve(&self.pos) {
                     Some(mv) => self.play(mv),
-                    None => {
-                        let why = format!(
-                            "the remote program sent the illegal move {}",
-                            quote_input(&m)
-                        );
-                        return self.peer_forfeits(host, &why);
-                    }
+                    None => return self.breach(Breach::IllegalMove, &m, host),
                 },
                 Some(Message::Start) if colored => {
-                    host.say(&format!(
-                        "The host started game {}; the Player is {}.",
-                        self.game_id,
-                        side_word(self.player)
-                    ));
+                    host.say(&says::host_started(&self.game_id, side_word(self.player)));
                     return self.begin(host, false);
                 }
                 _ => return self.unexpected(&m, host),

@@ -36,7 +36,7 @@ use super::{
 };
 use super::{Move, Position};
 use crate::game::{GameIo, Outcome, Side};
-use crate::protocol::remote::{self, listen_interface, remote_timeout};
+use crate::protocol::remote::{self, listen_interface, remote_timeout, says, Breach};
 use crate::protocol::text::{Flow, PeerRead, RemoteEvent, TextDialect};
 use std::time::Instant;
 
@@ -146,10 +146,8 @@ impl ReversiText {
         let interface = listen_interface();
         host.host_game(&id, interface)
             .map_err(|e| TextError::Remote(format!("cannot host: {e}")))?;
-        host.say(&format!(
-            "Hosting game {id} on {interface} port {}; waiting for an opponent (clear or quit cancels).",
-            remote::port_for(Position::NAME, &id)
-        ));
+        let port = remote::port_for(Position::NAME, &id);
+        host.say(&says::hosting(&id, interface, port));
         self.clear_board();
         self.link = Link::Waiting;
         self.game_id = id;
@@ -174,10 +172,7 @@ impl ReversiText {
         self.clear_board();
         self.link = Link::Visitor;
         self.game_id = address.split('@').next().unwrap_or("").to_string();
-        host.say(&format!(
-            "Joined game {}; the host sets it up and starts it.",
-            self.game_id
-        ));
+        host.say(&says::joined(&self.game_id));
         Ok(self.follow_host(host))
     }
 
@@ -205,16 +200,12 @@ impl ReversiText {
                 Some(Message::Clear) if colored => self.clear_board(),
                 Some(Message::Move(mv)) if colored => {
                     if self.pos.is_over() || !self.pos.is_legal(mv) {
-                        return self.illegal(&m, host);
+                        return self.breach(Breach::IllegalMove, &m, host);
                     }
                     self.play(mv);
                 }
                 Some(Message::Start) if colored => {
-                    host.say(&format!(
-                        "The host started game {}; the Player is {}.",
-                        self.game_id,
-                        side_word(self.player)
-                    ));
+                    host.say(&says::host_started(&self.game_id, side_word(self.player)));
                     return self.begin(host, false);
                 }
                 _ => return self.unexpected(&m, host),
@@ -258,10 +249,7 @@ impl ReversiText {
                 if !host.send_peer(&color_message(self.player.opponent())) {
                     return self.peer_forfeits(host, "the remote program disconnected");
                 }
-                host.say(&format!(
-                    "An opponent joined game {}; set the game up, then type start.",
-                    self.game_id
-                ));
+                host.say(&says::opponent_joined(&self.game_id));
                 Flow::Continue
             }
             PeerRead::Message(m) => self.unexpected(&m, host),
@@ -289,7 +277,7 @@ impl ReversiText {
                 self.play(mv);
                 self.ended(host, false)
             }
-            Some(Message::Move(_)) => Some(self.illegal(&m, host)),
+            Some(Message::Move(_)) => Some(self.breach(Breach::IllegalMove, &m, host)),
             Some(Message::Resign) => Some(self.peer_resigned(host)),
             _ => Some(self.unexpected(&m, host)),
         }
@@ -309,7 +297,7 @@ impl ReversiText {
             if we_sent_last {
                 match host.read_peer(Some(remote_timeout()), is_quit) {
                     PeerRead::Message(m) if m.is_empty() => {}
-                    PeerRead::Message(m) => return self.peer_forfeits(host, &not_an_ack(&m)),
+                    PeerRead::Message(m) => return self.breach(Breach::NotAnAck, &m, host),
                     PeerRead::Fault(why) => return self.peer_forfeits(host, &why),
                     // The board has decided: announce it, then quit.
                     PeerRead::Interrupted(line) => then = Some(line),
@@ -356,7 +344,7 @@ impl ReversiText {
                 PeerRead::Message(m) if m.is_empty() => return None,
                 PeerRead::Message(m) => match parse_message(&m) {
                     Some(Message::Move(_)) => continue,
-                    _ => not_an_ack(&m),
+                    _ => Breach::NotAnAck.reason(&quote_input(&m)),
                 },
                 PeerRead::Fault(why) => why,
                 PeerRead::Interrupted(line) => return Some(line),
@@ -373,26 +361,14 @@ impl ReversiText {
         self.finish_remote(host)
     }
 
-    /// An illegal move from the peer (set-up or play): it resigned.
-    fn illegal(&mut self, m: &str, host: &mut ReversiHost) -> Flow {
-        let why = format!(
-            "the remote program sent the illegal move {}",
-            quote_input(m)
-        );
-        self.peer_forfeits(host, &why)
+    /// A message that is not allowed now, or no message at all: the peer resigned.
+    fn unexpected(&mut self, m: &str, host: &mut ReversiHost) -> Flow {
+        self.breach(Breach::unexpected(parse_message(m).is_some()), m, host)
     }
 
-    /// A message not allowed now, or no message at all: the peer resigned.
-    fn unexpected(&mut self, m: &str, host: &mut ReversiHost) -> Flow {
-        let why = if parse_message(m).is_some() {
-            format!("the remote program sent {} out of sequence", quote_input(m))
-        } else {
-            format!(
-                "the remote program sent the invalid message {}",
-                quote_input(m)
-            )
-        };
-        self.peer_forfeits(host, &why)
+    /// The peer broke the message sequence with `m`: it resigned, the error says how.
+    fn breach(&mut self, breach: Breach, m: &str, host: &mut ReversiHost) -> Flow {
+        self.peer_forfeits(host, &breach.reason(&quote_input(m)))
     }
 
     /// A fault (`why`): one error line, then it is as if the peer resigned.
@@ -414,14 +390,6 @@ impl ReversiText {
         host.disconnect();
         self.link = Link::Off;
     }
-}
-
-/// Why a reply to the game's last message is a fault.
-fn not_an_ack(m: &str) -> String {
-    format!(
-        "the remote program sent {} instead of acknowledging the end of the game",
-        quote_input(m)
-    )
 }
 
 #[cfg(test)]
@@ -475,7 +443,6 @@ mod tests {
             "the host sets this game up: only dump, help and quit now",
             "waiting for an opponent to join first (clear cancels hosting)",
             "cannot host: already connected (clear cancels hosting; quit leaves)",
-            &not_an_ack("d3"),
         ] {
             let l = line.to_ascii_lowercase();
             assert!(

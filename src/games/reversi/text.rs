@@ -4,7 +4,7 @@
 //! reads (`Black moves d3.`, `White passes.`, `Black wins.`, `Draw.`, dumps).
 //!
 //! Remote play (`host ID` / `join ID@HOST`, the spec's §4 over the shared transport)
-//! is the child module `remote`; its module doc lists the message sequence.
+//! is the child module `remote_play`; its module doc lists the message sequence.
 //!
 //! Every such line is written here and parsed back here (the tournament runner's text
 //! client uses the parsers), so the two cannot disagree. A line is parsed completely

@@ -77,11 +77,6 @@ pub fn color_message(side: Side) -> String {
     format!("color {}", side_word(side))
 }
 
-/// Lines that end the wait for the visitor's first message: the User's `quit`.
-fn is_quit(line: &str) -> bool {
-    ReversiText::is_quit(line)
-}
-
 /// Lines that act during the wait for the Opponent's move: the User's `resign` or
 /// `quit` (they end it), `dump` and `help` (they run, and the wait goes on).
 fn acts_while_waiting(line: &str) -> bool {
@@ -244,7 +239,7 @@ impl ReversiText {
     /// Host: the visitor's empty message must follow its arrival within the remote
     /// timeout; the answer is its colour.
     fn await_visitor(&mut self, host: &mut ReversiHost) -> Flow {
-        match host.read_peer(Some(remote_timeout()), is_quit) {
+        match host.read_peer(Some(remote_timeout()), Self::is_quit) {
             PeerRead::Message(m) if m.is_empty() => {
                 if !host.send_peer(&color_message(self.player.opponent())) {
                     return self.peer_forfeits(host, "the remote program disconnected");
@@ -295,7 +290,7 @@ impl ReversiText {
         let mut then = None;
         if self.is_remote() {
             if we_sent_last {
-                match host.read_peer(Some(remote_timeout()), is_quit) {
+                match host.read_peer(Some(remote_timeout()), Self::is_quit) {
                     PeerRead::Message(m) if m.is_empty() => {}
                     PeerRead::Message(m) => return self.breach(Breach::NotAnAck, &m, host),
                     PeerRead::Fault(why) => return self.peer_forfeits(host, &why),
@@ -340,7 +335,7 @@ impl ReversiText {
         let deadline = Instant::now() + remote_timeout();
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            let why = match host.read_peer(Some(left), is_quit) {
+            let why = match host.read_peer(Some(left), Self::is_quit) {
                 PeerRead::Message(m) if m.is_empty() => return None,
                 PeerRead::Message(m) => match parse_message(&m) {
                     Some(Message::Move(_)) => continue,

@@ -25,6 +25,8 @@ const BIN: &str = env!("CARGO_BIN_EXE_reversi");
 const T: Duration = Duration::from_secs(30);
 /// Ceiling for a whole AI game.
 const GAME: Duration = Duration::from_secs(120);
+/// The remote timeout (seconds) where none is to be missed (the machine is busy).
+const LONG: &str = "20";
 
 /// A real program; `timeout` is its remote timeout in seconds.
 fn spawn(timeout: &str) -> Engine {
@@ -95,7 +97,7 @@ fn texts(moves: &[Move]) -> Vec<String> {
 
 /// A host and a visitor joined to it, both in set-up; each first runs its `setup` lines.
 fn connect(tag: &str, host_setup: &[&str], visitor_setup: &[&str]) -> (Engine, Engine, String) {
-    fake::connect(|| spawn("20"), tag, host_setup, visitor_setup)
+    fake::connect(|| spawn(LONG), tag, host_setup, visitor_setup)
 }
 
 /// Checks the move lines `lines` from `pos` (each legal for the side it names) and
@@ -254,7 +256,7 @@ fn resign_while_waiting_and_quit_in_a_game() {
 #[test]
 fn a_second_visitor_is_refused_and_clear_cancels_hosting() {
     let (h, v, id) = connect("second", &[], &[]);
-    let third = spawn("20");
+    let third = spawn(LONG);
     third.send(&format!("join {id}@localhost"));
     expect(&third, &["error: cannot join: *"]);
     let start = Position::startpos(RuleSet::Text);
@@ -292,13 +294,13 @@ fn a_second_visitor_is_refused_and_clear_cancels_hosting() {
 
 // ---- A fake peer -------------------------------------------------------------------
 
-/// The remote timeout of the programs that meet a fake peer (seconds).
+/// The remote timeout (seconds) of a program whose fake peer is to miss it.
 const SHORT: &str = "1";
 
 /// A real host (its Player the User, black) whose fake visitor has joined and received
 /// its colour.
-fn host_with_fake(tag: &str) -> (Engine, Fake) {
-    let h = spawn(SHORT);
+fn host_with_fake(tag: &str, timeout: &str) -> (Engine, Fake) {
+    let h = spawn(timeout);
     let id = fake::host_on(&h, tag);
     let mut f = Fake::join("reversi", &id);
     f.send("");
@@ -310,7 +312,7 @@ fn host_with_fake(tag: &str) -> (Engine, Fake) {
 /// A real host in play against a fake visitor: the host has played d3, white (the
 /// fake) is to move.
 fn host_in_play(tag: &str) -> (Engine, Fake) {
-    let (h, mut f) = host_with_fake(tag);
+    let (h, mut f) = host_with_fake(tag, LONG);
     h.send("start");
     h.send("d3");
     f.expect(&["start", "d3"]);
@@ -319,11 +321,11 @@ fn host_in_play(tag: &str) -> (Engine, Fake) {
 
 /// A real host that has just played the game's last move against a fake visitor (the
 /// host's Player plays the side that makes it); that Player.
-fn host_after_last_move(tag: &str) -> (Engine, Fake, Side, Outcome) {
+fn host_after_last_move(tag: &str, timeout: &str) -> (Engine, Fake, Side, Outcome) {
     let game = random_game(21);
     let (last, setup) = game.split_last().unwrap();
     let player = play(setup).side_to_move();
-    let (h, mut f) = host_with_fake(tag);
+    let (h, mut f) = host_with_fake(tag, timeout);
     for m in texts(setup) {
         h.send(&m);
     }
@@ -351,7 +353,7 @@ fn peer_disconnects_mid_game_or_before_the_set_up() {
     expect_fault(&h, "the remote program disconnected", Side::First);
     clear_dump_quit(&h, Side::First);
 
-    let (v, f) = visitor_with_fake_host("hostgone");
+    let (v, f) = visitor_with_fake_host("hostgone", LONG);
     drop(f);
     expect_fault(&v, "the remote program disconnected", Side::First);
     clear_dump_quit(&v, Side::First);
@@ -429,7 +431,7 @@ fn messages_during_the_hosts_set_up_are_out_of_sequence() {
         ("resign", "the remote program sent 'resign' out of sequence"),
         ("", "the remote program sent '' out of sequence"),
     ] {
-        let (h, mut f) = host_with_fake("setup");
+        let (h, mut f) = host_with_fake("setup", LONG);
         h.send("color white");
         h.send("f5");
         f.expect(&["color black", "f5"]);
@@ -452,18 +454,18 @@ fn peer_stalls_before_its_first_message() {
 
 #[test]
 fn the_last_move_is_acknowledged_or_the_peer_forfeits() {
-    let (h, mut f, player, outcome) = host_after_last_move("ack");
+    let (h, mut f, player, outcome) = host_after_last_move("ack", LONG);
     f.send("");
     expect(&h, &[result_line(outcome)]);
     assert_eq!(f.recv(), None, "the host closes the connection");
     clear_dump_quit(&h, player);
 
     // No acknowledgement comes: the result is not announced, the peer forfeits.
-    let (h, _f, player, _) = host_after_last_move("noack");
+    let (h, _f, player, _) = host_after_last_move("noack", SHORT);
     expect_fault(&h, "the remote program did not answer in time", player);
     clear_dump_quit(&h, player);
 
-    let (h, mut f, player, _) = host_after_last_move("wrongack");
+    let (h, mut f, player, _) = host_after_last_move("wrongack", LONG);
     f.send("resign");
     expect_fault(
         &h,
@@ -475,13 +477,13 @@ fn the_last_move_is_acknowledged_or_the_peer_forfeits() {
 
 /// A real visitor (its Player the User) joined to a fake host that has read its empty
 /// message.
-fn visitor_with_fake_host(tag: &str) -> (Engine, Fake) {
-    fake::join_fake_host(spawn(SHORT), "reversi", tag, "")
+fn visitor_with_fake_host(tag: &str, timeout: &str) -> (Engine, Fake) {
+    fake::join_fake_host(spawn(timeout), "reversi", tag, "")
 }
 
 #[test]
 fn a_foreign_host_plays_a_game_with_our_visitor() {
-    let (v, mut f) = visitor_with_fake_host("foreign");
+    let (v, mut f) = visitor_with_fake_host("foreign", LONG);
     let game = random_game(33);
     let (last, setup) = game.split_last().unwrap();
     // The fake plays the side that makes the last move; our visitor the other.
@@ -509,11 +511,11 @@ fn a_foreign_host_plays_a_game_with_our_visitor() {
 
 #[test]
 fn host_stalls_before_or_during_the_set_up() {
-    let (v, _f) = visitor_with_fake_host("nocolor");
+    let (v, _f) = visitor_with_fake_host("nocolor", SHORT);
     expect_fault(&v, "the remote program did not answer in time", Side::First);
     clear_dump_quit(&v, Side::First);
 
-    let (v, mut f) = visitor_with_fake_host("relay");
+    let (v, mut f) = visitor_with_fake_host("relay", SHORT);
     f.send("color white");
     f.send("d3");
     expect_fault(
@@ -545,7 +547,7 @@ fn host_relays_nonsense() {
             "the remote program sent the invalid message 'color  black'",
         ),
     ] {
-        let (v, mut f) = visitor_with_fake_host("nonsense");
+        let (v, mut f) = visitor_with_fake_host("nonsense", LONG);
         for m in messages {
             f.send(m);
         }
@@ -559,7 +561,7 @@ fn host_relays_nonsense() {
 
 #[test]
 fn a_wrong_greeting_is_refused_and_the_host_keeps_waiting() {
-    let h = spawn(SHORT);
+    let h = spawn(LONG);
     let id = fake::host_on(&h, "greet");
     let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port_for("reversi", &id)));
     let mut wrong = Fake::new(TcpStream::connect_timeout(&addr, T).unwrap());

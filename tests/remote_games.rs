@@ -133,12 +133,7 @@ fn ai_against_ai_with_blocks_and_setup_moves() {
         &c,
         &[&format!("The host started game {id}; the Player is red.")],
     );
-    let host_lines = h.wait_for(GAME, is_result_line);
-    let client_lines = c.wait_for(GAME, is_result_line);
-    assert_eq!(
-        host_lines, client_lines,
-        "both print the same moves and result"
-    );
+    let host_lines = common::fake::same_game(&h, &c, GAME, is_result_line);
     let (result, moves) = host_lines.split_last().unwrap();
     assert!(
         !moves.is_empty() && moves.iter().all(|l| is_move_line(l)),

@@ -134,12 +134,7 @@ fn ai_against_ai_with_set_up_moves_and_a_relayed_clear() {
         &v,
         &[&format!("The host started game {id}; the Player is black.")],
     );
-    let host_lines = h.wait_for(GAME, is_result_line);
-    let visitor_lines = v.wait_for(GAME, is_result_line);
-    assert_eq!(
-        host_lines, visitor_lines,
-        "both print the same moves and result"
-    );
+    let host_lines = common::fake::same_game(&h, &v, GAME, is_result_line);
     let (result, moves) = host_lines.split_last().unwrap();
     let mut pos = play(setup);
     let n = setup.len() + replay(&mut pos, moves);

@@ -144,3 +144,15 @@ pub fn connect(
     super::expect_lines(&h, T, &[&arrived]);
     (h, v, id)
 }
+
+/// Reads both programs of a remote game until each has printed its result line (`done`),
+/// checks that they printed the same lines (the moves, then the result), and returns them.
+pub fn same_game(a: &Engine, b: &Engine, timeout: Duration, done: fn(&str) -> bool) -> Vec<String> {
+    let lines = a.wait_for(timeout, done);
+    assert_eq!(
+        lines,
+        b.wait_for(timeout, done),
+        "both print the same moves and result"
+    );
+    lines
+}

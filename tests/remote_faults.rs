@@ -8,10 +8,10 @@
 
 mod common;
 
+use common::fake::{self, Fake};
 use common::Engine;
 use engine::protocol::remote::port_for;
-use std::io::{BufRead, BufReader, ErrorKind, Write};
-use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 /// Ceiling for one expected line.
@@ -43,72 +43,16 @@ fn clear_dump_quit(e: &Engine) {
     assert!(e.expect_exit(T).success());
 }
 
-/// The fake remote program: one connection, line by line.
-struct Fake {
-    stream: TcpStream,
-    reader: BufReader<TcpStream>,
-}
-
-impl Fake {
-    fn new(stream: TcpStream) -> Fake {
-        stream.set_read_timeout(Some(T)).unwrap();
-        let reader = BufReader::new(stream.try_clone().unwrap());
-        Fake { stream, reader }
-    }
-
-    /// Joins game `id` hosted on loopback, greeting as the transport does.
-    fn join(id: &str) -> Fake {
-        let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port_for("ataxx", id)));
-        let stream = TcpStream::connect_timeout(&addr, T).expect("the host listens");
-        let mut f = Fake::new(stream);
-        f.send(&format!("join ataxx {id}"));
-        assert_eq!(f.recv().as_deref(), Some("welcome"));
-        f
-    }
-
-    fn send(&mut self, line: &str) {
-        let _ = self.stream.write_all(format!("{line}\n").as_bytes());
-    }
-
-    /// The next line; `None` once the program has closed the connection.
-    fn recv(&mut self) -> Option<String> {
-        let mut s = String::new();
-        match self.reader.read_line(&mut s) {
-            Ok(0) => None,
-            Ok(_) => Some(s.trim_end_matches(['\n', '\r']).to_string()),
-            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
-                panic!("the program sent nothing within {T:?}")
-            }
-            Err(_) => None,
-        }
-    }
-
-    fn expect(&mut self, lines: &[&str]) {
-        for want in lines {
-            assert_eq!(self.recv().as_deref(), Some(*want));
-        }
-    }
-}
-
 /// `host ID` on `e` with a fresh ID (another one if the derived port is taken).
 fn host(e: &Engine, tag: &str) -> String {
-    for _ in 0..5 {
-        let id = common::unique_game_id(tag);
-        e.send(&format!("host {id}"));
-        let line = e.recv(T);
-        if line.starts_with(&format!("Hosting game {id} ")) {
-            return id;
-        }
-        assert!(line.starts_with("error: "), "{line}");
-    }
-    panic!("no free port for hosting");
+    common::fake::host_on(e, tag)
 }
 
 /// A real host whose fake client has joined and sent `ready`.
 fn host_with_fake(tag: &str) -> (Engine, Fake) {
     let h = spawn();
     let id = host(&h, tag);
-    let mut f = Fake::join(&id);
+    let mut f = Fake::join("ataxx", &id);
     f.send("ready");
     expect(&h, &["An opponent joined game *"]);
     (h, f)
@@ -126,47 +70,9 @@ fn host_in_play(tag: &str) -> (Engine, Fake) {
     (h, f)
 }
 
-/// A fake host for game `id` on loopback (another ID if the derived port is taken).
-fn fake_host(tag: &str) -> (String, TcpListener) {
-    for _ in 0..5 {
-        let id = common::unique_game_id(tag);
-        let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port_for("ataxx", &id)));
-        if let Ok(l) = TcpListener::bind(addr) {
-            return (id, l);
-        }
-    }
-    panic!("no free port for the fake host");
-}
-
-/// Accepts the program's connection and answers its greeting.
-fn accept(listener: &TcpListener, id: &str) -> Fake {
-    listener.set_nonblocking(true).unwrap();
-    let deadline = Instant::now() + T;
-    let stream = loop {
-        match listener.accept() {
-            Ok((s, _)) => break s,
-            Err(e) if e.kind() == ErrorKind::WouldBlock && Instant::now() < deadline => {
-                std::thread::sleep(Duration::from_millis(5))
-            }
-            Err(e) => panic!("no visitor: {e}"),
-        }
-    };
-    stream.set_nonblocking(false).unwrap();
-    let mut f = Fake::new(stream);
-    f.expect(&[&format!("join ataxx {id}")]);
-    f.send("welcome");
-    f
-}
-
 /// A real client (its Player the User) joined to a fake host; the fake has read `ready`.
 fn client_with_fake_host(tag: &str) -> (Engine, Fake) {
-    let c = spawn();
-    let (id, listener) = fake_host(tag);
-    c.send(&format!("join {id}@127.0.0.1"));
-    let mut f = accept(&listener, &id);
-    f.expect(&["ready"]);
-    expect(&c, &[&format!("Joined game {id}; *")]);
-    (c, f)
+    fake::join_fake_host(spawn(), "ataxx", tag, "ready")
 }
 
 /// Blocks and set-up moves after which red's extend to d4 (written `e3-d4`: an extend
@@ -297,7 +203,7 @@ fn peer_stalls_before_ready() {
     let h = spawn();
     let id = host(&h, "noready");
     let started = Instant::now();
-    let _f = Fake::join(&id);
+    let _f = Fake::join("ataxx", &id);
     expect(
         &h,
         &[
@@ -434,7 +340,7 @@ fn a_wrong_greeting_is_refused_and_the_host_keeps_waiting() {
     wrong.send(&format!("join reversi {id}"));
     assert_eq!(wrong.recv().as_deref(), Some("refused not this game"));
     // A proper visitor still gets in.
-    let mut f = Fake::join(&id);
+    let mut f = Fake::join("ataxx", &id);
     f.send("ready");
     expect(&h, &["An opponent joined game *"]);
     h.send("start");

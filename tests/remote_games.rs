@@ -27,45 +27,9 @@ fn expect(e: &Engine, expected: &[&str]) {
     common::expect_lines(e, T, expected);
 }
 
-/// `host ID` on `e` with a fresh ID (another one if the derived port is taken).
-fn host(e: &Engine, tag: &str) -> String {
-    for _ in 0..5 {
-        let id = common::unique_game_id(tag);
-        e.send(&format!("host {id}"));
-        let line = e.recv(T);
-        if line.starts_with(&format!("Hosting game {id} on 127.0.0.1 port ")) {
-            return id;
-        }
-        assert!(line.starts_with("error: "), "{line}");
-    }
-    panic!("no free port for hosting");
-}
-
 /// A host and a client joined to it, both still in set-up.
 fn connect(tag: &str, host_setup: &[&str], client_setup: &[&str]) -> (Engine, Engine, String) {
-    let h = spawn();
-    let c = spawn();
-    for l in host_setup {
-        h.send(l);
-    }
-    let id = host(&h, tag);
-    for l in client_setup {
-        c.send(l);
-    }
-    c.send(&format!("join {id}@localhost"));
-    expect(
-        &c,
-        &[&format!(
-            "Joined game {id}; the host sets it up and starts it."
-        )],
-    );
-    expect(
-        &h,
-        &[&format!(
-            "An opponent joined game {id}; set the game up, then type start."
-        )],
-    );
-    (h, c, id)
+    common::fake::connect(spawn, tag, host_setup, client_setup)
 }
 
 fn dump_of(e: &Engine) -> Vec<String> {
@@ -169,12 +133,7 @@ fn ai_against_ai_with_blocks_and_setup_moves() {
         &c,
         &[&format!("The host started game {id}; the Player is red.")],
     );
-    let host_lines = h.wait_for(GAME, is_result_line);
-    let client_lines = c.wait_for(GAME, is_result_line);
-    assert_eq!(
-        host_lines, client_lines,
-        "both print the same moves and result"
-    );
+    let host_lines = common::fake::same_game(&h, &c, GAME, is_result_line);
     let (result, moves) = host_lines.split_last().unwrap();
     assert!(
         !moves.is_empty() && moves.iter().all(|l| is_move_line(l)),

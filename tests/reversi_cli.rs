@@ -1,5 +1,6 @@
 //! The `reversi` command line: `solve FILE` on an FFO position, `--ugi` with
-//! `query result`, `perft`, and `--display` (no GUI: exit status 2).
+//! `query result`, `perft`, `--display` (no GUI: exit status 2), and the remote-play
+//! options (`--remote-timeout`, `--listen`).
 
 use engine::game::RuleSet;
 use engine::games::reversi::Position;
@@ -96,4 +97,28 @@ fn perft_and_display() {
     assert_eq!(o.status.code(), Some(2));
     assert!(o.stdout.is_empty());
     assert!(!o.stderr.is_empty());
+}
+
+#[test]
+fn remote_play_options() {
+    for bad in [
+        &["--remote-timeout", "0"][..],
+        &["--remote-timeout", "x"][..],
+        &["--remote-timeout"][..],
+        &["--listen", "localhost"][..],
+    ] {
+        let o = run(bad, "");
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("--remote-timeout SECONDS"));
+    }
+    let help = run(&["--help"], "");
+    assert!(help.status.success());
+    assert!(stdout(&help).contains("--listen ADDR"));
+    // The options go with any invocation; the text language then runs as usual.
+    let o = run(
+        &["--remote-timeout", "2.5", "--listen", "0.0.0.0"],
+        "d3\ndump\n",
+    );
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("Moves: 1"));
 }

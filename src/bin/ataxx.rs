@@ -3,16 +3,12 @@
 //! `ugi` (or with `--uai` / `--ugi`), plus `perft` and `bench`.
 
 use engine::games::ataxx::text::AtaxxText;
-use engine::games::ataxx::text2008::{self, Ataxx2008};
+use engine::games::ataxx::text2008::Ataxx2008;
 use engine::protocol::cli;
-use std::net::Ipv4Addr;
 use std::process::ExitCode;
-use std::time::Duration;
 
 /// The options this binary adds to the shared command line.
-const OPTIONS: &str = "options: --edition 2016|2008 (the text language; default 2016), \
---remote-timeout SECONDS (2008 remote play; default 10), \
---listen ADDR (the IPv4 interface `host` listens on; default 127.0.0.1)";
+const EDITION_OPTION: &str = "--edition 2016|2008 (the text language; default 2016)";
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
@@ -23,8 +19,9 @@ fn main() -> ExitCode {
         Ok((edition, rest)) => {
             if matches!(rest.as_slice(), [h] if h == "--help" || h == "-h") {
                 println!(
-                    "{}\n{OPTIONS}",
-                    cli::usage::<engine::games::ataxx::Position>("ataxx")
+                    "{}\noptions: {EDITION_OPTION}, {}",
+                    cli::usage::<engine::games::ataxx::Position>("ataxx"),
+                    cli::REMOTE_OPTIONS
                 );
                 return ExitCode::SUCCESS;
             }
@@ -35,8 +32,9 @@ fn main() -> ExitCode {
         }
         Err(msg) => {
             eprintln!(
-                "ataxx: {msg}\n{}\n{OPTIONS}",
-                cli::usage::<engine::games::ataxx::Position>("ataxx")
+                "ataxx: {msg}\n{}\noptions: {EDITION_OPTION}, {}",
+                cli::usage::<engine::games::ataxx::Position>("ataxx"),
+                cli::REMOTE_OPTIONS
             );
             ExitCode::from(2)
         }
@@ -50,41 +48,21 @@ enum Edition {
 }
 
 /// Takes this binary's options (each with its value) out of `args`, leaving the shared
-/// command line; the settings of the 2008 edition are applied at once.
+/// command line; the remote-play settings are applied at once.
 fn split_options(args: Vec<String>) -> Result<(Edition, Vec<String>), String> {
     let mut edition = Edition::E2016;
     let mut rest = Vec::new();
-    let mut it = args.into_iter();
+    let mut it = cli::take_remote_options(args)?.into_iter();
     while let Some(arg) = it.next() {
-        let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
-        match arg.as_str() {
-            "--edition" => {
-                edition = match value("--edition")?.as_str() {
-                    "2016" => Edition::E2016,
-                    "2008" => Edition::E2008,
-                    other => return Err(format!("unknown edition '{other}' (2016 or 2008)")),
-                }
-            }
-            "--remote-timeout" => {
-                let v = value("--remote-timeout")?;
-                let secs: f64 = v
-                    .parse()
-                    .ok()
-                    .filter(|s: &f64| (0.001..=86_400.0).contains(s))
-                    .ok_or(format!(
-                        "bad --remote-timeout '{v}' (seconds, 0.001 to 86400)"
-                    ))?;
-                text2008::set_remote_timeout(Duration::from_secs_f64(secs));
-            }
-            "--listen" => {
-                let v = value("--listen")?;
-                let addr: Ipv4Addr = v
-                    .parse()
-                    .map_err(|_| format!("bad --listen '{v}' (an IPv4 address)"))?;
-                text2008::set_listen_interface(addr);
-            }
-            _ => rest.push(arg),
+        if arg != "--edition" {
+            rest.push(arg);
+            continue;
         }
+        edition = match it.next().ok_or("--edition needs a value")?.as_str() {
+            "2016" => Edition::E2016,
+            "2008" => Edition::E2008,
+            other => return Err(format!("unknown edition '{other}' (2016 or 2008)")),
+        };
     }
     Ok((edition, rest))
 }

@@ -1,9 +1,12 @@
 //! The `reversi` engine: the `reversi.txt` text language by default, UGI when the first
 //! command is `ugi` (or with `--ugi`), plus `perft`, `bench` and `solve FILE` (exact
-//! endgame scores of OBF positions).
+//! endgame scores of OBF positions). `--remote-timeout SECONDS` and `--listen ADDR` set
+//! up remote play (`host` / `join`), as for `ataxx`.
 
 use engine::games::reversi::solve::solve_obf;
 use engine::games::reversi::text::ReversiText;
+use engine::games::reversi::Position;
+use engine::protocol::cli;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -11,9 +14,25 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let args = match cli::take_remote_options(args) {
+        Ok(rest) => rest,
+        Err(msg) => {
+            let usage = cli::usage::<Position>("reversi");
+            eprintln!("reversi: {msg}\n{usage}\noptions: {}", cli::REMOTE_OPTIONS);
+            return ExitCode::from(2);
+        }
+    };
     match args.first().map(String::as_str) {
         Some("solve") => ExitCode::from(solve(&args[1..])),
-        _ => ExitCode::from(engine::protocol::cli::run::<ReversiText>("reversi", &args)),
+        Some("--help" | "-h") if args.len() == 1 => {
+            let usage = cli::usage::<Position>("reversi");
+            println!(
+                "{usage} | reversi solve FILE\noptions: {}",
+                cli::REMOTE_OPTIONS
+            );
+            ExitCode::SUCCESS
+        }
+        _ => ExitCode::from(cli::run::<ReversiText>("reversi", &args)),
     }
 }
 

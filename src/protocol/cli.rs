@@ -4,12 +4,49 @@
 //! extras.
 
 use super::input::{self, Line};
+use super::remote;
 use super::text::{self, TextDialect};
 use super::uci::{self, Dialect};
 use crate::bench;
 use crate::game::{GameIo, RuleSet};
 use std::io::IsTerminal;
-use std::time::Instant;
+use std::net::Ipv4Addr;
+use std::time::{Duration, Instant};
+
+/// The remote-play options every binary with `host` / `join` takes, for its help text.
+pub const REMOTE_OPTIONS: &str = "--remote-timeout SECONDS (remote play; default 10), \
+--listen ADDR (the IPv4 interface `host` listens on; default 127.0.0.1)";
+
+/// Takes the remote-play options (`--remote-timeout SECONDS`, `--listen ADDR`, each
+/// with its value) out of `args` and applies them to this process, leaving the rest
+/// in order. `Err` is a one-line reason (a missing or bad value).
+pub fn take_remote_options(args: Vec<String>) -> Result<Vec<String>, String> {
+    let mut rest = Vec::new();
+    let mut it = args.into_iter();
+    while let Some(arg) = it.next() {
+        if arg != "--remote-timeout" && arg != "--listen" {
+            rest.push(arg);
+            continue;
+        }
+        let v = it.next().ok_or(format!("{arg} needs a value"))?;
+        if arg == "--listen" {
+            let addr: Ipv4Addr = v
+                .parse()
+                .map_err(|_| format!("bad --listen '{v}' (an IPv4 address)"))?;
+            remote::set_listen_interface(addr);
+        } else {
+            let secs: f64 = v
+                .parse()
+                .ok()
+                .filter(|s: &f64| (0.001..=86_400.0).contains(s))
+                .ok_or(format!(
+                    "bad --remote-timeout '{v}' (seconds, 0.001 to 86400)"
+                ))?;
+            remote::set_remote_timeout(Duration::from_secs_f64(secs));
+        }
+    }
+    Ok(rest)
+}
 
 /// Deepest `perft` accepted on the command line.
 pub const MAX_PERFT_DEPTH: u32 = 12;

@@ -18,7 +18,7 @@ use super::input::read_bounded_line;
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::io::{self, BufReader, Write};
 use std::net::{Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -30,6 +30,35 @@ pub const GREETING_TIMEOUT: Duration = Duration::from_secs(10);
 pub const PORT_BASE: u16 = 49152;
 /// Size of that range.
 pub const PORT_SPAN: u16 = 16000;
+
+/// How long a remote read that is not the wait for the Opponent's move may take by
+/// default (which reads those are is each dialect's sequence: the join, the set-up
+/// relay, the acknowledgement of the last move). A peer that misses it forfeits.
+pub const REMOTE_TIMEOUT: Duration = Duration::from_secs(10);
+
+static TIMEOUT_MS: AtomicU64 = AtomicU64::new(REMOTE_TIMEOUT.as_millis() as u64);
+static LISTEN: AtomicU32 = AtomicU32::new(u32::from_be_bytes([127, 0, 0, 1]));
+
+/// Sets the remote timeout for this process (`--remote-timeout SECONDS`).
+pub fn set_remote_timeout(timeout: Duration) {
+    let ms = timeout.as_millis().clamp(1, u64::MAX as u128) as u64;
+    TIMEOUT_MS.store(ms, Ordering::Relaxed);
+}
+
+/// The remote timeout in force.
+pub fn remote_timeout() -> Duration {
+    Duration::from_millis(TIMEOUT_MS.load(Ordering::Relaxed))
+}
+
+/// Sets the interface `host ID` listens on (`--listen ADDR`; default loopback).
+pub fn set_listen_interface(interface: Ipv4Addr) {
+    LISTEN.store(u32::from(interface), Ordering::Relaxed);
+}
+
+/// The interface `host ID` listens on.
+pub fn listen_interface() -> Ipv4Addr {
+    Ipv4Addr::from(LISTEN.load(Ordering::Relaxed))
+}
 
 /// The port a game ID is hosted on: FNV-1a of `GAME/ID`, folded into the private range.
 pub fn port_for(game: &str, id: &str) -> u16 {
@@ -65,6 +94,87 @@ pub fn parse_address(text: &str) -> Result<(String, String, Option<u16>), String
         return Err("bad host name".into());
     }
     Ok((id.to_string(), host.to_string(), port))
+}
+
+/// The words of a message in the strict form the specifications ask of messages
+/// between programs: printable ASCII, one blank between words, none before or after.
+/// `None` otherwise (an empty message has no words: `None` too).
+pub fn message_words(m: &str) -> Option<Vec<&str>> {
+    if !m.bytes().all(|b| b.is_ascii_graphic() || b == b' ') {
+        return None;
+    }
+    let words: Vec<&str> = m.split(' ').collect();
+    if words.iter().any(|w| w.is_empty()) {
+        return None; // empty, or leading, trailing or doubled blanks
+    }
+    Some(words)
+}
+
+/// The lines every dialect prints about remote play, worded once (they avoid the words
+/// the harnesses reserve: wins, moves, passes, draw).
+pub mod says {
+    use std::net::Ipv4Addr;
+
+    /// After `host ID` starts listening.
+    pub fn hosting(id: &str, interface: Ipv4Addr, port: u16) -> String {
+        format!(
+            "Hosting game {id} on {interface} port {port}; waiting for an opponent (clear or quit cancels)."
+        )
+    }
+
+    /// On the host, once its visitor is in.
+    pub fn opponent_joined(id: &str) -> String {
+        format!("An opponent joined game {id}; set the game up, then type start.")
+    }
+
+    /// On the visitor, after `join`.
+    pub fn joined(id: &str) -> String {
+        format!("Joined game {id}; the host sets it up and starts it.")
+    }
+
+    /// On the visitor, at the host's `start`; `player` is its Player's colour word.
+    pub fn host_started(id: &str, player: &str) -> String {
+        format!("The host started game {id}; the Player is {player}.")
+    }
+}
+
+/// A message that breaks a dialect's sequence: the peer forfeits (or resigns, as
+/// Reversi puts it), and the dialect says why in these words after `error: `.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Breach {
+    /// A move the rules do not allow (set-up or play).
+    IllegalMove,
+    /// One of the dialect's messages, at a time it is not allowed.
+    OutOfSequence,
+    /// No message of the dialect at all.
+    Invalid,
+    /// Something other than the acknowledgement of the game's last message.
+    NotAnAck,
+}
+
+impl Breach {
+    /// [`Breach::OutOfSequence`] for a message the dialect knows, else
+    /// [`Breach::Invalid`].
+    pub fn unexpected(known: bool) -> Breach {
+        if known {
+            Breach::OutOfSequence
+        } else {
+            Breach::Invalid
+        }
+    }
+
+    /// The one-line reason; `quoted` is the message as the dialect quotes input (so
+    /// it can mask the words its harness reserves).
+    pub fn reason(self, quoted: &str) -> String {
+        match self {
+            Breach::IllegalMove => format!("the remote program sent the illegal move {quoted}"),
+            Breach::OutOfSequence => format!("the remote program sent {quoted} out of sequence"),
+            Breach::Invalid => format!("the remote program sent the invalid message {quoted}"),
+            Breach::NotAnAck => format!(
+                "the remote program sent {quoted} instead of acknowledging the end of the game"
+            ),
+        }
+    }
 }
 
 /// What the reader thread reports about the peer.

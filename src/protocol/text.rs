@@ -97,6 +97,17 @@ pub enum RemoteEvent {
     Interrupted(String),
 }
 
+/// What [`Host::read_peer`] produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PeerRead {
+    /// A message from the peer.
+    Message(String),
+    /// The user typed a line the dialect asked to see (before or during the wait).
+    Interrupted(String),
+    /// The connection failed or timed out: why (the peer is dropped).
+    Fault(String),
+}
+
 /// What a program that drives this language from outside needs (the tournament runner's
 /// text client, the tuner): how to set a game up, the move text it reads and writes,
 /// and how to recognise the AI's move and result lines. Written next to the dialect,
@@ -327,6 +338,25 @@ impl<'a, G: GameIo> Host<'a, G> {
             .iter()
             .position(|l| !l.too_long && wanted(&l.text))?;
         self.pending.remove(i).map(|l| l.text)
+    }
+
+    /// The peer's next message within `timeout` (none: as long as it takes), the way a
+    /// dialect's remote sequence reads: a line kept for later for which `interrupts` is
+    /// true comes back first (typed while the AI thought), then [`Host::wait_peer`].
+    pub fn read_peer(
+        &mut self,
+        timeout: Option<Duration>,
+        interrupts: fn(&str) -> bool,
+    ) -> PeerRead {
+        if let Some(line) = self.take_pending(interrupts) {
+            return PeerRead::Interrupted(line);
+        }
+        match self.wait_peer(timeout, interrupts) {
+            RemoteEvent::Message(m) => PeerRead::Message(m),
+            RemoteEvent::Interrupted(line) => PeerRead::Interrupted(line),
+            RemoteEvent::Fault(why) => PeerRead::Fault(why),
+            RemoteEvent::Joined => PeerRead::Fault("unexpected second visitor".into()),
+        }
     }
 
     fn peer_event(&mut self, event: PeerEvent) -> RemoteEvent {

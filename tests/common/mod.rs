@@ -1,7 +1,8 @@
-//! What the integration tests share: the real `ataxx` binary as a child process, driven
-//! through its stdin and read through its stdout, where every read has a deadline (so a
-//! hung program fails a test instead of hanging the suite) and the process is killed
-//! when the handle is dropped.
+//! What the integration tests share: the real `ataxx` binary (or another of the crate's
+//! programs, [`Engine::spawn_bin`]) as a child process, driven through its stdin and
+//! read through its stdout, where every read has a deadline (so a hung program fails a
+//! test instead of hanging the suite) and the process is killed when the handle is
+//! dropped.
 //!
 //! A writer thread owns the child's stdin (a test never blocks on a full pipe), a reader
 //! thread sends each stdout line (without its `\n`, otherwise as printed; invalid UTF-8
@@ -10,6 +11,8 @@
 //! uses every helper.
 
 #![allow(dead_code)]
+
+pub mod fake;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
@@ -84,14 +87,25 @@ impl Engine {
 
     /// Starts the program with `args` and its working directory set to `dir`.
     pub fn spawn_in(dir: &Path, args: &[&str]) -> Result<Engine, String> {
-        let mut child = Command::new(BIN)
+        Engine::spawn_bin_in(BIN, dir, args)
+    }
+
+    /// Starts another of the crate's programs (`env!("CARGO_BIN_EXE_reversi")`, …) with
+    /// `args` in the current directory; panics if it cannot.
+    pub fn spawn_bin(bin: &str, args: &[&str]) -> Engine {
+        Engine::spawn_bin_in(bin, Path::new("."), args).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Starts program `bin` with `args` and its working directory set to `dir`.
+    pub fn spawn_bin_in(bin: &str, dir: &Path, args: &[&str]) -> Result<Engine, String> {
+        let mut child = Command::new(bin)
             .args(args)
             .current_dir(dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| format!("cannot start {BIN}: {e}"))?;
+            .map_err(|e| format!("cannot start {bin}: {e}"))?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr_pipe = child.stderr.take().expect("piped stderr");

@@ -33,41 +33,18 @@ use super::text::{
 };
 use super::{parse_square, square_name, Move, Position, Rules, TextMove};
 use crate::game::{Opening, Outcome, Side};
-use crate::protocol::remote;
-use crate::protocol::text::{Flow, Host, RemoteEvent, TextDialect, TextProtocol, ThinkError};
+use crate::protocol::remote::{self, says, Breach};
+use crate::protocol::text::{
+    Flow, Host, PeerRead as Got, RemoteEvent, TextDialect, TextProtocol, ThinkError,
+};
 use crate::search::Limits;
-use std::net::Ipv4Addr;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::Duration;
 
-/// How long a remote read that is not the wait for the Opponent's move may take by
-/// default: the client's `ready`, each message of the set-up relay after `color`, and
-/// the final `stop` that acknowledges the last move.
-pub const REMOTE_TIMEOUT: Duration = Duration::from_secs(10);
-
-static TIMEOUT_MS: AtomicU64 = AtomicU64::new(REMOTE_TIMEOUT.as_millis() as u64);
-static LISTEN: AtomicU32 = AtomicU32::new(u32::from_be_bytes([127, 0, 0, 1]));
-
-/// Sets the remote timeout for this process (`ataxx --remote-timeout SECONDS`).
-pub fn set_remote_timeout(timeout: Duration) {
-    let ms = timeout.as_millis().clamp(1, u64::MAX as u128) as u64;
-    TIMEOUT_MS.store(ms, Ordering::Relaxed);
-}
-
-/// The remote timeout in force.
-pub fn remote_timeout() -> Duration {
-    Duration::from_millis(TIMEOUT_MS.load(Ordering::Relaxed))
-}
-
-/// Sets the interface `host ID` listens on (`ataxx --listen ADDR`; default loopback).
-pub fn set_listen_interface(interface: Ipv4Addr) {
-    LISTEN.store(u32::from(interface), Ordering::Relaxed);
-}
-
-/// The interface `host ID` listens on.
-pub fn listen_interface() -> Ipv4Addr {
-    Ipv4Addr::from(LISTEN.load(Ordering::Relaxed))
-}
+// The remote timeout and the listening interface are process settings shared with the
+// other games' dialects (`--remote-timeout`, `--listen`): see `protocol::remote`.
+pub use crate::protocol::remote::{
+    listen_interface, remote_timeout, set_listen_interface, set_remote_timeout, REMOTE_TIMEOUT,
+};
 
 /// The block names of `ataxx-2008.txt` §1.1 and the square of the upper-left 4×4
 /// corner each stands for, in the order a canonical configuration lists them. Each
@@ -299,14 +276,7 @@ pub enum Message {
 /// words `ready`, `color`, `blocks`, `start`, `stop` in lower case (colours and block
 /// names in either case). `None` for anything else.
 pub fn parse_message(m: &str) -> Option<Message> {
-    if !m.bytes().all(|b| b.is_ascii_graphic() || b == b' ') {
-        return None;
-    }
-    let words: Vec<&str> = m.split(' ').collect();
-    if words.iter().any(|w| w.is_empty()) {
-        return None; // leading, trailing or doubled blanks
-    }
-    match words.as_slice() {
+    match remote::message_words(m)?.as_slice() {
         ["ready"] => Some(Message::Ready),
         ["start"] => Some(Message::Start),
         ["stop"] => Some(Message::Stop),
@@ -407,15 +377,6 @@ type AtaxxHost<'a> = Host<'a, Position>;
 /// Lines that end a wait on the remote program: the User's `clear` and `quit`.
 fn is_abandon(line: &str) -> bool {
     matches!(parse(line), Ok(Some(Command::Clear | Command::Quit)))
-}
-
-/// What a remote read produced, sorted for the dialect.
-enum Got {
-    Message(String),
-    /// The User typed `clear` or `quit` meanwhile (the line, to run).
-    Interrupted(String),
-    /// The connection failed or timed out: why.
-    Fault(String),
 }
 
 impl TextDialect for Ataxx2008 {
@@ -574,9 +535,10 @@ impl Ataxx2008 {
                 self.require_local("host")?;
                 let interface = listen_interface();
                 host.host_game(&id, interface).map_err(TextError::Remote)?;
-                host.say(&format!(
-                    "Hosting game {id} on {interface} port {}; waiting for an opponent (clear or quit cancels).",
-                    remote::port_for("ataxx", &id)
+                host.say(&says::hosting(
+                    &id,
+                    interface,
+                    remote::port_for("ataxx", &id),
                 ));
                 self.mode = Mode::Host;
                 self.link = Link::Waiting;
@@ -599,10 +561,7 @@ impl Ataxx2008 {
                 self.mode = Mode::Client;
                 self.link = Link::Connected;
                 self.game_id = address.split('@').next().unwrap_or("").to_string();
-                host.say(&format!(
-                    "Joined game {}; the host sets it up and starts it.",
-                    self.game_id
-                ));
+                host.say(&says::joined(&self.game_id));
             }
             Command::Move(tm) => return self.user_move(tm, host),
             Command::Help => host.say(HELP),
@@ -793,11 +752,7 @@ impl Ataxx2008 {
             return Some(self.unexpected(&m, host));
         };
         let Some(mv) = tm.resolve(&self.pos) else {
-            let why = format!(
-                "the remote program sent the illegal move {}",
-                quote_input(&m)
-            );
-            return Some(self.peer_forfeits(host, &why));
+            return Some(self.breach(Breach::IllegalMove, &m, host));
         };
         host.say(&ai_move_line(&self.pos, mv));
         self.play(mv);
@@ -807,15 +762,7 @@ impl Ataxx2008 {
     /// Reads the peer's next message, within `timeout` if given. A `clear` or `quit`
     /// the User typed (before or during the wait) ends it.
     fn read_peer(&mut self, host: &mut AtaxxHost, timeout: Option<Duration>) -> Got {
-        if let Some(line) = host.take_pending(is_abandon) {
-            return Got::Interrupted(line);
-        }
-        match host.wait_peer(timeout, is_abandon) {
-            RemoteEvent::Message(m) => Got::Message(m),
-            RemoteEvent::Interrupted(line) => Got::Interrupted(line),
-            RemoteEvent::Fault(why) => Got::Fault(why),
-            RemoteEvent::Joined => Got::Fault("unexpected second visitor".into()),
-        }
+        host.read_peer(timeout, is_abandon)
     }
 
     /// The game is over on the board. With a remote Opponent, the side that sent the
@@ -830,7 +777,7 @@ impl Ataxx2008 {
             if we_sent_last {
                 match self.read_peer(host, Some(remote_timeout())) {
                     Got::Message(m) if parse_message(&m) == Some(Message::Stop) => {}
-                    Got::Message(m) => return self.unexpected_ack(&m, host),
+                    Got::Message(m) => return self.breach(Breach::NotAnAck, &m, host),
                     Got::Fault(why) => return self.peer_forfeits(host, &why),
                     // The board has decided: announce it, then do what the User asked.
                     Got::Interrupted(line) => then = Some(line),
@@ -850,12 +797,9 @@ impl Ataxx2008 {
         }
     }
 
-    fn unexpected_ack(&mut self, m: &str, host: &mut AtaxxHost) -> Flow {
-        let why = format!(
-            "the remote program sent {} instead of acknowledging the end of the game",
-            quote_input(m)
-        );
-        self.peer_forfeits(host, &why)
+    /// The peer broke the message sequence with `m`: it forfeits, the error says how.
+    fn breach(&mut self, breach: Breach, m: &str, host: &mut AtaxxHost) -> Flow {
+        self.peer_forfeits(host, &breach.reason(&quote_input(m)))
     }
 
     /// A message that is not allowed now: `stop` abandons the game (the peer
@@ -865,15 +809,7 @@ impl Ataxx2008 {
             host.say("The remote program abandoned the game.");
             return self.forfeit(host);
         }
-        let why = if parse_message(m).is_some() {
-            format!("the remote program sent {} out of sequence", quote_input(m))
-        } else {
-            format!(
-                "the remote program sent the invalid message {}",
-                quote_input(m)
-            )
-        };
-        self.peer_forfeits(host, &why)
+        self.breach(Breach::unexpected(parse_message(m).is_some()), m, host)
     }
 
     /// The peer forfeits because of a fault: one error line saying why, then the
@@ -896,10 +832,7 @@ impl Ataxx2008 {
     fn await_ready(&mut self, host: &mut AtaxxHost) -> Flow {
         match self.read_peer(host, Some(remote_timeout())) {
             Got::Message(m) if parse_message(&m) == Some(Message::Ready) => {
-                host.say(&format!(
-                    "An opponent joined game {}; set the game up, then type start.",
-                    self.game_id
-                ));
+                host.say(&says::opponent_joined(&self.game_id));
                 Flow::Continue
             }
             Got::Message(m) => self.unexpected(&m, host),
@@ -930,20 +863,10 @@ impl Ataxx2008 {
                 }
                 Some(Message::Move(tm)) if colored => match tm.resolve(&self.pos) {
                     Some(mv) => self.play(mv),
-                    None => {
-                        let why = format!(
-                            "the remote program sent the illegal move {}",
-                            quote_input(&m)
-                        );
-                        return self.peer_forfeits(host, &why);
-                    }
+                    None => return self.breach(Breach::IllegalMove, &m, host),
                 },
                 Some(Message::Start) if colored => {
-                    host.say(&format!(
-                        "The host started game {}; the Player is {}.",
-                        self.game_id,
-                        side_word(self.player)
-                    ));
+                    host.say(&says::host_started(&self.game_id, side_word(self.player)));
                     return self.begin(host, false);
                 }
                 _ => return self.unexpected(&m, host),

@@ -3,6 +3,9 @@
 //! against an AI Opponent, set-up moves before `start`, and the exact lines a harness
 //! reads (`Black moves d3.`, `White passes.`, `Black wins.`, `Draw.`, dumps).
 //!
+//! Remote play (`host ID` / `join ID@HOST`, the spec's §4 over the shared transport)
+//! is the child module `remote_play`; its module doc lists the message sequence.
+//!
 //! Every such line is written here and parsed back here (the tournament runner's text
 //! client uses the parsers), so the two cannot disagree. A line is parsed completely
 //! into a [`Command`] before anything changes; a refused command changes nothing.
@@ -12,9 +15,13 @@
 use super::solve::Solver;
 use super::{Move, Position};
 use crate::game::{Opening, Outcome, RuleSet, Side};
-use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol, ThinkError};
+use crate::protocol::remote;
+use crate::protocol::text::{Flow, Host, RemoteEvent, TextDialect, TextProtocol, ThinkError};
 use crate::search::Limits;
 use std::time::Duration;
+
+mod remote_play;
+use remote_play::color_message;
 
 /// Nodes the AI searches per move (middle game). A node budget, not a clock, so the
 /// same seed and input give the same moves on any machine.
@@ -49,6 +56,8 @@ pub enum Command {
     Seed(u64),
     Move(Move),
     Resign,
+    Host(String),
+    Join(String),
     Help,
     Dump,
     Load(String),
@@ -62,6 +71,8 @@ pub enum TextError {
     WrongState(&'static str),
     Illegal(String),
     NotYourTurn,
+    /// Remote play refused (a bad address, no host, already connected, …): why.
+    Remote(String),
 }
 
 impl std::fmt::Display for TextError {
@@ -72,6 +83,7 @@ impl std::fmt::Display for TextError {
             TextError::WrongState(what) => write!(f, "{what}"),
             TextError::Illegal(m) => write!(f, "illegal move {}", quote_input(m)),
             TextError::NotYourTurn => write!(f, "it is not the user's turn"),
+            TextError::Remote(why) => write!(f, "{why}"),
         }
     }
 }
@@ -132,6 +144,18 @@ pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
         "load" => match args {
             [file] => Ok(Some(Command::Load(file.to_string()))),
             _ => Err(TextError::BadArgs("load FILE")),
+        },
+        "host" => match args {
+            [id] if remote::valid_id(id) => Ok(Some(Command::Host(id.to_string()))),
+            _ => Err(TextError::BadArgs("host ID (1 to 64 letters, digits or _)")),
+        },
+        "join" => match args {
+            [address] => remote::parse_address(address)
+                .map(|_| Some(Command::Join(address.to_string())))
+                .map_err(|why| {
+                    TextError::Remote(format!("cannot join {}: {why}", quote_input(address)))
+                }),
+            _ => Err(TextError::BadArgs("join ID@HOST")),
         },
         _ => {
             if args.is_empty() {
@@ -251,6 +275,10 @@ Commands (one a line; # starts a comment; words are case-insensitive):
                  user's turn
   -              skip a turn (only when no placement is possible)
   resign         give up the game in progress (the opponent gets the win)
+  host ID        play a program that joins game ID (letters, digits, _);
+                 set the game up once it has joined, then start      [no game]
+  join ID@HOST   play the program hosting game ID on HOST (e.g. localhost);
+                 it sets the game up and starts it                    [no game]
   dump           print the board for the test harness
   load FILE      read commands from FILE
   help           print this summary";
@@ -267,6 +295,23 @@ pub struct ReversiText {
     auto: bool,
     seed: u64,
     solver: Option<Box<Solver>>,
+    /// Where remote play stands; the Opponent is remote while connected.
+    link: Link,
+    /// The game ID hosted or joined (for messages).
+    game_id: String,
+}
+
+/// Where the connection to a remote program stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Link {
+    /// No remote program: the Opponent is the AI.
+    Off,
+    /// `host ID` waits for a visitor.
+    Waiting,
+    /// Hosting, with the visitor connected: the User's set-up is relayed to it.
+    Host,
+    /// Joined a host: it sets the game up.
+    Visitor,
 }
 
 type ReversiHost<'a> = Host<'a, Position>;
@@ -283,6 +328,8 @@ impl TextDialect for ReversiText {
             auto: false,
             seed: 0,
             solver: None,
+            link: Link::Off,
+            game_id: String::new(),
         }
     }
 
@@ -300,6 +347,8 @@ impl TextDialect for ReversiText {
     fn prompt(&self) -> Option<String> {
         let who = side_word(self.pos.side_to_move());
         Some(match self.state {
+            State::Setup if self.link == Link::Waiting => "waiting for an opponent: ".into(),
+            State::Setup if self.link == Link::Visitor => "waiting for the host: ".into(),
             State::Setup => format!("set-up, {who} to play: "),
             State::Playing => format!("{who}: "),
             State::Finished => "game over (clear for a new game): ".to_string(),
@@ -313,6 +362,18 @@ impl TextDialect for ReversiText {
     fn error(host: &mut ReversiHost, message: &str) {
         host.say(&format!("error: {message}"));
     }
+
+    /// Quit or end of input: a remote Opponent in a game in progress is sent `resign`
+    /// (the connection then closes, which is how a peer in set-up learns of it).
+    fn at_exit(&mut self, host: &mut ReversiHost) {
+        if self.state == State::Playing && host.has_peer() {
+            host.send_peer("resign");
+        }
+    }
+
+    fn on_remote(&mut self, event: RemoteEvent, host: &mut ReversiHost) -> Flow {
+        self.remote_event(event, host)
+    }
 }
 
 impl ReversiText {
@@ -325,13 +386,18 @@ impl ReversiText {
     }
 
     fn apply(&mut self, cmd: Command, host: &mut ReversiHost) -> Result<Flow, TextError> {
+        self.remote_allows(&cmd)?;
         match cmd {
             Command::Quit => return Ok(Flow::Quit),
             Command::Clear => {
                 self.no_game("clear is refused while a game is in progress (resign first)")?;
-                self.state = State::Setup;
-                self.pos = Position::startpos(RuleSet::Text);
-                self.moves = 0;
+                if self.link == Link::Waiting {
+                    host.disconnect();
+                    self.link = Link::Off;
+                    host.say("No longer hosting; the opponent is the computer again.");
+                }
+                self.clear_board();
+                return Ok(self.relay("clear".into(), host));
             }
             Command::Start => {
                 match self.state {
@@ -345,15 +411,15 @@ impl ReversiText {
                     }
                     State::Setup => {}
                 }
-                self.state = State::Playing;
-                host.new_game();
-                if !self.check_end(host) {
-                    return Ok(self.play_ai(host));
+                if self.link == Link::Host && !host.send_peer("start") {
+                    return Ok(self.peer_forfeits(host, "the remote program disconnected"));
                 }
+                return Ok(self.begin(host, true));
             }
             Command::Color(side) => {
                 self.no_game("color is only valid when no game is in progress")?;
                 self.player = side;
+                return Ok(self.relay(color_message(side.opponent()), host));
             }
             Command::Auto => {
                 self.no_game("auto is only valid when no game is in progress")?;
@@ -371,8 +437,15 @@ impl ReversiText {
                 if self.state != State::Playing {
                     return Err(TextError::WrongState("no game is in progress"));
                 }
-                host.say(result_line(Outcome::Win(self.player.opponent())));
-                self.state = State::Finished;
+                return Ok(self.resign(host));
+            }
+            Command::Host(id) => {
+                self.unlinked("host")?;
+                return self.host_game(id, host);
+            }
+            Command::Join(address) => {
+                self.unlinked("join")?;
+                return self.join_game(&address, host);
             }
             Command::Move(mv) => return self.user_move(mv, host),
             Command::Help => host.say(HELP),
@@ -382,9 +455,23 @@ impl ReversiText {
         Ok(Flow::Continue)
     }
 
-    /// True when the side to move is played by an AI (in a game in progress).
-    fn ai_to_move(&self) -> bool {
-        self.auto || self.pos.side_to_move() != self.player
+    /// `host` and `join`: only with no game in progress and no remote program.
+    fn unlinked(&self, what: &str) -> Result<(), TextError> {
+        self.no_game("host and join are only valid when no game is in progress")?;
+        if self.link != Link::Off {
+            return Err(TextError::Remote(format!(
+                "cannot {what}: already connected (clear cancels hosting; quit leaves)"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The board to the start position, set-up state (`clear`, and what `host`,
+    /// `join` and the host's relayed `clear` first do).
+    fn clear_board(&mut self) {
+        self.state = State::Setup;
+        self.pos = Position::startpos(RuleSet::Text);
+        self.moves = 0;
     }
 
     fn user_move(&mut self, mv: Move, host: &mut ReversiHost) -> Result<Flow, TextError> {
@@ -399,35 +486,27 @@ impl ReversiText {
                     "the set-up already ended the game (start announces the result; clear for a new one)",
                 ))
             }
-            State::Playing if self.ai_to_move() => return Err(TextError::NotYourTurn),
+            State::Playing if self.auto || self.pos.side_to_move() != self.player => {
+                return Err(TextError::NotYourTurn)
+            }
             _ => {}
         }
         if !self.pos.is_legal(mv) {
             return Err(TextError::Illegal(mv.text()));
         }
-        self.play(mv);
-        if self.state == State::Playing && !self.check_end(host) {
-            return Ok(self.play_ai(host));
+        if self.state == State::Setup {
+            self.play(mv);
+            return Ok(self.relay(mv.text(), host));
         }
-        Ok(Flow::Continue)
+        Ok(match self.our_move(mv, host) {
+            Some(flow) => flow,
+            None => self.proceed(host),
+        })
     }
 
     fn play(&mut self, mv: Move) {
         self.pos.make_move(mv);
         self.moves += 1;
-    }
-
-    /// In a game in progress: if the game is over, announce it and finish. Returns
-    /// whether it ended.
-    fn check_end(&mut self, host: &mut ReversiHost) -> bool {
-        match self.pos.outcome() {
-            Some(o) => {
-                host.say(result_line(o));
-                self.state = State::Finished;
-                true
-            }
-            None => false,
-        }
     }
 
     /// The AI's move in the current position: the exact solver's with few empties, else
@@ -462,22 +541,71 @@ impl ReversiText {
         )
     }
 
-    /// Lets the AIs move until the User is to move or the game ends.
-    fn play_ai(&mut self, host: &mut ReversiHost) -> Flow {
-        while self.state == State::Playing && self.ai_to_move() {
-            let mv = match self.ai_move(host) {
-                Ok(mv) => mv,
-                Err(ThinkError::Quit) => return Flow::Quit,
-                Err(ThinkError::Internal(why)) => {
-                    Self::error(host, &format!("internal error, no AI move made: {why}"));
-                    return Flow::Continue;
-                }
+    /// Enters the playing state (`start` here, or the host's `start` on a visitor).
+    /// `we_started`: this program sent `start`, so if the set-up already ended the game
+    /// it is the side that waits for the acknowledgement.
+    fn begin(&mut self, host: &mut ReversiHost, we_started: bool) -> Flow {
+        self.state = State::Playing;
+        host.new_game();
+        match self.ended(host, we_started) {
+            Some(flow) => flow,
+            None => self.proceed(host),
+        }
+    }
+
+    /// Plays until the User is to move or the game ends: AI moves here, a remote
+    /// Opponent's moves from the connection.
+    fn proceed(&mut self, host: &mut ReversiHost) -> Flow {
+        while self.state == State::Playing {
+            let ours = self.pos.side_to_move() == self.player;
+            let stop = if ours && !self.auto {
+                return Flow::Continue;
+            } else if ours || !self.is_remote() {
+                self.ai_turn(host, ours)
+            } else {
+                self.remote_move(host)
             };
-            host.say(&ai_move_line(self.pos.side_to_move(), mv));
-            self.play(mv);
-            self.check_end(host);
+            if let Some(flow) = stop {
+                return flow;
+            }
         }
         Flow::Continue
+    }
+
+    /// One AI move: the Player's if `ours` (sent to a remote Opponent), else the local
+    /// Opponent's. `Some(flow)` when play stops here.
+    fn ai_turn(&mut self, host: &mut ReversiHost, ours: bool) -> Option<Flow> {
+        let mv = match self.ai_move(host) {
+            Ok(mv) => mv,
+            Err(ThinkError::Quit) => return Some(Flow::Quit),
+            Err(ThinkError::Internal(why)) => {
+                Self::error(host, &format!("internal error, no AI move made: {why}"));
+                return Some(Flow::Continue);
+            }
+        };
+        host.say(&ai_move_line(self.pos.side_to_move(), mv));
+        if ours {
+            return self.our_move(mv, host);
+        }
+        self.play(mv);
+        self.ended(host, false)
+    }
+
+    /// Plays the Player's move in a game in progress and sends it to a remote
+    /// Opponent. `Some(flow)` when play stops here (the game ended, or the peer is gone).
+    fn our_move(&mut self, mv: Move, host: &mut ReversiHost) -> Option<Flow> {
+        self.play(mv);
+        if self.is_remote() && !host.send_peer(&mv.text()) {
+            return Some(self.peer_forfeits(host, "the remote program disconnected"));
+        }
+        self.ended(host, true)
+    }
+
+    /// If the game is over on the board, ends it (`we_sent_last`: this program sent
+    /// the last move, so it waits for a remote Opponent's acknowledgement).
+    fn ended(&mut self, host: &mut ReversiHost, we_sent_last: bool) -> Option<Flow> {
+        let outcome = self.pos.outcome()?;
+        Some(self.game_over(outcome, host, we_sent_last))
     }
 }
 

@@ -114,6 +114,15 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         true
     }
 
+    /// A "null move" for null-move pruning: a move that only hands the turn to the
+    /// opponent, offered where the game considers passing a fair test of the position
+    /// (not where the side to move must pass anyway, and not where zugzwang is likely).
+    /// `make_move`/`unmake_move` must accept it even though it need not be legal. The
+    /// default, `None`, means "not supported": the search then never tries one.
+    fn null_move(&self) -> Option<Self::Move> {
+        None
+    }
+
     /// Whether `mv` is legal here; used to validate moves from the transposition
     /// table and from untrusted peers. The default generates all moves.
     fn is_legal(&self, mv: Self::Move) -> bool {

@@ -192,6 +192,48 @@ pub static OPTIONS: &[SpinOption] = &[
         max: 1,
         apply: |s, v| s.features.iir = v != 0,
     },
+    SpinOption {
+        name: "NullMove",
+        default: 0,
+        min: 0,
+        max: 1,
+        apply: |s, v| s.features.null_move = v != 0,
+    },
+    SpinOption {
+        name: "RFPMargin",
+        default: 0,
+        min: 0,
+        max: 10000,
+        apply: |s, v| s.features.rfp_margin = v as i32,
+    },
+    SpinOption {
+        name: "RazorMargin",
+        default: 0,
+        min: 0,
+        max: 10000,
+        apply: |s, v| s.features.razor_margin = v as i32,
+    },
+    SpinOption {
+        name: "LMP",
+        default: 0,
+        min: 0,
+        max: 1000,
+        apply: |s, v| s.features.lmp = v as i32,
+    },
+    SpinOption {
+        name: "LMRAggr",
+        default: 0,
+        min: 0,
+        max: 8,
+        apply: |s, v| s.features.lmr_aggr = v as i32,
+    },
+    SpinOption {
+        name: "PredictStop",
+        default: 0,
+        min: 0,
+        max: 1,
+        apply: |s, v| s.features.predict_stop = v != 0,
+    },
 ];
 
 fn option_default(name: &str) -> i64 {
@@ -940,6 +982,12 @@ mod tests {
         assert_eq!(option_default("LMRLog"), d.lmr_log as i64);
         assert_eq!(option_default("HistoryDiv"), d.history_div as i64);
         assert_eq!(on("IIR"), d.iir);
+        assert_eq!(on("NullMove"), d.null_move);
+        assert_eq!(option_default("RFPMargin"), d.rfp_margin as i64);
+        assert_eq!(option_default("RazorMargin"), d.razor_margin as i64);
+        assert_eq!(option_default("LMP"), d.lmp as i64);
+        assert_eq!(option_default("LMRAggr"), d.lmr_aggr as i64);
+        assert_eq!(on("PredictStop"), d.predict_stop);
     }
 
     #[test]

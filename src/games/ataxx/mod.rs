@@ -76,7 +76,21 @@ impl Game for Position {
     fn is_legal(&self, mv: Move) -> bool {
         Position::is_legal(self, mv)
     }
+
+    /// The pass, while at least [`NULL_MOVE_EMPTY_PERCENT`] % of the playable squares
+    /// are empty and the side to move has a move: late in the game a pass is often the
+    /// best move (every move may open a hole), so the null-move test would mislead.
+    fn null_move(&self) -> Option<Move> {
+        let playable = 49 - self.gaps().count_ones();
+        let empty = self.empty().count_ones();
+        (empty * 100 >= NULL_MOVE_EMPTY_PERCENT * playable && self.can_move(self.side_to_move()))
+            .then_some(Move::PASS)
+    }
 }
+
+/// Null-move pruning is offered while at least this share of the playable squares is
+/// empty (zugzwang becomes likely as the board fills).
+pub const NULL_MOVE_EMPTY_PERCENT: u32 = 46;
 
 impl GameIo for Position {
     const NAME: &'static str = "ataxx";

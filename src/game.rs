@@ -114,6 +114,17 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         true
     }
 
+    /// Whether the search may use its selective features in this position: those that
+    /// rest on the scale of the evaluation and on move counts (reverse futility pruning,
+    /// razoring, late-move pruning, the aggressive late-move reductions:
+    /// `search::Features`). Their defaults were measured in Ataxx; a game opts in once it
+    /// has measured them with its own evaluation, and may opt out where exactness
+    /// matters more than depth (Ataxx: the last few empty squares). Default: never (the
+    /// search reduces as before these features existed).
+    fn selective(&self) -> bool {
+        false
+    }
+
     /// A "null move" for null-move pruning: a move that only hands the turn to the
     /// opponent, offered where the game considers passing a fair test of the position
     /// (not where the side to move must pass anyway, and not where zugzwang is likely).

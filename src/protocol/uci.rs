@@ -194,21 +194,21 @@ pub static OPTIONS: &[SpinOption] = &[
     },
     SpinOption {
         name: "NullMove",
-        default: 0,
+        default: 1,
         min: 0,
         max: 1,
         apply: |s, v| s.features.null_move = v != 0,
     },
     SpinOption {
         name: "RFPMargin",
-        default: 0,
+        default: 150,
         min: 0,
         max: 10000,
         apply: |s, v| s.features.rfp_margin = v as i32,
     },
     SpinOption {
         name: "RazorMargin",
-        default: 0,
+        default: 200,
         min: 0,
         max: 10000,
         apply: |s, v| s.features.razor_margin = v as i32,
@@ -222,7 +222,7 @@ pub static OPTIONS: &[SpinOption] = &[
     },
     SpinOption {
         name: "LMRAggr",
-        default: 0,
+        default: 3,
         min: 0,
         max: 8,
         apply: |s, v| s.features.lmr_aggr = v as i32,

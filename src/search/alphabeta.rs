@@ -51,7 +51,7 @@ pub struct Features {
     pub lmp: i32,
     /// Aggressive late-move reductions when nonzero: every move after the first (passes
     /// excepted) at depth ≥ 2 is searched `lmr_aggr` plies shallower, one more from the
-    /// 10th move, one less for non-quiet moves when `lmr_quiet` is set; a reduced
+    /// 10th move, captures too (`lmr_quiet` applies to the other schemes only); a reduced
     /// search may drop straight to the static evaluation. Replaces the scheme of
     /// `lmr_log` and the fixed reduction.
     pub lmr_aggr: i32,
@@ -65,11 +65,34 @@ pub struct Features {
 /// (`Features::predict_stop`). Measured ratios with aggressive reductions: 1.5–2.5.
 pub const PREDICT_GROWTH: f32 = 1.5;
 
+impl Features {
+    /// The features as they apply in `pos`: the ones tuned to one game's evaluation
+    /// scale and move counts (reverse futility pruning, razoring, late-move pruning, the
+    /// aggressive reductions) stay off unless the game opts in there with
+    /// [`Game::selective`].
+    pub fn effective<G: Game>(self, pos: &G) -> Features {
+        if pos.selective() {
+            self
+        } else {
+            Features {
+                rfp_margin: 0,
+                razor_margin: 0,
+                lmp: 0,
+                lmr_aggr: 0,
+                ..self
+            }
+        }
+    }
+}
+
 /// Deepest remaining depth at which reverse futility pruning and razoring may cut.
 pub const STATIC_CUT_DEPTH: i32 = 4;
 
 impl Default for Features {
-    /// All on except killers, which lost about 85 Elo in Ataxx (`docs/strength.md`).
+    /// The measured best for Ataxx (`docs/strength.md`): killers off (−85 Elo), the
+    /// aggressive reductions (`lmr_aggr` 3), null move, reverse futility pruning and
+    /// razoring on; late-move pruning off. Where a game does not opt in
+    /// ([`Game::selective`], [`Game::null_move`]) the search is as before these existed.
     fn default() -> Features {
         Features {
             aspiration: true,
@@ -81,11 +104,11 @@ impl Default for Features {
             lmr_log: 0,
             history_div: 64,
             iir: false,
-            null_move: false,
-            rfp_margin: 0,
-            razor_margin: 0,
+            null_move: true,
+            rfp_margin: 150,
+            razor_margin: 200,
             lmp: 0,
-            lmr_aggr: 0,
+            lmr_aggr: 3,
             predict_stop: false,
         }
     }
@@ -458,7 +481,7 @@ impl<G: Game> Searcher<G> {
         }
 
         // Selective pruning at non-PV nodes, from the static evaluation.
-        let f = self.features;
+        let f = self.features.effective(pos);
         if !pv_node && beta.abs() < PROVEN && alpha.abs() < PROVEN {
             let static_cut = depth <= STATIC_CUT_DEPTH && (f.rfp_margin > 0 || f.razor_margin > 0);
             let null = f.null_move && depth >= 3 && !self.after_null[ply];
@@ -531,7 +554,7 @@ impl<G: Game> Searcher<G> {
                     0
                 } else if f.lmr_aggr > 0 {
                     if depth >= 2 && ordered_score < KILLER_SCORE {
-                        (f.lmr_aggr + (i >= 9) as i32 - (f.lmr_quiet && !is_quiet) as i32).max(0)
+                        f.lmr_aggr + (i >= 9) as i32
                     } else {
                         0
                     }

@@ -77,6 +77,13 @@ impl Game for Position {
         Position::is_legal(self, mv)
     }
 
+    /// While at least [`SELECTIVE_MIN_EMPTY`] squares are empty. With fewer, the end is
+    /// near enough for a full-width search to prove it, and the reductions and static
+    /// cuts would hide forced wins (`tests/forced_wins.rs`).
+    fn selective(&self) -> bool {
+        self.empty().count_ones() >= SELECTIVE_MIN_EMPTY
+    }
+
     /// The pass, while at least [`NULL_MOVE_EMPTY_PERCENT`] % of the playable squares
     /// are empty and the side to move has a move: late in the game a pass is often the
     /// best move (every move may open a hole), so the null-move test would mislead.
@@ -87,6 +94,9 @@ impl Game for Position {
             .then_some(Move::PASS)
     }
 }
+
+/// The selective search is used while at least this many squares are empty.
+pub const SELECTIVE_MIN_EMPTY: u32 = 10;
 
 /// Null-move pruning is offered while at least this share of the playable squares is
 /// empty (zugzwang becomes likely as the board fills).

@@ -8,6 +8,7 @@
 
 pub mod ataxx;
 pub mod loa;
+pub mod reversi;
 
 use crate::game::GameIo;
 use crate::protocol::text::{TextDialect, TextProtocol};
@@ -31,16 +32,20 @@ pub trait VariantVisitor {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Variant {
     Ataxx,
+    Loa,
+    Reversi,
 }
 
 impl Variant {
     /// Every game, in the order help texts list them.
-    pub const ALL: &'static [Variant] = &[Variant::Ataxx];
+    pub const ALL: &'static [Variant] = &[Variant::Ataxx, Variant::Loa, Variant::Reversi];
 
     /// Runs `visitor` with this game's types.
     pub fn visit<V: VariantVisitor>(self, visitor: V) -> V::Output {
         match self {
             Variant::Ataxx => visitor.visit::<ataxx::text::AtaxxText>(),
+            Variant::Loa => visitor.visit::<loa::text::LoaText>(),
+            Variant::Reversi => visitor.visit::<reversi::text::ReversiText>(),
         }
     }
 

@@ -246,13 +246,19 @@ fn greet_visitor(mut stream: TcpStream, expected: &str) -> io::Result<Peer> {
 /// Joins game `id` of `game` hosted on `host_name` (port from [`port_for`] unless given).
 pub fn join(game: &str, id: &str, host_name: &str, port: Option<u16>) -> Result<Peer, String> {
     let port = port.unwrap_or_else(|| port_for(game, id));
-    let addr = (host_name, port)
+    let addrs: Vec<SocketAddr> = (host_name, port)
         .to_socket_addrs()
         .map_err(|e| format!("cannot find {host_name}: {e}"))?
-        .next()
-        .ok_or_else(|| format!("cannot find {host_name}"))?;
-    let mut stream = TcpStream::connect_timeout(&addr, GREETING_TIMEOUT)
-        .map_err(|_| format!("nobody hosts game {id} on {host_name} (or it is taken)"))?;
+        .collect();
+    if addrs.is_empty() {
+        return Err(format!("cannot find {host_name}"));
+    }
+    // A name may resolve to several addresses (`localhost`: often ::1 before 127.0.0.1,
+    // while games are hosted on IPv4): try each in turn, the first that answers wins.
+    let mut stream = addrs
+        .iter()
+        .find_map(|addr| TcpStream::connect_timeout(addr, GREETING_TIMEOUT).ok())
+        .ok_or_else(|| format!("nobody hosts game {id} on {host_name} (or it is taken)"))?;
     let mut greet = || -> io::Result<String> {
         stream.set_read_timeout(Some(GREETING_TIMEOUT))?;
         stream.write_all(format!("join {game} {id}\n").as_bytes())?;

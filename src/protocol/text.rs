@@ -316,6 +316,19 @@ impl<'a, G: GameIo> Host<'a, G> {
         }
     }
 
+    /// Takes the first input line for which `wanted` is true out of the lines kept for
+    /// later (those that arrived while the AI thought or the session waited on the
+    /// peer), leaving the others queued in order. [`Host::wait_peer`] only sees lines
+    /// that arrive during the wait, so a dialect calls this first to honour, say, a
+    /// `clear` typed while its AI was thinking, before waiting on the peer again.
+    pub fn take_pending(&mut self, wanted: fn(&str) -> bool) -> Option<String> {
+        let i = self
+            .pending
+            .iter()
+            .position(|l| !l.too_long && wanted(&l.text))?;
+        self.pending.remove(i).map(|l| l.text)
+    }
+
     fn peer_event(&mut self, event: PeerEvent) -> RemoteEvent {
         match event {
             PeerEvent::Message(m) => RemoteEvent::Message(m),

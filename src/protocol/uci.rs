@@ -39,14 +39,16 @@ impl Dialect {
         }
     }
 
-    fn ok(self) -> &'static str {
+    /// The handshake's last line (`uaiok` / `ugiok`).
+    pub fn ok(self) -> &'static str {
         match self {
             Dialect::Uai => "uaiok",
             Dialect::Ugi => "ugiok",
         }
     }
 
-    fn new_game(self) -> &'static str {
+    /// The new-game command (`uainewgame` / `uginewgame`).
+    pub fn new_game(self) -> &'static str {
         match self {
             Dialect::Uai => "uainewgame",
             Dialect::Ugi => "uginewgame",
@@ -55,7 +57,7 @@ impl Dialect {
 
     /// The `go` words for each player's clock and increment, indexed by [`Side`]
     /// (UAI: `b` is the first player, x; UGI: `p1` is the first player).
-    fn clock_words(self) -> [[&'static str; 2]; 2] {
+    pub fn clock_words(self) -> [[&'static str; 2]; 2] {
         match self {
             Dialect::Uai => [["btime", "wtime"], ["binc", "winc"]],
             Dialect::Ugi => [["p1time", "p2time"], ["p1inc", "p2inc"]],

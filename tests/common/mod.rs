@@ -326,3 +326,31 @@ impl Drop for Engine {
         self.kill();
     }
 }
+
+/// A game ID for `host ID` / `join ID@HOST` that no other test (in this process or a
+/// concurrent one) uses: the process ID, a counter, and `tag` for failure messages.
+pub fn unique_game_id(tag: &str) -> String {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    format!("{tag}_{}_{n}", std::process::id())
+}
+
+/// Reads the next `expected.len()` lines of `e` and checks them in order; a `*` in an
+/// expected line stands for any text. Panics (with the program's stderr) on the first
+/// line that differs or does not come within `timeout`.
+pub fn expect_lines(e: &Engine, timeout: Duration, expected: &[&str]) {
+    for want in expected {
+        let got = e.recv(timeout);
+        let ok = match want.split_once('*') {
+            Some((head, tail)) => {
+                got.len() >= head.len() + tail.len() && got.starts_with(head) && got.ends_with(tail)
+            }
+            None => got == *want,
+        };
+        assert!(
+            ok,
+            "expected {want:?}, got {got:?}; stderr: {}",
+            e.stderr_tail(2000)
+        );
+    }
+}

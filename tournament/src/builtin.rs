@@ -1,41 +1,13 @@
 //! Built-in players (`builtin=random`, `builtin=greedy`): opponents that need no
 //! process, for quick matches, smoke tests and statistics tests.
 //!
-//! They draw from a SplitMix64 stream seeded from the run seed and the game id, so a
-//! game replays identically whichever worker plays it and whether or not the run was
-//! resumed. (Our own generator, not `rand`, whose streams may change between versions.)
+//! They draw from the engine library's SplitMix64 stream seeded from the run seed and
+//! the game id, so a game replays identically whichever worker plays it and whether or
+//! not the run was resumed.
 
-use crate::game::TourGame;
-use crate::player::{Fault, GameStart, MoveRequest, Player, Reply};
-
-/// SplitMix64: tiny, fast, and stable forever.
-#[derive(Clone, Debug)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// A stream from a seed.
-    pub fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`; `0` for `n == 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next_u64() % n as u64) as usize
-        }
-    }
-}
+use crate::player::{Answer, Fault, GameStart, MoveRequest, Player, Reply};
+use engine::game::{Game, Outcome};
+use engine::rng::SplitMix64;
 
 /// Which built-in player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,14 +45,14 @@ impl Builtin {
     }
 
     /// Picks a move in `pos` (which must not be over).
-    pub fn choose<G: TourGame>(&mut self, pos: &G) -> Option<G::Move> {
+    pub fn choose<G: Game>(&mut self, pos: &G) -> Option<G::Move> {
         let mut moves = Vec::new();
         pos.generate_moves(&mut moves);
         if moves.is_empty() {
             return None;
         }
         match self.kind {
-            BuiltinKind::Random => Some(moves[self.rng.below(moves.len())]),
+            BuiltinKind::Random => self.rng.choose(&moves).copied(),
             BuiltinKind::Greedy => {
                 let me = pos.side_to_move();
                 let mut best = Vec::new();
@@ -89,8 +61,8 @@ impl Builtin {
                     let mut next = pos.clone();
                     next.make_move(mv);
                     let score = match next.outcome() {
-                        Some(engine::game::Outcome::Win(s)) if s == me => i64::MAX,
-                        Some(engine::game::Outcome::Win(_)) => i64::MIN + 1,
+                        Some(Outcome::Win(s)) if s == me => i64::MAX,
+                        Some(Outcome::Win(_)) => i64::MIN + 1,
                         _ => {
                             let e = next.evaluate() as i64;
                             if next.side_to_move() == me {
@@ -108,21 +80,25 @@ impl Builtin {
                         best.push(mv);
                     }
                 }
-                Some(best[self.rng.below(best.len())])
+                self.rng.choose(&best).copied()
             }
         }
     }
 }
 
-impl<G: TourGame> Player<G> for Builtin {
+impl<G: Game> Player<G> for Builtin {
+    fn check(&mut self, _start: &GameStart<'_, G>) -> Result<(), Fault> {
+        Ok(())
+    }
+
     fn new_game(&mut self, start: &GameStart<'_, G>) -> Result<(), Fault> {
         self.rng = SplitMix64::new(start.seed);
         Ok(())
     }
 
-    fn think(&mut self, req: &MoveRequest<'_, G>) -> Result<Reply<G>, Fault> {
+    fn think(&mut self, req: &MoveRequest<'_, G>) -> Result<Answer<G>, Fault> {
         self.choose(req.position)
-            .map(Reply::Direct)
+            .map(|mv| Reply::Move(mv).into())
             .ok_or_else(|| Fault::Garbage("no legal move in a finished game".into()))
     }
 
@@ -135,15 +111,6 @@ impl<G: TourGame> Player<G> for Builtin {
 mod tests {
     use super::*;
     use engine::games::ataxx::{Position, Rules};
-
-    #[test]
-    fn splitmix_is_stable() {
-        let mut r = SplitMix64::new(0);
-        // Reference value of SplitMix64 seeded with 0.
-        assert_eq!(r.next_u64(), 0xE220_A839_7B1D_CDAF);
-        assert!(r.below(7) < 7);
-        assert_eq!(r.below(0), 0);
-    }
 
     #[test]
     fn greedy_takes_captures() {

@@ -3,146 +3,23 @@
 //! Hand-written because that style (repeatable `-engine` groups of `key=value` words,
 //! `-each` defaults) fits no general-purpose parser. Every failure is a one-line `Err`
 //! (the binary prints it and exits with status 2); nothing here can panic on input.
+//!
+//! It only parses: the types it fills belong to the modules that use them
+//! ([`crate::runner::Config`], [`crate::player::EngineSpec`], [`crate::openings::OpeningsSpec`],
+//! [`crate::stats::SprtSpec`], [`crate::referee::Adjudication`],
+//! [`crate::schedule::TournamentKind`]), so nothing in the runner depends on this module.
 
 use crate::builtin::BuiltinKind;
 use crate::engine_process::Launch;
-use crate::player::{Limits, TimeControl};
+use crate::openings::{BookFormat, OpeningOrder, OpeningsSpec};
+use crate::pgn::PgnOut;
+use crate::player::{EngineKind, EngineSpec, Limits, Proto, TimeControl};
+use crate::referee::{Adjudication, DrawAdjudication, ResignAdjudication};
+use crate::runner::Config;
+use crate::schedule::{OpeningPolicy, TournamentKind};
+use crate::stats::{SprtModel, SprtSpec};
+use engine::games::Variant;
 use std::path::PathBuf;
-
-/// Which protocol a process engine speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Proto {
-    /// UAI (`shared/specs/uai.md`).
-    Uai,
-    /// The course's text command language.
-    Text,
-}
-
-/// What an engine is.
-#[derive(Clone, Debug, PartialEq)]
-pub enum EngineKind {
-    /// An external program.
-    Process {
-        /// How to start it.
-        launch: Launch,
-        /// What it speaks.
-        proto: Proto,
-    },
-    /// A player built into the runner.
-    Builtin(BuiltinKind),
-}
-
-/// One `-engine` after `-each` defaults are applied.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EngineSpec {
-    /// Display name (unique in the run).
-    pub name: String,
-    /// Process or built-in.
-    pub kind: EngineKind,
-    /// `option.NAME=VALUE` pairs, sent as `setoption` after the handshake.
-    pub options: Vec<(String, String)>,
-    /// Time control and search limits.
-    pub limits: Limits,
-    /// How long the handshake may take, in ms (`inittimeout=` seconds).
-    pub init_timeout_ms: u64,
-}
-
-/// Round robin or gauntlet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TournamentKind {
-    /// Every engine meets every other.
-    RoundRobin,
-    /// The first engine meets each of the others.
-    Gauntlet,
-}
-
-/// In which order the openings file is used.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OpeningOrder {
-    /// File order.
-    Sequential,
-    /// A permutation drawn from `-seed`.
-    Random,
-}
-
-/// `-openings`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OpeningsSpec {
-    /// The file: one opening per line (moves from the start, optional blocks, or FEN).
-    pub file: PathBuf,
-    /// Order of use.
-    pub order: OpeningOrder,
-    /// 1-based index of the first opening used.
-    pub start: usize,
-}
-
-/// How `elo0`/`elo1` of `-sprt` are measured.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SprtModel {
-    /// Normalized Elo (the default; see `stats.rs`).
-    Normalized,
-    /// Logistic Elo.
-    Logistic,
-}
-
-/// `-sprt`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SprtSpec {
-    /// Elo of the null hypothesis.
-    pub elo0: f64,
-    /// Elo of the alternative hypothesis.
-    pub elo1: f64,
-    /// False positive rate.
-    pub alpha: f64,
-    /// False negative rate.
-    pub beta: f64,
-    /// Elo model.
-    pub model: SprtModel,
-}
-
-/// `-adjudicate material=M plies=P`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Adjudication {
-    /// Material lead that decides the game.
-    pub material: i32,
-    /// For how many consecutive plies the lead must hold.
-    pub plies: u32,
-}
-
-/// A complete run configuration.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Config {
-    /// The engines, in command-line order.
-    pub engines: Vec<EngineSpec>,
-    /// Round robin or gauntlet.
-    pub tournament: TournamentKind,
-    /// Games per encounter (per pair per round).
-    pub games: u32,
-    /// Rounds.
-    pub rounds: u32,
-    /// Play each opening twice with colours swapped.
-    pub repeat: bool,
-    /// Games played at once.
-    pub concurrency: usize,
-    /// Openings (`None`: the start position).
-    pub openings: Option<OpeningsSpec>,
-    /// Sequential probability ratio test.
-    pub sprt: Option<SprtSpec>,
-    /// PGN output file.
-    pub pgnout: Option<PathBuf>,
-    /// JSON-lines results file.
-    pub results: Option<PathBuf>,
-    /// Continue from the results file.
-    pub resume: bool,
-    /// Draw after this many full moves.
-    pub maxmoves: Option<u32>,
-    /// Restart crashed engines instead of stopping the run.
-    pub recover: bool,
-    /// Seed for openings order, built-in players and text engines.
-    pub seed: u64,
-    /// Material adjudication.
-    pub adjudicate: Option<Adjudication>,
-}
 
 /// What the command line asks for.
 #[derive(Clone, Debug, PartialEq)]
@@ -151,29 +28,57 @@ pub enum Command {
     Run(Box<Config>),
     /// Print the help text.
     Help,
+    /// Print the version (`-version`).
+    Version,
 }
 
-/// The help text (`-help`).
-pub const HELP: &str = "\
-tournament: pit board-game engines against each other (Ataxx)
+/// The version line: `tournament <version>`.
+pub fn version() -> String {
+    format!("tournament {}", env!("CARGO_PKG_VERSION"))
+}
 
-usage: tournament -engine KEY=VALUE... -engine KEY=VALUE... [options]
+/// The help text (`-help`), naming the games this build knows.
+pub fn help() -> String {
+    HELP.replace("{games}", &variant_names())
+        .replace("{default}", Variant::ALL[0].name())
+}
+
+/// The games, as `-variant` takes them: `a|b|c`.
+fn variant_names() -> String {
+    Variant::ALL
+        .iter()
+        .map(|v| v.name())
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
+const HELP: &str = "\
+tournament: pit board-game engines against each other
+
+usage: tournament [-variant GAME] -engine KEY=VALUE... -engine KEY=VALUE... [options]
 
 engine keys (in -engine, or in -each for every engine):
   name=N              display name (default: the command's file name)
   cmd=PATH            program to run            builtin=random|greedy  a built-in player
   args=\"A B\"          arguments                 dir=PATH               working directory
-  proto=uai|text      protocol (default uai)    option.NAME=VALUE      UAI setoption
+  proto=uai|ugi|text  protocol (default: uai where the game speaks it, else ugi)
+  option.NAME=VALUE   sent as setoption (NAME must be an option the engine declares)
   tc=[MOVES/]TIME[+INC]  clock in seconds       st=SECONDS             fixed time per move
   depth=N  nodes=N    search limits             timemargin=MS          grace past the deadline (default 50)
   inittimeout=SECONDS handshake deadline (default 10)
 
 options:
+  -variant {games}   the game (default {default})
   -tournament round-robin|gauntlet   -games N   -rounds N   -repeat   -concurrency N
-  -openings file=F [order=sequential|random] [start=N]
+  -openings file=F [format=epd|pgn] [order=sequential|random] [start=N] [plies=N]
+            [policy=default|encounter|round]
   -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=normalized|logistic]
-  -pgnout file=F   -results file=F   -resume   -recover   -maxmoves N   -seed N
-  -adjudicate material=M [plies=P]   -help
+  -pgnout FILE [min] | file=FILE [min=true]   -results FILE   -resume   -recover
+  -maxmoves N   -seed N (or -srand N)   -event NAME   -site NAME
+  -adjudicate material=M [plies=P]
+  -draw movenumber=N movecount=M score=S   -resign movecount=M score=S [twosided=true]
+  -ratinginterval N   -report   -log FILE   -debug
+  -version   -help
 ";
 
 fn parse_num<T: std::str::FromStr>(what: &str, s: &str) -> Result<T, String> {
@@ -269,7 +174,7 @@ fn build_engine(index: usize, words: &[(String, String)]) -> Result<EngineSpec, 
     let mut builtin = None;
     let mut args = Vec::new();
     let mut dir = None;
-    let mut proto = Proto::Uai;
+    let mut proto = None;
     let mut options: Vec<(String, String)> = Vec::new();
     let mut limits = Limits {
         margin_ms: 50,
@@ -284,11 +189,12 @@ fn build_engine(index: usize, words: &[(String, String)]) -> Result<EngineSpec, 
             "args" => args = split_args(v)?,
             "dir" => dir = Some(PathBuf::from(v)),
             "proto" => {
-                proto = match v {
+                proto = Some(match v {
                     "uai" => Proto::Uai,
+                    "ugi" => Proto::Ugi,
                     "text" => Proto::Text,
-                    _ => return Err(format!("proto: unknown protocol '{v}' (uai or text)")),
-                }
+                    _ => return Err(format!("proto: unknown protocol '{v}' (uai, ugi or text)")),
+                })
             }
             "builtin" => {
                 builtin =
@@ -375,6 +281,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
     let mut engines_words: Vec<Vec<(String, String)>> = Vec::new();
     let mut each_words: Vec<(String, String)> = Vec::new();
     let mut cfg = Config {
+        variant: Variant::ALL[0],
         engines: Vec::new(),
         tournament: TournamentKind::RoundRobin,
         games: 1,
@@ -384,12 +291,20 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         openings: None,
         sprt: None,
         pgnout: None,
+        event: "tournament".into(),
+        site: "?".into(),
         results: None,
         resume: false,
         maxmoves: None,
         recover: false,
         seed: 1,
         adjudicate: None,
+        draw: None,
+        resign: None,
+        log: None,
+        debug: false,
+        rating_interval: 0,
+        report: false,
     };
     let mut i = 0;
     while i < args.len() {
@@ -418,6 +333,16 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         };
         match opt.trim_start_matches('-') {
             "help" | "h" => return Ok(Command::Help),
+            "version" | "v" => return Ok(Command::Version),
+            "variant" => {
+                let name = one("-variant")?;
+                cfg.variant = Variant::from_name(name).ok_or_else(|| {
+                    format!(
+                        "-variant: unknown game '{name}' (known: {})",
+                        variant_names().replace('|', ", ")
+                    )
+                })?;
+            }
             "engine" => {
                 let kv = words
                     .iter()
@@ -453,8 +378,11 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "openings" => {
                 let mut spec = OpeningsSpec {
                     file: PathBuf::new(),
+                    format: None,
                     order: OpeningOrder::Sequential,
                     start: 1,
+                    plies: None,
+                    policy: OpeningPolicy::Shared,
                 };
                 let mut have_file = false;
                 for w in words {
@@ -472,7 +400,31 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                             }
                         }
                         "start" => spec.start = positive::<usize>("-openings start", &v)?,
-                        "format" | "policy" | "plies" => {}
+                        "format" => {
+                            spec.format = Some(match v.as_str() {
+                                "epd" => BookFormat::Epd,
+                                "pgn" => BookFormat::Pgn,
+                                _ => {
+                                    return Err(format!(
+                                        "-openings: unknown format '{v}' (epd or pgn; our \
+                                         lines format is used for other file names)"
+                                    ))
+                                }
+                            })
+                        }
+                        "plies" => spec.plies = Some(parse_num("-openings plies", &v)?),
+                        "policy" => {
+                            spec.policy = match v.as_str() {
+                                "default" => OpeningPolicy::Default,
+                                "encounter" => OpeningPolicy::Encounter,
+                                "round" => OpeningPolicy::Round,
+                                _ => {
+                                    return Err(format!(
+                                    "-openings: unknown policy '{v}' (default, encounter or round)"
+                                ))
+                                }
+                            }
+                        }
                         _ => return Err(format!("-openings: unknown key '{k}'")),
                     }
                 }
@@ -520,7 +472,19 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                     model,
                 });
             }
-            "pgnout" => cfg.pgnout = Some(file_arg("-pgnout", words)?),
+            "pgnout" => cfg.pgnout = Some(pgnout_arg(words)?),
+            // One argument in cutechess-cli; several words are joined with blanks.
+            "event" | "site" => {
+                if words.is_empty() {
+                    return Err(format!("{opt}: needs a name"));
+                }
+                let name = words.join(" ");
+                if opt.ends_with("event") {
+                    cfg.event = name;
+                } else {
+                    cfg.site = name;
+                }
+            }
             "results" => cfg.results = Some(file_arg("-results", words)?),
             "resume" => {
                 none("-resume")?;
@@ -530,8 +494,21 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 none("-recover")?;
                 cfg.recover = true
             }
+            "log" => cfg.log = Some(file_arg("-log", words)?),
+            "ratinginterval" => {
+                cfg.rating_interval = parse_num("-ratinginterval", one("-ratinginterval")?)?
+            }
+            "debug" => {
+                none("-debug")?;
+                cfg.debug = true
+            }
+            "report" => {
+                none("-report")?;
+                cfg.report = true
+            }
             "maxmoves" => cfg.maxmoves = Some(positive("-maxmoves", one("-maxmoves")?)?),
-            "seed" => cfg.seed = parse_num("-seed", one("-seed")?)?,
+            // cutechess-cli calls it -srand.
+            "seed" | "srand" => cfg.seed = parse_num(opt, one(opt)?)?,
             "adjudicate" => {
                 let mut adj = Adjudication {
                     material: 0,
@@ -551,6 +528,52 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                     return Err("-adjudicate: needs material=M".into());
                 }
                 cfg.adjudicate = Some(adj);
+            }
+            "draw" => {
+                let (mut number, mut count, mut score) = (0, None, None);
+                for w in words {
+                    let (k, v) = key_value(w, "-draw")?;
+                    match k.as_str() {
+                        "movenumber" => number = parse_num("-draw movenumber", &v)?,
+                        "movecount" => count = Some(positive("-draw movecount", &v)?),
+                        "score" => score = Some(non_negative("-draw score", &v)?),
+                        _ => return Err(format!("-draw: unknown key '{k}'")),
+                    }
+                }
+                let (Some(move_count), Some(score)) = (count, score) else {
+                    return Err("-draw: needs movecount=M score=S [movenumber=N]".into());
+                };
+                cfg.draw = Some(DrawAdjudication {
+                    move_number: number,
+                    move_count,
+                    score,
+                });
+            }
+            "resign" => {
+                let (mut count, mut score, mut two_sided) = (None, None, false);
+                for w in words {
+                    let (k, v) = key_value(w, "-resign")?;
+                    match k.as_str() {
+                        "movecount" => count = Some(positive("-resign movecount", &v)?),
+                        "score" => score = Some(non_negative("-resign score", &v)?),
+                        "twosided" => {
+                            two_sided = match v.as_str() {
+                                "true" => true,
+                                "false" => false,
+                                _ => return Err(format!("-resign: twosided={v}: true or false")),
+                            }
+                        }
+                        _ => return Err(format!("-resign: unknown key '{k}'")),
+                    }
+                }
+                let (Some(move_count), Some(score)) = (count, score) else {
+                    return Err("-resign: needs movecount=M score=S [twosided=true]".into());
+                };
+                cfg.resign = Some(ResignAdjudication {
+                    move_count,
+                    score,
+                    two_sided,
+                });
             }
             _ => return Err(format!("unknown option '{opt}' (try -help)")),
         }
@@ -581,6 +604,18 @@ fn is_number(s: &str) -> bool {
     s.parse::<f64>().is_ok()
 }
 
+fn non_negative<T: std::str::FromStr + PartialOrd + Default>(
+    what: &str,
+    s: &str,
+) -> Result<T, String> {
+    let v: T = parse_num(what, s)?;
+    if v >= T::default() {
+        Ok(v)
+    } else {
+        Err(format!("{what}: must not be negative"))
+    }
+}
+
 fn positive<T: std::str::FromStr + PartialOrd + Default>(what: &str, s: &str) -> Result<T, String> {
     let v: T = parse_num(what, s)?;
     if v > T::default() {
@@ -590,19 +625,60 @@ fn positive<T: std::str::FromStr + PartialOrd + Default>(what: &str, s: &str) ->
     }
 }
 
+/// `-results FILE` or `-results file=FILE`.
 fn file_arg(what: &str, words: &[String]) -> Result<PathBuf, String> {
-    let mut file = None;
+    match words {
+        [w] => {
+            let f = match w.split_once('=') {
+                Some(("file", f)) => f,
+                Some((k, _)) => return Err(format!("{what}: unknown key '{k}'")),
+                None => w.as_str(),
+            };
+            if f.is_empty() {
+                return Err(format!("{what}: needs a file name"));
+            }
+            Ok(PathBuf::from(f))
+        }
+        [] => Err(format!("{what}: needs a file name (FILE or file=FILE)")),
+        _ => Err(format!("{what}: expected one file (FILE or file=FILE)")),
+    }
+}
+
+/// `-pgnout FILE [min] [fi]` (cutechess) or `-pgnout file=FILE [min=true|false]`
+/// (fastchess). `fi` (only finished games) is what the runner always does. Anything
+/// else is refused, never ignored.
+fn pgnout_arg(words: &[String]) -> Result<PgnOut, String> {
+    let mut file: Option<&str> = None;
+    let mut min = false;
     for w in words {
         match w.split_once('=') {
-            Some(("file", f)) => file = Some(f),
-            Some(("min" | "fi" | "format", _)) => {}
-            Some((k, _)) => return Err(format!("{what}: unknown key '{k}'")),
-            None => file = Some(w.as_str()),
+            Some(("file", f)) if file.is_none() && !f.is_empty() => file = Some(f),
+            Some(("min", v)) => {
+                min = match v {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(format!("-pgnout: min={v}: expected true or false")),
+                }
+            }
+            Some((k, _)) => {
+                return Err(format!(
+                    "-pgnout: unsupported '{k}=' (supported: file=, min=)"
+                ))
+            }
+            None => match w.as_str() {
+                "min" => min = true,
+                "fi" => {}
+                f if file.is_none() => file = Some(f),
+                f => return Err(format!("-pgnout: a second file name '{f}'")),
+            },
         }
     }
     match file {
-        Some(f) if !f.is_empty() => Ok(PathBuf::from(f)),
-        _ => Err(format!("{what}: needs file=F")),
+        Some(f) => Ok(PgnOut {
+            file: PathBuf::from(f),
+            min,
+        }),
+        None => Err("-pgnout: needs a file name (FILE [min] or file=FILE [min=true])".into()),
     }
 }
 
@@ -618,6 +694,7 @@ mod tests {
         match parse(&args(s))? {
             Command::Run(c) => Ok(*c),
             Command::Help => Err("help".into()),
+            Command::Version => Err("version".into()),
         }
     }
 
@@ -660,17 +737,155 @@ mod tests {
         assert_eq!(c.engines.len(), 2);
         assert_eq!(c.engines[0].limits.margin_ms, 100);
         assert_eq!(c.engines[0].options, vec![("Hash".into(), "16".into())]);
+        assert!(matches!(
+            c.engines[0].kind,
+            EngineKind::Process { proto: None, .. }
+        ));
         assert_eq!(c.engines[1].name, "greedy");
         assert_eq!(
             (c.games, c.rounds, c.repeat, c.concurrency),
             (4, 3, true, 2)
         );
         assert_eq!(c.tournament, TournamentKind::Gauntlet);
-        assert_eq!(c.openings.unwrap().start, 3);
+        let o = c.openings.unwrap();
+        assert_eq!((o.start, o.policy), (3, OpeningPolicy::Shared));
+        for (word, policy) in [
+            ("default", OpeningPolicy::Default),
+            ("encounter", OpeningPolicy::Encounter),
+            ("round", OpeningPolicy::Round),
+        ] {
+            let c = run(&format!(
+                "-engine builtin=random -engine name=b builtin=greedy \
+                 -openings file=o.pgn format=pgn plies=8 policy={word}"
+            ))
+            .unwrap();
+            let o = c.openings.unwrap();
+            assert_eq!((o.policy, o.plies), (policy, Some(8)));
+        }
         assert_eq!(c.sprt.unwrap().beta, 0.1);
         assert!(c.resume && c.recover);
         assert_eq!(c.seed, 7);
         assert_eq!(c.maxmoves, Some(100));
+        assert_eq!(c.variant.name(), "ataxx", "the default game");
+        assert_eq!((c.event.as_str(), c.site.as_str()), ("tournament", "?"));
+        let c = parse(
+            &[
+                "-engine",
+                "builtin=random",
+                "-engine",
+                "name=b",
+                "builtin=greedy",
+                "-event",
+                "Club cup",
+                "-site",
+                "Leiden",
+                "NL",
+            ]
+            .map(String::from),
+        )
+        .unwrap();
+        let Command::Run(c) = c else { panic!() };
+        assert_eq!(
+            (c.event.as_str(), c.site.as_str()),
+            ("Club cup", "Leiden NL")
+        );
+        assert!(run("-engine builtin=random -engine name=b builtin=greedy -event").is_err());
+        let c = run(
+            "-engine builtin=random -engine name=b builtin=greedy \
+             -draw movenumber=40 movecount=8 score=10 -resign movecount=3 score=1000 twosided=true",
+        )
+        .unwrap();
+        assert_eq!(
+            c.draw,
+            Some(DrawAdjudication {
+                move_number: 40,
+                move_count: 8,
+                score: 10
+            })
+        );
+        assert_eq!(
+            c.resign,
+            Some(ResignAdjudication {
+                move_count: 3,
+                score: 1000,
+                two_sided: true
+            })
+        );
+        let c = run("-engine builtin=random -engine name=b builtin=greedy -srand 9").unwrap();
+        assert_eq!(c.seed, 9, "-srand is -seed");
+        assert!(run("-engine builtin=random -engine name=b builtin=greedy -srand").is_err());
+    }
+
+    #[test]
+    fn variants() {
+        let two = "-engine builtin=random -engine name=b builtin=greedy";
+        for &v in Variant::ALL {
+            assert_eq!(
+                run(&format!("-variant {} {two}", v.name()))
+                    .unwrap()
+                    .variant,
+                v
+            );
+        }
+        let e = run(&format!("-variant chess {two}")).unwrap_err();
+        assert!(
+            e.contains("unknown game 'chess'") && e.contains("ataxx"),
+            "{e}"
+        );
+        assert!(help().contains("-variant ataxx"), "{}", help());
+    }
+
+    #[test]
+    fn pgnout_and_results_in_cutechess_and_fastchess_forms() {
+        // Defect 11 of the new-user report: `-pgnout games.pgn min` wrote to a file
+        // named `min`, and `min=true` was accepted and ignored.
+        let two = "-engine builtin=random -engine name=b builtin=greedy";
+        let pgn = |s: &str| run(&format!("{two} {s}")).map(|c| c.pgnout.unwrap());
+        let spec = |file: &str, min: bool| PgnOut {
+            file: PathBuf::from(file),
+            min,
+        };
+        assert_eq!(
+            pgn("-pgnout games.pgn min").unwrap(),
+            spec("games.pgn", true)
+        );
+        assert_eq!(pgn("-pgnout games.pgn").unwrap(), spec("games.pgn", false));
+        assert_eq!(pgn("-pgnout g.pgn fi min").unwrap(), spec("g.pgn", true));
+        assert_eq!(pgn("-pgnout file=g.pgn").unwrap(), spec("g.pgn", false));
+        assert_eq!(
+            pgn("-pgnout file=g.pgn min=true").unwrap(),
+            spec("g.pgn", true)
+        );
+        assert_eq!(
+            pgn("-pgnout min=false file=g.pgn").unwrap(),
+            spec("g.pgn", false)
+        );
+        for bad in [
+            "-pgnout",
+            "-pgnout min",
+            "-pgnout a.pgn b.pgn",
+            "-pgnout file=a.pgn b.pgn",
+            "-pgnout file=g.pgn min=maybe",
+            "-pgnout file=g.pgn notation=san",
+            "-pgnout file=g.pgn nodes=true",
+            "-pgnout g.pgn format=pgn",
+        ] {
+            let e = pgn(bad).unwrap_err();
+            assert!(e.starts_with("-pgnout"), "{bad}: {e}");
+        }
+        let res = |s: &str| run(&format!("{two} {s}")).map(|c| c.results.unwrap());
+        assert_eq!(res("-results r.jsonl").unwrap(), PathBuf::from("r.jsonl"));
+        assert_eq!(
+            res("-results file=r.jsonl").unwrap(),
+            PathBuf::from("r.jsonl")
+        );
+        for bad in [
+            "-results r.jsonl min",
+            "-results a b",
+            "-results fi=1 r.jsonl",
+        ] {
+            assert!(res(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
@@ -699,9 +914,18 @@ mod tests {
             "-engine builtin=random -engine name=b builtin=greedy -engine name=c builtin=random -sprt elo0=0 elo1=5",
             "-engine builtin=random foo",
             "-engine builtin=random -engine name=b builtin=greedy -openings order=random",
+            "-engine builtin=random -engine name=b cmd=x st=1 proto=uci",
+            "-engine builtin=random -engine name=b builtin=greedy -draw movecount=2",
+            "-engine builtin=random -engine name=b builtin=greedy -draw movecount=0 score=5",
+            "-engine builtin=random -engine name=b builtin=greedy -draw movecount=2 score=-5",
+            "-engine builtin=random -engine name=b builtin=greedy -draw count=2 score=5",
+            "-engine builtin=random -engine name=b builtin=greedy -resign score=500",
+            "-engine builtin=random -engine name=b builtin=greedy -resign movecount=3 score=5 twosided=yes",
         ] {
             assert!(run(bad).is_err(), "{bad}");
         }
         assert_eq!(parse(&args("-help")).unwrap(), Command::Help);
+        assert_eq!(parse(&args("-version")).unwrap(), Command::Version);
+        assert_eq!(parse(&args("--version")).unwrap(), Command::Version);
     }
 }

@@ -3,19 +3,28 @@
 //! A reader thread turns the engine's stdout into lines on a channel, so the referee
 //! waits with `recv_deadline` and never blocks on a read: a hung engine costs at most
 //! its deadline. A writer thread owns the engine's stdin for the same reason: an engine
-//! that stops reading cannot stall the referee once its pipe buffer is full. Lines are read as bytes and decoded lossily, and capped in length, so
-//! no output an engine can produce panics the runner or exhausts its memory.
+//! that stops reading cannot stall the referee once its pipe buffer is full. Lines are
+//! read as bytes and decoded lossily, and capped in length, so no output an engine can
+//! produce panics the runner or exhausts its memory. A line over the cap arrives as one
+//! line marked too long (never as several pieces, one of which could pass for a move),
+//! and the clients count it as garbage.
+//!
+//! With a [`TrafficLog`] (`-log`, `-debug`) every line written to the engine and read
+//! from it, and every line it writes on stderr, is logged with a timestamp and the
+//! engine's tag, at the moment it is written or read (by the writer and reader threads).
+//! Without one, the engine's stderr is discarded.
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
-use std::io::{BufRead, BufReader, Read, Write};
+use engine::protocol::input::read_bounded_line;
+use std::io::{BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-/// Longest line kept from an engine; longer output is split into several lines.
-const MAX_LINE: u64 = 64 * 1024;
+/// Longest line accepted from an engine (a protocol line, not a file).
+pub const MAX_LINE: usize = 64 * 1024;
 
 /// How to start an engine.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,6 +44,78 @@ pub enum ReadError {
     Timeout,
     /// The engine closed its output (usually: it exited or crashed).
     Closed,
+    /// The engine printed a line longer than [`MAX_LINE`] bytes.
+    TooLong,
+}
+
+impl ReadError {
+    /// A line too long to be anything an engine should say: an unparsable answer.
+    pub fn too_long_message() -> String {
+        format!("a line longer than {MAX_LINE} bytes")
+    }
+}
+
+/// The engine traffic log: lines `[   12.345] ataxx#1 > go movetime 100`, where the
+/// time is seconds since the run started, the tag is the engine's name and the number
+/// of the worker that runs it (`#0`: the check before the run), and the mark says what
+/// the line is: `>` sent to the engine, `<` read from it, `!` written on its stderr,
+/// `*` the runner's note (started, exited, killed).
+pub struct TrafficLog {
+    start: Instant,
+    sinks: Mutex<Vec<Box<dyn Write + Send>>>,
+}
+
+impl TrafficLog {
+    /// A log writing to `sinks` (a file, stderr), timed from `start`.
+    pub fn new(start: Instant, sinks: Vec<Box<dyn Write + Send>>) -> Arc<TrafficLog> {
+        Arc::new(TrafficLog {
+            start,
+            sinks: Mutex::new(sinks),
+        })
+    }
+
+    /// Logs one line (control characters shown as `?`, at most 1000 characters). Write
+    /// errors are ignored: the log must never stop a game.
+    pub fn line(&self, tag: &str, mark: char, text: &str) {
+        let mut clean: String = text
+            .chars()
+            .take(1000)
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect();
+        if text.chars().nth(1000).is_some() {
+            clean.push('…');
+        }
+        let line = format!(
+            "[{:>10.3}] {tag} {mark} {clean}\n",
+            self.start.elapsed().as_secs_f64()
+        );
+        if let Ok(mut sinks) = self.sinks.lock() {
+            for sink in sinks.iter_mut() {
+                let _ = sink.write_all(line.as_bytes()).and_then(|_| sink.flush());
+            }
+        }
+    }
+}
+
+/// An engine's place in the traffic log: the log and the engine's tag.
+#[derive(Clone)]
+pub struct LogTag {
+    /// The log.
+    pub log: Arc<TrafficLog>,
+    /// `name#worker`.
+    pub tag: String,
+}
+
+impl LogTag {
+    fn line(&self, mark: char, text: &str) {
+        self.log.line(&self.tag, mark, text);
+    }
+}
+
+/// One line from the engine, cut to [`MAX_LINE`] bytes.
+struct EngineLine {
+    text: String,
+    too_long: bool,
 }
 
 /// A running engine process.
@@ -44,24 +125,47 @@ pub struct EngineProcess {
     stdin: Option<Sender<String>>,
     /// Set by the writer thread when a write fails (the engine closed its input).
     input_closed: Arc<AtomicBool>,
-    lines: Receiver<String>,
+    lines: Receiver<EngineLine>,
+    log: Option<LogTag>,
 }
 
 impl EngineProcess {
-    /// Starts the engine with piped stdin/stdout; its stderr is discarded because
-    /// engines log freely there and the runner's own output must stay readable.
-    pub fn spawn(launch: &Launch) -> Result<EngineProcess, String> {
+    /// Starts the engine with piped stdin/stdout. Its stderr goes to the traffic log
+    /// `log` if there is one, else nowhere: engines log freely there and the runner's own
+    /// output must stay readable.
+    pub fn spawn(launch: &Launch, log: Option<&LogTag>) -> Result<EngineProcess, String> {
         let mut cmd = Command::new(&launch.cmd);
         cmd.args(&launch.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stderr(if log.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            });
         if let Some(dir) = &launch.dir {
             cmd.current_dir(dir);
         }
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| format!("cannot start '{}': {e}", launch.cmd))?;
+        let spawned = cmd.spawn();
+        if let Some(log) = log {
+            let mut words = vec![launch.cmd.clone()];
+            words.extend(launch.args.iter().cloned());
+            match &spawned {
+                Ok(c) => log.line(
+                    '*',
+                    &format!("started (pid {}): {}", c.id(), words.join(" ")),
+                ),
+                Err(e) => log.line('*', &format!("cannot start {}: {e}", words.join(" "))),
+            }
+        }
+        let mut child = spawned.map_err(|e| format!("cannot start '{}': {e}", launch.cmd))?;
+        if let (Some(log), Some(stderr)) = (log, child.stderr.take()) {
+            let log = log.clone();
+            std::thread::Builder::new()
+                .name("engine-stderr".into())
+                .spawn(move || forward_lines(stderr, |text, _| log.line('!', text)))
+                .map_err(|e| format!("cannot start stderr thread: {e}"))?;
+        }
         let mut pipe = child
             .stdin
             .take()
@@ -69,6 +173,7 @@ impl EngineProcess {
         let input_closed = Arc::new(AtomicBool::new(false));
         let (in_tx, in_rx) = crossbeam_channel::unbounded::<String>();
         let closed = Arc::clone(&input_closed);
+        let writer_log = log.cloned();
         std::thread::Builder::new()
             .name("engine-writer".into())
             .spawn(move || {
@@ -79,6 +184,12 @@ impl EngineProcess {
                         .write_all(line.as_bytes())
                         .and_then(|_| pipe.write_all(b"\n"))
                         .and_then(|_| pipe.flush());
+                    if let Some(log) = &writer_log {
+                        match &ok {
+                            Ok(()) => log.line('>', &line),
+                            Err(e) => log.line('*', &format!("cannot write '{line}': {e}")),
+                        }
+                    }
                     if ok.is_err() {
                         closed.store(true, Ordering::Release);
                         break;
@@ -91,23 +202,29 @@ impl EngineProcess {
             .take()
             .ok_or_else(|| "engine has no stdout".to_string())?;
         let (tx, rx) = crossbeam_channel::unbounded();
+        let reader_log = log.cloned();
         std::thread::Builder::new()
             .name("engine-reader".into())
             .spawn(move || {
-                let mut reader = BufReader::new(stdout);
-                let mut buf = Vec::new();
-                loop {
-                    buf.clear();
-                    match reader.by_ref().take(MAX_LINE).read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let text = String::from_utf8_lossy(&buf);
-                            let line = text.trim_end_matches(['\n', '\r']).to_string();
-                            if tx.send(line).is_err() {
-                                break;
-                            }
+                let mut open = true;
+                forward_lines(stdout, |text, too_long| {
+                    if let Some(log) = &reader_log {
+                        if too_long {
+                            log.line('<', &format!("(a line over {MAX_LINE} bytes, cut) {text}"));
+                        } else {
+                            log.line('<', text);
                         }
                     }
+                    if open {
+                        let line = EngineLine {
+                            text: text.to_string(),
+                            too_long,
+                        };
+                        open = tx.send(line).is_ok();
+                    }
+                });
+                if let Some(log) = &reader_log {
+                    log.line('*', "output closed");
                 }
             })
             .map_err(|e| format!("cannot start reader thread: {e}"))?;
@@ -116,6 +233,7 @@ impl EngineProcess {
             stdin: Some(in_tx),
             input_closed,
             lines: rx,
+            log: log.cloned(),
         })
     }
 
@@ -136,9 +254,13 @@ impl EngineProcess {
     /// The next line, waiting no later than `deadline`.
     pub fn recv_deadline(&self, deadline: Instant) -> Result<String, ReadError> {
         match self.lines.recv_deadline(deadline) {
+            Ok(line) if line.too_long => {
+                log::trace!("<< (a line over {MAX_LINE} bytes)");
+                Err(ReadError::TooLong)
+            }
             Ok(line) => {
-                log::trace!("<< {line}");
-                Ok(line)
+                log::trace!("<< {}", line.text);
+                Ok(line.text)
             }
             Err(RecvTimeoutError::Timeout) => Err(ReadError::Timeout),
             Err(RecvTimeoutError::Disconnected) => Err(ReadError::Closed),
@@ -155,25 +277,38 @@ impl EngineProcess {
         matches!(self.child.try_wait(), Ok(None))
     }
 
-    /// Asks the engine to quit, waits up to `grace`, then kills it.
+    /// Asks the engine to quit, waits up to `grace`, then kills it. The wait is on the
+    /// reader's channel, which closes with the engine's output (at its exit): no polling.
     pub fn quit(mut self, quit_command: &str, grace: std::time::Duration) {
         let _ = self.send(quit_command);
         self.stdin = None;
         let until = Instant::now() + grace;
-        while Instant::now() < until {
-            if !self.is_alive() {
-                return;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(5));
+        while self.lines.recv_deadline(until).is_ok() {}
+        if self.is_alive() {
+            self.kill();
         }
-        self.kill();
     }
 
     /// Kills the process and reaps it (no zombies, even for a hung engine).
     pub fn kill(&mut self) {
+        if self.log.is_some() && self.is_alive() {
+            if let Some(log) = &self.log {
+                log.line('*', "killed");
+            }
+        }
         self.stdin = None;
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Reads `from` line by line (bounded, decoded lossily) until it closes or fails,
+/// handing each line and whether it was cut to `each`.
+fn forward_lines(from: impl Read, mut each: impl FnMut(&str, bool)) {
+    let mut reader = BufReader::new(from);
+    let mut buf = Vec::new();
+    while let Ok(Some(too_long)) = read_bounded_line(&mut reader, &mut buf, MAX_LINE) {
+        each(&String::from_utf8_lossy(&buf), too_long);
     }
 }
 

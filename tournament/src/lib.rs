@@ -1,23 +1,26 @@
 //! Tournament runner: pits engines against each other, loses nothing, reports honest
 //! statistics.
 //!
+//! The runner knows no game: everything game-specific comes from the engine library's
+//! traits ([`engine::game::GameIo`] for rules and notation,
+//! [`engine::protocol::text::TextProtocol`] for driving a course text language), and
+//! `-variant` picks the game at run time through [`engine::games::Variant`].
+//!
 //! Layout, from the bottom up:
-//! - [`game`]: the per-game adapter ([`game::TourGame`]) over the engine library's
-//!   `Game` trait; Ataxx is the only implementation so far.
 //! - [`engine_process`]: a child process with a reader thread and hard read deadlines.
-//! - [`player`]: what the referee asks of a player; [`uai_client`], [`text_client`] and
+//! - [`player`]: what the referee asks of a player; [`uci_client`], [`text_client`] and
 //!   [`builtin`] implement it.
 //! - [`schedule`], [`openings`]: the deterministic list of games (ids are stable, so a
 //!   run can be resumed) and the openings they use.
 //! - [`referee`]: plays one game, checking every move with our own rules.
 //! - [`results`], [`pgn`]: JSON-lines results (append + flush per game) and PGN.
 //! - [`stats`]: Elo (trinomial and pentanomial), nElo, LOS, GSPRT.
-//! - [`runner`]: workers, progress, resume, SPRT stopping; [`cli`]: the command line.
+//! - [`runner`]: workers, progress, resume, SPRT stopping.
+//! - [`cli`]: the command line, parsed into the types of the modules above.
 
 pub mod builtin;
 pub mod cli;
 pub mod engine_process;
-pub mod game;
 pub mod openings;
 pub mod pgn;
 pub mod player;
@@ -27,16 +30,32 @@ pub mod runner;
 pub mod schedule;
 pub mod stats;
 pub mod text_client;
-pub mod uai_client;
+pub mod uci_client;
 
-use engine::games::ataxx::Position;
+use engine::games::{Playable, VariantVisitor};
+use engine::protocol::text::TextDialect;
+
+/// Runs the configured tournament for the game chosen at run time.
+struct Run<'a>(&'a runner::Config);
+
+impl VariantVisitor for Run<'_> {
+    type Output = Result<i32, runner::RunError>;
+
+    fn visit<D: Playable>(self) -> Self::Output {
+        runner::run::<<D as TextDialect>::Game, D>(self.0)
+    }
+}
 
 /// Runs the command line (without the program name) and returns the exit status:
 /// 0 done, 1 run failed or stopped by a crashed engine, 2 bad command line.
 pub fn main_with_args(args: &[String]) -> i32 {
     let cfg = match cli::parse(args) {
         Ok(cli::Command::Help) => {
-            print!("{}", cli::HELP);
+            print!("{}", cli::help());
+            return 0;
+        }
+        Ok(cli::Command::Version) => {
+            println!("{}", cli::version());
             return 0;
         }
         Ok(cli::Command::Run(cfg)) => cfg,
@@ -45,7 +64,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
             return 2;
         }
     };
-    match runner::run::<Position>(&cfg) {
+    match cfg.variant.visit(Run(&cfg)) {
         Ok(code) => code,
         Err(runner::RunError::Usage(e)) => {
             eprintln!("tournament: {e}");

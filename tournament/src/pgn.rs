@@ -1,42 +1,125 @@
-//! PGN in the Ataxx tools' conventions: Black = x (first mover), White = o, a FEN tag
-//! for the starting position, moves in UAI notation, PlyCount, and the end reason as a
-//! final comment.
+//! PGN as the game's tools write it: the first and second players under the game's tag
+//! names ([`GameIo::PGN_PLAYERS`]), a `Variant` tag with the game's name, a FEN tag for
+//! the starting position, moves in protocol notation, PlyCount, and the end reason as a
+//! final comment; or, with `min`, the minimal form (the seven-tag roster, `Variant`, the
+//! FEN only where the game does not start from the start position, no comments).
 
-use crate::game::{Family, TourGame};
+use crate::player::Limits;
 use crate::results::GameRecord;
-use engine::game::Side;
+use engine::game::{GameIo, RuleSet, Side};
+use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// `-pgnout FILE [min]` / `-pgnout file=FILE [min=true]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnOut {
+    /// The PGN file.
+    pub file: PathBuf,
+    /// The minimal form.
+    pub min: bool,
+}
+
+/// What every game's PGN takes besides its record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnStyle {
+    /// The `Event` tag (`-event`).
+    pub event: String,
+    /// The `Site` tag (`-site`).
+    pub site: String,
+    /// The minimal form.
+    pub min: bool,
+    /// Each engine's time control as the `TimeControl` tag writes it
+    /// ([`time_control`]); engines not named here get `?`.
+    pub time_controls: HashMap<String, String>,
+}
+
+/// A time control as PGN's `TimeControl` tag writes it, in seconds: `40/60+0.6`,
+/// `10+0.1`, `10`; a fixed time per move as cutechess-cli writes it, `0.5/move`; `-`
+/// for no clock (depth or node limits only, built-in players).
+pub fn time_control(limits: &Limits) -> String {
+    let secs = |ms: u64| {
+        let s = format!("{:.3}", ms as f64 / 1000.0);
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
+    if let Some(tc) = limits.tc {
+        let mut out = String::new();
+        if let Some(m) = tc.moves {
+            out.push_str(&format!("{m}/"));
+        }
+        out.push_str(&secs(tc.base_ms));
+        if tc.inc_ms > 0 {
+            out.push_str(&format!("+{}", secs(tc.inc_ms)));
+        }
+        out
+    } else if let Some(st) = limits.movetime_ms {
+        format!("{}/move", secs(st))
+    } else {
+        "-".into()
+    }
+}
+
+impl Default for PgnStyle {
+    fn default() -> Self {
+        PgnStyle {
+            event: "tournament".into(),
+            site: "?".into(),
+            min: false,
+            time_controls: HashMap::new(),
+        }
+    }
+}
 
 fn escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
 /// One game as PGN text (ending with a blank line).
-pub fn format<G: TourGame>(rec: &GameRecord, event: &str) -> String {
-    let [black, white] = G::pgn_player_tags();
+pub fn format<G: GameIo>(rec: &GameRecord, style: &PgnStyle) -> String {
+    let [first, second] = G::PGN_PLAYERS;
     let mut out = String::new();
     let tag = |out: &mut String, k: &str, v: &str| {
         out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
     };
-    tag(&mut out, "Event", event);
-    tag(&mut out, "Site", "?");
+    tag(&mut out, "Event", &style.event);
+    tag(&mut out, "Site", &style.site);
     tag(&mut out, "Date", &rec.date);
     tag(&mut out, "Round", &(rec.id + 1).to_string());
-    tag(&mut out, black, &rec.players[0]);
-    tag(&mut out, white, &rec.players[1]);
+    tag(&mut out, first, &rec.players[0]);
+    tag(&mut out, second, &rec.players[1]);
     tag(&mut out, "Result", rec.result.as_str());
-    tag(&mut out, "FEN", &rec.fen);
-    tag(&mut out, "PlyCount", &rec.moves.len().to_string());
-    if !rec.opening.is_empty() {
-        tag(&mut out, "Opening", &rec.opening);
+    tag(&mut out, "Variant", G::NAME);
+    if !style.min || rec.fen != G::startpos(RuleSet::Engine).fen() {
+        tag(&mut out, "SetUp", "1");
+        tag(&mut out, "FEN", &rec.fen);
     }
-    tag(&mut out, "Termination", &rec.reason);
+    if !style.min {
+        // One `TimeControl` when both sides play under the same, else one per side,
+        // named as the players' tags are (`BlackTimeControl`, `WhiteTimeControl`).
+        let tc = |i: usize| {
+            style
+                .time_controls
+                .get(&rec.players[i])
+                .map_or("?", String::as_str)
+        };
+        if tc(0) == tc(1) {
+            tag(&mut out, "TimeControl", tc(0));
+        } else {
+            tag(&mut out, &format!("{first}TimeControl"), tc(0));
+            tag(&mut out, &format!("{second}TimeControl"), tc(1));
+        }
+        tag(&mut out, "PlyCount", &rec.moves.len().to_string());
+        if !rec.opening.is_empty() {
+            tag(&mut out, "Opening", &rec.opening);
+        }
+        tag(&mut out, "Termination", &rec.reason);
+    }
     out.push('\n');
-    // Move numbers: a full move is x then o; a game starting with o to move opens `1...`.
-    let second_first = G::parse_opening(&rec.fen, Family::Uai)
-        .map(|s| s.start.side_to_move() == Side::Second)
+    // Move numbers: a full move is the first player's then the second's; a game starting
+    // with the second player to move opens `1...`. (Either rule set reads the side to move.)
+    let second_first = G::from_fen(&rec.fen, RuleSet::Engine)
+        .map(|pos| pos.side_to_move() == Side::Second)
         .unwrap_or(false);
     let mut words: Vec<String> = Vec::new();
     let mut number = 1;
@@ -48,41 +131,231 @@ pub fn format<G: TourGame>(rec: &GameRecord, event: &str) -> String {
             words.push(format!("{number}..."));
         }
         words.push(mv.clone());
+        if let Some(info) = rec.info.get(ply).filter(|_| !style.min) {
+            words.push(format!("{{{}}}", info.pgn_comment()));
+        }
         if is_second {
             number += 1;
         }
     }
-    words.push(format!("{{{}}}", rec.reason.replace('}', ")")));
-    words.push(rec.result.as_str().to_string());
-    let mut line = String::new();
-    for w in words {
-        if !line.is_empty() && line.len() + 1 + w.len() > 79 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&w);
+    if !style.min {
+        words.push(format!("{{{}}}", rec.reason.replace('}', ")")));
     }
-    out.push_str(&line);
+    words.push(rec.result.as_str().to_string());
+    // The whole movetext on one line, as cuteataxx writes it: readers that take each
+    // line of movetext on its own (the `ataxx` Python package attaches every further
+    // line as a variation of the first move) then read the game whole.
+    out.push_str(&words.join(" "));
     out.push_str("\n\n");
     out
+}
+
+/// A game read back from PGN text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PgnGame {
+    /// The tags, in file order.
+    pub tags: Vec<(String, String)>,
+    /// The main line's moves, as written (move numbers, comments, NAGs, variations and
+    /// annotation suffixes `!`/`?` removed).
+    pub moves: Vec<String>,
+    /// The result token that ends the movetext (`1-0`, `0-1`, `1/2-1/2`, `*`), if any.
+    pub result: Option<String>,
+}
+
+impl PgnGame {
+    /// The value of tag `key` (first occurrence).
+    pub fn tag(&self, key: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Reads a tag line `[Key "value"]` (`\"` and `\\` unescaped).
+fn tag_line(line: &str) -> Option<(String, String)> {
+    let inner = line.trim().strip_prefix('[')?.strip_suffix(']')?;
+    let (key, rest) = inner.split_once(char::is_whitespace)?;
+    let rest = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
+    let mut value = String::new();
+    let mut chars = rest.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            value.extend(chars.next());
+        } else {
+            value.push(c);
+        }
+    }
+    Some((key.to_string(), value))
+}
+
+const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+/// What the movetext reader is in the middle of, carried across lines.
+#[derive(Default)]
+struct Movetext {
+    /// Inside a `{…}` comment.
+    comment: bool,
+    /// Depth of `(…)` variations.
+    depth: usize,
+}
+
+impl Movetext {
+    /// Reads one line of movetext into `game`: moves of the main line, the result token.
+    fn line(&mut self, line: &str, game: &mut PgnGame) -> Result<(), String> {
+        let mut rest = line;
+        while !rest.is_empty() {
+            if self.comment {
+                match rest.find('}') {
+                    Some(i) => {
+                        self.comment = false;
+                        rest = &rest[i + 1..];
+                    }
+                    None => return Ok(()),
+                }
+                continue;
+            }
+            let c = rest.chars().next().unwrap_or(' ');
+            match c {
+                '{' => {
+                    self.comment = true;
+                    rest = &rest[1..];
+                }
+                ';' => return Ok(()),
+                '(' => {
+                    self.depth += 1;
+                    rest = &rest[1..];
+                }
+                ')' => {
+                    self.depth = self.depth.checked_sub(1).ok_or("')' without a variation")?;
+                    rest = &rest[1..];
+                }
+                c if c.is_whitespace() => rest = &rest[c.len_utf8()..],
+                _ => {
+                    let end = rest
+                        .find(|c: char| c.is_whitespace() || "{};()".contains(c))
+                        .unwrap_or(rest.len());
+                    let token = &rest[..end];
+                    rest = &rest[end..];
+                    if self.depth == 0 {
+                        self.token(token, game)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn token(&mut self, token: &str, game: &mut PgnGame) -> Result<(), String> {
+        if token.starts_with('$') {
+            return Ok(()); // a NAG
+        }
+        if RESULTS.contains(&token) {
+            game.result = Some(token.to_string());
+            return Ok(());
+        }
+        // A move number (`12.`, `12...`), possibly glued to its move (`12.f2`).
+        let digits = token.len() - token.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let token = if digits > 0 && token[digits..].starts_with('.') {
+            token[digits..].trim_start_matches('.')
+        } else {
+            token
+        };
+        let mv = token.trim_end_matches(['!', '?']);
+        if mv.is_empty() {
+            return Ok(());
+        }
+        if game.result.is_some() {
+            return Err(format!("move '{mv}' after the result"));
+        }
+        game.moves.push(mv.to_string());
+        Ok(())
+    }
+}
+
+/// Reads every game of a PGN text: tag pairs, then movetext over any number of lines
+/// with `{}` and `;` comments, `()` variations (skipped), NAGs (`$3`), move numbers and
+/// annotation suffixes removed, up to the result token. A game starts at a tag line
+/// after movetext (or at the first tag line); `%` lines are skipped. `Err` names the
+/// line of the first thing it cannot read.
+pub fn read(text: &str) -> Result<Vec<PgnGame>, String> {
+    let mut games = Vec::new();
+    let mut game = PgnGame::default();
+    let mut movetext = Movetext::default();
+    let mut in_moves = false;
+    for (n, line) in text.lines().enumerate() {
+        let at = |e: String| format!("PGN line {}: {e}", n + 1);
+        let trimmed = line.trim();
+        if trimmed.starts_with('%') || (trimmed.is_empty() && !movetext.comment) {
+            continue;
+        }
+        if !movetext.comment && movetext.depth == 0 && trimmed.starts_with('[') {
+            if in_moves || game.result.is_some() {
+                games.push(std::mem::take(&mut game));
+                in_moves = false;
+            }
+            let tag = tag_line(trimmed).ok_or_else(|| at(format!("bad tag '{trimmed}'")))?;
+            game.tags.push(tag);
+            continue;
+        }
+        in_moves = true;
+        movetext.line(line, &mut game).map_err(at)?;
+    }
+    if movetext.comment || movetext.depth > 0 {
+        return Err("PGN: the text ends inside a comment or variation".into());
+    }
+    if in_moves || !game.tags.is_empty() {
+        games.push(game);
+    }
+    Ok(games)
+}
+
+/// Reads games as the `ataxx` Python package (`ataxx.pgn` 2.2.0) does, which is how
+/// many Ataxx tools read our files: a game starts at a line beginning `[Event`; tag lines
+/// are `[Key "value"]`; and every other non-blank line is movetext parsed from the
+/// start of the game, so only the first such line is the main line (further lines
+/// become variations of the first move). The result is that of the main line. A PGN
+/// whose games each have one movetext line reads back whole.
+pub fn read_one_line(text: &str) -> Result<Vec<PgnGame>, String> {
+    let mut games: Vec<PgnGame> = Vec::new();
+    let mut seen_moves = false;
+    for (n, line) in text.lines().enumerate() {
+        let at = |e: String| format!("PGN line {}: {e}", n + 1);
+        if line.len() < 2 {
+            continue;
+        }
+        if line.starts_with("[Event") || games.is_empty() {
+            games.push(PgnGame::default());
+            seen_moves = false;
+        }
+        let game = games.last_mut().expect("a game was just pushed");
+        if line.starts_with('[') && line.ends_with(']') {
+            let tag = tag_line(line).ok_or_else(|| at(format!("bad tag '{line}'")))?;
+            game.tags.push(tag);
+        } else if !seen_moves {
+            seen_moves = true;
+            let mut movetext = Movetext::default();
+            movetext.line(line, game).map_err(at)?;
+            if movetext.comment || movetext.depth > 0 {
+                return Err(at("movetext ends inside a comment or variation".into()));
+            }
+        }
+    }
+    Ok(games)
 }
 
 /// The PGN file, written game by game.
 pub struct PgnWriter {
     file: File,
-    event: String,
+    style: PgnStyle,
 }
 
 impl PgnWriter {
     /// Opens the file. `existing` (when resuming) rewrites it from the records already
     /// played, so games from a killed run appear exactly once.
-    pub fn open<G: TourGame>(
+    pub fn open<G: GameIo>(
         path: &Path,
-        event: &str,
+        style: PgnStyle,
         existing: &[GameRecord],
     ) -> Result<PgnWriter, String> {
         let file = OpenOptions::new()
@@ -91,10 +364,7 @@ impl PgnWriter {
             .truncate(true)
             .open(path)
             .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-        let mut w = PgnWriter {
-            file,
-            event: event.to_string(),
-        };
+        let mut w = PgnWriter { file, style };
         let mut sorted: Vec<&GameRecord> = existing.iter().collect();
         sorted.sort_by_key(|r| r.id);
         for r in sorted {
@@ -104,9 +374,9 @@ impl PgnWriter {
     }
 
     /// Appends one game.
-    pub fn append<G: TourGame>(&mut self, rec: &GameRecord) -> Result<(), String> {
+    pub fn append<G: GameIo>(&mut self, rec: &GameRecord) -> Result<(), String> {
         self.file
-            .write_all(format::<G>(rec, &self.event).as_bytes())
+            .write_all(format::<G>(rec, &self.style).as_bytes())
             .and_then(|_| self.file.flush())
             .map_err(|e| format!("cannot write the PGN file: {e}"))
     }
@@ -115,7 +385,7 @@ impl PgnWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::GameResult;
+    use crate::results::{GameResult, MoveInfo};
     use engine::games::ataxx::Position;
 
     #[test]
@@ -123,20 +393,185 @@ mod tests {
         let rec = GameRecord {
             id: 4,
             round: 0,
+            variant: "ataxx".into(),
             players: ["a".into(), "b".into()],
             opening: String::new(),
             fen: "x5o/7/7/7/7/7/o5x o 0 1".into(),
             result: GameResult::SecondWins,
             reason: "r".into(),
+            ending: None,
+            info: Vec::new(),
             moves: vec!["g6".into(), "f2".into(), "a1a3".into()],
             date: "2024.01.02".into(),
             duration_ms: 0,
             pair_key: None,
         };
-        let text = format::<Position>(&rec, "ev");
+        let text = format::<Position>(&rec, &PgnStyle::default());
         assert!(text.contains("[Black \"a\"]\n[White \"b\"]\n"));
+        assert!(text.starts_with("[Event \"tournament\"]\n[Site \"?\"]\n"));
+        let named = PgnStyle {
+            event: "Club \"cup\"".into(),
+            site: "Leiden".into(),
+            ..PgnStyle::default()
+        };
+        let text = format::<Position>(&rec, &named);
+        assert!(text.starts_with("[Event \"Club \\\"cup\\\"\"]\n[Site \"Leiden\"]\n"));
+        assert!(text.contains("[Variant \"ataxx\"]"));
         assert!(text.contains("[Round \"5\"]"));
         assert!(text.contains("[PlyCount \"3\"]"));
         assert!(text.contains("1... g6 2. f2 a1a3 {r} 0-1\n\n"), "{text}");
+        assert!(text.contains("[SetUp \"1\"]\n[FEN \"x5o/7/7/7/7/7/o5x o 0 1\"]\n"));
+        let min = PgnStyle {
+            min: true,
+            ..PgnStyle::default()
+        };
+        let text = format::<Position>(&rec, &min);
+        assert!(text.ends_with("\n\n1... g6 2. f2 a1a3 0-1\n\n"), "{text}");
+        assert!(
+            text.contains("[FEN ") && !text.contains("[PlyCount "),
+            "{text}"
+        );
+        let mut start = rec.clone();
+        start.fen = Position::startpos(engine::games::ataxx::Rules::Uai).fen();
+        let text = format::<Position>(&start, &min);
+        assert!(
+            !text.contains("[FEN ") && !text.contains("[SetUp "),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn time_control_tags() {
+        use crate::player::TimeControl;
+        let tc = |moves, base_ms, inc_ms| Limits {
+            tc: Some(TimeControl {
+                moves,
+                base_ms,
+                inc_ms,
+            }),
+            ..Limits::default()
+        };
+        assert_eq!(time_control(&tc(Some(40), 60_000, 600)), "40/60+0.6");
+        assert_eq!(time_control(&tc(None, 2_000, 50)), "2+0.05");
+        assert_eq!(time_control(&tc(None, 90_500, 0)), "90.5");
+        let st = Limits {
+            movetime_ms: Some(500),
+            ..Limits::default()
+        };
+        assert_eq!(time_control(&st), "0.5/move");
+        let depth = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        assert_eq!(time_control(&depth), "-");
+        let rec = long_record(1, 4);
+        let mut style = PgnStyle::default();
+        style.time_controls.insert("a".into(), "2+0.05".into());
+        style.time_controls.insert("b".into(), "2+0.05".into());
+        let text = format::<Position>(&rec, &style);
+        assert!(text.contains("[TimeControl \"2+0.05\"]\n"), "{text}");
+        style.time_controls.insert("b".into(), "0.5/move".into());
+        let text = format::<Position>(&rec, &style);
+        assert!(
+            text.contains("[BlackTimeControl \"2+0.05\"]\n[WhiteTimeControl \"0.5/move\"]\n"),
+            "{text}"
+        );
+        style.min = true;
+        assert!(!format::<Position>(&rec, &style).contains("TimeControl"));
+        // Per-move comments, cutechess style; none in the minimal form.
+        let text = format::<Position>(&rec, &PgnStyle::default());
+        assert!(
+            text.contains(&format!(
+                "1. {} {{-0.20/0 0.01s}} {} {{0.011s}} 2. {} {{-0.18/2 0.012s}}",
+                rec.moves[0], rec.moves[1], rec.moves[2]
+            )),
+            "{text}"
+        );
+        assert!(!format::<Position>(&rec, &style).contains("0.01s"));
+    }
+
+    /// A game of `plies` random legal moves from the start, as the referee records it.
+    fn long_record(id: u64, plies: usize) -> GameRecord {
+        let mut pos = Position::startpos(engine::games::ataxx::Rules::Uai);
+        let mut rng = engine::rng::SplitMix64::new(id);
+        let mut moves = Vec::new();
+        for _ in 0..plies {
+            if pos.outcome().is_some() {
+                break;
+            }
+            let legal = pos.legal_moves();
+            let mv = *rng.choose(&legal).unwrap();
+            moves.push(pos.move_name(mv));
+            pos.make_move(mv);
+        }
+        // A UCI engine's report on even plies, time only on odd ones.
+        let info = (0..moves.len())
+            .map(|ply| MoveInfo {
+                ms: 10 * id + ply as u64,
+                depth: (ply % 2 == 0).then_some(ply as u32),
+                cp: (ply % 2 == 0).then_some(ply as i32 - 20),
+                mate: None,
+            })
+            .collect();
+        GameRecord {
+            id,
+            round: 0,
+            variant: "ataxx".into(),
+            players: ["a".into(), "b".into()],
+            opening: String::new(),
+            fen: Position::startpos(engine::games::ataxx::Rules::Uai).fen(),
+            result: GameResult::Draw,
+            reason: "adjudication: {curly} (and parentheses); 1-0".into(),
+            ending: None,
+            info,
+            moves,
+            date: "2024.01.02".into(),
+            duration_ms: 0,
+            pair_key: None,
+        }
+    }
+
+    #[test]
+    fn games_read_back_whole_one_movetext_line_each() {
+        // Defect 12 of the new-user report: movetext wrapped at 79 columns was read by
+        // the `ataxx` Python package as a main line plus variations, so long games came
+        // back cut. Every game must read back whole by those rules.
+        let recs: Vec<GameRecord> = (0..20)
+            .map(|id| long_record(id, 40 + 10 * id as usize))
+            .collect();
+        let text: String = recs
+            .iter()
+            .map(|r| format::<Position>(r, &PgnStyle::default()))
+            .collect();
+        for reader in [read_one_line, read] {
+            let games = reader(&text).unwrap();
+            assert_eq!(games.len(), recs.len());
+            for (g, r) in games.iter().zip(&recs) {
+                assert_eq!(g.moves, r.moves, "game {} cut", r.id);
+                assert_eq!(g.result.as_deref(), Some(r.result.as_str()));
+                assert_eq!(g.tag("Result"), Some(r.result.as_str()));
+                assert_eq!(g.tag("PlyCount"), Some(r.moves.len().to_string().as_str()));
+                assert_eq!(g.tag("FEN"), Some(r.fen.as_str()));
+            }
+        }
+    }
+
+    #[test]
+    fn reader_skips_comments_variations_and_nags() {
+        let text = "[Event \"e \\\"q\\\"\"]\n[FEN \"x5o/7/7/7/7/7/o5x x 0 1\"]\n\n\
+                    1. f2 {a comment\nover two lines} g6 $2 (2. a7c5 (2... b1)) 2.b6! a1a3?!\n\
+                    ; a line comment\n% escape\n3... g1 1-0\n\n[Event \"two\"]\n1. g2 *\n";
+        let games = read(text).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].tag("Event"), Some("e \"q\""));
+        assert_eq!(games[0].moves, ["f2", "g6", "b6", "a1a3", "g1"]);
+        assert_eq!(games[0].result.as_deref(), Some("1-0"));
+        assert_eq!(games[1].moves, ["g2"]);
+        assert_eq!(games[1].result.as_deref(), Some("*"));
+        // By the one-line rules only the first movetext line is the main line.
+        let one = read_one_line("[Event \"x\"]\n\n1. f2 g6\n2. b6 a1a3 1-0\n").unwrap();
+        assert_eq!(one[0].moves, ["f2", "g6"]);
+        assert!(read("1. f2 ) g6").is_err());
+        assert!(read("1. f2 {open").is_err());
     }
 }

@@ -2,9 +2,73 @@
 //! protocol, or a built-in player. Faults are values, never panics, so one bad engine
 //! costs one game.
 
-use crate::game::TourGame;
-use engine::game::Side;
+use crate::builtin::BuiltinKind;
+use crate::engine_process::Launch;
+use crate::results::{Ending, Score};
+use engine::game::{Game, GameIo, Opening, Side};
 use std::time::Instant;
+
+/// Which protocol a process engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proto {
+    /// UAI (`shared/specs/uai.md`), for games that speak it ([`GameIo::SPEAKS_UAI`]).
+    Uai,
+    /// UGI (`shared/specs/ugi.md`), which every game speaks.
+    Ugi,
+    /// The game's course text command language.
+    Text,
+}
+
+impl Proto {
+    /// The protocol of an engine that names none: UAI where the game speaks it (as
+    /// before UGI existed), else UGI.
+    pub fn default_for<G: GameIo>() -> Proto {
+        if G::SPEAKS_UAI {
+            Proto::Uai
+        } else {
+            Proto::Ugi
+        }
+    }
+}
+
+/// What an engine is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineKind {
+    /// An external program.
+    Process {
+        /// How to start it.
+        launch: Launch,
+        /// What it speaks (`None`: [`Proto::default_for`] the game).
+        proto: Option<Proto>,
+    },
+    /// A player built into the runner.
+    Builtin(BuiltinKind),
+}
+
+/// One `-engine` after `-each` defaults are applied.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineSpec {
+    /// Display name (unique in the run).
+    pub name: String,
+    /// Process or built-in.
+    pub kind: EngineKind,
+    /// `option.NAME=VALUE` pairs, sent as `setoption` after the handshake.
+    pub options: Vec<(String, String)>,
+    /// Time control and search limits.
+    pub limits: Limits,
+    /// How long the handshake may take, in ms (`inittimeout=` seconds).
+    pub init_timeout_ms: u64,
+}
+
+impl EngineSpec {
+    /// The protocol a process engine speaks in game `G`; `None` for a built-in player.
+    pub fn proto<G: GameIo>(&self) -> Option<Proto> {
+        match &self.kind {
+            EngineKind::Process { proto, .. } => Some(proto.unwrap_or(Proto::default_for::<G>())),
+            EngineKind::Builtin(_) => None,
+        }
+    }
+}
 
 /// Time control `MOVES/TIME+INC` (or `TIME+INC`), in milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,10 +103,14 @@ pub enum Fault {
     Crash(String),
     /// No answer before the hard deadline.
     Timeout,
-    /// The handshake (`uai`/`uaiok`, `isready`/`readyok`, text set-up) did not finish.
+    /// The handshake (`uai`/`uaiok` or `ugi`/`ugiok`, `isready`/`readyok`, text set-up)
+    /// did not finish.
     Handshake(String),
     /// The engine could not be started at all.
     Start(String),
+    /// The engine does not take what it was configured with (an option it does not
+    /// declare, or one it answers with an error).
+    Config(String),
     /// The engine answered with something that is not a move.
     Garbage(String),
 }
@@ -53,8 +121,19 @@ impl Fault {
     pub fn is_process_fault(&self) -> bool {
         matches!(
             self,
-            Fault::Crash(_) | Fault::Handshake(_) | Fault::Start(_)
+            Fault::Crash(_) | Fault::Handshake(_) | Fault::Start(_) | Fault::Config(_)
         )
+    }
+
+    /// How a game lost by this fault ended.
+    pub fn ending(&self) -> Ending {
+        match self {
+            Fault::Crash(_) => Ending::Crash,
+            Fault::Timeout => Ending::TimeForfeit,
+            Fault::Handshake(_) | Fault::Config(_) => Ending::Handshake,
+            Fault::Start(_) => Ending::Start,
+            Fault::Garbage(_) => Ending::Unparsable,
+        }
     }
 
     /// One-line description for the results file.
@@ -64,6 +143,7 @@ impl Fault {
             Fault::Timeout => "time forfeit (no answer before the deadline)".into(),
             Fault::Handshake(s) => format!("handshake failed: {s}"),
             Fault::Start(s) => format!("could not start: {s}"),
+            Fault::Config(s) => format!("bad option: {s}"),
             Fault::Garbage(s) => format!("unparsable answer: {s}"),
         }
     }
@@ -71,22 +151,51 @@ impl Fault {
 
 /// A move as a player gave it, before the referee has checked it.
 #[derive(Clone, Debug)]
-pub enum Reply<G: TourGame> {
-    /// Protocol notation (UAI `bestmove`).
-    Protocol(String),
-    /// Text-language notation (`a7-b6`, `-`).
-    Text(String),
-    /// A move made by a built-in player (already legal by construction, still checked).
-    Direct(G::Move),
+pub enum Reply<G: Game> {
+    /// The game's protocol notation (UAI/UGI `bestmove`), parsed by the referee.
+    Notation(String),
+    /// A move the player resolved itself (built-in players; the text client, which reads
+    /// its language's notation in its own view of the game). Still checked.
+    Move(G::Move),
+    /// An answer that names no legal move in the player's view of the game.
+    Unreadable(String),
+}
+
+/// What an engine reported about its search before answering (UCI family: the last
+/// `info` lines' `depth` and `score`; other players report nothing).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Eval {
+    /// Search depth.
+    pub depth: Option<u32>,
+    /// Score from the engine's point of view.
+    pub score: Option<Score>,
+}
+
+/// A player's answer to a move request: the move and what it reported.
+#[derive(Clone, Debug)]
+pub struct Answer<G: Game> {
+    /// The move.
+    pub reply: Reply<G>,
+    /// The search report.
+    pub eval: Eval,
+}
+
+impl<G: Game> From<Reply<G>> for Answer<G> {
+    fn from(reply: Reply<G>) -> Self {
+        Answer {
+            reply,
+            eval: Eval::default(),
+        }
+    }
 }
 
 /// Everything about the game a player may need before its first move.
-pub struct GameStart<'a, G: TourGame> {
+pub struct GameStart<'a, G: Game> {
     /// The schedule id of the game (seeds for built-in players derive from it).
     pub id: u64,
-    /// The opening line as written in the openings file.
-    pub opening: &'a str,
-    /// The position the engines start from.
+    /// The opening: its base position and the moves that lead out of it.
+    pub opening: &'a Opening<G>,
+    /// The position the engines start from (the opening's end).
     pub start: &'a G,
     /// The side this player plays.
     pub side: Side,
@@ -95,7 +204,7 @@ pub struct GameStart<'a, G: TourGame> {
 }
 
 /// One request for a move.
-pub struct MoveRequest<'a, G: TourGame> {
+pub struct MoveRequest<'a, G: Game> {
     /// The position the engines started from (after the opening).
     pub start: &'a G,
     /// The moves played since then.
@@ -115,13 +224,18 @@ pub struct MoveRequest<'a, G: TourGame> {
 }
 
 /// A participant in a game.
-pub trait Player<G: TourGame>: Send {
+pub trait Player<G: Game>: Send {
+    /// The check before the run: starts the process and finishes its handshake (and,
+    /// for a text engine, the set-up of `start`), without playing. The runner shuts the
+    /// player down afterwards. Built-in players have nothing to check.
+    fn check(&mut self, start: &GameStart<'_, G>) -> Result<(), Fault>;
+
     /// Gets ready for a new game: starts the process if needed, finishes the
     /// handshake, and tells the engine about the game. Errors lose the game.
     fn new_game(&mut self, start: &GameStart<'_, G>) -> Result<(), Fault>;
 
     /// Asks for a move in the current position.
-    fn think(&mut self, request: &MoveRequest<'_, G>) -> Result<Reply<G>, Fault>;
+    fn think(&mut self, request: &MoveRequest<'_, G>) -> Result<Answer<G>, Fault>;
 
     /// The game is over. `faulted` means this player misbehaved: its process is
     /// killed and restarted before the next game, so stale output cannot leak.

@@ -2,35 +2,147 @@
 //! checked with our own rules, every answer has a hard deadline, and every way an
 //! engine can fail ends the game with a recorded reason instead of stopping the run.
 
-use crate::cli::Adjudication;
-use crate::game::{Family, TourGame};
 use crate::player::{Fault, GameStart, Limits, MoveRequest, Player, Reply};
-use crate::results::{today, GameRecord, GameResult};
+use crate::results::{today, Ending, GameRecord, GameResult, MoveInfo, Score};
 use crate::schedule::GameSpec;
-use engine::game::{Outcome, Side};
+use engine::game::{GameIo, Opening, Outcome, Side};
 use std::time::{Duration, Instant};
+
+/// `-adjudicate material=M plies=P`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Adjudication {
+    /// Material lead that decides the game.
+    pub material: i32,
+    /// For how many consecutive plies the lead must hold.
+    pub plies: u32,
+}
+
+/// `-draw movenumber=N movecount=M score=S` (cutechess-cli): a draw once both engines'
+/// scores have been within S centipawns of zero for M consecutive moves each (2·M plies
+/// in a row) and at least N full moves of the game have been played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawAdjudication {
+    /// Full moves of the game (after the opening) before a draw can be adjudicated.
+    pub move_number: u32,
+    /// Consecutive moves of each engine.
+    pub move_count: u32,
+    /// Centipawns from zero.
+    pub score: i32,
+}
+
+/// `-resign movecount=M score=S [twosided=true]` (cutechess-cli): an engine whose
+/// score has been S centipawns or more below zero for M consecutive moves of its own
+/// loses; with `two_sided`, only if its opponent's score has been S or more above zero
+/// for its last M moves too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResignAdjudication {
+    /// Consecutive moves of the losing engine.
+    pub move_count: u32,
+    /// Centipawns below zero.
+    pub score: i32,
+    /// The winner must agree.
+    pub two_sided: bool,
+}
+
+/// Score-based adjudication as cutechess-cli does it: counts fed with each move's
+/// reported score. A move with no score (a text engine's, a built-in player's) resets
+/// the draw count and its side's counts, as cutechess-cli does for book and human moves.
+#[derive(Default)]
+struct ScoreAdjudicator {
+    /// Consecutive plies with |score| within the draw bound.
+    draw: u32,
+    /// Per side, consecutive own moves at or below −S.
+    losing: [u32; 2],
+    /// Per side, consecutive own moves at or above S.
+    winning: [u32; 2],
+}
+
+impl ScoreAdjudicator {
+    /// Feeds the score of the move `mover` just made (`plies` played so far); returns
+    /// the adjudicated result and reason, if any.
+    fn feed(
+        &mut self,
+        m: &Match<'_, impl GameIo>,
+        mover: Side,
+        score: Option<i32>,
+        plies: usize,
+    ) -> Option<(GameResult, String)> {
+        let i = side_idx(mover);
+        let Some(score) = score else {
+            self.draw = 0;
+            self.losing[i] = 0;
+            self.winning[i] = 0;
+            return None;
+        };
+        if let Some(d) = m.draw {
+            self.draw = if score.abs() <= d.score {
+                self.draw + 1
+            } else {
+                0
+            };
+            if plies / 2 >= d.move_number as usize && self.draw >= 2 * d.move_count {
+                return Some((
+                    GameResult::Draw,
+                    format!(
+                        "adjudication: draw by score (within {} for {} moves each)",
+                        d.score, d.move_count
+                    ),
+                ));
+            }
+        }
+        if let Some(r) = m.resign {
+            self.losing[i] = if score <= -r.score {
+                self.losing[i] + 1
+            } else {
+                0
+            };
+            self.winning[i] = if score >= r.score {
+                self.winning[i] + 1
+            } else {
+                0
+            };
+            let agreed = !r.two_sided || self.winning[1 - i] >= r.move_count;
+            if self.losing[i] >= r.move_count && agreed {
+                return Some((
+                    loss_for(mover),
+                    format!(
+                        "adjudication: {} resigns (score -{} or worse for {} moves)",
+                        m.names[i], r.score, r.move_count
+                    ),
+                ));
+            }
+        }
+        None
+    }
+}
 
 /// Hard deadline per move for an engine limited only by depth or nodes.
 pub const UNTIMED_MOVE_MS: u64 = 60_000;
 
 /// Everything the referee needs to know about one game besides the players.
-pub struct Match<'a> {
+pub struct Match<'a, G: GameIo> {
     /// The scheduled game.
     pub spec: &'a GameSpec,
-    /// The opening line.
-    pub opening: &'a str,
+    /// The opening, read under the rule set the game is judged by (which the
+    /// positions carry from then on).
+    pub opening: &'a Opening<G>,
+    /// The opening's line, for the record.
+    pub opening_text: &'a str,
     /// Engine names, `[first mover, second mover]`.
     pub names: [&'a str; 2],
     /// Limits, `[first mover, second mover]`.
     pub limits: [Limits; 2],
     /// Whether a built-in player (no deadline of its own) sits on each side.
     pub builtin: [bool; 2],
-    /// Rule family (text rules if any text engine plays).
-    pub family: Family,
     /// Draw after this many full moves.
     pub maxmoves: Option<u32>,
-    /// Material adjudication.
+    /// Material adjudication (only for games where material means something:
+    /// [`GameIo::MATERIAL_ADJUDICATION`]).
     pub adjudicate: Option<Adjudication>,
+    /// Score-based draw adjudication.
+    pub draw: Option<DrawAdjudication>,
+    /// Score-based resign adjudication.
+    pub resign: Option<ResignAdjudication>,
     /// Seed for this game's random choices.
     pub seed: u64,
 }
@@ -69,31 +181,16 @@ fn clip(s: &str) -> String {
 }
 
 /// Plays one game. `players` is `[first mover, second mover]`.
-pub fn play<G: TourGame>(m: &Match<'_>, players: [&mut dyn Player<G>; 2]) -> Played {
+pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Played {
     let started = Instant::now();
     let [p0, p1] = players;
     let mut players: [&mut dyn Player<G>; 2] = [p0, p1];
     let mut faults: [Option<Fault>; 2] = [None, None];
     let mut moves: Vec<G::Move> = Vec::new();
     let mut move_text: Vec<String> = Vec::new();
+    let mut info: Vec<MoveInfo> = Vec::new();
 
-    let setup = match G::parse_opening(m.opening, m.family) {
-        Ok(s) => s,
-        Err(e) => {
-            return Played {
-                record: record(
-                    m,
-                    String::new(),
-                    GameResult::Draw,
-                    format!("bad opening: {e}"),
-                    move_text,
-                    started,
-                ),
-                faults,
-            }
-        }
-    };
-    let start = setup.start.clone();
+    let start = m.opening.end();
     let start_fen = start.fen();
 
     let finish = |players: &mut [&mut dyn Player<G>; 2], faults: &[Option<Fault>; 2]| {
@@ -114,10 +211,11 @@ pub fn play<G: TourGame>(m: &Match<'_>, players: [&mut dyn Player<G>; 2]) -> Pla
         };
         if let Err(f) = players[i].new_game(&gs) {
             let reason = format!("{} {}", m.names[i], f.describe());
+            let end = (loss_for(side), reason, f.ending());
             faults[i] = Some(f);
             finish(&mut players, &faults);
             return Played {
-                record: record(m, start_fen, loss_for(side), reason, move_text, started),
+                record: record(m, start_fen, end, (move_text, info), started),
                 faults,
             };
         }
@@ -134,21 +232,23 @@ pub fn play<G: TourGame>(m: &Match<'_>, players: [&mut dyn Player<G>; 2]) -> Pla
     let mut moves_made = [0u32; 2];
     let mut pos = start.clone();
     let mut lead_streak: (Option<Side>, u32) = (None, 0);
+    let mut scores = ScoreAdjudicator::default();
 
-    let (result, reason) = loop {
+    let end = loop {
         if let Some(outcome) = pos.outcome() {
             let result = match outcome {
                 Outcome::Win(Side::First) => GameResult::FirstWins,
                 Outcome::Win(Side::Second) => GameResult::SecondWins,
                 Outcome::Draw => GameResult::Draw,
             };
-            break (result, pos.end_reason(outcome));
+            break (result, pos.end_reason(), Ending::Rules);
         }
         if let Some(max) = m.maxmoves {
             if moves.len() as u64 >= 2 * max as u64 {
                 break (
                     GameResult::Draw,
                     format!("adjudication: {max} moves played"),
+                    Ending::Adjudication,
                 );
             }
         }
@@ -181,12 +281,13 @@ pub fn play<G: TourGame>(m: &Match<'_>, players: [&mut dyn Player<G>; 2]) -> Pla
         };
         let reply = players[i].think(&req);
         let elapsed = now.elapsed().as_millis() as i64;
-        let reply = match reply {
-            Ok(r) => r,
+        let answer = match reply {
+            Ok(a) => a,
             Err(f) => {
                 let reason = format!("{} {}", m.names[i], f.describe());
+                let ending = f.ending();
                 faults[i] = Some(f);
-                break (loss_for(side), reason);
+                break (loss_for(side), reason, ending);
             }
         };
         if allowed_ms.is_some_and(|a| elapsed > a) {
@@ -194,17 +295,18 @@ pub fn play<G: TourGame>(m: &Match<'_>, players: [&mut dyn Player<G>; 2]) -> Pla
             break (
                 loss_for(side),
                 format!("{} time forfeit ({elapsed} ms)", m.names[i]),
+                Ending::TimeForfeit,
             );
         }
-        let (mv, text) = match &reply {
-            Reply::Protocol(s) => (pos.parse_protocol_move(s), s.clone()),
-            Reply::Text(s) => (pos.parse_text_move(s), s.clone()),
-            Reply::Direct(mv) => (pos.is_legal(*mv).then_some(*mv), mv.to_string()),
+        let (mv, text) = match &answer.reply {
+            Reply::Notation(s) => (pos.parse_move(s), s.clone()),
+            Reply::Move(mv) => (pos.is_legal(*mv).then_some(*mv), pos.move_name(*mv)),
+            Reply::Unreadable(s) => (None, s.clone()),
         };
         let Some(mv) = mv else {
             let reason = format!("{} illegal move '{}'", m.names[i], clip(&text));
             faults[i] = Some(Fault::Garbage(reason.clone()));
-            break (loss_for(side), reason);
+            break (loss_for(side), reason, Ending::IllegalMove);
         };
         if let Some(c) = clock[i].as_mut() {
             *c -= elapsed;
@@ -216,10 +318,28 @@ pub fn play<G: TourGame>(m: &Match<'_>, players: [&mut dyn Player<G>; 2]) -> Pla
                 }
             }
         }
-        move_text.push(pos.protocol_move(mv));
+        move_text.push(pos.move_name(mv));
+        info.push(MoveInfo {
+            ms: elapsed.max(0) as u64,
+            depth: answer.eval.depth,
+            cp: match answer.eval.score {
+                Some(Score::Cp(cp)) => Some(cp),
+                _ => None,
+            },
+            mate: match answer.eval.score {
+                Some(Score::Mate(n)) => Some(n),
+                _ => None,
+            },
+        });
         pos.make_move(mv);
         moves.push(mv);
 
+        if (m.draw.is_some() || m.resign.is_some()) && pos.outcome().is_none() {
+            let score = answer.eval.score.map(|s| s.centipawns());
+            if let Some((result, reason)) = scores.feed(m, side, score, moves.len()) {
+                break (result, reason, Ending::Adjudication);
+            }
+        }
         if let Some(adj) = m.adjudicate {
             let diff = pos.material(Side::First) - pos.material(Side::Second);
             let leader = if diff >= adj.material {
@@ -239,6 +359,7 @@ pub fn play<G: TourGame>(m: &Match<'_>, players: [&mut dyn Player<G>; 2]) -> Pla
                     break (
                         loss_for(l.opponent()),
                         format!("adjudication: material lead of {} or more", adj.material),
+                        Ending::Adjudication,
                     );
                 }
             }
@@ -246,28 +367,30 @@ pub fn play<G: TourGame>(m: &Match<'_>, players: [&mut dyn Player<G>; 2]) -> Pla
     };
     finish(&mut players, &faults);
     Played {
-        record: record(m, start_fen, result, reason, move_text, started),
+        record: record(m, start_fen, end, (move_text, info), started),
         faults,
     }
 }
 
-fn record(
-    m: &Match<'_>,
+fn record<G: GameIo>(
+    m: &Match<'_, G>,
     fen: String,
-    result: GameResult,
-    reason: String,
-    moves: Vec<String>,
+    (result, reason, ending): (GameResult, String, Ending),
+    (moves, info): (Vec<String>, Vec<MoveInfo>),
     started: Instant,
 ) -> GameRecord {
     GameRecord {
         id: m.spec.id,
         round: m.spec.round,
+        variant: G::NAME.to_string(),
         players: [m.names[0].to_string(), m.names[1].to_string()],
-        opening: m.opening.to_string(),
+        opening: m.opening_text.to_string(),
         fen,
         result,
         reason,
+        ending: Some(ending),
         moves,
+        info,
         date: today(),
         duration_ms: started.elapsed().as_millis() as u64,
         pair_key: m.spec.pair_key,

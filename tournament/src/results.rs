@@ -2,20 +2,26 @@
 //! synced) at once, so a killed run loses at most the games still being played.
 //! `-resume` reads it back: unparsable lines (a line cut by the kill) are skipped, and
 //! the first record of each id wins, so every game counts exactly once.
+//!
+//! [`GameRecord`] is the one definition of a line: serde writes and reads it, here and
+//! in the tools that learn from results files (`tune`).
 
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::Path;
 
-/// A game result from the first mover's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A game result from the first mover's point of view, written in PGN form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum GameResult {
     /// `1-0`.
+    #[serde(rename = "1-0")]
     FirstWins,
     /// `0-1`.
+    #[serde(rename = "0-1")]
     SecondWins,
     /// `1/2-1/2`.
+    #[serde(rename = "1/2-1/2")]
     Draw,
 }
 
@@ -49,84 +55,270 @@ impl GameResult {
     }
 }
 
-/// One finished game.
-#[derive(Clone, Debug, PartialEq)]
+/// How a game ended, for counting: on the board (the game's rules), by adjudication,
+/// or by a fault of the player who lost it. Written as the words of [`Ending::as_str`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Ending {
+    /// The game's rules ended it.
+    #[serde(rename = "rules")]
+    Rules,
+    /// The runner adjudicated it (`-maxmoves`, `-adjudicate`, `-draw`, `-resign`).
+    #[serde(rename = "adjudication")]
+    Adjudication,
+    /// The loser's clock or move deadline ran out.
+    #[serde(rename = "time forfeit")]
+    TimeForfeit,
+    /// The loser played an illegal or unreadable move.
+    #[serde(rename = "illegal move")]
+    IllegalMove,
+    /// The loser said something that is no answer (a line over the length limit, a
+    /// `bestmove` without a move, a result claim in an unfinished game).
+    #[serde(rename = "unparsable answer")]
+    Unparsable,
+    /// The loser's process exited or closed its output.
+    #[serde(rename = "crash")]
+    Crash,
+    /// The loser's handshake or new-game sync did not finish.
+    #[serde(rename = "handshake failed")]
+    Handshake,
+    /// The loser's program could not be started.
+    #[serde(rename = "could not start")]
+    Start,
+}
+
+impl Ending {
+    /// Every ending, in report order.
+    pub const ALL: [Ending; 8] = [
+        Ending::Rules,
+        Ending::Adjudication,
+        Ending::TimeForfeit,
+        Ending::IllegalMove,
+        Ending::Unparsable,
+        Ending::Crash,
+        Ending::Handshake,
+        Ending::Start,
+    ];
+
+    /// The words for people and for the results file.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ending::Rules => "rules",
+            Ending::Adjudication => "adjudication",
+            Ending::TimeForfeit => "time forfeit",
+            Ending::IllegalMove => "illegal move",
+            Ending::Unparsable => "unparsable answer",
+            Ending::Crash => "crash",
+            Ending::Handshake => "handshake failed",
+            Ending::Start => "could not start",
+        }
+    }
+
+    /// True if the loser lost by a fault of its own (not on the board, not adjudicated).
+    pub fn is_fault(self) -> bool {
+        !matches!(self, Ending::Rules | Ending::Adjudication)
+    }
+
+    /// The ending of a record written before records carried one, read from its reason
+    /// (`adjudication: …`, or `<engine> <fault description>` as the referee writes it).
+    pub fn from_reason(reason: &str) -> Ending {
+        if reason.starts_with("adjudication:") {
+            return Ending::Adjudication;
+        }
+        [
+            (" time forfeit", Ending::TimeForfeit),
+            (" illegal move '", Ending::IllegalMove),
+            (" unparsable answer: ", Ending::Unparsable),
+            (" crash: ", Ending::Crash),
+            (" handshake failed: ", Ending::Handshake),
+            (" bad option: ", Ending::Handshake),
+            (" could not start: ", Ending::Start),
+        ]
+        .into_iter()
+        .find(|(words, _)| reason.contains(words))
+        .map_or(Ending::Rules, |(_, e)| e)
+    }
+}
+
+/// An engine's evaluation of its move, from its own point of view: centipawns (in
+/// the game's units: Ataxx counts stones ×100), or a proven result in N moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// `score cp N`.
+    Cp(i32),
+    /// `score mate N` (negative: the engine is mated).
+    Mate(i32),
+}
+
+/// What a mate score counts as in centipawns (minus the moves to mate), for
+/// adjudication thresholds.
+pub const MATE_CP: i32 = 100_000;
+
+impl Score {
+    /// The score in centipawns; a mate in N is `±(MATE_CP − N)`.
+    pub fn centipawns(self) -> i32 {
+        match self {
+            Score::Cp(cp) => cp,
+            Score::Mate(n) if n >= 0 => MATE_CP - n.min(MATE_CP),
+            Score::Mate(n) => -MATE_CP + n.unsigned_abs().min(MATE_CP as u32) as i32,
+        }
+    }
+
+    /// As cutechess-cli writes it in PGN comments: pawns with a sign (`+0.35`,
+    /// `-1.20`), or `+M5` / `-M3`.
+    pub fn pgn(self) -> String {
+        match self {
+            Score::Cp(cp) => {
+                let sign = if cp < 0 { '-' } else { '+' };
+                let a = cp.unsigned_abs();
+                format!("{sign}{}.{:02}", a / 100, a % 100)
+            }
+            Score::Mate(n) if n < 0 => format!("-M{}", n.unsigned_abs()),
+            Score::Mate(n) => format!("+M{n}"),
+        }
+    }
+}
+
+/// One move's thinking: the time it took (measured by the referee) and, from engines
+/// that report it (the UCI family's `info` lines before `bestmove`), the depth and score
+/// of the last report. Written as `{"ms":520,"depth":12,"cp":35}`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveInfo {
+    /// Milliseconds from the request to the answer.
+    pub ms: u64,
+    /// Search depth reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// Score reported, in centipawns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cp: Option<i32>,
+    /// Score reported as moves to a proven result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mate: Option<i32>,
+}
+
+impl MoveInfo {
+    /// The reported score, if any.
+    pub fn score(&self) -> Option<Score> {
+        match (self.mate, self.cp) {
+            (Some(m), _) => Some(Score::Mate(m)),
+            (None, Some(cp)) => Some(Score::Cp(cp)),
+            (None, None) => None,
+        }
+    }
+
+    /// The PGN comment text, cutechess-style: `+0.35/12 0.52s`, or the time alone
+    /// (`0.52s`) for a move with no reported score.
+    pub fn pgn_comment(&self) -> String {
+        let s = format!("{:.3}", self.ms as f64 / 1000.0);
+        let time = format!("{}s", s.trim_end_matches('0').trim_end_matches('.'));
+        match self.score() {
+            Some(score) => format!("{}/{} {time}", score.pgn(), self.depth.unwrap_or(0)),
+            None => time,
+        }
+    }
+}
+
+/// One finished game: one line of the results file. Fields other than the id, the
+/// players, the result and the moves may be missing in a line (files of older runs);
+/// they read as empty.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
     /// Index in the schedule.
     pub id: u64,
     /// 0-based round.
+    #[serde(default)]
     pub round: u32,
+    /// The game (`-variant`); empty in files written before it existed, which hold
+    /// games of the library's first game (see [`GameRecord::is_variant`]).
+    #[serde(default)]
+    pub variant: String,
     /// Engine names: `[first mover, second mover]`.
     pub players: [String; 2],
     /// The opening line (empty: the start position).
+    #[serde(default)]
     pub opening: String,
     /// FEN of the position the engines started from.
+    #[serde(default)]
     pub fen: String,
     /// Result, first mover's view.
     pub result: GameResult,
     /// Why the game ended.
+    #[serde(default)]
     pub reason: String,
+    /// How it ended, for counting (missing in files written before it existed: see
+    /// [`GameRecord::ending`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ending: Option<Ending>,
     /// The engines' moves in protocol notation.
     pub moves: Vec<String>,
+    /// Per move, what its engine reported and how long it took (empty in files written
+    /// before it existed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub info: Vec<MoveInfo>,
     /// Date the game was played (`YYYY.MM.DD`).
+    #[serde(default)]
     pub date: String,
     /// Wall time of the game in ms.
+    #[serde(default)]
     pub duration_ms: u64,
     /// With `-repeat`: the id of the first game of its pair.
+    #[serde(default, rename = "pair")]
     pub pair_key: Option<u64>,
+}
+
+/// A line as written: the record plus its ply count, for people and scripts reading
+/// the file (derived from the moves, so not read back).
+#[derive(Serialize)]
+struct Line<'a> {
+    #[serde(flatten)]
+    record: &'a GameRecord,
+    plies: usize,
 }
 
 impl GameRecord {
     /// The JSON line (without the newline).
     pub fn to_json(&self) -> String {
-        json!({
-            "id": self.id,
-            "round": self.round,
-            "players": [self.players[0], self.players[1]],
-            "opening": self.opening,
-            "fen": self.fen,
-            "result": self.result.as_str(),
-            "reason": self.reason,
-            "moves": self.moves,
-            "plies": self.moves.len(),
-            "date": self.date,
-            "duration_ms": self.duration_ms,
-            "pair": self.pair_key,
-        })
-        .to_string()
+        let line = Line {
+            record: self,
+            plies: self.moves.len(),
+        };
+        serde_json::to_string(&line).expect("a record always serializes")
     }
 
     /// Parses a JSON line; `None` for anything malformed.
     pub fn from_json(line: &str) -> Option<GameRecord> {
-        let v: Value = serde_json::from_str(line).ok()?;
-        let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-        let players = v.get("players")?.as_array()?;
-        if players.len() != 2 {
+        serde_json::from_str(line).ok()
+    }
+
+    /// How the game ended: the recorded ending, or for older records the one its
+    /// reason names.
+    pub fn ending(&self) -> Ending {
+        self.ending
+            .unwrap_or_else(|| Ending::from_reason(&self.reason))
+    }
+
+    /// The player who lost by a fault of its own, if the game ended so.
+    pub fn culprit(&self) -> Option<&str> {
+        if !self.ending().is_fault() {
             return None;
         }
-        let moves = v
-            .get("moves")?
-            .as_array()?
-            .iter()
-            .map(|m| m.as_str().map(str::to_string))
-            .collect::<Option<Vec<_>>>()?;
-        Some(GameRecord {
-            id: v.get("id")?.as_u64()?,
-            round: v.get("round").and_then(Value::as_u64).unwrap_or(0) as u32,
-            players: [
-                players[0].as_str()?.to_string(),
-                players[1].as_str()?.to_string(),
-            ],
-            opening: s("opening").unwrap_or_default(),
-            fen: s("fen").unwrap_or_default(),
-            result: GameResult::parse(&s("result")?)?,
-            reason: s("reason").unwrap_or_default(),
-            moves,
-            date: s("date").unwrap_or_default(),
-            duration_ms: v.get("duration_ms").and_then(Value::as_u64).unwrap_or(0),
-            pair_key: v.get("pair").and_then(Value::as_u64),
-        })
+        match self.result {
+            GameResult::FirstWins => Some(&self.players[1]),
+            GameResult::SecondWins => Some(&self.players[0]),
+            GameResult::Draw => None,
+        }
     }
+
+    /// True if the record belongs to game `name`. Records from before `-variant` carry
+    /// no name: they are of the library's first game, the only one there was.
+    pub fn is_variant(&self, name: &str) -> bool {
+        self.variant == name || (self.variant.is_empty() && Some(name) == first_variant())
+    }
+}
+
+/// The game records without a variant name were played in: the library's first.
+fn first_variant() -> Option<&'static str> {
+    engine::games::Variant::ALL.first().map(|v| v.name())
 }
 
 /// Reads a results file: the first valid record of each id, in file order, and
@@ -234,12 +426,26 @@ mod tests {
         GameRecord {
             id,
             round: 0,
+            variant: "ataxx".into(),
             players: ["a".into(), "b \"q\"".into()],
             opening: "a7-b6".into(),
             fen: "x5o/7/7/7/7/7/o5x x 0 1".into(),
             result: GameResult::Draw,
             reason: "board full 24-25".into(),
+            ending: Some(Ending::Rules),
             moves: vec!["f2".into(), "0000".into()],
+            info: vec![
+                MoveInfo {
+                    ms: 520,
+                    depth: Some(12),
+                    cp: Some(35),
+                    mate: None,
+                },
+                MoveInfo {
+                    ms: 3,
+                    ..MoveInfo::default()
+                },
+            ],
             date: "2024.05.06".into(),
             duration_ms: 12,
             pair_key: Some(0),
@@ -249,10 +455,68 @@ mod tests {
     #[test]
     fn json_round_trip() {
         let r = record(3);
-        assert_eq!(GameRecord::from_json(&r.to_json()), Some(r));
+        assert_eq!(GameRecord::from_json(&r.to_json()), Some(r.clone()));
         assert_eq!(GameRecord::from_json("{\"id\":1}"), None);
         assert_eq!(GameRecord::from_json("{\"id\":1,\"players\":[\"a\""), None);
         assert_eq!(GameRecord::from_json("garbage"), None);
+        assert_eq!(
+            GameRecord::from_json(r#"{"id":1,"players":["a"],"result":"1-0","moves":[]}"#),
+            None
+        );
+        // The line's layout: the fields above plus the ply count, results in PGN form.
+        let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+        assert_eq!(v["plies"], 2);
+        assert_eq!(v["pair"], 0);
+        assert_eq!(v["result"], "1/2-1/2");
+        // A line of a run from before `-variant` (and its key order) reads as Ataxx.
+        let old = r#"{"date":"2026.01.05","duration_ms":812,"fen":"x5o/7/7/7/7/7/o5x x 0 1","id":0,"moves":["b6","f6f4"],"opening":"","pair":null,"players":["a","b"],"plies":2,"reason":"board full 30-19","result":"0-1","round":0}"#;
+        let old = GameRecord::from_json(old).unwrap();
+        assert_eq!(
+            (old.result, old.pair_key, old.variant.as_str()),
+            (GameResult::SecondWins, None, "")
+        );
+        assert!(old.is_variant("ataxx") && !old.is_variant("reversi"));
+        assert_eq!(v["ending"], "rules");
+        assert_eq!(
+            v["info"][0],
+            serde_json::json!({"ms":520,"depth":12,"cp":35})
+        );
+        assert_eq!(v["info"][1], serde_json::json!({"ms":3}));
+        assert!(old.info.is_empty());
+        assert_eq!((old.ending, old.ending()), (None, Ending::Rules));
+    }
+
+    #[test]
+    fn endings_of_older_records_are_read_from_their_reasons() {
+        for (reason, ending) in [
+            ("board full 30-19", Ending::Rules),
+            ("adjudication: 100 moves played", Ending::Adjudication),
+            ("fake time forfeit (160 ms)", Ending::TimeForfeit),
+            (
+                "fake time forfeit (no answer before the deadline)",
+                Ending::TimeForfeit,
+            ),
+            ("fake illegal move 'a1a1'", Ending::IllegalMove),
+            (
+                "fake unparsable answer: a line longer than 65536 bytes",
+                Ending::Unparsable,
+            ),
+            ("fake crash: engine exited while thinking", Ending::Crash),
+            (
+                "fake handshake failed: no 'uaiok' in time",
+                Ending::Handshake,
+            ),
+            ("fake could not start: cannot start 'x'", Ending::Start),
+        ] {
+            assert_eq!(Ending::from_reason(reason), ending, "{reason}");
+        }
+        let mut r = record(1);
+        r.ending = None;
+        r.reason = "b \"q\" crash: engine exited while thinking".into();
+        r.result = GameResult::FirstWins;
+        assert_eq!(r.culprit(), Some("b \"q\""));
+        r.reason = "board full".into();
+        assert_eq!(r.culprit(), None);
     }
 
     #[test]
@@ -272,6 +536,31 @@ mod tests {
             "free again once closed"
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn scores_and_comments() {
+        assert_eq!(Score::Cp(35).pgn(), "+0.35");
+        assert_eq!(Score::Cp(-120).pgn(), "-1.20");
+        assert_eq!(Score::Cp(-5).pgn(), "-0.05");
+        assert_eq!(Score::Cp(0).pgn(), "+0.00");
+        assert_eq!(Score::Mate(3).pgn(), "+M3");
+        assert_eq!(Score::Mate(-2).pgn(), "-M2");
+        assert_eq!(Score::Mate(3).centipawns(), MATE_CP - 3);
+        assert_eq!(Score::Mate(-2).centipawns(), -MATE_CP + 2);
+        let info = |ms, depth, cp| MoveInfo {
+            ms,
+            depth,
+            cp,
+            mate: None,
+        };
+        assert_eq!(
+            info(520, Some(12), Some(35)).pgn_comment(),
+            "+0.35/12 0.52s"
+        );
+        assert_eq!(info(1000, None, None).pgn_comment(), "1s");
+        assert_eq!(info(5, None, None).pgn_comment(), "0.005s");
+        assert_eq!(info(0, None, None).pgn_comment(), "0s");
     }
 
     #[test]

@@ -3,22 +3,79 @@
 //! records each game the moment it ends, keeps the statistics and the progress line,
 //! and stops early when the SPRT decides.
 
-use crate::builtin::{Builtin, SplitMix64};
-use crate::cli::{Config, EngineKind, EngineSpec, Proto};
-use crate::game::{Family, TourGame};
-use crate::openings::Book;
-use crate::pgn::PgnWriter;
-use crate::player::Player;
-use crate::referee::{self, Match, Played};
-use crate::results::{self, GameRecord, ResultsWriter};
-use crate::schedule::{self, GameSpec};
-use crate::stats::{self, Penta, SprtDecision, Wdl};
+use crate::builtin::Builtin;
+use crate::engine_process::{Launch, LogTag, TrafficLog};
+use crate::openings::{Book, OpeningsSpec};
+use crate::pgn::{PgnOut, PgnStyle, PgnWriter};
+use crate::player::{EngineKind, EngineSpec, Fault, GameStart, Player, Proto};
+use crate::referee::{self, Adjudication, DrawAdjudication, Match, Played, ResignAdjudication};
+use crate::results::{self, Ending, GameRecord, ResultsWriter};
+use crate::schedule::{self, GameSpec, OpeningPolicy, TournamentKind};
+use crate::stats::{self, Penta, SprtDecision, SprtModel, SprtSpec, Wdl};
 use crate::text_client::TextClient;
-use crate::uai_client::UaiClient;
-use std::collections::HashMap;
+use crate::uci_client::UciClient;
+use engine::game::{GameIo, RuleSet};
+use engine::games::Variant;
+use engine::protocol::text::TextProtocol;
+use engine::protocol::uci::Dialect;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{IsTerminal, Write};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::Duration;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A complete run configuration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// The game played (`-variant`).
+    pub variant: Variant,
+    /// The engines, in command-line order.
+    pub engines: Vec<EngineSpec>,
+    /// Round robin or gauntlet.
+    pub tournament: TournamentKind,
+    /// Games per encounter (per pair per round).
+    pub games: u32,
+    /// Rounds.
+    pub rounds: u32,
+    /// Play each opening twice with colours swapped.
+    pub repeat: bool,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Openings (`None`: the start position).
+    pub openings: Option<OpeningsSpec>,
+    /// Sequential probability ratio test.
+    pub sprt: Option<SprtSpec>,
+    /// PGN output.
+    pub pgnout: Option<PgnOut>,
+    /// The PGN `Event` tag.
+    pub event: String,
+    /// The PGN `Site` tag.
+    pub site: String,
+    /// JSON-lines results file.
+    pub results: Option<PathBuf>,
+    /// Continue from the results file.
+    pub resume: bool,
+    /// Draw after this many full moves.
+    pub maxmoves: Option<u32>,
+    /// Restart crashed engines instead of stopping the run.
+    pub recover: bool,
+    /// Seed for openings order, built-in players and text engines.
+    pub seed: u64,
+    /// Material adjudication.
+    pub adjudicate: Option<Adjudication>,
+    /// Score-based draw adjudication (`-draw`).
+    pub draw: Option<DrawAdjudication>,
+    /// Score-based resign adjudication (`-resign`).
+    pub resign: Option<ResignAdjudication>,
+    /// Engine traffic log file (`-log file=F`).
+    pub log: Option<PathBuf>,
+    /// Engine traffic to stderr (`-debug`).
+    pub debug: bool,
+    /// Print the report every this many games (0: only at the end).
+    pub rating_interval: u64,
+    /// End with the summary (`-report`).
+    pub report: bool,
+}
 
 /// Why a run could not be carried out.
 #[derive(Debug, PartialEq, Eq)]
@@ -44,6 +101,9 @@ pub struct Tally {
     names: Vec<String>,
     per_engine: Vec<Wdl>,
     pairs: HashMap<(usize, usize), PairTally>,
+    /// Games per ending, and per culprit (the engine that lost by its fault; "" for
+    /// endings by the rules and adjudications).
+    endings: BTreeMap<Ending, BTreeMap<String, u64>>,
     /// Games counted.
     pub games: u64,
 }
@@ -55,6 +115,7 @@ impl Tally {
             per_engine: vec![Wdl::default(); names.len()],
             names,
             pairs: HashMap::new(),
+            endings: BTreeMap::new(),
             games: 0,
         }
     }
@@ -85,7 +146,47 @@ impl Tally {
                 t.open_pairs.insert(key, a_score);
             }
         }
+        let culprit = rec.culprit().unwrap_or_default().to_string();
+        *self
+            .endings
+            .entry(rec.ending())
+            .or_default()
+            .entry(culprit)
+            .or_default() += 1;
         self.games += 1;
+    }
+
+    /// `Endings other than by the rules: 2 time forfeit (fake 2), 1 adjudication`, or
+    /// `None` when every game counted ended on the board. With `all`, every ending:
+    /// `Endings: 17 rules, 2 time forfeit (fake 2), 1 adjudication`.
+    pub fn endings_line(&self, all: bool) -> Option<String> {
+        let parts: Vec<String> = self
+            .endings
+            .iter()
+            .filter(|(ending, _)| all || **ending != Ending::Rules)
+            .map(|(ending, culprits)| {
+                let total: u64 = culprits.values().sum();
+                let named: Vec<String> = culprits
+                    .iter()
+                    .filter(|(name, _)| !name.is_empty())
+                    .map(|(name, n)| format!("{name} {n}"))
+                    .collect();
+                if named.is_empty() {
+                    format!("{total} {}", ending.as_str())
+                } else {
+                    format!("{total} {} ({})", ending.as_str(), named.join(", "))
+                }
+            })
+            .collect();
+        if parts.is_empty() {
+            return None;
+        }
+        let head = if all {
+            "Endings"
+        } else {
+            "Endings other than by the rules"
+        };
+        Some(format!("{head}: {}", parts.join(", ")))
     }
 
     /// The results of engine `a` against engine `b` (`a < b`).
@@ -97,7 +198,7 @@ impl Tally {
     }
 
     /// The LLR of engine 0 against engine 1 (pentanomial when pairs exist).
-    pub fn llr(&self, spec: &crate::cli::SprtSpec) -> f64 {
+    pub fn llr(&self, spec: &SprtSpec) -> f64 {
         let (wdl, penta) = self.pair(0, 1);
         if penta.pairs() > 0 {
             stats::llr(&penta.distribution(), 2.0, spec)
@@ -107,26 +208,52 @@ impl Tally {
     }
 }
 
-fn make_player<G: TourGame>(spec: &EngineSpec) -> Box<dyn Player<G>> {
+/// A player for `spec`, run by worker `worker` (0: the check before the run), its
+/// traffic logged to `log` if given. The box lives no longer than the run (`'a`): the
+/// text client carries the game's text language `D`, which need not be `'static`.
+fn make_player<'a, G: GameIo, D: TextProtocol<Game = G> + 'a>(
+    spec: &EngineSpec,
+    worker: usize,
+    log: Option<&Arc<TrafficLog>>,
+) -> Box<dyn Player<G> + 'a> {
     let init = Duration::from_millis(spec.init_timeout_ms);
-    match &spec.kind {
-        EngineKind::Builtin(kind) => Box::new(Builtin::new(*kind)),
-        EngineKind::Process {
-            launch,
-            proto: Proto::Uai,
-        } => Box::new(UaiClient::new(launch.clone(), spec.options.clone(), init)),
-        EngineKind::Process {
-            launch,
-            proto: Proto::Text,
-        } => Box::new(TextClient::<G>::new(launch.clone(), init)),
+    let tag = log.map(|log| LogTag {
+        log: Arc::clone(log),
+        tag: format!("{}#{worker}", spec.name),
+    });
+    let uci = |dialect, launch: &Launch| -> Box<dyn Player<G> + 'a> {
+        Box::new(UciClient::new(
+            dialect,
+            launch.clone(),
+            spec.options.clone(),
+            init,
+            tag.clone(),
+        ))
+    };
+    match (&spec.kind, spec.proto::<G>()) {
+        (EngineKind::Builtin(kind), _) => Box::new(Builtin::new(*kind)),
+        (EngineKind::Process { launch, .. }, Some(Proto::Text)) => {
+            Box::new(TextClient::<D>::new(launch.clone(), init, tag.clone()))
+        }
+        (EngineKind::Process { launch, .. }, Some(Proto::Ugi)) => uci(Dialect::Ugi, launch),
+        (EngineKind::Process { launch, .. }, _) => uci(Dialect::Uai, launch),
     }
 }
 
-fn game_seed(seed: u64, id: u64) -> u64 {
-    SplitMix64::new(seed ^ id.wrapping_mul(0xA076_1D64_78BD_642F)).next_u64()
+/// The finished game for the progress line: `game 3: a - b 0-1, a time forfeit (160 ms)`.
+fn game_summary(rec: &GameRecord) -> String {
+    format!(
+        "game {}: {} - {} {}, {}",
+        rec.id + 1,
+        rec.players[0],
+        rec.players[1],
+        rec.result.as_str(),
+        rec.reason
+    )
 }
 
-/// The progress line: games done, score, Elo and LLR.
+/// The progress line: games done, score, Elo and LLR, and the game just finished with
+/// its end reason.
 fn progress_line(cfg: &Config, tally: &Tally, total: usize, last: &GameRecord) -> String {
     let mut s = format!("[{}/{}]", tally.games, total);
     if cfg.engines.len() == 2 {
@@ -147,19 +274,57 @@ fn progress_line(cfg: &Config, tally: &Tally, total: usize, last: &GameRecord) -
             let (lo, hi) = stats::sprt_bounds(spec);
             s.push_str(&format!(" LLR {:.2} ({lo:.2}, {hi:.2})", tally.llr(spec)));
         }
+        s.push_str(" | ");
     } else {
-        s.push_str(&format!(
-            " game {}: {} - {} {}",
-            last.id + 1,
-            last.players[0],
-            last.players[1],
-            last.result.as_str()
-        ));
+        s.push(' ');
     }
+    s.push_str(&game_summary(last));
     s
 }
 
-/// The final report.
+/// The table of every engine: rank, Elo against the field, games, score, W/L/D.
+fn rank_table(cfg: &Config, tally: &Tally) -> String {
+    let n = cfg.engines.len();
+    let mut out = String::new();
+    let mut rows: Vec<(usize, f64)> = (0..n)
+        .map(|i| {
+            let w = tally.per_engine[i];
+            let s = if w.games() > 0 {
+                w.points() / w.games() as f64
+            } else {
+                0.0
+            };
+            (i, s)
+        })
+        .collect();
+    rows.sort_by(|x, y| y.1.total_cmp(&x.1));
+    out.push_str(&format!(
+        "{:<4} {:<20} {:>8} {:>8} {:>7} {:>6} {:>6} {:>6} {:>6}\n",
+        "Rank", "Name", "Elo", "+/-", "Games", "Score", "W", "L", "D"
+    ));
+    for (rank, (i, s)) in rows.iter().enumerate() {
+        let w = tally.per_engine[*i];
+        let (e, err) = stats::trinomial(&w)
+            .map(|e| (stats::fmt_elo(e.elo), stats::fmt_elo(e.elo_error)))
+            .unwrap_or_else(|| ("-".into(), "-".into()));
+        out.push_str(&format!(
+            "{:<4} {:<20} {:>8} {:>8} {:>7} {:>5.1}% {:>6} {:>6} {:>6}\n",
+            rank + 1,
+            cfg.engines[*i].name,
+            e,
+            err,
+            w.games(),
+            s * 100.0,
+            w.w,
+            w.l,
+            w.d
+        ));
+    }
+    out
+}
+
+/// The final report (and the `-ratinginterval` one). With `-report`, the summary:
+/// also the table for two engines, and every ending counted.
 pub fn report(cfg: &Config, tally: &Tally) -> String {
     let mut out = String::new();
     let n = cfg.engines.len();
@@ -225,8 +390,8 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
             out.push_str(&format!(
                 "SPRT ({}, elo0={} elo1={} alpha={} beta={}): LLR {:.2} ({:.2}, {:.2}) - {verdict}\n",
                 match spec.model {
-                    crate::cli::SprtModel::Normalized => "normalized",
-                    crate::cli::SprtModel::Logistic => "logistic",
+                    SprtModel::Normalized => "normalized",
+                    SprtModel::Logistic => "logistic",
                 },
                 spec.elo0,
                 spec.elo1,
@@ -237,41 +402,12 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
                 hi
             ));
         }
-    } else {
-        let mut rows: Vec<(usize, f64)> = (0..n)
-            .map(|i| {
-                let w = tally.per_engine[i];
-                let s = if w.games() > 0 {
-                    w.points() / w.games() as f64
-                } else {
-                    0.0
-                };
-                (i, s)
-            })
-            .collect();
-        rows.sort_by(|x, y| y.1.total_cmp(&x.1));
-        out.push_str(&format!(
-            "{:<4} {:<20} {:>8} {:>8} {:>7} {:>6} {:>6} {:>6} {:>6}\n",
-            "Rank", "Name", "Elo", "+/-", "Games", "Score", "W", "L", "D"
-        ));
-        for (rank, (i, s)) in rows.iter().enumerate() {
-            let w = tally.per_engine[*i];
-            let (e, err) = stats::trinomial(&w)
-                .map(|e| (stats::fmt_elo(e.elo), stats::fmt_elo(e.elo_error)))
-                .unwrap_or_else(|| ("-".into(), "-".into()));
-            out.push_str(&format!(
-                "{:<4} {:<20} {:>8} {:>8} {:>7} {:>5.1}% {:>6} {:>6} {:>6}\n",
-                rank + 1,
-                cfg.engines[*i].name,
-                e,
-                err,
-                w.games(),
-                s * 100.0,
-                w.w,
-                w.l,
-                w.d
-            ));
+        if cfg.report {
+            out.push('\n');
+            out.push_str(&rank_table(cfg, tally));
         }
+    } else {
+        out.push_str(&rank_table(cfg, tally));
         out.push('\n');
         for a in 0..n {
             for b in a + 1..n {
@@ -279,265 +415,505 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
             }
         }
     }
+    if let Some(line) = tally.endings_line(cfg.report) {
+        out.push_str(&line);
+        out.push('\n');
+    }
     out
 }
 
-/// Runs a tournament. Returns the exit status on success.
-pub fn run<G: TourGame>(cfg: &Config) -> Result<i32, RunError> {
-    let text_engines = cfg.engines.iter().any(|e| {
-        matches!(
-            e.kind,
-            EngineKind::Process {
-                proto: Proto::Text,
-                ..
-            }
-        )
-    });
-    let family = if text_engines {
-        Family::Text
-    } else {
-        Family::Uai
-    };
-    let book = match &cfg.openings {
-        Some(spec) => {
-            Book::load::<G>(spec, cfg.seed, family, text_engines).map_err(RunError::Usage)?
-        }
-        None => Book::startpos(),
-    };
-    for e in &cfg.engines {
-        if let EngineKind::Process { launch, .. } = &e.kind {
-            if launch.cmd.contains('/') {
-                let path = match &launch.dir {
-                    Some(d) => d.join(&launch.cmd),
-                    None => std::path::PathBuf::from(&launch.cmd),
-                };
-                if !path.exists() {
-                    return Err(RunError::Usage(format!(
-                        "engine {}: no such program {}",
-                        e.name,
-                        path.display()
-                    )));
-                }
-            }
-        }
-    }
-    let schedule = schedule::build(
-        cfg.engines.len(),
-        cfg.tournament,
-        cfg.rounds,
-        cfg.games,
-        cfg.repeat,
-    );
-    let total = schedule.len();
-    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
-
-    // What is already done.
-    let mut done: Vec<GameRecord> = Vec::new();
-    let mut writer = None;
-    if let Some(path) = &cfg.results {
-        let (existing, cut) = results::load(path).map_err(RunError::Runtime)?;
-        if cfg.resume {
-            for r in &existing {
-                let ok = schedule.get(r.id as usize).is_some_and(|s| {
-                    r.players[0] == names[s.players[0]] && r.players[1] == names[s.players[1]]
-                });
-                if !ok {
-                    return Err(RunError::Usage(format!(
-                        "-resume: game {} in {} does not match this schedule (different engines or options?)",
-                        r.id,
-                        path.display()
-                    )));
-                }
-            }
-            done = existing;
-        } else if !existing.is_empty() || cut {
-            return Err(RunError::Usage(format!(
-                "{} already holds games: add -resume to continue that run, or remove the file",
-                path.display()
-            )));
-        }
-        writer = Some(ResultsWriter::open(path, !cfg.resume, cut).map_err(RunError::Runtime)?);
-    }
-    let mut pgn = match &cfg.pgnout {
-        Some(path) => {
-            Some(PgnWriter::open::<G>(path, "tournament", &done).map_err(RunError::Runtime)?)
-        }
-        None => None,
-    };
-    let mut tally = Tally::new(names.clone());
-    for r in &done {
-        tally.add(r);
-    }
-    let done_ids: std::collections::HashSet<u64> = done.iter().map(|r| r.id).collect();
-    let pending: Vec<GameSpec> = schedule
-        .iter()
-        .filter(|s| !done_ids.contains(&s.id))
-        .copied()
-        .collect();
-    if !done.is_empty() {
-        eprintln!(
-            "resuming: {} of {} games already played, {} to go",
-            done.len(),
-            total,
-            pending.len()
+/// Runs a tournament of the game `G`, whose course text language `D` is spoken by
+/// `proto=text` engines. Returns the exit status on success.
+pub fn run<G: GameIo, D: TextProtocol<Game = G>>(cfg: &Config) -> Result<i32, RunError> {
+    let started = Instant::now();
+    let plan = Plan::<G>::new::<D>(cfg)?;
+    let (done, cut) = load_done::<G>(cfg, &plan.schedule)?;
+    let log = traffic_log(cfg, started)?;
+    check_engines::<G, D>(cfg, &plan, &done, log.as_ref())?;
+    let mut ledger = Ledger::open::<G>(cfg, &plan.schedule, done, cut)?;
+    let ended = play::<G, D>(cfg, &plan, &mut ledger, log.as_ref());
+    let mut stdout = std::io::stdout();
+    let _ = write!(stdout, "{}", report(cfg, &ledger.tally));
+    if cfg.report {
+        let stopped = if ended.fatal.is_some() || ended.write_error.is_some() {
+            ", stopped by a fault"
+        } else if ledger.tally.games < ledger.total as u64 {
+            ", stopped by the SPRT"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            stdout,
+            "Finished match: {} of {} games{stopped}, {:.1} s",
+            ledger.tally.games,
+            ledger.total,
+            started.elapsed().as_secs_f64()
         );
     }
-
-    let sprt_done = |tally: &Tally| {
-        cfg.sprt.as_ref().is_some_and(|spec| {
-            stats::sprt_decision(tally.llr(spec), spec) != SprtDecision::Continue
-        })
-    };
-    let stop = AtomicBool::new(sprt_done(&tally));
-    let next = AtomicUsize::new(0);
-    // Games sent to the main thread and counted there: workers start a game only while
-    // fewer than `workers` are unaccounted for, so an SPRT stop is not overrun by fast
-    // games that were already under way.
-    let recorded = AtomicUsize::new(0);
-    let fatal: fatal_slot::Slot = fatal_slot::Slot::default();
-    let mut write_error: Option<String> = None;
-    let tty = std::io::stderr().is_terminal();
-    let workers = cfg.concurrency.min(pending.len().max(1));
-
-    std::thread::scope(|scope| {
-        let (tx, rx) = crossbeam_channel::unbounded::<Played>();
-        for _ in 0..workers {
-            let tx = tx.clone();
-            let (stop, next, recorded) = (&stop, &next, &recorded);
-            let (pending, book, fatal) = (&pending, &book, &fatal);
-            scope.spawn(move || {
-                let mut players: Vec<Option<Box<dyn Player<G>>>> =
-                    (0..cfg.engines.len()).map(|_| None).collect();
-                loop {
-                    if stop.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let in_flight = next
-                        .load(Ordering::SeqCst)
-                        .saturating_sub(recorded.load(Ordering::SeqCst));
-                    if in_flight >= workers {
-                        std::thread::sleep(Duration::from_millis(1));
-                        continue;
-                    }
-                    let k = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(spec) = pending.get(k) else { break };
-                    let [f, s] = spec.players;
-                    for &e in &[f, s] {
-                        if players[e].is_none() {
-                            players[e] = Some(make_player::<G>(&cfg.engines[e]));
-                        }
-                    }
-                    let m = Match {
-                        spec,
-                        opening: book.line(spec.opening_slot),
-                        names: [&cfg.engines[f].name, &cfg.engines[s].name],
-                        limits: [cfg.engines[f].limits, cfg.engines[s].limits],
-                        builtin: [
-                            matches!(cfg.engines[f].kind, EngineKind::Builtin(_)),
-                            matches!(cfg.engines[s].kind, EngineKind::Builtin(_)),
-                        ],
-                        family,
-                        maxmoves: cfg.maxmoves,
-                        adjudicate: cfg.adjudicate,
-                        seed: game_seed(cfg.seed, spec.id),
-                    };
-                    // Two distinct slots of `players`, borrowed mutably at once.
-                    let (pf, ps) = if f < s {
-                        let (lo, hi) = players.split_at_mut(s);
-                        (&mut lo[f], &mut hi[0])
-                    } else {
-                        let (lo, hi) = players.split_at_mut(f);
-                        (&mut hi[0], &mut lo[s])
-                    };
-                    let (Some(pf), Some(ps)) = (pf.as_deref_mut(), ps.as_deref_mut()) else {
-                        break;
-                    };
-                    let played = referee::play::<G>(&m, [pf, ps]);
-                    if !cfg.recover {
-                        for (i, fault) in played.faults.iter().enumerate() {
-                            if let Some(fault) = fault.as_ref().filter(|f| f.is_process_fault()) {
-                                fatal.set(format!(
-                                    "engine {} failed ({}); the run stops. Continue with -resume -recover",
-                                    m.names[i],
-                                    fault.describe()
-                                ));
-                                stop.store(true, Ordering::SeqCst);
-                            }
-                        }
-                    }
-                    if tx.send(played).is_err() {
-                        break;
-                    }
-                }
-                for p in players.iter_mut().flatten() {
-                    p.shutdown();
-                }
-            });
-        }
-        drop(tx);
-        for played in rx {
-            let rec = &played.record;
-            if let Some(w) = writer.as_mut() {
-                if let Err(e) = w.append(rec) {
-                    write_error.get_or_insert(e);
-                    stop.store(true, Ordering::SeqCst);
-                }
-            }
-            if let Some(p) = pgn.as_mut() {
-                if let Err(e) = p.append::<G>(rec) {
-                    write_error.get_or_insert(e);
-                    stop.store(true, Ordering::SeqCst);
-                }
-            }
-            tally.add(rec);
-            let line = progress_line(cfg, &tally, total, rec);
-            if tty {
-                eprint!("\r{line}\x1b[K");
-            } else {
-                eprintln!("{line}");
-            }
-            if sprt_done(&tally) {
-                stop.store(true, Ordering::SeqCst);
-            }
-            recorded.fetch_add(1, Ordering::SeqCst);
-        }
-        if tty {
-            eprintln!();
-        }
-    });
-
-    let mut stdout = std::io::stdout();
-    let _ = write!(stdout, "{}", report(cfg, &tally));
     let _ = stdout.flush();
-    if let Some(e) = write_error {
+    if let Some(e) = ended.write_error {
         return Err(RunError::Runtime(e));
     }
-    if let Some(msg) = fatal.take() {
+    if let Some(msg) = ended.fatal {
         eprintln!("{msg}");
         return Ok(1);
     }
     Ok(0)
 }
 
-/// A first-message-wins slot shared by the workers.
-mod fatal_slot {
-    use std::sync::Mutex;
+/// What is to be played: the checked engines and openings, and the schedule.
+struct Plan<G: GameIo> {
+    book: Book<G>,
+    schedule: Vec<GameSpec>,
+}
 
-    /// Holds the first fatal message.
-    #[derive(Default)]
-    pub struct Slot(Mutex<Option<String>>);
+impl<G: GameIo> Plan<G> {
+    /// Checks what the command line asked for against the game (protocols,
+    /// adjudication, programs) and reads the openings; every refusal is a usage error.
+    fn new<D: TextProtocol<Game = G>>(cfg: &Config) -> Result<Plan<G>, RunError> {
+        let usage = RunError::Usage;
+        let text_engines = cfg
+            .engines
+            .iter()
+            .any(|e| e.proto::<G>() == Some(Proto::Text));
+        // The referee judges by the rules the engines search under: the text language's
+        // when a text engine plays, else the engine protocols'.
+        let rules = if text_engines {
+            RuleSet::Text
+        } else {
+            RuleSet::Engine
+        };
+        if cfg.adjudicate.is_some() && !G::MATERIAL_ADJUDICATION {
+            return Err(usage(format!(
+                "-adjudicate material=: material decides nothing in {}",
+                G::NAME
+            )));
+        }
+        for e in &cfg.engines {
+            check_engine::<G>(e).map_err(usage)?;
+        }
+        let book = match &cfg.openings {
+            Some(spec) => {
+                Book::<G>::load(spec, cfg.seed, rules, D::parse_move_text).map_err(usage)?
+            }
+            None => Book::startpos(rules),
+        };
+        if text_engines {
+            book.check(|o| D::setup_commands(o, engine::game::Side::First, 0, false).map(drop))
+                .map_err(usage)?;
+        }
+        let schedule = schedule::build(
+            cfg.engines.len(),
+            cfg.tournament,
+            cfg.rounds,
+            cfg.games,
+            cfg.repeat,
+            cfg.openings
+                .as_ref()
+                .map_or(OpeningPolicy::Shared, |o| o.policy),
+        );
+        Ok(Plan { book, schedule })
+    }
+}
 
-    impl Slot {
-        /// Keeps `msg` unless a message is already there.
-        pub fn set(&self, msg: String) {
-            if let Ok(mut g) = self.0.lock() {
-                g.get_or_insert(msg);
+/// An engine's protocol must be one the game speaks, and its program must exist
+/// (a path; a bare name is looked up in `PATH` when it starts).
+fn check_engine<G: GameIo>(e: &EngineSpec) -> Result<(), String> {
+    if e.proto::<G>() == Some(Proto::Uai) && !G::SPEAKS_UAI {
+        return Err(format!(
+            "engine {}: {} is not played over UAI (use proto=ugi)",
+            e.name,
+            G::NAME
+        ));
+    }
+    if !e.options.is_empty() {
+        let (name, _) = &e.options[0];
+        let what = match (&e.kind, e.proto::<G>()) {
+            (EngineKind::Builtin(_), _) => Some("is a built-in player, which takes no options"),
+            (_, Some(Proto::Text)) => Some("speaks the text language, which has no options"),
+            _ => None,
+        };
+        if let Some(what) = what {
+            return Err(format!("engine {} {what} (option.{name})", e.name));
+        }
+    }
+    if let EngineKind::Process { launch, .. } = &e.kind {
+        if launch.cmd.contains('/') {
+            let path = match &launch.dir {
+                Some(d) => d.join(&launch.cmd),
+                None => PathBuf::from(&launch.cmd),
+            };
+            if !path.exists() {
+                return Err(format!(
+                    "engine {}: no such program {}",
+                    e.name,
+                    path.display()
+                ));
             }
         }
+    }
+    Ok(())
+}
 
-        /// The message, if any.
-        pub fn take(&self) -> Option<String> {
-            self.0.lock().ok().and_then(|mut g| g.take())
+/// The engine traffic log of `-log file=F` (appended to: a resumed run adds to it)
+/// and `-debug` (stderr), if either is asked for.
+fn traffic_log(cfg: &Config, started: Instant) -> Result<Option<Arc<TrafficLog>>, RunError> {
+    let mut sinks: Vec<Box<dyn Write + Send>> = Vec::new();
+    if let Some(path) = &cfg.log {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| RunError::Runtime(format!("-log: cannot open {}: {e}", path.display())))?;
+        sinks.push(Box::new(file));
+    }
+    if cfg.debug {
+        sinks.push(Box::new(std::io::stderr()));
+    }
+    Ok((!sinks.is_empty()).then(|| TrafficLog::new(started, sinks)))
+}
+
+/// The check before the run: every engine that has a game to play is started and
+/// handshaken (its options checked, a text engine's set-up of the first opening done)
+/// and shut down again, all at once, so a program that cannot be started, refuses its
+/// options or never finishes its handshake stops the run before any game is played or
+/// any file written. A program that cannot be started or refuses its options is a
+/// usage error (exit 2); one that fails its handshake is a failing engine (exit 1).
+fn check_engines<G: GameIo, D: TextProtocol<Game = G>>(
+    cfg: &Config,
+    plan: &Plan<G>,
+    done: &[GameRecord],
+    log: Option<&Arc<TrafficLog>>,
+) -> Result<(), RunError> {
+    let done_ids: std::collections::HashSet<u64> = done.iter().map(|r| r.id).collect();
+    let mut used = vec![false; cfg.engines.len()];
+    for spec in plan.schedule.iter().filter(|s| !done_ids.contains(&s.id)) {
+        for &e in &spec.players {
+            used[e] = true;
         }
+    }
+    let opening = &plan.book.get(0).opening;
+    let start = opening.end();
+    let failures: Vec<(usize, Fault)> = std::thread::scope(|scope| {
+        let checks: Vec<_> = cfg
+            .engines
+            .iter()
+            .enumerate()
+            .filter(|&(i, e)| used[i] && matches!(e.kind, EngineKind::Process { .. }))
+            .map(|(i, e)| {
+                let (opening, start) = (opening, &start);
+                scope.spawn(move || {
+                    let mut player = make_player::<G, D>(e, 0, log);
+                    let gs = GameStart {
+                        id: 0,
+                        opening,
+                        start,
+                        side: engine::game::Side::First,
+                        seed: cfg.seed,
+                    };
+                    let r = player.check(&gs);
+                    player.shutdown();
+                    r.err().map(|f| (i, f))
+                })
+            })
+            .collect();
+        checks
+            .into_iter()
+            .filter_map(|h| h.join().unwrap_or(None))
+            .collect()
+    });
+    let Some((i, fault)) = failures.into_iter().next() else {
+        return Ok(());
+    };
+    let msg = format!(
+        "engine {} {}; nothing was played",
+        cfg.engines[i].name,
+        fault.describe()
+    );
+    Err(match fault {
+        Fault::Start(_) | Fault::Config(_) => RunError::Usage(msg),
+        _ => RunError::Runtime(msg),
+    })
+}
+
+/// The games the results file already holds, with `-resume` (checked against the
+/// schedule), and whether it ends in a cut line. Without `-resume`, a results file that
+/// holds games is refused rather than overwritten. Nothing is written.
+fn load_done<G: GameIo>(
+    cfg: &Config,
+    schedule: &[GameSpec],
+) -> Result<(Vec<GameRecord>, bool), RunError> {
+    let Some(path) = &cfg.results else {
+        return Ok((Vec::new(), false));
+    };
+    let names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
+    let (existing, cut) = results::load(path).map_err(RunError::Runtime)?;
+    if !cfg.resume {
+        if !existing.is_empty() || cut {
+            return Err(RunError::Usage(format!(
+                "{} already holds games: add -resume to continue that run, or remove the file",
+                path.display()
+            )));
+        }
+        return Ok((Vec::new(), cut));
+    }
+    for r in &existing {
+        if !r.is_variant(G::NAME) {
+            return Err(RunError::Usage(format!(
+                "-resume: game {} in {} is a game of {}, not {}",
+                r.id,
+                path.display(),
+                r.variant,
+                G::NAME
+            )));
+        }
+        let ok = schedule.get(r.id as usize).is_some_and(|s| {
+            r.players[0] == names[s.players[0]] && r.players[1] == names[s.players[1]]
+        });
+        if !ok {
+            return Err(RunError::Usage(format!(
+                "-resume: game {} in {} does not match this schedule (different engines or options?)",
+                r.id,
+                path.display()
+            )));
+        }
+    }
+    Ok((existing, cut))
+}
+
+/// Where finished games go, and what is left: the results and PGN files, the tally,
+/// and the scheduled games not yet in the results file.
+struct Ledger {
+    writer: Option<ResultsWriter>,
+    pgn: Option<PgnWriter>,
+    tally: Tally,
+    pending: Vec<GameSpec>,
+    total: usize,
+}
+
+impl Ledger {
+    /// Opens the output files. With `-resume`, the games already in the results file
+    /// (`done`, from [`load_done`]) count, are rewritten to the PGN file and are not
+    /// played again; `cut` says the file ends in a cut line.
+    fn open<G: GameIo>(
+        cfg: &Config,
+        schedule: &[GameSpec],
+        done: Vec<GameRecord>,
+        cut: bool,
+    ) -> Result<Ledger, RunError> {
+        let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+        let writer = match &cfg.results {
+            Some(path) => {
+                Some(ResultsWriter::open(path, !cfg.resume, cut).map_err(RunError::Runtime)?)
+            }
+            None => None,
+        };
+        let pgn = match &cfg.pgnout {
+            Some(out) => {
+                let style = PgnStyle {
+                    event: cfg.event.clone(),
+                    site: cfg.site.clone(),
+                    min: out.min,
+                    time_controls: cfg
+                        .engines
+                        .iter()
+                        .map(|e| (e.name.clone(), crate::pgn::time_control(&e.limits)))
+                        .collect(),
+                };
+                Some(PgnWriter::open::<G>(&out.file, style, &done).map_err(RunError::Runtime)?)
+            }
+            None => None,
+        };
+        let mut tally = Tally::new(names);
+        for r in &done {
+            tally.add(r);
+        }
+        let done_ids: std::collections::HashSet<u64> = done.iter().map(|r| r.id).collect();
+        let pending: Vec<GameSpec> = schedule
+            .iter()
+            .filter(|s| !done_ids.contains(&s.id))
+            .copied()
+            .collect();
+        if !done.is_empty() {
+            eprintln!(
+                "resuming: {} of {} games already played, {} to go",
+                done.len(),
+                schedule.len(),
+                pending.len()
+            );
+        }
+        Ok(Ledger {
+            writer,
+            pgn,
+            tally,
+            pending,
+            total: schedule.len(),
+        })
+    }
+
+    /// Writes a finished game to the files (`Err`: the first write error) and counts it.
+    fn record<G: GameIo>(&mut self, rec: &GameRecord) -> Result<(), String> {
+        let mut result = Ok(());
+        if let Some(w) = self.writer.as_mut() {
+            result = w.append(rec);
+        }
+        if let Some(p) = self.pgn.as_mut() {
+            let written = p.append::<G>(rec);
+            result = result.and(written);
+        }
+        self.tally.add(rec);
+        result
+    }
+}
+
+/// Why the run stopped early, if it did.
+#[derive(Default)]
+struct Ended {
+    /// A process fault without `-recover`: the message for the user.
+    fatal: Option<String>,
+    /// The results or PGN file could not be written.
+    write_error: Option<String>,
+}
+
+/// Plays the pending games on `cfg.concurrency` workers and records each one as it
+/// ends. This thread hands out games over a channel, one for each game recorded, so
+/// exactly as many are under way as there are workers: a stop (SPRT decision, fatal
+/// fault, write error) is not overrun by games nobody needs. Closing the channel ends
+/// the workers; nothing polls.
+fn play<G: GameIo, D: TextProtocol<Game = G>>(
+    cfg: &Config,
+    plan: &Plan<G>,
+    ledger: &mut Ledger,
+    log: Option<&Arc<TrafficLog>>,
+) -> Ended {
+    let sprt_done = |tally: &Tally| {
+        cfg.sprt.as_ref().is_some_and(|spec| {
+            stats::sprt_decision(tally.llr(spec), spec) != SprtDecision::Continue
+        })
+    };
+    let mut ended = Ended::default();
+    let tty = std::io::stderr().is_terminal();
+    let workers = cfg.concurrency.min(ledger.pending.len().max(1));
+    let mut queue = std::mem::take(&mut ledger.pending).into_iter();
+    let mut stopping = sprt_done(&ledger.tally);
+
+    std::thread::scope(|scope| {
+        let (job_tx, job_rx) = crossbeam_channel::unbounded::<GameSpec>();
+        let (done_tx, done_rx) = crossbeam_channel::unbounded::<Played>();
+        for w in 1..=workers {
+            let (jobs, done) = (job_rx.clone(), done_tx.clone());
+            scope.spawn(move || worker::<G, D>(cfg, &plan.book, w, log, jobs, done));
+        }
+        drop(done_tx);
+        // `None` once nothing more will be handed out: the workers then finish their
+        // game and exit, which ends the loop below.
+        let mut feed = Some(job_tx);
+        let mut hand_out = |feed: &mut Option<crossbeam_channel::Sender<GameSpec>>, stop: bool| {
+            let next = if stop { None } else { queue.next() };
+            match (feed.as_ref(), next) {
+                (Some(tx), Some(spec)) if tx.send(spec).is_ok() => {}
+                _ => *feed = None,
+            }
+        };
+        for _ in 0..workers {
+            hand_out(&mut feed, stopping);
+        }
+        for played in done_rx {
+            let rec = &played.record;
+            if let Err(e) = ledger.record::<G>(rec) {
+                ended.write_error.get_or_insert(e);
+                stopping = true;
+            }
+            if !cfg.recover {
+                for (i, fault) in played.faults.iter().enumerate() {
+                    if let Some(fault) = fault.as_ref().filter(|f| f.is_process_fault()) {
+                        ended.fatal.get_or_insert(format!(
+                            "engine {} failed ({}); the run stops. Continue with -resume -recover",
+                            rec.players[i],
+                            fault.describe()
+                        ));
+                        stopping = true;
+                    }
+                }
+            }
+            let line = progress_line(cfg, &ledger.tally, ledger.total, rec);
+            if tty {
+                eprint!("\r{line}\x1b[K");
+            } else {
+                eprintln!("{line}");
+            }
+            let games = ledger.tally.games;
+            if cfg.rating_interval > 0 && games.is_multiple_of(cfg.rating_interval) {
+                if tty {
+                    eprintln!();
+                }
+                let mut stdout = std::io::stdout().lock();
+                let _ = write!(stdout, "{}", report(cfg, &ledger.tally));
+                let _ = writeln!(stdout).and_then(|_| stdout.flush());
+            }
+            stopping |= sprt_done(&ledger.tally);
+            hand_out(&mut feed, stopping);
+        }
+        if tty {
+            eprintln!();
+        }
+    });
+    ended
+}
+
+/// One worker: plays the games it is handed until the channel closes, keeping one
+/// player per engine (processes are reused across games), then shuts them down.
+fn worker<G: GameIo, D: TextProtocol<Game = G>>(
+    cfg: &Config,
+    book: &Book<G>,
+    number: usize,
+    log: Option<&Arc<TrafficLog>>,
+    jobs: crossbeam_channel::Receiver<GameSpec>,
+    done: crossbeam_channel::Sender<Played>,
+) {
+    let mut players: Vec<Option<Box<dyn Player<G> + '_>>> =
+        (0..cfg.engines.len()).map(|_| None).collect();
+    for spec in jobs {
+        let [f, s] = spec.players;
+        for &e in &[f, s] {
+            if players[e].is_none() {
+                players[e] = Some(make_player::<G, D>(&cfg.engines[e], number, log));
+            }
+        }
+        let opening = book.get(spec.opening_slot);
+        let m = Match {
+            spec: &spec,
+            opening: &opening.opening,
+            opening_text: &opening.text,
+            names: [&cfg.engines[f].name, &cfg.engines[s].name],
+            limits: [cfg.engines[f].limits, cfg.engines[s].limits],
+            builtin: [
+                matches!(cfg.engines[f].kind, EngineKind::Builtin(_)),
+                matches!(cfg.engines[s].kind, EngineKind::Builtin(_)),
+            ],
+            maxmoves: cfg.maxmoves,
+            adjudicate: cfg.adjudicate,
+            draw: cfg.draw,
+            resign: cfg.resign,
+            seed: engine::rng::mix(cfg.seed, spec.id),
+        };
+        // Two distinct slots of `players`, borrowed mutably at once.
+        let (pf, ps) = if f < s {
+            let (lo, hi) = players.split_at_mut(s);
+            (&mut lo[f], &mut hi[0])
+        } else {
+            let (lo, hi) = players.split_at_mut(f);
+            (&mut hi[0], &mut lo[s])
+        };
+        let (Some(pf), Some(ps)) = (pf.as_deref_mut(), ps.as_deref_mut()) else {
+            break;
+        };
+        let played = referee::play::<G>(&m, [pf, ps]);
+        if done.send(played).is_err() {
+            break;
+        }
+    }
+    for p in players.iter_mut().flatten() {
+        p.shutdown();
     }
 }

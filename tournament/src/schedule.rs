@@ -5,10 +5,36 @@
 //! Order: round, then pair, then game within the encounter. Colours alternate within
 //! an encounter (even game: the pair's first engine moves first). With `-repeat`, games
 //! 2k and 2k+1 of an encounter share an opening and form a game pair (pentanomial).
-//! Openings are indexed by (round, game-pair) and not by engine pair, so in a round
-//! robin or gauntlet every pair of a round meets the same openings.
+//! Which opening slot a game takes follows the [`OpeningPolicy`]: by default openings
+//! are indexed by (round, game-pair) and not by engine pair, so in a round robin or
+//! gauntlet every pair of a round meets the same openings; cutechess-cli's policies
+//! (`-openings policy=default|encounter|round`) are there too.
 
-use crate::cli::TournamentKind;
+/// Round robin or gauntlet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TournamentKind {
+    /// Every engine meets every other.
+    RoundRobin,
+    /// The first engine meets each of the others.
+    Gauntlet,
+}
+
+/// When a game takes a new opening (`-openings policy=`). An *encounter* is one pair's
+/// games of one round (`-games` of them); a *repetition* is a colour-swapped game pair
+/// with `-repeat`, else a single game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpeningPolicy {
+    /// Without `policy=`: a new opening for each repetition of an encounter and each
+    /// round, the same sequence for every pair of a round (every engine meets the same
+    /// openings). With two engines it is cutechess's `default`.
+    Shared,
+    /// cutechess `default`: a new opening for each repetition and each new encounter.
+    Default,
+    /// cutechess `encounter`: a new opening for each new encounter only.
+    Encounter,
+    /// cutechess `round`: a new opening for each new round only.
+    Round,
+}
 
 /// One scheduled game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,20 +82,32 @@ pub fn build(
     rounds: u32,
     games: u32,
     repeat: bool,
+    policy: OpeningPolicy,
 ) -> Vec<GameSpec> {
     let pairs = pairs(engines, kind);
-    let per_round = if repeat {
+    // Repetitions per encounter.
+    let per_encounter = if repeat {
         games.div_ceil(2) as u64
     } else {
         games as u64
     };
+    let npairs = pairs.len() as u64;
     let mut out = Vec::with_capacity(pairs.len() * rounds as usize * games as usize);
     let mut id = 0u64;
     for round in 0..rounds {
         for (p, &(a, b)) in pairs.iter().enumerate() {
             for game in 0..games {
                 let players = if game % 2 == 0 { [a, b] } else { [b, a] };
-                let in_round = if repeat { game / 2 } else { game } as u64;
+                let repetition = if repeat { game / 2 } else { game } as u64;
+                let (round_no, pair_no) = (round as u64, p as u64);
+                let opening_slot = match policy {
+                    OpeningPolicy::Shared => round_no * per_encounter + repetition,
+                    OpeningPolicy::Default => {
+                        (round_no * npairs + pair_no) * per_encounter + repetition
+                    }
+                    OpeningPolicy::Encounter => round_no * npairs + pair_no,
+                    OpeningPolicy::Round => round_no,
+                };
                 let pair_key = if repeat && game / 2 * 2 + 1 < games {
                     Some(id - (game % 2) as u64)
                 } else {
@@ -81,7 +119,7 @@ pub fn build(
                     pair: p,
                     game,
                     players,
-                    opening_slot: round as u64 * per_round + in_round,
+                    opening_slot,
                     pair_key,
                 });
                 id += 1;
@@ -97,18 +135,40 @@ mod tests {
 
     #[test]
     fn round_robin_counts() {
-        let s = build(4, TournamentKind::RoundRobin, 2, 3, false);
+        let s = build(
+            4,
+            TournamentKind::RoundRobin,
+            2,
+            3,
+            false,
+            OpeningPolicy::Shared,
+        );
         assert_eq!(s.len(), 6 * 2 * 3);
         assert!(s.iter().enumerate().all(|(i, g)| g.id == i as u64));
         assert_eq!(
-            build(4, TournamentKind::Gauntlet, 2, 3, false).len(),
+            build(
+                4,
+                TournamentKind::Gauntlet,
+                2,
+                3,
+                false,
+                OpeningPolicy::Shared
+            )
+            .len(),
             3 * 2 * 3
         );
     }
 
     #[test]
     fn repeat_pairs_share_openings_and_swap_colours() {
-        let s = build(2, TournamentKind::RoundRobin, 2, 5, true);
+        let s = build(
+            2,
+            TournamentKind::RoundRobin,
+            2,
+            5,
+            true,
+            OpeningPolicy::Shared,
+        );
         assert_eq!(s[0].players, [0, 1]);
         assert_eq!(s[1].players, [1, 0]);
         assert_eq!(s[0].opening_slot, s[1].opening_slot);
@@ -119,5 +179,44 @@ mod tests {
         assert_eq!(s[4].pair_key, None); // odd game out
         assert_eq!(s[5].opening_slot, 3); // round 2 starts after 3 slots
         assert_eq!(s[5].pair_key, Some(5));
+    }
+
+    #[test]
+    fn opening_policies() {
+        // Three engines (three pairs), two rounds, four games per encounter, -repeat.
+        let slots = |policy| {
+            build(3, TournamentKind::RoundRobin, 2, 4, true, policy)
+                .iter()
+                .map(|g| g.opening_slot)
+                .collect::<Vec<_>>()
+        };
+        #[rustfmt::skip]
+        assert_eq!(slots(OpeningPolicy::Shared), [
+            0, 0, 1, 1,  0, 0, 1, 1,  0, 0, 1, 1,
+            2, 2, 3, 3,  2, 2, 3, 3,  2, 2, 3, 3,
+        ]);
+        #[rustfmt::skip]
+        assert_eq!(slots(OpeningPolicy::Default), [
+            0, 0, 1, 1,  2, 2, 3, 3,  4, 4, 5, 5,
+            6, 6, 7, 7,  8, 8, 9, 9,  10, 10, 11, 11,
+        ]);
+        #[rustfmt::skip]
+        assert_eq!(slots(OpeningPolicy::Encounter), [
+            0, 0, 0, 0,  1, 1, 1, 1,  2, 2, 2, 2,
+            3, 3, 3, 3,  4, 4, 4, 4,  5, 5, 5, 5,
+        ]);
+        #[rustfmt::skip]
+        assert_eq!(slots(OpeningPolicy::Round), [
+            0, 0, 0, 0,  0, 0, 0, 0,  0, 0, 0, 0,
+            1, 1, 1, 1,  1, 1, 1, 1,  1, 1, 1, 1,
+        ]);
+        // Two engines: the default is cutechess's `default`.
+        let two = |policy| {
+            build(2, TournamentKind::RoundRobin, 3, 3, false, policy)
+                .iter()
+                .map(|g| g.opening_slot)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(two(OpeningPolicy::Shared), two(OpeningPolicy::Default));
     }
 }

@@ -19,7 +19,29 @@
 //!   pseudo-count of 0.001, so a one-sided start (all wins) gives a finite LLR. The
 //!   tests check it against published reference values.
 
-use crate::cli::{SprtModel, SprtSpec};
+/// How `elo0`/`elo1` of `-sprt` are measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtModel {
+    /// Normalized Elo (the default; see `stats.rs`).
+    Normalized,
+    /// Logistic Elo.
+    Logistic,
+}
+
+/// `-sprt`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtSpec {
+    /// Elo of the null hypothesis.
+    pub elo0: f64,
+    /// Elo of the alternative hypothesis.
+    pub elo1: f64,
+    /// False positive rate.
+    pub alpha: f64,
+    /// False negative rate.
+    pub beta: f64,
+    /// Elo model.
+    pub model: SprtModel,
+}
 
 /// The 97.5 % quantile of the standard normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;

@@ -1,34 +1,42 @@
-//! The client for the course's text command language (`shared/specs/ataxx-text-protocol.md`).
+//! The client for a game's course text language, driven through the game's
+//! [`TextProtocol`] (written next to its dialect in the engine library), so the lines
+//! sent and recognised here are those the game's own front end prints and reads.
 //!
-//! The program is set up with the opening's `block` lines and set-up moves, its side is
-//! made `auto` and the other `manual`, then `start`. The opponent's moves are fed as
-//! `a7-b6`/`-` lines and the engine's own moves are read from `Red moves a7-b6.` /
-//! `Blue passes.` lines (anything up to the last `:` of a line is a prompt and is cut).
-//! The language has no clock, so the referee's deadline is the only limit.
+//! At the first game the program is started; later games begin with the set-up's reset.
+//! The set-up commands end with a board dump, whose closing marker is the handshake;
+//! then the start commands. The opponent's moves are fed in the language's notation and
+//! the engine's own moves are read from its AI move lines; a result line in a game the
+//! referee considers unfinished is a fault. The language has no clock, so the referee's
+//! deadline is the only limit.
 
-use crate::engine_process::{EngineProcess, Launch, ReadError};
-use crate::game::TourGame;
-use crate::player::{Fault, GameStart, MoveRequest, Player, Reply};
-use engine::game::Side;
+use crate::engine_process::{EngineProcess, Launch, LogTag, ReadError};
+use crate::player::{Answer, Fault, GameStart, MoveRequest, Player, Reply};
+use engine::game::{Game, Side};
+use engine::protocol::text::TextProtocol;
+use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
 /// A text-language engine process, started lazily and reused across games.
-pub struct TextClient<G: TourGame> {
+pub struct TextClient<D: TextProtocol> {
     launch: Launch,
     init_timeout: Duration,
     process: Option<EngineProcess>,
     side: Side,
     /// The position the engine has reached (its view of the game).
-    known: Option<G>,
+    known: Option<D::Game>,
     /// How many of the game's moves `known` includes.
     applied: usize,
-    /// Lines played in this process, so a fresh process is not sent `clear`.
+    /// Games set up in this process, so a fresh process is not sent the reset.
     games_played: u64,
+    /// The language is a type only; `fn() -> D` keeps the client `Send` whatever `D` is.
+    language: PhantomData<fn() -> D>,
+    log: Option<LogTag>,
 }
 
-impl<G: TourGame> TextClient<G> {
-    /// A client that will start `launch` at the first game.
-    pub fn new(launch: Launch, init_timeout: Duration) -> Self {
+impl<D: TextProtocol> TextClient<D> {
+    /// A client that will start `launch` at the first game, logging its traffic to
+    /// `log` if given.
+    pub fn new(launch: Launch, init_timeout: Duration, log: Option<LogTag>) -> Self {
         TextClient {
             launch,
             init_timeout,
@@ -37,6 +45,8 @@ impl<G: TourGame> TextClient<G> {
             known: None,
             applied: 0,
             games_played: 0,
+            language: PhantomData,
+            log,
         }
     }
 
@@ -46,14 +56,15 @@ impl<G: TourGame> TextClient<G> {
         }
     }
 
-    fn setup(&mut self, start: &GameStart<'_, G>) -> Result<(), Fault> {
+    /// Sets `start` up (starting the program if needed) and, if `play`, starts play.
+    fn setup(&mut self, start: &GameStart<'_, D::Game>, play: bool) -> Result<(), Fault> {
         if let Some(p) = self.process.as_mut() {
             if !p.is_alive() {
                 self.kill();
             }
         }
         if self.process.is_none() {
-            let p = EngineProcess::spawn(&self.launch).map_err(Fault::Start)?;
+            let p = EngineProcess::spawn(&self.launch, self.log.as_ref()).map_err(Fault::Start)?;
             self.process = Some(p);
             self.games_played = 0;
         }
@@ -62,28 +73,19 @@ impl<G: TourGame> TextClient<G> {
             .as_mut()
             .ok_or(Fault::Start("no process".into()))?;
         let deadline = Instant::now() + self.init_timeout;
-        let mut commands = Vec::new();
-        if self.games_played > 0 {
-            commands.push("clear".to_string());
-        }
-        commands.push(format!("seed {}", start.seed));
-        commands.extend(G::text_setup_commands(start.opening).map_err(Fault::Handshake)?);
-        commands.push(format!(
-            "manual {}",
-            G::text_side_name(start.side.opponent())
-        ));
-        commands.push(format!("auto {}", G::text_side_name(start.side)));
-        commands.push("dump".to_string());
+        let commands =
+            D::setup_commands(start.opening, start.side, start.seed, self.games_played > 0)
+                .map_err(Fault::Handshake)?;
         for c in &commands {
             p.send(c).map_err(Fault::Handshake)?;
         }
-        // The dump is the barrier: once its closing `===` is read, everything the
+        // The dump is the barrier: once its closing marker is read, everything the
         // engine said about the set-up (and about the previous game) is behind us.
         let mut markers = 0;
         while markers < 2 {
             match p.recv_deadline(deadline) {
                 Ok(line) => {
-                    if strip_prompt(&line) == "===" {
+                    if D::is_dump_marker(&line) {
                         markers += 1;
                     }
                 }
@@ -93,9 +95,17 @@ impl<G: TourGame> TextClient<G> {
                 Err(ReadError::Closed) => {
                     return Err(Fault::Handshake("exited during set-up".into()))
                 }
+                Err(ReadError::TooLong) => {
+                    return Err(Fault::Garbage(ReadError::too_long_message()))
+                }
             }
         }
-        p.send("start").map_err(Fault::Handshake)?;
+        if !play {
+            return Ok(());
+        }
+        for c in D::start_commands() {
+            p.send(&c).map_err(Fault::Handshake)?;
+        }
         self.games_played += 1;
         self.side = start.side;
         self.known = Some(start.start.clone());
@@ -104,28 +114,24 @@ impl<G: TourGame> TextClient<G> {
     }
 }
 
-/// The part of an output line after the last `:` (prompts end with `:`), trimmed.
-fn strip_prompt(line: &str) -> &str {
-    match line.rfind(':') {
-        Some(i) => line[i + 1..].trim(),
-        None => line.trim(),
-    }
-}
-
-fn is_result_line(line: &str) -> bool {
-    matches!(strip_prompt(line), "Red wins." | "Blue wins." | "Draw.")
-}
-
-impl<G: TourGame> Player<G> for TextClient<G> {
-    fn new_game(&mut self, start: &GameStart<'_, G>) -> Result<(), Fault> {
-        let r = self.setup(start);
+impl<D: TextProtocol> Player<D::Game> for TextClient<D> {
+    fn check(&mut self, start: &GameStart<'_, D::Game>) -> Result<(), Fault> {
+        let r = self.setup(start, false);
         if r.is_err() {
             self.kill();
         }
         r
     }
 
-    fn think(&mut self, req: &MoveRequest<'_, G>) -> Result<Reply<G>, Fault> {
+    fn new_game(&mut self, start: &GameStart<'_, D::Game>) -> Result<(), Fault> {
+        let r = self.setup(start, true);
+        if r.is_err() {
+            self.kill();
+        }
+        r
+    }
+
+    fn think(&mut self, req: &MoveRequest<'_, D::Game>) -> Result<Answer<D::Game>, Fault> {
         let side = self.side;
         let p = self
             .process
@@ -137,7 +143,7 @@ impl<G: TourGame> Player<G> for TextClient<G> {
             .ok_or_else(|| Fault::Crash("no game set up".into()))?;
         for &mv in req.moves.iter().skip(self.applied) {
             if known.side_to_move() != side {
-                p.send(&known.text_move(mv)).map_err(Fault::Crash)?;
+                p.send(&D::move_text(known, mv)).map_err(Fault::Crash)?;
             }
             known.make_move(mv);
             self.applied += 1;
@@ -145,18 +151,25 @@ impl<G: TourGame> Player<G> for TextClient<G> {
         loop {
             match p.recv_deadline(req.deadline) {
                 Ok(line) => {
-                    if let Some(report) = G::parse_text_report(&line) {
-                        if report.side == side {
-                            return Ok(Reply::Text(report.text));
+                    if let Some((mover, text)) = D::parse_ai_move(&line) {
+                        if mover.is_none_or(|m| m == side) {
+                            return Ok(match D::parse_move_text(known, &text) {
+                                Some(mv) => Reply::Move(mv),
+                                None => Reply::Unreadable(text),
+                            }
+                            .into());
                         }
-                    } else if is_result_line(&line) {
+                    } else if D::parse_result(&line).is_some() {
                         return Err(Fault::Garbage(format!(
                             "announced '{}' in a game that is not over",
-                            strip_prompt(&line)
+                            line.trim()
                         )));
                     }
                 }
                 Err(ReadError::Timeout) => return Err(Fault::Timeout),
+                Err(ReadError::TooLong) => {
+                    return Err(Fault::Garbage(ReadError::too_long_message()))
+                }
                 Err(ReadError::Closed) => {
                     return Err(Fault::Crash("engine exited while thinking".into()))
                 }

@@ -3,12 +3,44 @@
 //! kill-and-resume, and SPRT stopping.
 
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 const TOURNAMENT: &str = env!("CARGO_BIN_EXE_tournament");
 const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
+
+/// Our real engine, `ataxx`, from the same target directory and profile as the runner.
+/// `cargo test -p tournament` does not build the engine crate's binaries, so it is built
+/// here (a no-op when it is up to date, and never a stale binary from an older build).
+fn ataxx_binary() -> PathBuf {
+    let path =
+        Path::new(TOURNAMENT).with_file_name(format!("ataxx{}", std::env::consts::EXE_SUFFIX));
+    if let Some(cargo) = std::env::var_os("CARGO") {
+        let profile = path
+            .parent()
+            .and_then(Path::file_name)
+            .and_then(|p| p.to_str())
+            .unwrap_or("debug");
+        let mut build = Command::new(cargo);
+        build.args(["build", "--quiet", "-p", "ataxx-engine", "--bin", "ataxx"]);
+        match profile {
+            "debug" => {}
+            "release" => {
+                build.arg("--release");
+            }
+            other => {
+                build.args(["--profile", other]);
+            }
+        }
+        let status = build
+            .status()
+            .expect("run cargo build for the ataxx binary");
+        assert!(status.success(), "building the ataxx binary failed");
+    }
+    assert!(path.exists(), "no engine binary at {}", path.display());
+    path
+}
 
 /// A fresh scratch directory per test.
 fn scratch(name: &str) -> PathBuf {
@@ -50,6 +82,35 @@ fn records(path: &PathBuf) -> Vec<(u64, String, String, String)> {
         .collect()
 }
 
+/// Every game of the PGN file reads back whole by the one-line rules of the `ataxx`
+/// Python package (`tournament::pgn::read_one_line`) and by our general reader: the
+/// moves and the result of its line in the results file, in the same order by id.
+fn assert_pgn_reads_back_whole(pgn: &Path, res: &Path) {
+    let text = std::fs::read_to_string(pgn).unwrap();
+    let mut by_id: std::collections::HashMap<u64, serde_json::Value> = Default::default();
+    for line in std::fs::read_to_string(res).unwrap().lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        by_id.insert(v["id"].as_u64().unwrap(), v);
+    }
+    for reader in [tournament::pgn::read_one_line, tournament::pgn::read] {
+        let games = reader(&text).unwrap();
+        assert_eq!(games.len(), by_id.len(), "{text}");
+        for g in &games {
+            let round: u64 = g.tag("Round").unwrap().parse().unwrap();
+            let rec = &by_id[&(round - 1)];
+            let moves: Vec<&str> = rec["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap())
+                .collect();
+            assert_eq!(g.moves, moves, "game {round} does not read back whole");
+            assert_eq!(g.result.as_deref(), rec["result"].as_str());
+            assert_eq!(g.tag("Result"), rec["result"].as_str());
+        }
+    }
+}
+
 /// The fake engine's games: every one lost by the fake, with a reason containing `why`.
 fn assert_fake_lost_all(recs: &[(u64, String, String, String)], games: usize, why: &str) {
     assert_eq!(recs.len(), games, "{recs:?}");
@@ -84,14 +145,26 @@ fn greedy_beats_random_and_everything_is_recorded() {
         pgn.to_str().unwrap(),
         "-seed",
         "3",
+        "-event",
+        "Club cup",
+        "-site",
+        "Leiden",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let recs = records(&res);
     let ids: HashSet<u64> = recs.iter().map(|r| r.0).collect();
     assert_eq!(ids, (0..20).collect());
     let pgn_text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        pgn_text
+            .matches("[Event \"Club cup\"]\n[Site \"Leiden\"]")
+            .count(),
+        20
+    );
+    let pgn_text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(pgn_text.matches("[Event ").count(), 20);
     assert!(pgn_text.contains("[Black \"greedy\"]") && pgn_text.contains("[White \"greedy\"]"));
+    assert_pgn_reads_back_whole(&pgn, &res);
     let out = stdout(&o);
     assert!(out.contains("Score of greedy vs random:"), "{out}");
     assert!(out.contains("Pentanomial"), "{out}");
@@ -118,6 +191,10 @@ fn round_robin_table_for_three_engines() {
     assert_eq!(out.matches("Score of").count(), 3, "{out}");
     let o = run(&[&three[..], &["-tournament", "gauntlet"]].concat());
     assert_eq!(stdout(&o).matches("Score of").count(), 2);
+    // -ratinginterval 2: the table after games 2, 4 and 6, and at the end.
+    let o = run(&[&three[..], &["-ratinginterval", "2"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).matches("Rank ").count(), 4, "{}", stdout(&o));
 }
 
 #[test]
@@ -142,6 +219,15 @@ fn bad_command_lines_exit_2_with_one_line() {
             "st=1",
         ],
         vec!["-frobnicate"],
+        vec![
+            "-variant",
+            "chess",
+            "-engine",
+            "builtin=random",
+            "-engine",
+            "name=b",
+            "builtin=random",
+        ],
     ] {
         let o = run(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
@@ -150,6 +236,12 @@ fn bad_command_lines_exit_2_with_one_line() {
     let o = run(&["-help"]);
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).contains("-engine"));
+    let o = run(&["-version"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stdout(&o),
+        format!("tournament {}\n", env!("CARGO_PKG_VERSION"))
+    );
 }
 
 /// Plays the fake engine (with `fake_args`) against the random built-in.
@@ -233,10 +325,73 @@ fn garbage_output_loses() {
 }
 
 #[test]
-fn missing_handshake_loses() {
-    let (o, recs) = fake_match("handshake", "--no-handshake", "2", &["-recover"]);
+fn over_long_line_is_one_garbage_line() {
+    // 1 MiB of output whose second 64 KiB starts with a legal `bestmove`: read as one
+    // line cut at the limit, it is garbage, never a move.
+    let (o, recs) = fake_match("long", "--long-line-after 1", "2", &[]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_fake_lost_all(&recs, 2, "handshake failed");
+    assert_fake_lost_all(&recs, 2, "longer than 65536 bytes");
+    let (o, recs) = fake_match(
+        "long-text",
+        "--text --long-line-after 1",
+        "2",
+        &["-each", "proto=text"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 2, "longer than 65536 bytes");
+}
+
+#[test]
+fn failed_new_game_sync_loses() {
+    // The engine starts and handshakes (the check before the run passes) but never
+    // answers `isready` at a game's start: each game is lost with the reason.
+    let (o, recs) = fake_match("handshake", "--no-readyok", "2", &["-recover"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 2, "handshake failed: no 'readyok' in time");
+}
+
+#[test]
+fn engines_that_cannot_start_or_handshake_are_refused_before_the_first_game() {
+    // Defect 10 of the new-user report: `cmd=nosuchengine` was found out only in the
+    // first game (a forfeit and exit 1; with -recover every game a loss). Every engine
+    // is started and handshaken before the schedule begins; a failure refuses the run
+    // with one clear line and writes no results.
+    for extra in [&[][..], &["-recover"][..]] {
+        let dir = scratch("nosuchengine");
+        let (res, pgn) = (dir.join("r.jsonl"), dir.join("g.pgn"));
+        let o = run(&[
+            &[
+                "-engine",
+                "cmd=nosuchengine-tournament-test",
+                "st=0.1",
+                "-engine",
+                "builtin=random",
+                "-games",
+                "4",
+                "-results",
+                res.to_str().unwrap(),
+                "-pgnout",
+                pgn.to_str().unwrap(),
+            ][..],
+            extra,
+        ]
+        .concat());
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("nosuchengine-tournament-test") && err.contains("could not start"),
+            "{err}"
+        );
+        assert!(!res.exists() && !pgn.exists(), "files written: {extra:?}");
+        assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    }
+    // A program that starts but never finishes its handshake: refused too (exit 1, a
+    // failing engine), nothing written.
+    let (o, recs) = fake_match("no-handshake", "--no-handshake", "2", &["-recover"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("handshake failed"), "{}", stderr(&o));
+    assert!(recs.is_empty(), "{recs:?}");
 }
 
 #[test]
@@ -449,4 +604,633 @@ fn clock_runs_out_under_a_time_control() {
         let plies = v["plies"].as_u64().unwrap();
         assert!((10..40).contains(&plies), "{plies} plies");
     }
+}
+
+#[test]
+fn real_engine_over_ugi_and_uai() {
+    // Our engine over UGI and over UAI, each on a clock (so `go` carries both sides'
+    // clocks: all four words) and a node budget (so the games stay short), plus the
+    // random built-in: every game ends by the rules, none by a fault.
+    let ataxx = ataxx_binary();
+    let dir = scratch("ugi");
+    let res = dir.join("r.jsonl");
+    let cmd = format!("cmd={}", ataxx.display());
+    let o = Command::new(TOURNAMENT)
+        .args([
+            "-variant",
+            "ataxx",
+            "-engine",
+            &cmd,
+            "name=ugi",
+            "proto=ugi",
+            "-engine",
+            &cmd,
+            "name=uai",
+            "proto=uai",
+            "-engine",
+            "builtin=random",
+            "-each",
+            "tc=30+0.1",
+            "nodes=2000",
+            "-games",
+            "2",
+            "-results",
+            res.to_str().unwrap(),
+        ])
+        .env("RUST_LOG", "tournament::engine_process=trace")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run tournament");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let recs = records(&res);
+    assert_eq!(recs.len(), 6, "{recs:?}");
+    for (_, _, reason, _) in &recs {
+        assert!(
+            [
+                "board full",
+                "no moves left",
+                "no stones left",
+                "100-ply rule"
+            ]
+            .iter()
+            .any(|r| reason.starts_with(r)),
+            "{reason}"
+        );
+    }
+    let log = stderr(&o);
+    for want in [">> ugi", ">> uginewgame", ">> uai", ">> uainewgame"] {
+        assert!(log.lines().any(|l| l.ends_with(want)), "no '{want}' sent");
+    }
+    let go = |first: &str| {
+        log.lines()
+            .filter_map(|l| l.split(">> ").nth(1))
+            .filter(|l| l.starts_with(first))
+            .count()
+    };
+    assert!(go("go p1time ") > 0 && go("go btime ") > 0, "{log}");
+    let both_clocks = log
+        .lines()
+        .filter_map(|l| l.split(">> ").nth(1))
+        .find(|l| l.starts_with("go p1time ") && l.contains(" p2time "))
+        .expect("a UGI go with both clocks (the game against the UAI engine)");
+    let words: Vec<&str> = both_clocks.split_whitespace().collect();
+    for w in ["p1time", "p2time", "p1inc", "p2inc", "nodes"] {
+        assert!(words.contains(&w), "{both_clocks}");
+    }
+}
+
+#[test]
+fn tune_reads_the_results_file() {
+    // `tune fit` reads the runner's results through the runner's own record type: every
+    // game of the file counts, a line cut by a kill is skipped.
+    let dir = scratch("tune");
+    let res = dir.join("r.jsonl");
+    let o = run(&[
+        "-engine",
+        "builtin=greedy",
+        "-engine",
+        "builtin=random",
+        "-games",
+        "2",
+        "-rounds",
+        "3",
+        "-results",
+        res.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mut text = std::fs::read_to_string(&res).unwrap();
+    text.push_str("{\"id\":6,\"players\":[\"gre");
+    std::fs::write(&res, text).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_tune"))
+        .args(["fit", res.to_str().unwrap()])
+        .output()
+        .expect("run tune");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).starts_with("6 games, "), "{}", stderr(&o));
+    assert!(stdout(&o).contains("pub const MG"), "{}", stdout(&o));
+}
+
+#[test]
+fn engine_on_a_clock_against_one_without_gets_its_time() {
+    // Defect 1 of the new-user report: an engine with a clock playing an opponent
+    // without one (a built-in player) was sent a bare `go` and, searching without a
+    // limit, lost every game on time. It must get its own clock and play on the board.
+    let ataxx = ataxx_binary();
+    let dir = scratch("clock-vs-builtin");
+    let res = dir.join("r.jsonl");
+    let o = Command::new(TOURNAMENT)
+        .args([
+            "-engine",
+            &format!("cmd={}", ataxx.display()),
+            "proto=uai",
+            "tc=2+0.05",
+            "-engine",
+            "builtin=random",
+            "-games",
+            "2",
+            "-results",
+            res.to_str().unwrap(),
+        ])
+        .env("RUST_LOG", "tournament::engine_process=trace")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run tournament");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let recs = records(&res);
+    assert_eq!(recs.len(), 2, "{recs:?}");
+    for (_, result, reason, first) in &recs {
+        assert!(!reason.contains("time forfeit"), "{reason}");
+        let ataxx_won = (first == "ataxx") == (result == "1-0");
+        assert!(ataxx_won, "{result} {reason}");
+    }
+    let log = stderr(&o);
+    let gos: Vec<&str> = log
+        .lines()
+        .filter_map(|l| l.split(">> ").nth(1))
+        .filter(|l| l.starts_with("go"))
+        .collect();
+    assert!(!gos.is_empty(), "{log}");
+    for go in gos {
+        assert!(
+            go.contains("time ") && go.contains("inc 50"),
+            "a go without the engine's clock: {go}"
+        );
+    }
+}
+
+#[test]
+fn end_reasons_reach_the_console() {
+    // Defect 8 of the new-user report: the progress lines and the report said `0-1`
+    // but never why. Each finished game's progress line names its end reason, and the
+    // report counts the games that did not end on the board, by reason and loser.
+    let (o, recs) = fake_match("reasons", "--hang-after 2", "2", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 2, "time forfeit");
+    let progress: Vec<String> = stderr(&o)
+        .lines()
+        .filter(|l| l.starts_with('['))
+        .map(String::from)
+        .collect();
+    assert_eq!(progress.len(), 2, "{progress:?}");
+    for line in &progress {
+        assert!(line.contains("fake time forfeit"), "{line}");
+    }
+    let out = stdout(&o);
+    assert!(
+        out.contains("Endings other than by the rules: 2 time forfeit (fake 2)"),
+        "{out}"
+    );
+    let (o, _) = fake_match("reasons-illegal", "--illegal-after 1", "1", &[]);
+    assert!(stderr(&o).contains("fake illegal move '"), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("Endings other than by the rules: 1 illegal move (fake 1)"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn unknown_or_rejected_options_refuse_the_run() {
+    // Defect 9 of the new-user report: `option.Hsh=16` ran on defaults, and the
+    // engine's `info string error` answer to a bad value was dropped. An option the
+    // engine does not declare, or one it answers with an error, stops the run before
+    // the first game with a line naming it; nothing is written.
+    let ataxx = ataxx_binary();
+    let cmd = format!("cmd={}", ataxx.display());
+    let dir = scratch("options");
+    let res = dir.join("r.jsonl");
+    let game = |opts: &[&str]| {
+        let mut args = vec!["-engine", cmd.as_str(), "nodes=500"];
+        args.extend_from_slice(opts);
+        args.extend_from_slice(&[
+            "-engine",
+            "builtin=random",
+            "-results",
+            res.to_str().unwrap(),
+        ]);
+        run(&args)
+    };
+    for (opts, want) in [
+        (&["option.Hsh=16"][..], "'Hsh'"),
+        (&["option.Hash=lots"][..], "Hash=lots"),
+        (&["option.Hash=8", "option.LMR=7"][..], "LMR=7"),
+        (&["proto=ugi", "option.Threads=2"][..], "Threads=2"),
+    ] {
+        let o = game(opts);
+        assert_eq!(o.status.code(), Some(2), "{opts:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("option") && err.contains(want),
+            "{opts:?}: {err}"
+        );
+        assert!(!res.exists(), "{opts:?}: a results file was written");
+    }
+    // Declared options with good values (names match case-insensitively, as the
+    // engine reads them) play.
+    let o = game(&["option.hash=8", "option.LMR=0"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(records(&res).len(), 1);
+    // Text engines and built-in players take no options.
+    for engine in [
+        vec![cmd.as_str(), "proto=text", "st=5", "option.Hash=8"],
+        vec!["builtin=greedy", "option.Hash=8"],
+    ] {
+        let mut args = vec!["-engine"];
+        args.extend(engine);
+        args.extend(["-engine", "builtin=random"]);
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("no options"), "{}", stderr(&o));
+    }
+}
+
+#[test]
+fn pgnout_with_min_writes_the_named_file_in_minimal_form() {
+    // Defect 11: `-pgnout games.pgn min` (cutechess) wrote to a file named `min`.
+    let dir = scratch("pgn-min");
+    let o = Command::new(TOURNAMENT)
+        .args([
+            "-engine",
+            "builtin=greedy",
+            "-engine",
+            "builtin=random",
+            "-games",
+            "2",
+            "-pgnout",
+            "games.pgn",
+            "min",
+        ])
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run tournament");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!dir.join("min").exists(), "wrote to a file named 'min'");
+    let text = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+    // Minimal: the seven-tag roster and what a reader needs (the game), no comments.
+    let games = tournament::pgn::read_one_line(&text).unwrap();
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        let keys: Vec<&str> = g.tags.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(
+            keys,
+            ["Event", "Site", "Date", "Round", "Black", "White", "Result", "Variant"]
+        );
+    }
+    assert!(!text.contains('{'), "{text}");
+    // fastchess's form.
+    let o = Command::new(TOURNAMENT)
+        .args([
+            "-engine",
+            "builtin=greedy",
+            "-engine",
+            "builtin=random",
+            "-pgnout",
+            "file=fast.pgn",
+            "min=true",
+        ])
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run tournament");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(dir.join("fast.pgn")).unwrap();
+    assert!(
+        !text.contains('{') && !text.contains("[Termination"),
+        "{text}"
+    );
+}
+
+#[test]
+fn epd_and_pgn_opening_books() {
+    // Defect 11: PGN books failed with `illegal opening move '[Event'`, EPD lines with
+    // opcodes with `bad FEN: extra fields`, and format=/plies=/policy= were ignored.
+    let dir = scratch("books");
+    let epd = dir.join("book.epd");
+    std::fs::write(
+        &epd,
+        "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1 id \"blocks\"; c0 \"a comment\";\n\
+         x5o/7/7/3x3/7/7/o5x o hmvc 0; fmvn 1;\n",
+    )
+    .unwrap();
+    let pgn = dir.join("book.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"book\"]\n[Variant \"ataxx\"]\n\n1. f2 {our notation} g6 (1... a1a3) 2. b6 $1 a7c5 1/2-1/2\n\n\
+         [Event \"book\"]\n[SetUp \"1\"]\n[FEN \"x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1\"]\n\n\
+         1. g1-f2 a1-b2 2. f2-d4 * \n",
+    )
+    .unwrap();
+    let res = dir.join("r.jsonl");
+    let play = |book: &Path, extra: &[&str]| {
+        let _ = std::fs::remove_file(&res);
+        let mut args = vec![
+            "-engine".to_string(),
+            "builtin=greedy".into(),
+            "-engine".into(),
+            "builtin=random".into(),
+            "-games".into(),
+            "2".into(),
+            "-rounds".into(),
+            "2".into(),
+            "-repeat".into(),
+            "-results".into(),
+            res.to_str().unwrap().into(),
+            "-openings".into(),
+            format!("file={}", book.display()),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let o = Command::new(TOURNAMENT)
+            .args(&args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let fens: Vec<String> = std::fs::read_to_string(&res)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v["fen"].as_str().unwrap().to_string()
+            })
+            .collect();
+        (o, fens)
+    };
+    let (o, fens) = play(&epd, &["format=epd"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        fens,
+        [
+            "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
+            "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
+            "x5o/7/7/3x3/7/7/o5x o 0 1",
+            "x5o/7/7/3x3/7/7/o5x o 0 1"
+        ]
+    );
+    // The format follows the file's extension when format= is not given.
+    assert_eq!(play(&epd, &[]).1, fens);
+    let (o, fens) = play(&pgn, &["format=pgn", "plies=3"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // Game 1 cut at 3 plies (f2 g6 b6), game 2 from its FEN, all three of its moves.
+    assert_eq!(fens[0], "x5o/1x4o/7/7/7/5x1/o5x o 0 2");
+    assert_eq!(fens[2], "x5o/7/2-1-2/3x3/2-1-2/1o5/o5x o 1 2");
+    assert_eq!(fens[0], fens[1]);
+    // Unsupported words are refused, not ignored.
+    for bad in [
+        &["format=bin"][..],
+        &["policy=random"][..],
+        &["plies=x"][..],
+        &["book=yes"][..],
+        &["format=epd", "plies=2"][..],
+    ] {
+        let (o, _) = play(&pgn, bad);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn log_and_debug_record_engine_traffic_and_stderr() {
+    // -log file=F: every line sent to and read from each engine, and its stderr, with
+    // a timestamp and the engine's name; -debug: the same on stderr.
+    let dir = scratch("log");
+    let log = dir.join("engines.log");
+    let (o, recs) = fake_match(
+        "log",
+        "--seed 7",
+        "2",
+        &["-log", &format!("file={}", log.display())],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(recs.len(), 2);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let has = |tag: &str, mark: &str, start: &str| {
+        text.lines().any(|l| {
+            let (stamp, rest) = l.split_once("] ").unwrap();
+            let stamp_ok = stamp.starts_with('[') && stamp[1..].trim().parse::<f64>().is_ok();
+            stamp_ok && rest.starts_with(&format!("{tag} {mark} {start}"))
+        })
+    };
+    // #0 is the check before the run, #1 the worker that played.
+    for tag in ["fake#0", "fake#1"] {
+        assert!(has(tag, "*", "started (pid "), "{tag}: {text}");
+        assert!(has(tag, ">", "uai"), "{tag}: {text}");
+        assert!(has(tag, "<", "uaiok"), "{tag}: {text}");
+        assert!(
+            has(tag, "!", "fake-engine: started, seed 7"),
+            "{tag}: {text}"
+        );
+    }
+    assert!(has("fake#1", ">", "go movetime 50"), "{text}");
+    assert!(has("fake#1", "<", "bestmove "), "{text}");
+    assert!(has("fake#1", ">", "quit"), "{text}");
+    assert!(
+        !stderr(&o).contains("fake#1 >"),
+        "-log alone keeps stderr clean"
+    );
+    // -debug: the same lines on stderr.
+    let (o, _) = fake_match("debug", "", "1", &["-debug"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("] fake#1 > go movetime 50"), "{err}");
+    assert!(err.contains("] fake#1 ! fake-engine: started"), "{err}");
+}
+
+/// Two fake engines, `a` and `b`, with their own arguments, two games.
+fn two_fakes(name: &str, a: &str, b: &str, extra: &[&str]) -> Vec<serde_json::Value> {
+    let dir = scratch(name);
+    let res = dir.join("r.jsonl");
+    let cmd = format!("cmd={FAKE}");
+    let (a, b) = (format!("args={a}"), format!("args={b}"));
+    let mut args = vec![
+        "-engine", &cmd, "name=a", &a, "-engine", &cmd, "name=b", &b, "-each", "st=1", "-games",
+        "2", "-results",
+    ];
+    let res_arg = res.to_str().unwrap().to_string();
+    args.push(&res_arg);
+    args.extend_from_slice(extra);
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::read_to_string(&res)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn score_based_draw_and_resign_adjudication() {
+    // -draw movenumber=3 movecount=2 score=10: both engines report 0 for 4 plies in a
+    // row and 3 full moves are played: a draw after the 6th ply.
+    let games = two_fakes(
+        "adj-draw",
+        "--seed 1",
+        "--seed 2",
+        &["-draw", "movenumber=3", "movecount=2", "score=10"],
+    );
+    for g in &games {
+        assert_eq!(g["result"], "1/2-1/2", "{g}");
+        assert_eq!(g["ending"], "adjudication", "{g}");
+        assert_eq!(g["plies"], 6, "{g}");
+        assert!(g["reason"].as_str().unwrap().contains("draw"), "{g}");
+    }
+    // -resign movecount=3 score=400: `a` reports -500 after each of its moves, so it
+    // resigns after its third: ply 5 when it moves first, ply 6 when second. With
+    // twosided=true `b` (reporting +500) must have made three moves too: ply 7 when `a`
+    // moves first (after `a`'s fourth move), still ply 6 when second.
+    for (twosided, plies_first) in [("false", 5), ("true", 7)] {
+        let games = two_fakes(
+            &format!("adj-resign-{twosided}"),
+            "--score -500",
+            "--score 500",
+            &[
+                "-resign",
+                "movecount=3",
+                "score=400",
+                &format!("twosided={twosided}"),
+            ],
+        );
+        for g in &games {
+            let a_first = g["players"][0] == "a";
+            assert_eq!(g["result"], if a_first { "0-1" } else { "1-0" }, "{g}");
+            assert_eq!(g["ending"], "adjudication", "{g}");
+            assert_eq!(g["plies"], if a_first { plies_first } else { 6 }, "{g}");
+            assert!(g["reason"].as_str().unwrap().contains("a resigns"), "{g}");
+        }
+    }
+    // twosided=true: the winner's score must agree (here it says 0): no resignation.
+    let games = two_fakes(
+        "adj-twosided",
+        "--score -500",
+        "--score 0",
+        &[
+            "-resign",
+            "movecount=3",
+            "score=400",
+            "twosided=true",
+            "-maxmoves",
+            "10",
+        ],
+    );
+    for g in &games {
+        assert!(!g["reason"].as_str().unwrap().contains("resign"), "{g}");
+    }
+    // One-sided, the loser's own score is enough.
+    let games = two_fakes(
+        "adj-onesided",
+        "--score -500",
+        "--score 0",
+        &["-resign", "movecount=3", "score=400"],
+    );
+    assert!(games
+        .iter()
+        .all(|g| g["reason"].as_str().unwrap().contains("a resigns")));
+}
+
+#[test]
+fn report_ends_with_a_summary() {
+    // -report: the table even for two engines, every ending counted, and a closing
+    // line, cutechess-cli's "Finished match".
+    let (o, recs) = fake_match("report", "--hang-after 4", "2", &["-report"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(recs.len(), 2);
+    let out = stdout(&o);
+    assert!(out.contains("Score of fake vs random"), "{out}");
+    assert!(out.contains("Rank ") && out.contains(" fake "), "{out}");
+    let endings = out.lines().find(|l| l.starts_with("Endings")).unwrap();
+    let forfeits = recs.iter().filter(|r| r.2.contains("time forfeit")).count();
+    assert!(
+        endings.contains(&format!("{forfeits} time forfeit (fake {forfeits})")),
+        "{endings}"
+    );
+    assert!(
+        out.lines()
+            .last()
+            .unwrap()
+            .starts_with("Finished match: 2 of 2 games, "),
+        "{out}"
+    );
+    // Without -report: no table for two engines, no closing line.
+    let (o, _) = fake_match("no-report", "", "1", &[]);
+    assert!(!stdout(&o).contains("Rank ") && !stdout(&o).contains("Finished match"));
+}
+
+#[test]
+fn round_robin_of_uai_text_and_builtin_players() {
+    // The new user's run: our `ataxx` over UAI on a clock, our `ataxx` speaking the text
+    // language with a fixed time per move, and the random built-in, round robin. No game
+    // may end by a fault, and the PGN must read back whole.
+    let ataxx = ataxx_binary();
+    let cmd = format!("cmd={}", ataxx.display());
+    let dir = scratch("three-kinds");
+    let (res, pgn) = (dir.join("r.jsonl"), dir.join("g.pgn"));
+    let o = run(&[
+        "-engine",
+        &cmd,
+        "name=uai",
+        "proto=uai",
+        "tc=2+0.05",
+        "-engine",
+        &cmd,
+        "name=text",
+        "proto=text",
+        "st=10",
+        "-engine",
+        "builtin=random",
+        "-games",
+        "2",
+        "-concurrency",
+        "2",
+        "-results",
+        res.to_str().unwrap(),
+        "-pgnout",
+        pgn.to_str().unwrap(),
+        "-report",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let recs = records(&res);
+    assert_eq!(recs.len(), 6, "{recs:?}");
+    for (id, _, reason, _) in &recs {
+        assert!(
+            [
+                "board full",
+                "no moves left",
+                "no stones left",
+                "25 consecutive jumps"
+            ]
+            .iter()
+            .any(|r| reason.starts_with(r)),
+            "game {id}: {reason}"
+        );
+    }
+    let out = stdout(&o);
+    assert!(out.contains("Endings: 6 rules\n"), "{out}");
+    assert_pgn_reads_back_whole(&pgn, &res);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let games = tournament::pgn::read_one_line(&text).unwrap();
+    for g in &games {
+        let tc = |player: &str| match player {
+            "uai" => "2+0.05",
+            "text" => "10/move",
+            _ => "-",
+        };
+        let (black, white) = (g.tag("Black").unwrap(), g.tag("White").unwrap());
+        assert_eq!(g.tag("BlackTimeControl"), Some(tc(black)));
+        assert_eq!(g.tag("WhiteTimeControl"), Some(tc(white)));
+    }
+    // The UAI engine's moves carry score/depth and time, the others' time alone.
+    assert!(
+        text.lines()
+            .filter(|l| l.starts_with("1. "))
+            .all(|l| l.contains("s}")),
+        "{text}"
+    );
+    let uai_first = text
+        .split("\n\n")
+        .collect::<Vec<_>>()
+        .windows(2)
+        .find(|w| w[0].contains("[Black \"uai\"]"))
+        .map(|w| w[1].to_string())
+        .unwrap();
+    let first_comment = uai_first.split('{').nth(1).unwrap();
+    assert!(first_comment.contains('/'), "{uai_first}");
 }

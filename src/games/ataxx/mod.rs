@@ -6,6 +6,7 @@ pub mod eval;
 pub mod notation;
 pub mod position;
 pub mod text;
+pub mod text2008;
 
 pub use notation::{parse_square, square_name, NotationError, TextMove};
 pub use position::{Cell, Move, Position, Rules, Undo};
@@ -190,8 +191,12 @@ impl GameIo for Position {
             "no stones left"
         } else if self.empty() == 0 {
             "board full"
-        } else if self.rules() == Rules::Text && self.clock() >= Rules::Text.clock_limit() {
-            "25 consecutive jumps"
+        } else if self.rules().counts_jumps() && self.clock() >= self.rules().clock_limit() {
+            if self.rules() == Rules::Text2008 {
+                "45 consecutive jumps"
+            } else {
+                "25 consecutive jumps"
+            }
         } else if self.rules() == Rules::Uai && self.outcome() == Some(Outcome::Draw) {
             "100-ply rule"
         } else {

@@ -16,6 +16,9 @@ pub enum Rules {
     /// UAI: the halfmove clock counts every ply and is reset only by singles; at 100 the
     /// game is drawn unless the board is already decided.
     Uai,
+    /// `ataxx-2008.txt` (the 2008 text edition): as [`Rules::Text`], but 45 consecutive
+    /// jumps end the game.
+    Text2008,
 }
 
 impl From<RuleSet> for Rules {
@@ -31,7 +34,9 @@ impl From<Rules> for RuleSet {
     fn from(r: Rules) -> RuleSet {
         match r {
             Rules::Uai => RuleSet::Engine,
-            Rules::Text => RuleSet::Text,
+            // The engine protocols know one text rule set; the 2008 edition is a text
+            // rule set too (only the jump limit differs), and nothing converts back.
+            Rules::Text | Rules::Text2008 => RuleSet::Text,
         }
     }
 }
@@ -42,7 +47,14 @@ impl Rules {
         match self {
             Rules::Text => 25,
             Rules::Uai => 100,
+            Rules::Text2008 => 45,
         }
+    }
+
+    /// True for the text languages' rules: the clock counts consecutive jumps, and
+    /// reaching its limit ends the game on the piece count.
+    pub fn counts_jumps(self) -> bool {
+        matches!(self, Rules::Text | Rules::Text2008)
     }
 }
 
@@ -289,7 +301,7 @@ impl Position {
         let (a, b) = (self.pieces[0], self.pieces[1]);
         let decided = a == 0 || b == 0 || dilate2(a | b) & self.empty() == 0;
         let limit_reached = self.clock >= self.rules.clock_limit();
-        if decided || (self.rules == Rules::Text && limit_reached) {
+        if decided || (self.rules.counts_jumps() && limit_reached) {
             let (ca, cb) = (a.count_ones(), b.count_ones());
             return Some(if ca > cb {
                 Outcome::Win(Side::First)

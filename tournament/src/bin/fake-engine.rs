@@ -4,11 +4,18 @@
 //! unless told to misbehave:
 //! `--crash-after N` exits after N moves, `--hang-after N` stops answering after N moves,
 //! `--illegal-after N` / `--garbage-after N` answer with an illegal move / junk after N
-//! moves, `--no-handshake` never finishes the handshake, `--slow MS` waits before every
-//! move, `--seed N` seeds the move choice. `--prompt` prints text-language prompts.
+//! moves, `--no-handshake` never finishes the handshake, `--no-readyok` finishes it but
+//! never answers `isready` (so a game's sync fails), `--slow MS` waits before every
+//! move, `--seed N` seeds the move choice, `--long-line-after N` answers after N moves
+//! with one 1 MiB line whose bytes from 64 KiB on are a legal move's answer (a reader that
+//! split long lines would take that piece for a move). `--prompt` prints text-language
+//! prompts. `--score CP` sets the score of its `info` line before each move (default 0).
+//! It writes one line on stderr when it starts.
 
-use engine::game::{Outcome, Side};
+use engine::game::Side;
+use engine::games::ataxx::text::{ai_move_line, block_squares, result_line};
 use engine::games::ataxx::{parse_square, Move, Position, Rules, TextMove};
+use engine::rng::SplitMix64;
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
@@ -19,8 +26,11 @@ struct Opts {
     hang_after: Option<u64>,
     illegal_after: Option<u64>,
     garbage_after: Option<u64>,
+    long_line_after: Option<u64>,
     no_handshake: bool,
+    no_readyok: bool,
     slow_ms: u64,
+    score: i64,
     seed: u64,
     prompt: bool,
 }
@@ -38,34 +48,28 @@ fn parse_opts() -> Opts {
             "--text" => o.text = true,
             "--prompt" => o.prompt = true,
             "--no-handshake" => o.no_handshake = true,
+            "--no-readyok" => o.no_readyok = true,
             "--crash-after" => o.crash_after = Some(num(i)),
             "--hang-after" => o.hang_after = Some(num(i)),
             "--illegal-after" => o.illegal_after = Some(num(i)),
             "--garbage-after" => o.garbage_after = Some(num(i)),
+            "--long-line-after" => o.long_line_after = Some(num(i)),
             "--slow" => o.slow_ms = num(i),
             "--seed" => o.seed = num(i),
+            "--score" => o.score = args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(0),
             _ => {}
         }
         if args[i].starts_with("--")
-            && !matches!(args[i].as_str(), "--text" | "--prompt" | "--no-handshake")
+            && !matches!(
+                args[i].as_str(),
+                "--text" | "--prompt" | "--no-handshake" | "--no-readyok"
+            )
         {
             i += 1;
         }
         i += 1;
     }
     o
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n.max(1) as u64) as usize
-    }
 }
 
 /// What the engine does for its next move, given how many it has made.
@@ -75,6 +79,7 @@ enum Act {
     Hang,
     Illegal,
     Garbage,
+    LongLine,
 }
 
 fn next_act(o: &Opts, made: u64) -> Act {
@@ -86,6 +91,8 @@ fn next_act(o: &Opts, made: u64) -> Act {
         Act::Illegal
     } else if o.garbage_after.is_some_and(|n| made >= n) {
         Act::Garbage
+    } else if o.long_line_after.is_some_and(|n| made >= n) {
+        Act::LongLine
     } else {
         Act::Play
     }
@@ -103,6 +110,15 @@ fn illegal_move(pos: &Position) -> Move {
     Move::single(own.trailing_zeros().min(48) as u8)
 }
 
+/// 64 KiB of blanks, `tail`, then blanks up to 1 MiB.
+fn long_line(tail: &str) -> String {
+    let mut line = " ".repeat(64 * 1024);
+    line.push_str(tail);
+    line.push(' ');
+    line.push_str(&" ".repeat((1 << 20) - line.len()));
+    line
+}
+
 fn out(line: &str) {
     let mut so = std::io::stdout().lock();
     let _ = writeln!(so, "{line}");
@@ -111,6 +127,8 @@ fn out(line: &str) {
 
 fn main() {
     let o = parse_opts();
+    // One line on stderr, for the runner's engine log.
+    eprintln!("fake-engine: started, seed {}", o.seed);
     if o.text {
         text_main(&o)
     } else {
@@ -119,7 +137,7 @@ fn main() {
 }
 
 fn uai_main(o: &Opts) {
-    let mut rng = Rng(o.seed);
+    let mut rng = SplitMix64::new(o.seed);
     let mut pos = Position::startpos(Rules::Uai);
     let mut made = 0u64;
     for line in std::io::stdin().lock().lines() {
@@ -135,7 +153,7 @@ fn uai_main(o: &Opts) {
                 out("option name Hash type spin default 1 min 1 max 64");
                 out("uaiok");
             }
-            Some("isready") if !o.no_handshake => out("readyok"),
+            Some("isready") if !o.no_handshake && !o.no_readyok => out("readyok"),
             Some("position") => {
                 let (base, rest) = match words.get(1).copied() {
                     Some("startpos") => (Some(Position::startpos(Rules::Uai)), &words[2..]),
@@ -172,13 +190,17 @@ fn uai_main(o: &Opts) {
                         out("info \u{1}\u{2} what is this");
                         out("bestmove \u{fffd}zz9 extra words");
                     }
+                    Act::LongLine => {
+                        let mv = pos.legal_moves().first().copied().unwrap_or(Move::PASS);
+                        out(&long_line(&format!("bestmove {mv}")));
+                    }
                     Act::Play => {
                         let moves = pos.legal_moves();
                         let mv = moves
                             .get(rng.below(moves.len()))
                             .copied()
                             .unwrap_or(Move::PASS);
-                        out("info depth 1 score cp 0");
+                        out(&format!("info depth 1 score cp {}", o.score));
                         out(&format!("bestmove {mv}"));
                     }
                 }
@@ -191,7 +213,7 @@ fn uai_main(o: &Opts) {
 }
 
 fn text_main(o: &Opts) {
-    let mut rng = Rng(o.seed);
+    let mut rng = SplitMix64::new(o.seed);
     let mut pos = Position::startpos(Rules::Text);
     let mut auto = [false, true];
     let mut playing = false;
@@ -219,6 +241,12 @@ fn text_main(o: &Opts) {
                     made += 1;
                     break;
                 }
+                Act::LongLine => {
+                    let mv = pos.legal_moves().first().copied().unwrap_or(Move::PASS);
+                    out(&long_line(&ai_move_line(&pos, mv)));
+                    made += 1;
+                    break;
+                }
                 Act::Play => {}
             }
             let moves = pos.legal_moves();
@@ -226,25 +254,13 @@ fn text_main(o: &Opts) {
                 .get(rng.below(moves.len()))
                 .copied()
                 .unwrap_or(Move::PASS);
-            if mv.is_pass() {
-                out(&format!("{} passes.", name(side)));
-            } else {
-                out(&format!(
-                    "{} moves {}.",
-                    name(side),
-                    TextMove::format(&pos, mv)
-                ));
-            }
+            out(&ai_move_line(&pos, mv));
             pos.make_move(mv);
             made += 1;
         }
         if playing {
             if let Some(outcome) = pos.outcome() {
-                out(match outcome {
-                    Outcome::Win(Side::First) => "Red wins.",
-                    Outcome::Win(Side::Second) => "Blue wins.",
-                    Outcome::Draw => "Draw.",
-                });
+                out(result_line(outcome));
                 playing = false;
             } else if o.prompt {
                 let mut so = std::io::stdout().lock();
@@ -270,7 +286,7 @@ fn text_main(o: &Opts) {
             }
             Some("seed") => {
                 if let Some(n) = words.get(1).and_then(|s| s.parse::<u64>().ok()) {
-                    rng = Rng(n);
+                    rng = SplitMix64::new(n);
                 }
             }
             Some("auto") => {
@@ -285,14 +301,7 @@ fn text_main(o: &Opts) {
             }
             Some("block") => {
                 if let Some(Ok(sq)) = words.get(1).map(|s| parse_square(s)) {
-                    let (f, r) = (sq as usize % 7, sq as usize / 7);
-                    let mut bits = 0u64;
-                    for ff in [f, 6 - f] {
-                        for rr in [r, 6 - r] {
-                            bits |= 1 << (rr * 7 + ff);
-                        }
-                    }
-                    if pos.add_gaps(bits).is_err() {
+                    if pos.add_gaps(block_squares(sq)).is_err() {
                         out("error: square occupied");
                     }
                 }

@@ -1,4 +1,6 @@
-//! `tune`: tools for making the Ataxx engine stronger (see `docs/strength.md`).
+//! `tune`: tools for making the Ataxx engine stronger (see `docs/strength.md`). It lives
+//! in the tournament crate because `fit` reads the runner's results files through the
+//! runner's own record type ([`tournament::results::GameRecord`]).
 //!
 //! - `tune openings COUNT SEED`: prints an openings file for the tournament runner:
 //!   `COUNT` distinct lines of 2–4 random plies from the start position (a third of them
@@ -6,20 +8,23 @@
 //!   scores it within ±120 (so games are not decided by the opening). Deterministic for
 //!   a given `SEED`.
 //! - `tune fit [--l2 L] RESULTS.jsonl...`: Texel-style tuning of the evaluation weights
-//!   (`src/games/ataxx/eval.rs`): every position of every game in the tournament
+//!   (`src/games/ataxx/eval.rs`): every position of every Ataxx game in the tournament
 //!   runner's results files, labelled with the game's result, and a logistic model
 //!   `P(win) = 1 / (1 + 10^(-K·eval/400))` whose cross-entropy is minimised, first over
 //!   `K` with the current weights (to keep the score scale), then over the weights.
 //!   Prints the loss before and after and the new `MG`/`EG` tables. `--l2 L` adds
 //!   `L·Σ((w − w₀)/100)²` to the loss (a pull towards the current weights).
 
-use engine::game::Side;
+use engine::game::{GameIo, Side};
 use engine::games::ataxx::eval::{self, N_TERMS, TERMS};
+use engine::games::ataxx::text::block_squares;
 use engine::games::ataxx::{square_name, Move, Position, Rules};
+use engine::rng::SplitMix64;
 use engine::search::{Limits, Searcher};
 use std::collections::HashSet;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
+use tournament::results::GameRecord;
 
 const USAGE: &str = "usage: tune openings COUNT SEED | tune fit [--l2 L] RESULTS.jsonl...";
 
@@ -58,38 +63,12 @@ fn usage() -> ExitCode {
     ExitCode::from(2)
 }
 
-/// SplitMix64: a small deterministic generator (the output must not depend on a
-/// library's choice of algorithm).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-/// A square and its reflections across the middle row and column (a `block`).
-fn reflections(sq: u8) -> u64 {
-    let (f, r) = (sq % 7, sq / 7);
-    [(f, r), (6 - f, r), (f, 6 - r), (6 - f, 6 - r)]
-        .iter()
-        .fold(0, |b, &(f, r)| b | 1u64 << (r * 7 + f))
-}
-
 fn openings(count: usize, seed: u64) {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut seen = HashSet::new();
     let mut searcher = Searcher::<Position>::new(4);
     let stop = AtomicBool::new(false);
-    println!("# {count} Ataxx openings made by `tune openings {count} {seed}` (src/bin/tune.rs):");
+    println!("# {count} Ataxx openings made by `tune openings {count} {seed}` (tournament/src/bin/tune.rs):");
     println!("# 2-4 random plies from the start, a third after 1-2 random blocks; each kept only");
     println!("# if a depth-5 search scores it within +-120.");
     let mut made = 0;
@@ -99,7 +78,7 @@ fn openings(count: usize, seed: u64) {
         if rng.below(3) == 0 {
             for _ in 0..1 + rng.below(2) {
                 let sq = rng.below(49) as u8;
-                let b = reflections(sq);
+                let b = block_squares(sq);
                 if b & pos.empty() == b {
                     pos.add_gaps(b).expect("the squares are empty");
                     words.push(format!("block {}", square_name(sq)));
@@ -138,49 +117,21 @@ struct Sample {
     result: f64,
 }
 
-/// The value of `"key":"…"` in a JSON line (our runner's results never escape quotes
-/// in these fields).
-fn json_str<'a>(line: &'a str, key: &str) -> Option<&'a str> {
-    let pat = format!("\"{key}\":\"");
-    let start = line.find(&pat)? + pat.len();
-    let len = line[start..].find('"')?;
-    Some(&line[start..start + len])
-}
-
-/// The moves of `"moves":["…",…]`.
-fn json_moves(line: &str) -> Option<Vec<&str>> {
-    let start = line.find("\"moves\":[")? + "\"moves\":[".len();
-    let len = line[start..].find(']')?;
-    Some(
-        line[start..start + len]
-            .split(',')
-            .map(|m| m.trim_matches('"'))
-            .filter(|m| !m.is_empty())
-            .collect(),
-    )
-}
-
 fn load(files: &[&str]) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
     let mut games = 0;
     for file in files {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
-        for line in text.lines() {
-            let (Some(fen), Some(moves), Some(result)) = (
-                json_str(line, "fen"),
-                json_moves(line),
-                json_str(line, "result"),
-            ) else {
+        // Lines that are not records (a line cut by a kill) and games of other
+        // variants are skipped.
+        for rec in text.lines().filter_map(GameRecord::from_json) {
+            if !rec.is_variant(Position::NAME) {
                 continue;
-            };
-            let first_score = match result {
-                "1-0" => 1.0,
-                "0-1" => 0.0,
-                _ => 0.5,
-            };
-            let mut pos = Position::from_fen(fen, Rules::Uai).map_err(|e| e.to_string())?;
+            }
+            let first_score = rec.result.first_score();
+            let mut pos = Position::from_fen(&rec.fen, Rules::Uai).map_err(|e| e.to_string())?;
             games += 1;
-            for m in moves.iter().map(|m| Move::parse_uai(m)) {
+            for m in rec.moves.iter().map(|m| Move::parse_uai(m)) {
                 let Ok(mv) = m else { break };
                 if pos.outcome().is_none() {
                     let (t, empty) = eval::terms(&pos);

@@ -1,0 +1,938 @@
+//! The Lines of Action course text language (CS61B Spring 2020, `loa.txt`, made precise
+//! by `loa-text-protocol.md`; see the LOA section of `protocol.md`): commands `new`,
+//! `auto`/`manual`, `set`, `seed`, `limit`, `dump`, `help`/`?`, `quit` and moves
+//! `b1-d3`; AI moves `* b1-d3`, results `* Black wins.`; errors `Error: …` on stderr.
+//!
+//! There is no set-up state: a game is always in progress until it ends, and whenever
+//! the side to move is played by the AI it moves at once (after `new`, `auto`, `set` or
+//! the other side's move). Every line the language prints is written here and parsed
+//! back here ([`TextProtocol`]), so the two cannot disagree.
+//!
+//! A line is parsed completely into a [`Command`] before anything changes, so a refused
+//! command changes nothing. Nothing this module prints uses `*` (AI moves and results
+//! only), `>` (prompts only) or `===` (dumps only); quoted input has them masked.
+//!
+//! The command-line options that change the session (`--strict`, `--log`) reach the
+//! dialect through [`configure`], because [`TextDialect::new`] takes no arguments.
+
+use super::bitboard::{file_of, rank_of, square};
+use super::notation::{colour_name, parse_square, square_name};
+use super::position::{Move, Position};
+use crate::game::{GameIo, Opening, Outcome, RuleSet, Side};
+use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol, ThinkError};
+use crate::search::Limits;
+use std::cell::RefCell;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Nodes the AI searches per move: a node budget, not a clock, so the same seed and
+/// input give the same moves on any machine. Enough for depth 5 or more (every forced
+/// win within three moves is found, `tests/loa_forced_wins.rs`, which 60 000 nodes
+/// already pass), small enough for a whole AI-vs-AI game in a few seconds even on a
+/// busy machine (`docs/loa.md`).
+pub const AI_NODES: u64 = 100_000;
+/// Safety net only: a move never takes longer than this, even on a very slow machine
+/// (the course harness allows 10 s a move).
+pub const AI_TIME_CAP: Duration = Duration::from_secs(5);
+/// The largest `limit` accepted (moves per side).
+pub const MAX_LIMIT: u32 = 100_000;
+
+/// A fully parsed command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    New,
+    Auto(Side),
+    Manual(Side),
+    /// `set cr P N`: square, its new contents, the side to move next.
+    Set {
+        sq: u8,
+        piece: Option<Side>,
+        next: Side,
+    },
+    Seed(u64),
+    Limit(u32),
+    Dump,
+    Help,
+    Quit,
+    /// A move in the language's form (syntax checked, legality not yet).
+    Move(Move),
+}
+
+/// Why a command was refused. Each message is one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TextError {
+    Unknown(String),
+    BadArgs(&'static str),
+    /// Looks like a move but is not one (`b1-b9`, `b1-c4`).
+    Malformed(String),
+    /// A well-formed move that the rules do not allow here, and why.
+    Illegal(String, String),
+    /// A move while no game is in progress.
+    GameOver,
+    /// A move while the AI is to move (only if the AI failed to move).
+    NotYourTurn,
+    LimitTooSmall {
+        limit: u32,
+        made: u32,
+    },
+    /// `set` would leave a side without pieces.
+    NoPieces(Side),
+}
+
+impl TextError {
+    /// True for a refused move (what `--strict` ends the program for).
+    pub fn is_move_error(&self) -> bool {
+        matches!(
+            self,
+            TextError::Malformed(_)
+                | TextError::Illegal(..)
+                | TextError::GameOver
+                | TextError::NotYourTurn
+        )
+    }
+}
+
+impl std::fmt::Display for TextError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TextError::Unknown(c) => write!(f, "unknown command {} (type help)", quote_input(c)),
+            TextError::BadArgs(usage) => write!(f, "usage: {usage}"),
+            TextError::Malformed(m) => write!(
+                f,
+                "malformed move {} (a move is written c1r1-c2r2 along a line, e.g. b1-d3)",
+                quote_input(m)
+            ),
+            TextError::Illegal(m, why) => write!(f, "illegal move {}: {why}", quote_input(m)),
+            TextError::GameOver => write!(f, "no game in progress (type new)"),
+            TextError::NotYourTurn => write!(f, "the AI is to move, not a manual player"),
+            TextError::LimitTooSmall { limit, made } => write!(
+                f,
+                "limit {limit} is too small: {made} moves were made already (2N must be more)"
+            ),
+            TextError::NoPieces(side) => {
+                write!(f, "cannot set: {} would have no pieces", colour_name(*side))
+            }
+        }
+    }
+}
+
+/// Quotes input for an error line: printable, cut short, and with the characters the
+/// harness reads (`*` messages, `>` prompts, `=` dump markers) masked.
+pub fn quote_input(s: &str) -> String {
+    crate::protocol::quote(s).replace(['*', '>', '='], "?")
+}
+
+/// Parses one line. `Ok(None)` for a blank line or a comment (first non-blank `#`).
+/// Words after those a command needs are ignored, as `loa.txt` says.
+pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(None);
+    }
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let first = words[0];
+    let args = &words[1..];
+    let word = first.to_ascii_lowercase();
+    let side_arg = |usage: &'static str| match args.first() {
+        Some(w) => parse_side(w).ok_or(TextError::BadArgs(usage)),
+        None => Err(TextError::BadArgs(usage)),
+    };
+    Ok(Some(match word.as_str() {
+        "new" => Command::New,
+        "dump" => Command::Dump,
+        "help" | "?" => Command::Help,
+        "quit" => Command::Quit,
+        "auto" => Command::Auto(side_arg("auto black|white")?),
+        "manual" => Command::Manual(side_arg("manual black|white")?),
+        "seed" => {
+            const USAGE: &str = "seed N (a 64-bit integer)";
+            let n = args.first().ok_or(TextError::BadArgs(USAGE))?;
+            Command::Seed(parse_seed(n).ok_or(TextError::BadArgs(USAGE))?)
+        }
+        "limit" => {
+            const USAGE: &str = "limit N (moves per side, 1 to 100000)";
+            let n = args.first().ok_or(TextError::BadArgs(USAGE))?;
+            match n.parse::<u32>() {
+                Ok(n) if (1..=MAX_LIMIT).contains(&n) => Command::Limit(n),
+                _ => return Err(TextError::BadArgs(USAGE)),
+            }
+        }
+        "set" => {
+            const USAGE: &str = "set cr P N (cr a square, P black, white or -, N black or white)";
+            let [sq, piece, next, ..] = args else {
+                return Err(TextError::BadArgs(USAGE));
+            };
+            let sq = parse_square(sq).map_err(|_| TextError::BadArgs(USAGE))?;
+            let piece = match *piece {
+                "-" => None,
+                p => Some(parse_side(p).ok_or(TextError::BadArgs(USAGE))?),
+            };
+            let next = parse_side(next).ok_or(TextError::BadArgs(USAGE))?;
+            Command::Set { sq, piece, next }
+        }
+        _ => {
+            if let Ok(mv) = Move::parse_text(first) {
+                Command::Move(mv)
+            } else if first.contains('-') {
+                return Err(TextError::Malformed(first.to_string()));
+            } else {
+                return Err(TextError::Unknown(first.to_string()));
+            }
+        }
+    }))
+}
+
+/// `black` / `white` in any case.
+fn parse_side(s: &str) -> Option<Side> {
+    match s.to_ascii_lowercase().as_str() {
+        "black" => Some(Side::First),
+        "white" => Some(Side::Second),
+        _ => None,
+    }
+}
+
+/// A 64-bit seed, written as a signed or unsigned decimal number.
+fn parse_seed(s: &str) -> Option<u64> {
+    s.parse::<u64>()
+        .ok()
+        .or_else(|| s.parse::<i64>().ok().map(|v| v as u64))
+}
+
+/// The result line for a finished game.
+pub fn result_line(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Win(Side::First) => "* Black wins.",
+        Outcome::Win(Side::Second) => "* White wins.",
+        Outcome::Draw => "* Tie game.",
+    }
+}
+
+/// The line announcing an AI's move: `* b1-d3`, or `* -` for a pass.
+pub fn ai_move_line(mv: Move) -> String {
+    format!("* {}", mv.text())
+}
+
+/// The part of an output line after the last `>` (prompts end with `>`), trimmed.
+pub fn strip_prompt(line: &str) -> &str {
+    match line.rfind('>') {
+        Some(i) => line[i + 1..].trim(),
+        None => line.trim(),
+    }
+}
+
+/// Recognises an AI move line (after any prompt): the move's text (`b1-d3` or `-`).
+pub fn parse_ai_move_line(line: &str) -> Option<String> {
+    let rest = strip_prompt(line).strip_prefix('*')?;
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    match words.as_slice() {
+        [mv] if Move::parse_text(mv).is_ok() && !mv.bytes().any(|c| c.is_ascii_uppercase()) => {
+            Some(mv.to_string())
+        }
+        _ => None,
+    }
+}
+
+/// Recognises a result line (after any prompt; runs of blanks count as one).
+pub fn parse_result_line(line: &str) -> Option<Outcome> {
+    let text = strip_prompt(line)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    [
+        Outcome::Win(Side::First),
+        Outcome::Win(Side::Second),
+        Outcome::Draw,
+    ]
+    .into_iter()
+    .find(|&o| text == result_line(o))
+}
+
+/// The language's name for a side in commands (`black` / `white`).
+pub fn side_word(side: Side) -> &'static str {
+    colour_name(side)
+}
+
+/// The prompt's letter for the side to move.
+fn side_letter(side: Side) -> char {
+    match side {
+        Side::First => 'b',
+        Side::Second => 'w',
+    }
+}
+
+const HELP: &str = "\
+Commands (one a line; extra words after a command are ignored; a line whose first
+non-blank character is # is a comment; colour words in any case):
+  c1r1-c2r2    a move for the side to move, e.g. b1-d3 (columns a-h, rows 1-8)
+  new          abandon the game: initial position, black to move, limit back to 30
+  auto P       P (black or white) is played by the AI from now on
+  manual P     P's moves are typed from now on
+  set cr P N   put P (black, white or -) on square cr; N (black or white) moves next
+  seed N       seed the AI's random choices (a 64-bit integer)
+  limit N      the game is a tie once both sides have made N moves (2N must be
+               more than the moves made so far)
+  dump         print the board in the standard format
+  help, ?      print this summary
+  quit         leave the program (end of input does the same)
+Initially black is typed and white is the AI.";
+
+/// Where `--log` writes: shared, so the binary keeps a handle.
+pub type LogSink = Arc<Mutex<dyn Write + Send>>;
+
+/// Session options from the command line (see [`configure`]).
+#[derive(Clone, Default)]
+pub struct Options {
+    /// `--strict`: a refused move ends the session and sets [`Options::failed`].
+    pub strict: bool,
+    /// `--log=FILE`: every processed line and the AI's moves are appended here.
+    pub log: Option<LogSink>,
+    /// Set when `--strict` ended the session; the binary turns it into exit status 1.
+    pub failed: Arc<AtomicBool>,
+}
+
+thread_local! {
+    static CONFIG: RefCell<Options> = RefCell::new(Options::default());
+}
+
+/// Sets the options of the sessions this thread starts next (the binary calls it
+/// before `text::run`; each test thread has its own).
+pub fn configure(options: Options) {
+    CONFIG.with(|c| *c.borrow_mut() = options);
+}
+
+/// The Lines of Action dialect's session state.
+pub struct LoaText {
+    pos: Position,
+    /// A game is in progress (false once it ended, until `new`).
+    playing: bool,
+    /// Which sides the AI plays, by [`Side::index`].
+    auto: [bool; 2],
+    seed: u64,
+    /// Plies played since `new`: mixed into the AI's seed.
+    ply: u64,
+    options: Options,
+}
+
+type LoaHost<'a> = Host<'a, Position>;
+
+impl TextDialect for LoaText {
+    type Game = Position;
+
+    fn new() -> LoaText {
+        LoaText {
+            pos: Position::startpos(RuleSet::Text),
+            playing: true,
+            auto: [false, true],
+            seed: 0,
+            ply: 0,
+            options: CONFIG.with(|c| c.borrow().clone()),
+        }
+    }
+
+    fn execute(&mut self, line: &str, host: &mut LoaHost) -> Flow {
+        let text = line.trim();
+        if !text.is_empty() {
+            self.log(text);
+        }
+        let result = parse(line).and_then(|cmd| match cmd {
+            Some(cmd) => self.apply(cmd, host),
+            None => Ok(Flow::Continue),
+        });
+        match result {
+            Ok(flow) => flow,
+            Err(e) => {
+                Self::error(host, &e.to_string());
+                if self.options.strict && e.is_move_error() {
+                    self.options.failed.store(true, Ordering::Relaxed);
+                    return Flow::Quit;
+                }
+                Flow::Continue
+            }
+        }
+    }
+
+    fn prompt(&self) -> Option<String> {
+        Some(if self.playing {
+            format!("{}> ", side_letter(self.pos.side_to_move()))
+        } else {
+            "-> ".to_string()
+        })
+    }
+
+    fn is_quit(line: &str) -> bool {
+        matches!(parse(line), Ok(Some(Command::Quit)))
+    }
+
+    fn error(host: &mut LoaHost, message: &str) {
+        host.say_err(&format!("Error: {message}"));
+    }
+}
+
+impl LoaText {
+    /// Appends a line to the `--log` file, if any, at once.
+    fn log(&self, line: &str) {
+        if let Some(log) = &self.options.log {
+            let mut w = log.lock().unwrap_or_else(|e| e.into_inner());
+            let _ = writeln!(w, "{line}").and_then(|_| w.flush());
+        }
+    }
+
+    fn apply(&mut self, cmd: Command, host: &mut LoaHost) -> Result<Flow, TextError> {
+        match cmd {
+            Command::Quit => return Ok(Flow::Quit),
+            Command::New => {
+                self.pos = Position::startpos(RuleSet::Text);
+                self.playing = true;
+                self.ply = 0;
+                host.new_game();
+            }
+            Command::Auto(side) => self.auto[side.index()] = true,
+            Command::Manual(side) => self.auto[side.index()] = false,
+            Command::Seed(n) => self.seed = n,
+            Command::Limit(n) => {
+                let made = self.pos.plies_played();
+                if 2 * n <= made {
+                    return Err(TextError::LimitTooSmall { limit: n, made });
+                }
+                self.pos.set_move_limit(n);
+            }
+            Command::Set { sq, piece, next } => self.pos = set_square(&self.pos, sq, piece, next)?,
+            Command::Dump => host.say(&self.pos.dump()),
+            Command::Help => host.say(HELP),
+            Command::Move(mv) => self.manual_move(mv)?,
+        }
+        Ok(self.advance(host))
+    }
+
+    fn manual_move(&mut self, mv: Move) -> Result<(), TextError> {
+        if !self.playing {
+            return Err(TextError::GameOver);
+        }
+        if self.auto[self.pos.side_to_move().index()] {
+            return Err(TextError::NotYourTurn);
+        }
+        if mv.is_pass() || !self.pos.is_legal(mv) {
+            return Err(TextError::Illegal(mv.text(), why_illegal(&self.pos, mv)));
+        }
+        self.play(mv);
+        Ok(())
+    }
+
+    fn play(&mut self, mv: Move) {
+        self.pos.make_move(mv);
+        self.ply += 1;
+    }
+
+    /// Brings the game up to date: announces a result, passes for a side without a
+    /// move, and lets the AI move while it is to move. Returns `Quit` if `quit` came
+    /// while the AI was thinking.
+    fn advance(&mut self, host: &mut LoaHost) -> Flow {
+        while self.playing {
+            if let Some(outcome) = self.pos.outcome() {
+                host.say(result_line(outcome));
+                self.playing = false;
+                break;
+            }
+            let side = self.pos.side_to_move();
+            let auto = self.auto[side.index()];
+            if !self.pos.can_move() {
+                if auto {
+                    host.say(&ai_move_line(Move::PASS));
+                    self.log(&format!("# {} AI: -", colour_name(side)));
+                } else {
+                    host.say_err(&format!(
+                        "Note: {} has no legal move and passes.",
+                        colour_name(side)
+                    ));
+                }
+                self.play(Move::PASS);
+                continue;
+            }
+            if !auto {
+                break;
+            }
+            let limits = Limits {
+                nodes: Some(AI_NODES),
+                hard_time: Some(AI_TIME_CAP),
+                ..Limits::default()
+            };
+            let mv = match host.think(&self.pos, limits, self.seed, self.ply, Self::is_quit) {
+                Ok(mv) => mv,
+                Err(ThinkError::Quit) => return Flow::Quit,
+                Err(ThinkError::Internal(why)) => {
+                    Self::error(host, &format!("internal error, no AI move made: {why}"));
+                    break;
+                }
+            };
+            host.say(&ai_move_line(mv));
+            // A comment: replaying the log lets the AI find the move again.
+            self.log(&format!("# {} AI: {}", colour_name(side), mv.text()));
+            self.play(mv);
+        }
+        Flow::Continue
+    }
+}
+
+/// Why `mv` (syntactically a move) is not legal in `pos`, in a few words.
+pub fn why_illegal(pos: &Position, mv: Move) -> String {
+    let side = pos.side_to_move();
+    if mv.is_pass() {
+        return format!("{} has a move, so it cannot pass", colour_name(side));
+    }
+    let (from, to) = (mv.from(), mv.to());
+    if pos.piece_at(from) != Some(side) {
+        return format!("no {} piece on {}", colour_name(side), square_name(from));
+    }
+    let (f0, r0) = (file_of(from) as i32, rank_of(from) as i32);
+    let (df, dr) = (
+        (file_of(to) as i32 - f0).signum(),
+        (rank_of(to) as i32 - r0).signum(),
+    );
+    let distance = (file_of(to) as i32 - f0)
+        .abs()
+        .max((rank_of(to) as i32 - r0).abs());
+    let on_board = |f: i32, r: i32| (0..8).contains(&f) && (0..8).contains(&r);
+    let mut count = 0;
+    for sign in [1, -1] {
+        let (mut f, mut r) = (f0 + sign * df, r0 + sign * dr);
+        while on_board(f, r) {
+            count += pos.piece_at(square(f as usize, r as usize)).is_some() as i32;
+            f += sign * df;
+            r += sign * dr;
+        }
+    }
+    count += 1;
+    if distance != count {
+        format!("its line holds {count} pieces, so it moves {count} squares, not {distance}")
+    } else if pos.piece_at(to) == Some(side) {
+        format!("{} holds a {} piece", square_name(to), colour_name(side))
+    } else {
+        "it would cross an enemy piece".to_string()
+    }
+}
+
+/// `pos` with `sq` holding `piece` and `next` to move; the move count and the move
+/// limit are kept. Refused if a side would have no pieces.
+pub fn set_square(
+    pos: &Position,
+    sq: u8,
+    piece: Option<Side>,
+    next: Side,
+) -> Result<Position, TextError> {
+    let bit = 1u64 << (sq & 63);
+    let mut pieces = [
+        pos.pieces(Side::First) & !bit,
+        pos.pieces(Side::Second) & !bit,
+    ];
+    if let Some(side) = piece {
+        pieces[side.index()] |= bit;
+    }
+    for side in [Side::First, Side::Second] {
+        if pieces[side.index()] == 0 {
+            return Err(TextError::NoPieces(side));
+        }
+    }
+    let mut new = Position::from_parts(pieces[0], pieces[1], next, 0, pos.fullmove(), pos.rules())
+        .map_err(|_| TextError::NoPieces(next))?;
+    new.set_move_limit(pos.move_limit());
+    Ok(new)
+}
+
+/// The `set` commands that turn the start position into `target` (pieces first, then
+/// empty squares), none of which passes through a finished position; `None` if no
+/// such order is found.
+fn set_commands(target: &Position) -> Option<Vec<String>> {
+    let start = Position::startpos(RuleSet::Text);
+    let next = target.side_to_move();
+    let mut fill = Vec::new();
+    let mut empty = Vec::new();
+    for sq in (0..8).flat_map(|r| (0..8).map(move |f| square(f, r))) {
+        let piece = target.piece_at(sq);
+        if piece != start.piece_at(sq) {
+            if piece.is_some() {
+                fill.push((sq, piece));
+            } else {
+                empty.push((sq, piece));
+            }
+        }
+    }
+    if fill.is_empty() && empty.is_empty() {
+        // Same pieces: one `set` that changes nothing but the side to move.
+        let sq = target.pieces(Side::First).trailing_zeros() as u8;
+        fill.push((sq, Some(Side::First)));
+    }
+    for order in [[&fill, &empty], [&empty, &fill]] {
+        let mut pos = start.clone();
+        let mut cmds = Vec::new();
+        let mut ok = true;
+        for &(sq, piece) in order[0].iter().chain(order[1].iter()) {
+            match set_square(&pos, sq, piece, next) {
+                Ok(p) if p.outcome().is_none() => {
+                    let what = piece.map_or("-", side_word);
+                    cmds.push(format!(
+                        "set {} {what} {}",
+                        square_name(sq),
+                        side_word(next)
+                    ));
+                    pos = p;
+                }
+                _ => {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if ok {
+            return Some(cmds);
+        }
+    }
+    None
+}
+
+impl TextProtocol for LoaText {
+    type Game = Position;
+
+    /// Both sides manual (so nothing moves during the set-up), `new` after an earlier
+    /// game, `seed`, `set` commands for a base other than the start position, the
+    /// opening's moves typed, then `auto` for the AI's side and `dump`. The language
+    /// has no set-up state and `auto` makes the AI move at once when its side is to
+    /// move, so in that case `auto` comes after the `dump`: the barrier is then still
+    /// read before the AI's first move line.
+    fn setup_commands(
+        opening: &Opening<Position>,
+        ai_side: Side,
+        seed: u64,
+        played: bool,
+    ) -> Result<Vec<String>, String> {
+        let mut cmds = vec!["manual black".to_string(), "manual white".to_string()];
+        if played {
+            cmds.push("new".to_string());
+        }
+        cmds.push(format!("seed {seed}"));
+        let base = &opening.base;
+        if base.fen() != Position::startpos(RuleSet::Text).fen() {
+            cmds.extend(set_commands(base).ok_or_else(|| {
+                "this position cannot be set up square by square without ending the game"
+                    .to_string()
+            })?);
+        }
+        let mut pos = base.clone();
+        for &mv in &opening.moves {
+            // A side without a move passes by itself; nothing is typed for it.
+            if !mv.is_pass() {
+                cmds.push(mv.text());
+            }
+            pos.make_move(mv);
+        }
+        let auto = format!("auto {}", side_word(ai_side));
+        if pos.side_to_move() == ai_side {
+            cmds.push("dump".to_string());
+            cmds.push(auto);
+        } else {
+            cmds.push(auto);
+            cmds.push("dump".to_string());
+        }
+        Ok(cmds)
+    }
+
+    fn start_commands() -> Vec<String> {
+        Vec::new()
+    }
+
+    fn move_text(_pos: &Position, mv: Move) -> String {
+        mv.text()
+    }
+
+    fn parse_move_text(pos: &Position, text: &str) -> Option<Move> {
+        Move::parse_text(text).ok().filter(|&m| pos.is_legal(m))
+    }
+
+    fn parse_ai_move(line: &str) -> Option<(Option<Side>, String)> {
+        parse_ai_move_line(line).map(|text| (None, text))
+    }
+
+    fn parse_result(line: &str) -> Option<Outcome> {
+        parse_result_line(line)
+    }
+
+    fn is_dump_marker(line: &str) -> bool {
+        strip_prompt(line) == "==="
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::input::Line;
+    use crate::protocol::text;
+
+    /// Runs a session over `input`; returns (stdout, stderr).
+    fn session(input: &str, options: Options) -> (String, String) {
+        configure(options);
+        let (tx, rx) = crossbeam_channel::unbounded();
+        for l in input.lines() {
+            tx.send(Line::new(l)).unwrap();
+        }
+        drop(tx);
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        text::run::<LoaText>(None, rx, &mut out, &mut err, false);
+        configure(Options::default());
+        (
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(err).unwrap(),
+        )
+    }
+
+    fn clean(s: &str) -> bool {
+        !s.contains('*') && !s.contains('>') && !s.contains("===")
+    }
+
+    #[test]
+    fn chatter_avoids_reserved_characters() {
+        assert!(clean(HELP));
+        for e in [
+            TextError::Unknown("*>===".into()),
+            TextError::BadArgs("auto black|white"),
+            TextError::Malformed("b1-b9".into()),
+            TextError::Illegal("b1-b2".into(), "no black piece on b1".into()),
+            TextError::GameOver,
+            TextError::NotYourTurn,
+            TextError::LimitTooSmall { limit: 3, made: 7 },
+            TextError::NoPieces(Side::First),
+        ] {
+            let s = e.to_string();
+            assert!(clean(&s) && !s.contains('\n'), "{s}");
+        }
+        for junk in [
+            "* Black wins.",
+            "b> b1-d3",
+            "===",
+            "\u{1b}[2J",
+            &"x".repeat(1000),
+        ] {
+            let e = parse(junk).unwrap_err().to_string();
+            assert!(clean(&e), "{e}");
+            assert!(e.len() < 120 && e.chars().all(|c| c.is_ascii_graphic() || c == ' '));
+        }
+    }
+
+    #[test]
+    fn parses_commands() {
+        assert_eq!(parse("").unwrap(), None);
+        assert_eq!(parse("   # b1-d3").unwrap(), None);
+        assert_eq!(parse(" NEW extra words").unwrap(), Some(Command::New));
+        assert_eq!(parse("?").unwrap(), Some(Command::Help));
+        assert_eq!(
+            parse("auto BLACK now").unwrap(),
+            Some(Command::Auto(Side::First))
+        );
+        assert_eq!(
+            parse("manual White").unwrap(),
+            Some(Command::Manual(Side::Second))
+        );
+        assert_eq!(parse("seed -1").unwrap(), Some(Command::Seed(u64::MAX)));
+        assert_eq!(parse("limit 5 6").unwrap(), Some(Command::Limit(5)));
+        assert_eq!(
+            parse("set d4 - WHITE x").unwrap(),
+            Some(Command::Set {
+                sq: parse_square("d4").unwrap(),
+                piece: None,
+                next: Side::Second
+            })
+        );
+        assert_eq!(
+            parse("b1-d3 # comment").unwrap(),
+            Some(Command::Move(Move::parse_text("b1-d3").unwrap()))
+        );
+        for bad in [
+            "auto",
+            "auto red",
+            "seed",
+            "seed x",
+            "limit",
+            "limit 0",
+            "limit -3",
+            "limit 100001",
+            "set",
+            "set d4 black",
+            "set i4 black white",
+            "set d4 red white",
+            "set d4 - -",
+            "dance",
+        ] {
+            assert!(
+                matches!(
+                    parse(bad),
+                    Err(TextError::BadArgs(_) | TextError::Unknown(_))
+                ),
+                "{bad}"
+            );
+        }
+        for bad in ["b1-b9", "b1-c4", "-", "b1--d3"] {
+            let e = parse(bad);
+            assert!(
+                matches!(&e, Err(TextError::Malformed(_))) || bad == "-",
+                "{bad}: {e:?}"
+            );
+        }
+        // `-` is the pass's text: parsed, then refused as illegal when typed.
+        assert_eq!(parse("-").unwrap(), Some(Command::Move(Move::PASS)));
+    }
+
+    #[test]
+    fn move_and_result_lines_round_trip() {
+        let mv = Move::parse_text("b1-d3").unwrap();
+        assert_eq!(ai_move_line(mv), "* b1-d3");
+        assert_eq!(parse_ai_move_line("b>  *  b1-d3 "), Some("b1-d3".into()));
+        assert_eq!(parse_ai_move_line("* -"), Some("-".into()));
+        for junk in [
+            "* Black wins.",
+            "b1-d3",
+            "* b1-d4",
+            "* B1-d3",
+            "*",
+            "* b1-d3 x",
+        ] {
+            assert_eq!(parse_ai_move_line(junk), None, "{junk}");
+        }
+        for o in [
+            Outcome::Win(Side::First),
+            Outcome::Win(Side::Second),
+            Outcome::Draw,
+        ] {
+            assert_eq!(
+                parse_result_line(&format!("w> {}", result_line(o))),
+                Some(o)
+            );
+        }
+        assert_eq!(
+            parse_result_line("*  White   wins."),
+            Some(Outcome::Win(Side::Second))
+        );
+        assert_eq!(parse_result_line("* b1-d3"), None);
+        assert!(LoaText::is_dump_marker("-> ==="));
+        assert!(!LoaText::is_dump_marker("===x"));
+    }
+
+    #[test]
+    fn a_session_plays_and_reports() {
+        let (out, err) = session("b1-d3\ndump\nb1-b2\nquit\ndump\n", Options::default());
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines[0].starts_with("* ") && parse_ai_move_line(lines[0]).is_some());
+        assert_eq!(lines[1], "===");
+        assert!(lines.contains(&"Next move: black"));
+        assert_eq!(lines.len(), 12, "{out}");
+        assert_eq!(
+            err.trim(),
+            "Error: illegal move 'b1-b2': no black piece on b1"
+        );
+    }
+
+    #[test]
+    fn strict_ends_on_a_bad_move_and_the_log_replays() {
+        let failed = Arc::new(AtomicBool::new(false));
+        let log: Arc<Mutex<Vec<u8>>> = Arc::new(Mutex::new(Vec::new()));
+        let sink: LogSink = log.clone();
+        let options = Options {
+            strict: true,
+            log: Some(sink),
+            failed: failed.clone(),
+        };
+        let (out, _) = session("seed 5\nb1-d3\nbogus\nb1-b2\ndump\n", options);
+        assert!(failed.load(Ordering::Relaxed));
+        assert!(!out.contains("==="), "the program ended before the dump");
+        let logged = String::from_utf8(log.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = logged.lines().collect();
+        assert_eq!(lines[..2], ["seed 5", "b1-d3"]);
+        assert!(lines[2].starts_with("# white AI: "), "{logged}");
+        assert_eq!(lines[3..], ["bogus", "b1-b2"]);
+        // Replaying the log (plus a dump) reaches the same position.
+        let (a, _) = session(&format!("{logged}dump\n"), Options::default());
+        let (b, _) = session("seed 5\nb1-d3\ndump\n", Options::default());
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn setup_commands_rebuild_the_opening() {
+        let rebuild = |o: &Opening<Position>, ai: Side| {
+            let cmds = LoaText::setup_commands(o, ai, 3, true).unwrap();
+            let (out, err) = session(&cmds.join("\n"), Options::default());
+            (cmds, out, err)
+        };
+        let o = Position::opening("b1d3 a3d3", RuleSet::Text).unwrap();
+        let (cmds, out, err) = rebuild(&o, Side::First);
+        assert_eq!(
+            cmds,
+            [
+                "manual black",
+                "manual white",
+                "new",
+                "seed 3",
+                "b1-d3",
+                "a3-d3",
+                "dump",
+                "auto black"
+            ]
+        );
+        assert!(err.is_empty(), "{err}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "===");
+        assert_eq!(o.end().dump().lines().collect::<Vec<_>>(), lines[..11]);
+        assert!(parse_ai_move_line(lines[11]).is_some(), "{out}");
+
+        let (cmds, out, _) = rebuild(&o, Side::Second);
+        assert_eq!(cmds[6..], ["auto white", "dump"]);
+        assert_eq!(out.trim_end(), o.end().dump());
+
+        let fen = "8/8/3oo1xo/2o1oxxo/2o1ox1o/2xxo3/o7/1xxx4 o 10 11";
+        let o = Position::opening(fen, RuleSet::Text).unwrap();
+        let (cmds, out, err) = rebuild(&o, Side::First);
+        assert!(cmds.iter().any(|c| c.starts_with("set ")));
+        assert!(err.is_empty(), "{err}");
+        assert_eq!(out.trim_end(), o.end().dump());
+    }
+
+    #[test]
+    fn illegal_moves_say_why() {
+        let pos = Position::startpos(RuleSet::Text);
+        let why = |m: &str| why_illegal(&pos, Move::parse_text(m).unwrap());
+        assert_eq!(why("-"), "black has a move, so it cannot pass");
+        assert_eq!(why("a2-c2"), "no black piece on a2");
+        assert_eq!(
+            why("b1-b2"),
+            "its line holds 2 pieces, so it moves 2 squares, not 1"
+        );
+        let p = Position::from_fen("o6o/8/8/8/8/8/8/x1x5 x", RuleSet::Text).unwrap();
+        assert_eq!(
+            why_illegal(&p, Move::parse_text("a1-c1").unwrap()),
+            "c1 holds a black piece"
+        );
+        // The diagonal c1-h6 holds c1, white's d2 and h6: c1-f4 has the right length
+        // but crosses d2.
+        let p = Position::from_fen("o7/8/7x/8/8/8/3o4/2x5 x", RuleSet::Text).unwrap();
+        let m = Move::parse_text("c1-f4").unwrap();
+        assert!(!p.is_legal(m));
+        assert_eq!(why_illegal(&p, m), "it would cross an enemy piece");
+    }
+
+    #[test]
+    fn set_keeps_sides_alive() {
+        let pos = Position::startpos(RuleSet::Text);
+        let p = set_square(
+            &pos,
+            parse_square("d4").unwrap(),
+            Some(Side::First),
+            Side::Second,
+        )
+        .unwrap();
+        assert_eq!(p.count(Side::First), 13);
+        assert_eq!(p.side_to_move(), Side::Second);
+        let lone = Position::from_fen("x7/8/8/8/8/8/8/oo6 x", RuleSet::Text).unwrap();
+        assert_eq!(
+            set_square(&lone, 56, None, Side::First),
+            Err(TextError::NoPieces(Side::First))
+        );
+    }
+}

@@ -1,0 +1,459 @@
+//! 8×8 bitboards in a `u64`: bit `row * 8 + col`, row 0 = row 1 (the **top** row, as
+//! Othello players and `reversi.txt` write it), col 0 = column a. So a1 = bit 0,
+//! h1 = bit 7, a8 = bit 56; this is also the order of the 64 squares in OBF files.
+//!
+//! Move generation shifts whole boards in the eight directions (a parallel-prefix
+//! flood: two plain steps, then two double steps cover the longest run of six enemy
+//! discs). Flips for one move use precomputed rays and find the first non-enemy square
+//! on each ray with a single bit trick, so neither needs a loop over squares.
+
+/// Every square.
+pub const FULL: u64 = !0;
+/// Column a.
+pub const FILE_A: u64 = 0x0101_0101_0101_0101;
+/// Column h.
+pub const FILE_H: u64 = FILE_A << 7;
+/// Every square except columns a and h: where a disc may sit inside a horizontal or
+/// diagonal run without the shift wrapping to the next row.
+pub const INNER_COLS: u64 = !(FILE_A | FILE_H);
+/// Row 1 (the top).
+pub const ROW_1: u64 = 0xFF;
+/// Row 8 (the bottom).
+pub const ROW_8: u64 = 0xFF << 56;
+/// The four corners.
+pub const CORNERS: u64 = 1 | 1 << 7 | 1 << 56 | 1 << 63;
+/// The squares diagonally next to a corner (b2, g2, b7, g7): giving them away early
+/// usually hands the corner to the opponent.
+pub const X_SQUARES: u64 = 1 << 9 | 1 << 14 | 1 << 49 | 1 << 54;
+/// The edge squares next to a corner (b1, a2, g1, h2, a7, b8, h7, g8).
+pub const C_SQUARES: u64 =
+    1 << 1 | 1 << 8 | 1 << 6 | 1 << 15 | 1 << 48 | 1 << 57 | 1 << 55 | 1 << 62;
+/// The outer ring.
+pub const EDGES: u64 = FILE_A | FILE_H | ROW_1 | ROW_8;
+
+/// The square at `col` (0 = a) and `row` (0 = row 1, the top).
+#[inline]
+pub const fn square(col: usize, row: usize) -> u8 {
+    (row * 8 + col) as u8
+}
+
+/// Column (0..8, 0 = a) of a square.
+#[inline]
+pub const fn col_of(sq: u8) -> usize {
+    sq as usize % 8
+}
+
+/// Row (0..8, 0 = row 1) of a square.
+#[inline]
+pub const fn row_of(sq: u8) -> usize {
+    sq as usize / 8
+}
+
+/// Moves of one direction, both ways along it: `d` is the shift, `mask` the enemy
+/// discs that may lie inside a run in that direction.
+#[inline(always)]
+fn dir_moves(own: u64, mask: u64, d: u32) -> u64 {
+    let mut fwd = mask & (own << d);
+    fwd |= mask & (fwd << d);
+    let pre = mask & (mask << d);
+    fwd |= pre & (fwd << (2 * d));
+    fwd |= pre & (fwd << (2 * d));
+    let mut back = mask & (own >> d);
+    back |= mask & (back >> d);
+    let pre = mask & (mask >> d);
+    back |= pre & (back >> (2 * d));
+    back |= pre & (back >> (2 * d));
+    (fwd << d) | (back >> d)
+}
+
+/// The squares where the side owning `own` may move against `opp`.
+#[inline]
+pub fn moves(own: u64, opp: u64) -> u64 {
+    let inner = opp & INNER_COLS;
+    (dir_moves(own, inner, 1)
+        | dir_moves(own, opp, 8)
+        | dir_moves(own, inner, 7)
+        | dir_moves(own, inner, 9))
+        & !(own | opp)
+}
+
+/// Squares strictly beyond `sq` in direction (`dc`, `dr`), nearest first.
+const fn ray(sq: usize, dc: i32, dr: i32) -> u64 {
+    let mut bb = 0u64;
+    let mut c = (sq % 8) as i32 + dc;
+    let mut r = (sq / 8) as i32 + dr;
+    while c >= 0 && c < 8 && r >= 0 && r < 8 {
+        bb |= 1u64 << (r * 8 + c);
+        c += dc;
+        r += dr;
+    }
+    bb
+}
+
+const fn ray_table(dirs: [(i32, i32); 4]) -> [[u64; 4]; 64] {
+    let mut t = [[0u64; 4]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 4 {
+            t[sq][d] = ray(sq, dirs[d].0, dirs[d].1);
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// Rays towards higher bit numbers (E, SW, S, SE): the nearest square is the lowest bit.
+static RAYS_UP: [[u64; 4]; 64] = ray_table([(1, 0), (-1, 1), (0, 1), (1, 1)]);
+/// Rays towards lower bit numbers (W, NE, N, NW): the nearest square is the highest bit.
+static RAYS_DOWN: [[u64; 4]; 64] = ray_table([(-1, 0), (1, -1), (0, -1), (-1, -1)]);
+
+const fn neighbour_table() -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (c, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut dc = -1;
+        while dc <= 1 {
+            let mut dr = -1;
+            while dr <= 1 {
+                let (nc, nr) = (c + dc, r + dr);
+                if (dc != 0 || dr != 0) && nc >= 0 && nc < 8 && nr >= 0 && nr < 8 {
+                    t[sq] |= 1u64 << (nr * 8 + nc);
+                }
+                dr += 1;
+            }
+            dc += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// The (up to eight) squares touching each square: a move can flip something only if
+/// one of them holds an enemy disc, a cheap test before computing flips.
+pub static NEIGHBOURS: [u64; 64] = neighbour_table();
+
+/// The enemy discs that a disc of `own` placed on the empty square `sq` would turn;
+/// 0 means the move is illegal.
+#[inline]
+pub fn flips(own: u64, opp: u64, sq: u8) -> u64 {
+    let up = &RAYS_UP[sq as usize];
+    let down = &RAYS_DOWN[sq as usize];
+    let mut f = 0;
+    for d in 0..4 {
+        // Up: the first square on the ray that is not an enemy disc is the lowest bit;
+        // if it is ours, the ray below it flips. Branch-free: the outcome is random.
+        let r = up[d];
+        let stop = r & !opp;
+        let outflank = stop & stop.wrapping_neg() & own;
+        f |= r & outflank.wrapping_sub((outflank != 0) as u64);
+        // Down: it is the highest bit (bit 0 is a sentinel that can never be an own
+        // disc on the ray: either off the ray or, with no stop at all, an enemy disc).
+        let r = down[d];
+        let stop = (r & !opp) | 1;
+        let outflank = (1u64 << (63 - stop.leading_zeros())) & own & r;
+        f |= r & (outflank << 1).wrapping_neg();
+    }
+    f
+}
+
+const fn count_flip_table() -> [[u8; 256]; 8] {
+    let mut t = [[0u8; 256]; 8];
+    let mut pos = 0;
+    while pos < 8 {
+        let mut pat = 0;
+        while pat < 256 {
+            let mut total = 0;
+            // Towards lower cells, then towards higher ones.
+            let mut i = pos as i32 - 1;
+            let mut run = 0;
+            while i >= 0 && pat & (1 << i) == 0 {
+                run += 1;
+                i -= 1;
+            }
+            if i >= 0 {
+                total += run;
+            }
+            let mut i = pos + 1;
+            let mut run = 0;
+            while i < 8 && pat & (1 << i) == 0 {
+                run += 1;
+                i += 1;
+            }
+            if i < 8 {
+                total += run;
+            }
+            t[pos][pat] = total as u8;
+            pat += 1;
+        }
+        pos += 1;
+    }
+    t
+}
+
+/// Discs turned on a line of 8 cells by a move at cell `pos` (first index) when the
+/// mover's discs form the pattern (second index) and every other cell is the opponent's.
+static COUNT_FLIP: [[u8; 256]; 8] = count_flip_table();
+
+const fn diagonal_table(anti: bool) -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (c, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut other = 0i32;
+        while other < 64 {
+            let (oc, or) = (other % 8, other / 8);
+            let same = if anti {
+                oc + or == c + r
+            } else {
+                oc - or == c - r
+            };
+            if same {
+                t[sq] |= 1u64 << other;
+            }
+            other += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// The diagonal (column − row constant) through each square.
+static DIAGONAL: [u64; 64] = diagonal_table(false);
+/// The anti-diagonal (column + row constant) through each square.
+static ANTI_DIAGONAL: [u64; 64] = diagonal_table(true);
+
+/// The number of discs a move on `sq` by the owner of `own` turns when `sq` is the only
+/// empty square (so every other square not in `own` is the opponent's): the last move
+/// of a game, counted from four 8-cell line patterns and a table instead of computing
+/// the flipped discs. Lines shorter than 8 read as opponent cells beyond their ends,
+/// which is harmless: a run that reaches them finds no disc of the mover to end it.
+#[inline]
+pub fn last_flip_count(own: u64, sq: u8) -> u32 {
+    let (c, r) = (col_of(sq), row_of(sq));
+    let row = (own >> (8 * r)) as u8 as usize;
+    let col = ((own >> c) & FILE_A).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+    let diag = (own & DIAGONAL[sq as usize]).wrapping_mul(FILE_A) >> 56;
+    let anti = (own & ANTI_DIAGONAL[sq as usize]).wrapping_mul(FILE_A) >> 56;
+    (COUNT_FLIP[c][row]
+        + COUNT_FLIP[r][col as usize]
+        + COUNT_FLIP[c][diag as usize]
+        + COUNT_FLIP[c][anti as usize]) as u32
+}
+
+/// Every square touching a square of `bb` (not `bb` itself unless touched).
+#[inline]
+pub fn neighbours(bb: u64) -> u64 {
+    let h = ((bb << 1) & !FILE_A) | ((bb >> 1) & !FILE_H);
+    let row = bb | h;
+    h | (row << 8) | (row >> 8)
+}
+
+const fn line_masks() -> [u64; 38] {
+    let mut t = [0u64; 38];
+    let mut i = 0;
+    while i < 8 {
+        t[i] = 0xFF << (8 * i);
+        t[8 + i] = 0x0101_0101_0101_0101 << i;
+        i += 1;
+    }
+    // Diagonals (c - r constant) and anti-diagonals (c + r constant), 3 squares or more.
+    let mut k = 0;
+    while k < 11 {
+        let diff = k as i32 - 5; // c - r from -5 to 5
+        let sum = k as i32 + 2; // c + r from 2 to 12
+        let mut sq = 0i32;
+        while sq < 64 {
+            let (c, r) = (sq % 8, sq / 8);
+            if c - r == diff {
+                t[16 + k] |= 1u64 << sq;
+            }
+            if c + r == sum {
+                t[27 + k] |= 1u64 << sq;
+            }
+            sq += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
+/// Rows, columns and the diagonals of three squares or more (the shorter ones hold only
+/// edge squares, whose diagonal axes the edge already settles).
+static LINES: [u64; 38] = line_masks();
+
+/// The occupied squares whose every line (row, column, both diagonals) is full: they
+/// can never flip again. Returned per direction pair, since a disc is stable along an
+/// axis whose line is full even if its other axes are not.
+#[inline]
+fn full_lines(occupied: u64) -> [u64; 4] {
+    let mut out = [0u64; 4];
+    for (i, &m) in LINES.iter().enumerate() {
+        if occupied & m == m {
+            let axis = match i {
+                0..=7 => 0,
+                8..=15 => 1,
+                16..=26 => 2,
+                _ => 3,
+            };
+            out[axis] |= m;
+        }
+    }
+    out
+}
+
+/// A lower bound on the discs of `own` that can never be flipped: a disc is stable when
+/// along each of the four axes its line is full, or it touches the board's edge or a
+/// stable disc of its own colour on that axis. Grown from the corners and full lines
+/// until nothing changes; exact enough to prune an endgame search and to score edges.
+pub fn stable(own: u64, opp: u64) -> u64 {
+    let [full_h, full_v, full_d, full_a] = full_lines(own | opp);
+    // Squares whose axis is settled by the edge.
+    let edge_h = FILE_A | FILE_H;
+    let edge_v = ROW_1 | ROW_8;
+    let edge_d = EDGES;
+    let base_h = full_h | edge_h;
+    let base_v = full_v | edge_v;
+    let base_d = full_d | edge_d;
+    let base_a = full_a | edge_d;
+    let mut st = own & base_h & base_v & base_d & base_a;
+    if st == 0 {
+        return 0;
+    }
+    loop {
+        let h = base_h | ((st << 1) & !FILE_A) | ((st >> 1) & !FILE_H);
+        let v = base_v | (st << 8) | (st >> 8);
+        // c - r constant: +9 / -9. c + r constant: +7 / -7.
+        let d = base_d | ((st << 9) & !FILE_A) | ((st >> 9) & !FILE_H);
+        let a = base_a | ((st << 7) & !FILE_H) | ((st >> 7) & !FILE_A);
+        let next = st | (own & h & v & d & a);
+        if next == st {
+            return st;
+        }
+        st = next;
+    }
+}
+
+/// Iterates over the set bits of a bitboard as square indices.
+#[derive(Clone, Copy)]
+pub struct Bits(pub u64);
+
+impl Iterator for Bits {
+    type Item = u8;
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        if self.0 == 0 {
+            None
+        } else {
+            let sq = self.0.trailing_zeros() as u8;
+            self.0 &= self.0 - 1;
+            Some(sq)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Square-by-square reference: walk each direction from `sq`.
+    fn slow_flips(own: u64, opp: u64, sq: u8) -> u64 {
+        if (own | opp) & (1 << sq) != 0 {
+            return 0;
+        }
+        let mut out = 0;
+        for (dc, dr) in [
+            (1, 0),
+            (-1, 0),
+            (0, 1),
+            (0, -1),
+            (1, 1),
+            (1, -1),
+            (-1, 1),
+            (-1, -1),
+        ] {
+            let (mut c, mut r) = (col_of(sq) as i32 + dc, row_of(sq) as i32 + dr);
+            let mut run = 0;
+            while (0..8).contains(&c) && (0..8).contains(&r) {
+                let bit = 1u64 << (r * 8 + c);
+                if opp & bit != 0 {
+                    run |= bit;
+                } else {
+                    if own & bit != 0 {
+                        out |= run;
+                    }
+                    break;
+                }
+                c += dc;
+                r += dr;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn moves_and_flips_match_a_slow_walk() {
+        let mut rng = crate::rng::SplitMix64::new(7);
+        for _ in 0..20_000 {
+            let a = rng.next_u64() & rng.next_u64() | rng.next_u64() & rng.next_u64();
+            let b = rng.next_u64() & !a;
+            let empty = !(a | b);
+            let mut slow_moves = 0;
+            for sq in Bits(empty) {
+                let f = slow_flips(a, b, sq);
+                assert_eq!(flips(a, b, sq), f, "own {a:#x} opp {b:#x} sq {sq}");
+                if f != 0 {
+                    slow_moves |= 1 << sq;
+                }
+            }
+            assert_eq!(moves(a, b), slow_moves, "own {a:#x} opp {b:#x}");
+        }
+    }
+
+    #[test]
+    fn last_flip_counts() {
+        let mut rng = crate::rng::SplitMix64::new(11);
+        for _ in 0..20_000 {
+            let sq = rng.below(64) as u8;
+            let own = rng.next_u64() & !(1u64 << sq);
+            let opp = !own & !(1u64 << sq);
+            assert_eq!(
+                last_flip_count(own, sq),
+                flips(own, opp, sq).count_ones(),
+                "{own:#x} {sq}"
+            );
+            assert_eq!(
+                last_flip_count(opp, sq),
+                flips(opp, own, sq).count_ones(),
+                "{own:#x} {sq}"
+            );
+        }
+    }
+
+    #[test]
+    fn tables() {
+        assert_eq!(NEIGHBOURS[0].count_ones(), 3);
+        assert_eq!(NEIGHBOURS[27].count_ones(), 8);
+        for sq in 0..64u8 {
+            assert_eq!(neighbours(1 << sq), NEIGHBOURS[sq as usize]);
+        }
+        assert_eq!(LINES.iter().filter(|&&m| m.count_ones() == 8).count(), 18);
+        assert!(LINES.iter().all(|&m| m.count_ones() >= 3));
+    }
+
+    #[test]
+    fn stability() {
+        // A lone corner is stable; the disc next to it on the edge too; an inner one not.
+        let own = 1u64 | 1 << 1 | 1 << 9;
+        assert_eq!(stable(own, 0), 1 | 1 << 1);
+        // A full board: everything is stable.
+        assert_eq!(
+            stable(0xF0F0_F0F0_F0F0_F0F0, 0x0F0F_0F0F_0F0F_0F0F),
+            0xF0F0_F0F0_F0F0_F0F0
+        );
+        // Nothing without a corner or a full line.
+        assert_eq!(stable(1 << 27, 1 << 28), 0);
+    }
+}

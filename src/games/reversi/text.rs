@@ -1,0 +1,672 @@
+//! The `reversi.txt` course text language (see `reversi-text-protocol.md` and the
+//! Reversi section of `protocol.md`): a Player (the User typing, or an AI after `auto`)
+//! against an AI Opponent, set-up moves before `start`, and the exact lines a harness
+//! reads (`Black moves d3.`, `White passes.`, `Black wins.`, `Draw.`, dumps).
+//!
+//! Every such line is written here and parsed back here (the tournament runner's text
+//! client uses the parsers), so the two cannot disagree. A line is parsed completely
+//! into a [`Command`] before anything changes; a refused command changes nothing.
+//! Error messages, help and prompts avoid the words the harness reserves (wins, passes,
+//! moves, draw) and the dump marker.
+
+use super::solve::Solver;
+use super::{Move, Position};
+use crate::game::{Opening, Outcome, RuleSet, Side};
+use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol, ThinkError};
+use crate::search::Limits;
+use std::time::Duration;
+
+/// Nodes the AI searches per move (middle game). A node budget, not a clock, so the
+/// same seed and input give the same moves on any machine.
+pub const AI_NODES: u64 = 300_000;
+/// Safety net only: a searched move never takes longer than this.
+pub const AI_TIME_CAP: Duration = Duration::from_secs(4);
+/// From this many empty squares down the AI plays the exact solver's move (perfect play).
+pub const SOLVE_EMPTIES: u32 = 14;
+/// Transposition table of the AI's endgame solver (2^bits entries).
+const SOLVER_BITS: u32 = 18;
+
+/// The states of the language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    /// No game in progress, none ended since the last `clear`: set-up.
+    Setup,
+    /// A game in progress.
+    Playing,
+    /// No game in progress: one ended (`clear` for a new one).
+    Finished,
+}
+
+/// A fully parsed command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Clear,
+    Start,
+    Quit,
+    Color(Side),
+    Auto,
+    Manual,
+    Seed(u64),
+    Move(Move),
+    Resign,
+    Help,
+    Dump,
+    Load(String),
+}
+
+/// Why a command was refused. Messages are one line and free of reserved words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TextError {
+    Unknown(String),
+    BadArgs(&'static str),
+    WrongState(&'static str),
+    Illegal(String),
+    NotYourTurn,
+}
+
+impl std::fmt::Display for TextError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TextError::Unknown(c) => write!(f, "unknown command {} (type help)", quote_input(c)),
+            TextError::BadArgs(usage) => write!(f, "usage: {usage}"),
+            TextError::WrongState(what) => write!(f, "{what}"),
+            TextError::Illegal(m) => write!(f, "illegal move {}", quote_input(m)),
+            TextError::NotYourTurn => write!(f, "it is not the user's turn"),
+        }
+    }
+}
+
+/// Words and markers the harness reads in our output; chatter never contains them.
+pub const RESERVED: [&str; 5] = ["wins", "passes", "moves", "draw", "==="];
+
+/// Quotes input for an error line: printable, cut short, and with any reserved word
+/// masked, so an echo of `Black wins.` can never be read as a result.
+pub fn quote_input(s: &str) -> String {
+    let mut q = crate::protocol::quote(s);
+    for word in RESERVED {
+        while let Some(i) = q.to_ascii_lowercase().find(word) {
+            q.replace_range(i..i + word.len(), &"?".repeat(word.len()));
+        }
+    }
+    q
+}
+
+/// Parses one line (comments and surrounding blanks allowed). `Ok(None)` for a line
+/// with nothing on it.
+pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
+    let line = line.split('#').next().unwrap_or("");
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some(&first) = words.first() else {
+        return Ok(None);
+    };
+    let word = first.to_ascii_lowercase();
+    let args = &words[1..];
+    let no_args = |cmd: Command, usage: &'static str| {
+        if args.is_empty() {
+            Ok(Some(cmd))
+        } else {
+            Err(TextError::BadArgs(usage))
+        }
+    };
+    match word.as_str() {
+        "clear" => no_args(Command::Clear, "clear"),
+        "start" => no_args(Command::Start, "start"),
+        "quit" => no_args(Command::Quit, "quit"),
+        "help" => no_args(Command::Help, "help"),
+        "dump" => no_args(Command::Dump, "dump"),
+        "auto" => no_args(Command::Auto, "auto"),
+        "manual" => no_args(Command::Manual, "manual"),
+        "resign" => no_args(Command::Resign, "resign"),
+        "color" => match args {
+            [c] => parse_colour(c)
+                .map(|s| Some(Command::Color(s)))
+                .ok_or(TextError::BadArgs("color black|white")),
+            _ => Err(TextError::BadArgs("color black|white")),
+        },
+        "seed" => match args {
+            [n] => parse_seed(n)
+                .map(|s| Some(Command::Seed(s)))
+                .ok_or(TextError::BadArgs("seed N (a 64-bit integer)")),
+            _ => Err(TextError::BadArgs("seed N (a 64-bit integer)")),
+        },
+        "load" => match args {
+            [file] => Ok(Some(Command::Load(file.to_string()))),
+            _ => Err(TextError::BadArgs("load FILE")),
+        },
+        _ => {
+            if args.is_empty() {
+                if let Ok(mv) = Move::parse_text(&word) {
+                    return Ok(Some(Command::Move(mv)));
+                }
+            }
+            Err(TextError::Unknown(first.to_string()))
+        }
+    }
+}
+
+fn parse_colour(s: &str) -> Option<Side> {
+    match s.to_ascii_lowercase().as_str() {
+        "black" => Some(Side::First),
+        "white" => Some(Side::Second),
+        _ => None,
+    }
+}
+
+/// A 64-bit seed, written as a signed or unsigned decimal number.
+fn parse_seed(s: &str) -> Option<u64> {
+    s.parse::<u64>()
+        .ok()
+        .or_else(|| s.parse::<i64>().ok().map(|v| v as u64))
+}
+
+/// The colour's name as the output lines use it (`Black`, `White`).
+pub fn colour_name(side: Side) -> &'static str {
+    match side {
+        Side::First => "Black",
+        Side::Second => "White",
+    }
+}
+
+/// The language's word for a side in commands (`black` / `white`).
+pub fn side_word(side: Side) -> &'static str {
+    match side {
+        Side::First => "black",
+        Side::Second => "white",
+    }
+}
+
+/// The result line for a finished game.
+pub fn result_line(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Win(Side::First) => "Black wins.",
+        Outcome::Win(Side::Second) => "White wins.",
+        Outcome::Draw => "Draw.",
+    }
+}
+
+/// The line announcing an AI's move: `Black moves d3.` or `White passes.`
+pub fn ai_move_line(side: Side, mv: Move) -> String {
+    let name = colour_name(side);
+    if mv.is_pass() {
+        format!("{name} passes.")
+    } else {
+        format!("{name} moves {}.", mv.text())
+    }
+}
+
+/// Recognises an AI move line (after any prompt, which ends at the last `:`): the side
+/// that moved and its move in text form (`d3`, or `-` for a pass).
+pub fn parse_ai_move_line(line: &str) -> Option<(Side, String)> {
+    let words: Vec<&str> = strip_prompt(line).split_whitespace().collect();
+    let side = match words.first().copied() {
+        Some("Black") => Side::First,
+        Some("White") => Side::Second,
+        _ => return None,
+    };
+    match words.as_slice() {
+        [_, "passes."] => Some((side, "-".into())),
+        [_, "moves", mv] => {
+            let mv = mv.strip_suffix('.')?;
+            if mv.bytes().any(|c| c.is_ascii_uppercase()) {
+                return None;
+            }
+            super::parse_square(mv).ok()?;
+            Some((side, mv.to_string()))
+        }
+        _ => None,
+    }
+}
+
+/// Recognises a result line (after any prompt).
+pub fn parse_result_line(line: &str) -> Option<Outcome> {
+    [
+        Outcome::Win(Side::First),
+        Outcome::Win(Side::Second),
+        Outcome::Draw,
+    ]
+    .into_iter()
+    .find(|&o| strip_prompt(line) == result_line(o))
+}
+
+/// The part of an output line after the last `:` (prompts end with `:`), trimmed.
+pub fn strip_prompt(line: &str) -> &str {
+    match line.rfind(':') {
+        Some(i) => line[i + 1..].trim(),
+        None => line.trim(),
+    }
+}
+
+/// The `help` text.
+pub const HELP: &str = "\
+Commands (one a line; # starts a comment; words are case-insensitive):
+  clear          new board at the start position (keeps color, auto/manual, seed)
+  start          begin a game from the current board
+  quit           leave the program (end of input does the same)
+  color C        the player plays C: black or white               [no game]
+  auto           the player is the computer                       [no game]
+  manual         the player is the user, typing                   [no game]
+  seed N         seed the computer players (64-bit integer)       [no game]
+  d3             place a piece (column a-h, row 1-8 from the top); before
+                 start a set-up move for the side to play, in a game the
+                 user's turn
+  -              skip a turn (only when no placement is possible)
+  resign         give up the game in progress (the opponent gets the win)
+  dump           print the board for the test harness
+  load FILE      read commands from FILE
+  help           print this summary";
+
+/// The Reversi dialect's session state.
+pub struct ReversiText {
+    state: State,
+    pos: Position,
+    /// Moves and passes since the start or the last `clear`, set-up moves included.
+    moves: u32,
+    /// The Player's colour.
+    player: Side,
+    /// The Player is an AI.
+    auto: bool,
+    seed: u64,
+    solver: Option<Box<Solver>>,
+}
+
+type ReversiHost<'a> = Host<'a, Position>;
+
+impl TextDialect for ReversiText {
+    type Game = Position;
+
+    fn new() -> ReversiText {
+        ReversiText {
+            state: State::Setup,
+            pos: Position::startpos(RuleSet::Text),
+            moves: 0,
+            player: Side::First,
+            auto: false,
+            seed: 0,
+            solver: None,
+        }
+    }
+
+    fn execute(&mut self, line: &str, host: &mut ReversiHost) -> Flow {
+        let result = parse(line).and_then(|cmd| match cmd {
+            Some(cmd) => self.apply(cmd, host),
+            None => Ok(Flow::Continue),
+        });
+        result.unwrap_or_else(|e| {
+            Self::error(host, &e.to_string());
+            Flow::Continue
+        })
+    }
+
+    fn prompt(&self) -> Option<String> {
+        let who = side_word(self.pos.side_to_move());
+        Some(match self.state {
+            State::Setup => format!("set-up, {who} to play: "),
+            State::Playing => format!("{who}: "),
+            State::Finished => "game over (clear for a new game): ".to_string(),
+        })
+    }
+
+    fn is_quit(line: &str) -> bool {
+        matches!(parse(line), Ok(Some(Command::Quit)))
+    }
+
+    fn error(host: &mut ReversiHost, message: &str) {
+        host.say(&format!("error: {message}"));
+    }
+}
+
+impl ReversiText {
+    fn no_game(&self, what: &'static str) -> Result<(), TextError> {
+        if self.state == State::Playing {
+            Err(TextError::WrongState(what))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn apply(&mut self, cmd: Command, host: &mut ReversiHost) -> Result<Flow, TextError> {
+        match cmd {
+            Command::Quit => return Ok(Flow::Quit),
+            Command::Clear => {
+                self.no_game("clear is refused while a game is in progress (resign first)")?;
+                self.state = State::Setup;
+                self.pos = Position::startpos(RuleSet::Text);
+                self.moves = 0;
+            }
+            Command::Start => {
+                match self.state {
+                    State::Playing => {
+                        return Err(TextError::WrongState("a game is already in progress"))
+                    }
+                    State::Finished => {
+                        return Err(TextError::WrongState(
+                            "the game is over (use clear for a new game)",
+                        ))
+                    }
+                    State::Setup => {}
+                }
+                self.state = State::Playing;
+                host.new_game();
+                if !self.check_end(host) {
+                    return Ok(self.play_ai(host));
+                }
+            }
+            Command::Color(side) => {
+                self.no_game("color is only valid when no game is in progress")?;
+                self.player = side;
+            }
+            Command::Auto => {
+                self.no_game("auto is only valid when no game is in progress")?;
+                self.auto = true;
+            }
+            Command::Manual => {
+                self.no_game("manual is only valid when no game is in progress")?;
+                self.auto = false;
+            }
+            Command::Seed(n) => {
+                self.no_game("seed is only valid when no game is in progress")?;
+                self.seed = n;
+            }
+            Command::Resign => {
+                if self.state != State::Playing {
+                    return Err(TextError::WrongState("no game is in progress"));
+                }
+                host.say(result_line(Outcome::Win(self.player.opponent())));
+                self.state = State::Finished;
+            }
+            Command::Move(mv) => return self.user_move(mv, host),
+            Command::Help => host.say(HELP),
+            Command::Dump => host.say(&self.pos.dump(self.player, self.moves)),
+            Command::Load(file) => return Ok(Flow::Load(file)),
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// True when the side to move is played by an AI (in a game in progress).
+    fn ai_to_move(&self) -> bool {
+        self.auto || self.pos.side_to_move() != self.player
+    }
+
+    fn user_move(&mut self, mv: Move, host: &mut ReversiHost) -> Result<Flow, TextError> {
+        match self.state {
+            State::Finished => {
+                return Err(TextError::WrongState(
+                    "the game is over (use clear for a new game)",
+                ))
+            }
+            State::Setup if self.pos.is_over() => {
+                return Err(TextError::WrongState(
+                    "the set-up already ended the game (start announces the result; clear for a new one)",
+                ))
+            }
+            State::Playing if self.ai_to_move() => return Err(TextError::NotYourTurn),
+            _ => {}
+        }
+        if !self.pos.is_legal(mv) {
+            return Err(TextError::Illegal(mv.text()));
+        }
+        self.play(mv);
+        if self.state == State::Playing && !self.check_end(host) {
+            return Ok(self.play_ai(host));
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn play(&mut self, mv: Move) {
+        self.pos.make_move(mv);
+        self.moves += 1;
+    }
+
+    /// In a game in progress: if the game is over, announce it and finish. Returns
+    /// whether it ended.
+    fn check_end(&mut self, host: &mut ReversiHost) -> bool {
+        match self.pos.outcome() {
+            Some(o) => {
+                host.say(result_line(o));
+                self.state = State::Finished;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The AI's move in the current position: the exact solver's with few empties, else
+    /// a seeded search within the node budget.
+    fn ai_move(&mut self, host: &mut ReversiHost) -> Result<Move, ThinkError> {
+        let legal = self.pos.legal_moves();
+        if legal.len() == 1 {
+            return Ok(legal[0]);
+        }
+        if self.pos.empty().count_ones() <= SOLVE_EMPTIES {
+            let solver = self
+                .solver
+                .get_or_insert_with(|| Box::new(Solver::new(SOLVER_BITS)));
+            solver.clear();
+            if let Some(m) = solver.solve(&self.pos).best {
+                if self.pos.is_legal(m) {
+                    return Ok(m);
+                }
+            }
+        }
+        let limits = Limits {
+            nodes: Some(AI_NODES),
+            hard_time: Some(AI_TIME_CAP),
+            ..Limits::default()
+        };
+        host.think(
+            &self.pos,
+            limits,
+            self.seed,
+            self.moves as u64,
+            Self::is_quit,
+        )
+    }
+
+    /// Lets the AIs move until the User is to move or the game ends.
+    fn play_ai(&mut self, host: &mut ReversiHost) -> Flow {
+        while self.state == State::Playing && self.ai_to_move() {
+            let mv = match self.ai_move(host) {
+                Ok(mv) => mv,
+                Err(ThinkError::Quit) => return Flow::Quit,
+                Err(ThinkError::Internal(why)) => {
+                    Self::error(host, &format!("internal error, no AI move made: {why}"));
+                    return Flow::Continue;
+                }
+            };
+            host.say(&ai_move_line(self.pos.side_to_move(), mv));
+            self.play(mv);
+            self.check_end(host);
+        }
+        Flow::Continue
+    }
+}
+
+impl TextProtocol for ReversiText {
+    type Game = Position;
+
+    /// `clear` (after an earlier game), `seed`, the opening's moves as set-up moves,
+    /// `color` (the Player, typed by the runner, takes the side the AI does not play),
+    /// `manual`, `dump`. The AI side is the Opponent.
+    fn setup_commands(
+        opening: &Opening<Position>,
+        ai_side: Side,
+        seed: u64,
+        played: bool,
+    ) -> Result<Vec<String>, String> {
+        let start = Position::startpos(RuleSet::Text);
+        let base = &opening.base;
+        if base.discs(Side::First) != start.discs(Side::First)
+            || base.discs(Side::Second) != start.discs(Side::Second)
+            || base.side_to_move() != Side::First
+        {
+            return Err("the text language starts from the start position (no FEN)".into());
+        }
+        let mut cmds = Vec::new();
+        if played {
+            cmds.push("clear".to_string());
+        }
+        cmds.push(format!("seed {seed}"));
+        cmds.extend(opening.moves.iter().map(|m| m.text()));
+        cmds.push(format!("color {}", side_word(ai_side.opponent())));
+        cmds.push("manual".to_string());
+        cmds.push("dump".to_string());
+        Ok(cmds)
+    }
+
+    fn start_commands() -> Vec<String> {
+        vec!["start".to_string()]
+    }
+
+    fn move_text(_pos: &Position, mv: Move) -> String {
+        mv.text()
+    }
+
+    fn parse_move_text(pos: &Position, text: &str) -> Option<Move> {
+        Move::parse_text(text).ok().filter(|&m| pos.is_legal(m))
+    }
+
+    fn parse_ai_move(line: &str) -> Option<(Option<Side>, String)> {
+        parse_ai_move_line(line).map(|(side, text)| (Some(side), text))
+    }
+
+    fn parse_result(line: &str) -> Option<Outcome> {
+        parse_result_line(line)
+    }
+
+    fn is_dump_marker(line: &str) -> bool {
+        strip_prompt(line) == "==="
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clean(s: &str) -> bool {
+        let l = s.to_ascii_lowercase();
+        RESERVED.iter().all(|w| !l.contains(w))
+    }
+
+    #[test]
+    fn chatter_avoids_reserved_words() {
+        assert!(clean(HELP));
+        let errors = [
+            TextError::Unknown("xyz".into()),
+            TextError::BadArgs("color black|white"),
+            TextError::WrongState("a game is already in progress"),
+            TextError::WrongState("the game is over (use clear for a new game)"),
+            TextError::WrongState("no game is in progress"),
+            TextError::WrongState(
+                "the set-up already ended the game (start announces the result; clear for a new one)",
+            ),
+            TextError::Illegal("a1".into()),
+            TextError::NotYourTurn,
+        ];
+        for e in errors {
+            assert!(clean(&e.to_string()), "{e}");
+        }
+        let mut d = ReversiText::new();
+        for state in [State::Setup, State::Playing, State::Finished] {
+            d.state = state;
+            let p = d.prompt().unwrap();
+            assert!(clean(&p) && p.trim_end().ends_with(':'), "{p}");
+        }
+    }
+
+    #[test]
+    fn errors_never_echo_reserved_words() {
+        for junk in ["wins", "===", "Black wins.", "DRAW.", "a\u{0}b\u{1b}"] {
+            let e = parse(junk).unwrap_err().to_string();
+            assert!(clean(&e), "{e}");
+        }
+        assert_eq!(quote_input("White wins."), "'White ????.'");
+    }
+
+    #[test]
+    fn parses_commands() {
+        assert_eq!(parse("  # only a comment").unwrap(), None);
+        assert_eq!(parse("").unwrap(), None);
+        assert_eq!(
+            parse(" COLOR White ").unwrap(),
+            Some(Command::Color(Side::Second))
+        );
+        assert_eq!(parse("Auto # x").unwrap(), Some(Command::Auto));
+        assert_eq!(parse("seed -1").unwrap(), Some(Command::Seed(u64::MAX)));
+        assert!(parse("seed 18446744073709551616").is_err());
+        assert!(parse("color red").is_err());
+        assert!(parse("color").is_err());
+        assert!(parse("auto black").is_err());
+        assert!(parse("i9").is_err());
+        assert!(parse("d3 e3").is_err());
+        assert_eq!(parse("-").unwrap(), Some(Command::Move(Move::PASS)));
+        assert_eq!(
+            parse("d3").unwrap(),
+            Some(Command::Move(Move::parse_text("d3").unwrap()))
+        );
+        assert_eq!(
+            parse("load a b").unwrap_err(),
+            TextError::BadArgs("load FILE")
+        );
+    }
+
+    #[test]
+    fn move_and_result_lines_round_trip() {
+        let d3 = Move::parse_text("d3").unwrap();
+        let line = ai_move_line(Side::First, d3);
+        assert_eq!(line, "Black moves d3.");
+        assert_eq!(
+            parse_ai_move_line(&format!("white: {line}")),
+            Some((Side::First, "d3".to_string()))
+        );
+        assert_eq!(ai_move_line(Side::Second, Move::PASS), "White passes.");
+        assert_eq!(
+            parse_ai_move_line("White passes."),
+            Some((Side::Second, "-".into()))
+        );
+        for junk in [
+            "Black wins.",
+            "Black moves d3",
+            "Black moves i3.",
+            "Black moves D3.",
+        ] {
+            assert_eq!(parse_ai_move_line(junk), None, "{junk}");
+        }
+        for o in [
+            Outcome::Win(Side::First),
+            Outcome::Win(Side::Second),
+            Outcome::Draw,
+        ] {
+            assert_eq!(
+                parse_result_line(&format!("black: {}", result_line(o))),
+                Some(o)
+            );
+        }
+    }
+
+    #[test]
+    fn setup_commands_rebuild_the_opening() {
+        let base = Position::startpos(RuleSet::Text);
+        let mut pos = base.clone();
+        let d3 = Move::parse_text("d3").unwrap();
+        pos.make_move(d3);
+        let c3 = Move::parse_text("c3").unwrap();
+        assert!(pos.is_legal(c3));
+        let o = Opening {
+            base,
+            moves: vec![d3, c3],
+        };
+        let cmds = ReversiText::setup_commands(&o, Side::Second, 7, true).unwrap();
+        assert_eq!(
+            cmds,
+            [
+                "clear",
+                "seed 7",
+                "d3",
+                "c3",
+                "color black",
+                "manual",
+                "dump"
+            ]
+        );
+    }
+}

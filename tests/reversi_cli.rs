@@ -1,0 +1,99 @@
+//! The `reversi` command line: `solve FILE` on an FFO position, `--ugi` with
+//! `query result`, `perft`, and `--display` (no GUI: exit status 2).
+
+use engine::game::RuleSet;
+use engine::games::reversi::Position;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_reversi");
+
+fn run(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start reversi");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The FFO suite's positions #40 to #49 (OBF, answers after `;`).
+const FFO: &str = include_str!("data/ref-data/reversi-ffo40-49.obf");
+
+#[test]
+fn solve_ffo40_and_its_reply() {
+    // #40 (20 empties; a2, +38) is the fastest of the suite.
+    let ffo40 = FFO.lines().next().unwrap();
+    assert!(ffo40.contains("A2:+38"));
+    let mut after = Position::from_obf(ffo40, RuleSet::Engine).unwrap();
+    let a2 = engine::games::reversi::Move::parse_text("a2").unwrap();
+    after.make_move(a2);
+    let file = std::env::temp_dir().join(format!("reversi-solve-{}.obf", std::process::id()));
+    std::fs::write(
+        &file,
+        format!(
+            "; FFO #40 and the position after its best move\n{ffo40}\n\n{}\n",
+            after.to_obf()
+        ),
+    )
+    .unwrap();
+    let o = run(&["solve", file.to_str().unwrap()], "");
+    let _ = std::fs::remove_file(&file);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let re = regex::Regex::new(
+        r"^(\d) \S+ [XO] empties (\d+) move ([a-h][1-8]) score (-?\d+) nodes \d+ time \d+$",
+    )
+    .unwrap();
+    let c = re
+        .captures(lines[0])
+        .unwrap_or_else(|| panic!("{}", lines[0]));
+    assert_eq!((&c[1], &c[2], &c[3], &c[4]), ("1", "20", "a2", "38"));
+    let c = re
+        .captures(lines[1])
+        .unwrap_or_else(|| panic!("{}", lines[1]));
+    assert_eq!((&c[1], &c[2], &c[4]), ("2", "19", "-38"));
+}
+
+#[test]
+fn solve_refuses_bad_input() {
+    let o = run(&["solve", "/nonexistent/reversi.obf"], "");
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(&["solve"], "");
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn ugi_query_result_on_a_finished_position() {
+    let o = run(
+        &["--ugi"],
+        "ugi\nisready\nposition fen 4x3/3x4/1xxxx3/3xxx2/3xx3/3x4/3x4/8 o\nquery result\n\
+         position startpos\nquery result\nquit\n",
+    );
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let responses: Vec<&str> = out.lines().filter(|l| l.starts_with("response")).collect();
+    assert_eq!(responses, ["response p1win", "response none"], "{out}");
+    assert!(out.contains("ugiok") && out.contains("readyok"));
+}
+
+#[test]
+fn perft_and_display() {
+    let o = run(&["perft", "6"], "");
+    assert!(stdout(&o).starts_with("nodes 8200 "), "{}", stdout(&o));
+    let o = run(&["--display"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    assert!(!o.stderr.is_empty());
+}

@@ -1,0 +1,118 @@
+//! The exact solver on FFO endgame positions #40 to #49
+//! (`tests/data/ref-data/reversi-ffo40-49.obf`: each line lists every move with its
+//! exact score; the best score is the largest). The solver must return that score and a
+//! move that achieves it. Run in release mode; the slowest positions are `#[ignore]`d
+//! (`cargo test --release --test reversi_ffo -- --include-ignored` runs them all).
+
+use engine::game::RuleSet;
+use engine::games::reversi::solve::Solver;
+use engine::games::reversi::{parse_square, Move, Position};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// A position of the file and its answers: (move, exact score) for every legal move.
+fn load(number: usize) -> (Position, Vec<(Move, i32)>) {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/ref-data/reversi-ffo40-49.obf");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 10, "FFO #40 to #49");
+    let line = lines[number - 40];
+    let pos = Position::from_obf(line, RuleSet::Engine).expect("a valid OBF line");
+    let answers = line
+        .split(';')
+        .skip(1)
+        .filter_map(|a| {
+            let (sq, score) = a.trim().split_once(':')?;
+            let sq = parse_square(sq).expect("an answer square");
+            Some((
+                Move::place(sq),
+                score.trim().parse::<i32>().expect("a score"),
+            ))
+        })
+        .collect::<Vec<_>>();
+    assert_eq!(
+        answers.len(),
+        pos.legal_moves().len(),
+        "one answer per legal move"
+    );
+    (pos, answers)
+}
+
+fn check(number: usize) {
+    let (pos, answers) = load(number);
+    let best = answers.iter().map(|a| a.1).max().unwrap();
+    let mut solver = Solver::default();
+    let start = Instant::now();
+    let s = solver.solve(&pos);
+    let ms = start.elapsed().as_millis();
+    eprintln!(
+        "FFO #{number}: {} empties, move {} score {} nodes {} time {ms} ms",
+        pos.empty().count_ones(),
+        s.best.map_or("none".to_string(), |m| m.to_string()),
+        s.score,
+        s.nodes
+    );
+    assert_eq!(s.score, best, "FFO #{number} score");
+    let mv = s.best.expect("a move");
+    let achieved = answers.iter().find(|a| a.0 == mv).map(|a| a.1);
+    assert_eq!(
+        achieved,
+        Some(best),
+        "FFO #{number}: {mv} does not reach {best}"
+    );
+}
+
+#[test]
+fn ffo_40() {
+    check(40);
+}
+
+#[test]
+fn ffo_41() {
+    check(41);
+}
+
+#[test]
+fn ffo_42() {
+    check(42);
+}
+
+#[test]
+fn ffo_43() {
+    check(43);
+}
+
+#[test]
+fn ffo_44() {
+    check(44);
+}
+
+#[test]
+#[ignore = "slow: about 25 s of CPU in release"]
+fn ffo_45() {
+    check(45);
+}
+
+#[test]
+fn ffo_46() {
+    check(46);
+}
+
+#[test]
+fn ffo_47() {
+    check(47);
+}
+
+#[test]
+#[ignore = "slow: about 15 s of CPU in release"]
+fn ffo_48() {
+    check(48);
+}
+
+#[test]
+#[ignore = "slow: about 60 s of CPU in release"]
+fn ffo_49() {
+    check(49);
+}

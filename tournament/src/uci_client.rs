@@ -1,0 +1,392 @@
+//! The client for the UCI family: UAI (`shared/specs/uai.md`, for games that speak it)
+//! and UGI (`shared/specs/ugi.md`, every game). Both are UCI with other words for the
+//! handshake, the new game and the clocks ([`Dialect`]); FEN and moves are the game's
+//! protocol notation ([`GameIo::fen`], [`GameIo::move_name`]).
+
+use crate::engine_process::{EngineProcess, Launch, LogTag, ReadError};
+use crate::player::{Answer, Eval, Fault, GameStart, MoveRequest, Player, Reply};
+use crate::results::Score;
+use engine::game::{Game, GameIo};
+use engine::protocol::uci::Dialect;
+use std::time::{Duration, Instant};
+
+/// A UAI or UGI engine process, started lazily and reused across games.
+pub struct UciClient {
+    dialect: Dialect,
+    launch: Launch,
+    options: Vec<(String, String)>,
+    init_timeout: Duration,
+    process: Option<EngineProcess>,
+    log: Option<LogTag>,
+}
+
+impl UciClient {
+    /// A client that will start `launch` at the first game and speak `dialect`,
+    /// logging its traffic to `log` if given.
+    pub fn new(
+        dialect: Dialect,
+        launch: Launch,
+        options: Vec<(String, String)>,
+        init_timeout: Duration,
+        log: Option<LogTag>,
+    ) -> Self {
+        UciClient {
+            dialect,
+            launch,
+            options,
+            init_timeout,
+            process: None,
+            log,
+        }
+    }
+
+    /// Starts the program, finishes the handshake and sets the options. An option the
+    /// engine did not declare in its handshake (`option name …`; names compared without
+    /// regard to case, as UCI engines read them) is refused before anything is sent;
+    /// each `setoption` is followed by an `isready`/`readyok` round trip, and an error
+    /// report before the `readyok` (`info string …error…`, or Stockfish's `No such
+    /// option`) refuses the option.
+    fn start_process(&mut self) -> Result<(), Fault> {
+        let mut p = EngineProcess::spawn(&self.launch, self.log.as_ref()).map_err(Fault::Start)?;
+        let deadline = Instant::now() + self.init_timeout;
+        p.send(self.dialect.hello()).map_err(Fault::Handshake)?;
+        let mut declared: Vec<String> = Vec::new();
+        wait_for(&p, self.dialect.ok(), deadline, |line| {
+            declared.extend(declared_option(line));
+            Ok(())
+        })?;
+        for (name, value) in &self.options {
+            if !declared.iter().any(|d| d.eq_ignore_ascii_case(name)) {
+                return Err(Fault::Config(format!(
+                    "'{name}' is not an option the engine declares ({})",
+                    if declared.is_empty() {
+                        "it declares none".to_string()
+                    } else {
+                        format!("it declares: {}", declared.join(", "))
+                    }
+                )));
+            }
+            p.send(&format!("setoption name {name} value {value}"))
+                .map_err(Fault::Handshake)?;
+            p.send("isready").map_err(Fault::Handshake)?;
+            wait_for(&p, "readyok", deadline, |line| {
+                if is_error_report(line) {
+                    Err(Fault::Config(format!(
+                        "option.{name}={value} refused: '{}'",
+                        line.trim()
+                    )))
+                } else {
+                    Ok(())
+                }
+            })?;
+        }
+        self.process = Some(p);
+        Ok(())
+    }
+
+    fn kill(&mut self) {
+        if let Some(mut p) = self.process.take() {
+            p.kill();
+        }
+    }
+}
+
+/// Reads lines until one equals `token` (surrounding blanks ignored), showing every
+/// other line to `seen`, whose error ends the wait.
+fn wait_for(
+    p: &EngineProcess,
+    token: &str,
+    deadline: Instant,
+    mut seen: impl FnMut(&str) -> Result<(), Fault>,
+) -> Result<(), Fault> {
+    loop {
+        match p.recv_deadline(deadline) {
+            Ok(line) if line.trim() == token => return Ok(()),
+            Ok(line) => seen(&line)?,
+            Err(ReadError::Timeout) => {
+                return Err(Fault::Handshake(format!("no '{token}' in time")))
+            }
+            Err(ReadError::Closed) => {
+                return Err(Fault::Handshake(format!("exited before '{token}'")))
+            }
+            Err(ReadError::TooLong) => return Err(Fault::Garbage(ReadError::too_long_message())),
+        }
+    }
+}
+
+/// The name an `option name NAME type …` line declares (the name may have blanks).
+fn declared_option(line: &str) -> Option<String> {
+    let rest = line.trim().strip_prefix("option name ")?;
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let end = words
+        .iter()
+        .position(|w| *w == "type")
+        .unwrap_or(words.len());
+    (end > 0).then(|| words[..end].join(" "))
+}
+
+/// True for an engine's report that it refused a command: `info string` with the word
+/// `error` in it (as our engines and many others answer), or Stockfish's
+/// `No such option: …`.
+fn is_error_report(line: &str) -> bool {
+    let line = line.trim();
+    let info_error = line
+        .strip_prefix("info string")
+        .is_some_and(|rest| rest.to_ascii_lowercase().contains("error"));
+    info_error || line.starts_with("No such option")
+}
+
+/// Updates `eval` from an `info` line: its `depth` and `score cp N` / `score mate N`,
+/// where present (as cutechess-cli reads them); `info string` lines say nothing.
+pub fn read_info(line: &str, eval: &mut Eval) {
+    let mut words = line.split_whitespace();
+    if words.next() != Some("info") {
+        return;
+    }
+    while let Some(w) = words.next() {
+        match w {
+            "string" => return,
+            "depth" => {
+                if let Some(d) = words.next().and_then(|d| d.parse().ok()) {
+                    eval.depth = Some(d);
+                }
+            }
+            "score" => {
+                let kind = words.next();
+                let value = words.next().and_then(|v| v.parse::<i32>().ok());
+                match (kind, value) {
+                    (Some("cp"), Some(v)) => eval.score = Some(Score::Cp(v)),
+                    (Some("mate"), Some(v)) => eval.score = Some(Score::Mate(v)),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The `go` command for a request. Each side that has a clock gets its time and its
+/// increment (so both sides' four words whenever both have clocks, as UGI managers
+/// always send them); a side without one (a built-in player, `st=`) is left out, so an
+/// engine on a clock always learns its own time.
+pub fn go_command<G: Game>(dialect: Dialect, req: &MoveRequest<'_, G>) -> String {
+    let [time_words, inc_words] = dialect.clock_words();
+    let mut go = String::from("go");
+    let l = &req.limits;
+    let mut clocks = false;
+    for (word, clock) in time_words.iter().zip(req.clock_ms) {
+        if let Some(t) = clock {
+            go.push_str(&format!(" {word} {}", t.max(0)));
+            clocks = true;
+        }
+    }
+    for ((word, clock), inc) in inc_words.iter().zip(req.clock_ms).zip(req.inc_ms) {
+        if clock.is_some() {
+            go.push_str(&format!(" {word} {inc}"));
+        }
+    }
+    if let Some(m) = req.movestogo.filter(|_| clocks) {
+        go.push_str(&format!(" movestogo {m}"));
+    }
+    if let Some(t) = l.movetime_ms {
+        go.push_str(&format!(" movetime {t}"));
+    }
+    if let Some(d) = l.depth {
+        go.push_str(&format!(" depth {d}"));
+    }
+    if let Some(n) = l.nodes {
+        go.push_str(&format!(" nodes {n}"));
+    }
+    go
+}
+
+impl<G: GameIo> Player<G> for UciClient {
+    fn check(&mut self, _start: &GameStart<'_, G>) -> Result<(), Fault> {
+        let r = self.start_process();
+        if r.is_err() {
+            self.kill();
+        }
+        r
+    }
+
+    fn new_game(&mut self, _start: &GameStart<'_, G>) -> Result<(), Fault> {
+        if let Some(p) = self.process.as_mut() {
+            if !p.is_alive() {
+                self.kill();
+            }
+        }
+        if self.process.is_none() {
+            self.start_process()?;
+        }
+        let p = self
+            .process
+            .as_mut()
+            .ok_or(Fault::Start("no process".into()))?;
+        p.drain();
+        let deadline = Instant::now() + self.init_timeout;
+        let r = p
+            .send(self.dialect.new_game())
+            .and_then(|_| p.send("isready"))
+            .map_err(Fault::Handshake)
+            .and_then(|_| wait_for(p, "readyok", deadline, |_| Ok(())));
+        if r.is_err() {
+            self.kill();
+        }
+        r
+    }
+
+    fn think(&mut self, req: &MoveRequest<'_, G>) -> Result<Answer<G>, Fault> {
+        let p = self
+            .process
+            .as_mut()
+            .ok_or_else(|| Fault::Crash("engine not running".into()))?;
+        let mut position = format!("position fen {}", req.start.fen());
+        if !req.moves.is_empty() {
+            position.push_str(" moves");
+            let mut pos = req.start.clone();
+            for &mv in req.moves {
+                position.push(' ');
+                position.push_str(&pos.move_name(mv));
+                pos.make_move(mv);
+            }
+        }
+        p.send(&position).map_err(Fault::Crash)?;
+        p.send(&go_command(self.dialect, req))
+            .map_err(Fault::Crash)?;
+        let mut eval = Eval::default();
+        loop {
+            match p.recv_deadline(req.deadline) {
+                Ok(line) => {
+                    let mut words = line.split_whitespace();
+                    match words.next() {
+                        Some("bestmove") => {
+                            return match words.next() {
+                                Some(mv) => Ok(Answer {
+                                    reply: Reply::Notation(mv.to_string()),
+                                    eval,
+                                }),
+                                None => Err(Fault::Garbage("'bestmove' without a move".into())),
+                            };
+                        }
+                        Some("info") => read_info(&line, &mut eval),
+                        _ => {}
+                    }
+                }
+                Err(ReadError::Timeout) => return Err(Fault::Timeout),
+                Err(ReadError::TooLong) => {
+                    return Err(Fault::Garbage(ReadError::too_long_message()))
+                }
+                Err(ReadError::Closed) => {
+                    return Err(Fault::Crash("engine exited while thinking".into()))
+                }
+            }
+        }
+    }
+
+    fn game_over(&mut self, faulted: bool) {
+        if faulted {
+            self.kill();
+        }
+    }
+
+    fn shutdown(&mut self) {
+        if let Some(p) = self.process.take() {
+            p.quit("quit", Duration::from_millis(300));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::{Limits, TimeControl};
+    use engine::games::ataxx::{Position, Rules};
+
+    fn go(dialect: Dialect, clock_ms: [Option<i64>; 2], limits: Limits) -> String {
+        let pos = Position::startpos(Rules::Uai);
+        let req = MoveRequest {
+            start: &pos,
+            moves: &[],
+            position: &pos,
+            clock_ms,
+            inc_ms: [100, 200],
+            movestogo: Some(7),
+            limits,
+            deadline: Instant::now(),
+        };
+        go_command(dialect, &req)
+    }
+
+    #[test]
+    fn info_lines() {
+        let mut e = Eval::default();
+        read_info(
+            "info depth 3 seldepth 4 score cp 12 nodes 1000 pv f2",
+            &mut e,
+        );
+        assert_eq!((e.depth, e.score), (Some(3), Some(Score::Cp(12))));
+        read_info("info depth 4 currmove g2", &mut e);
+        assert_eq!((e.depth, e.score), (Some(4), Some(Score::Cp(12))));
+        read_info("info score mate -2 lowerbound", &mut e);
+        assert_eq!(e.score, Some(Score::Mate(-2)));
+        read_info("info string depth 9 score cp 1", &mut e);
+        read_info("bestmove f2", &mut e);
+        read_info("info depth x score cp", &mut e);
+        assert_eq!((e.depth, e.score), (Some(4), Some(Score::Mate(-2))));
+    }
+
+    #[test]
+    fn options_and_error_reports() {
+        assert_eq!(
+            declared_option("option name Hash type spin default 16 min 1 max 4096"),
+            Some("Hash".into())
+        );
+        assert_eq!(
+            declared_option("option name Clear Hash type button"),
+            Some("Clear Hash".into())
+        );
+        assert_eq!(declared_option("option name  type spin"), None);
+        assert_eq!(declared_option("id name x"), None);
+        assert!(is_error_report(
+            "info string error: Hash must be between 1 and 4096"
+        ));
+        assert!(is_error_report("info string ERROR unknown option"));
+        assert!(is_error_report("No such option: Hsh"));
+        assert!(!is_error_report("info string hash resized to 8 MiB"));
+        assert!(!is_error_report("info depth 3 score cp 0"));
+    }
+
+    #[test]
+    fn go_commands() {
+        let tc = Limits {
+            tc: Some(TimeControl {
+                moves: Some(40),
+                base_ms: 1000,
+                inc_ms: 100,
+            }),
+            ..Limits::default()
+        };
+        assert_eq!(
+            go(Dialect::Ugi, [Some(900), Some(-5)], tc),
+            "go p1time 900 p2time 0 p1inc 100 p2inc 200 movestogo 7"
+        );
+        assert_eq!(
+            go(Dialect::Uai, [Some(900), Some(800)], tc),
+            "go btime 900 wtime 800 binc 100 winc 200 movestogo 7"
+        );
+        assert_eq!(
+            go(Dialect::Ugi, [None, Some(800)], tc),
+            "go p2time 800 p2inc 200 movestogo 7"
+        );
+        let fixed = Limits {
+            movetime_ms: Some(50),
+            depth: Some(3),
+            nodes: Some(1000),
+            ..Limits::default()
+        };
+        assert_eq!(
+            go(Dialect::Ugi, [None, None], fixed),
+            "go movetime 50 depth 3 nodes 1000"
+        );
+    }
+}

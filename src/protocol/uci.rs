@@ -103,6 +103,7 @@ pub struct SpinOption {
 pub struct Settings {
     hash_mib: usize,
     overhead: Duration,
+    time_policy: time::Policy,
     features: Features,
 }
 
@@ -128,6 +129,28 @@ pub static OPTIONS: &[SpinOption] = &[
         min: 0,
         max: 5000,
         apply: |s, v| s.overhead = Duration::from_millis(v as u64),
+    },
+    // Time management constants (`search::time::Policy`), so matches can measure them.
+    SpinOption {
+        name: "TimeMovesToGo",
+        default: time::DEFAULT_MOVES_TO_GO as i64,
+        min: 1,
+        max: time::MAX_MOVES_TO_GO as i64,
+        apply: |s, v| s.time_policy.moves_to_go = v as u32,
+    },
+    SpinOption {
+        name: "TimeHardPercent",
+        default: 300,
+        min: 100,
+        max: 1000,
+        apply: |s, v| s.time_policy.hard_percent = v as u32,
+    },
+    SpinOption {
+        name: "TimeReserveIncs",
+        default: 0,
+        min: 0,
+        max: 100,
+        apply: |s, v| s.time_policy.reserve_incs = v as u32,
     },
     // Search feature switches (1 on, 0 off; `true`/`false` are accepted too), so a
     // match can measure each feature against the same binary without it.
@@ -450,7 +473,13 @@ fn parse_go(args: &[&str], dialect: Dialect) -> Result<GoParams, String> {
 /// The search limits for `go` with the side to move `side`, the clock started at
 /// `start` (when the command arrived). Infinite ignores time; no limit at all searches
 /// to the maximum depth (in practice until `stop` or a proven result).
-pub fn limits_for(p: &GoParams, side: Side, overhead: Duration, start: Instant) -> Limits {
+pub fn limits_for(
+    p: &GoParams,
+    side: Side,
+    overhead: Duration,
+    policy: &time::Policy,
+    start: Instant,
+) -> Limits {
     let mut limits = Limits {
         depth: p.depth,
         nodes: p.nodes,
@@ -464,13 +493,14 @@ pub fn limits_for(p: &GoParams, side: Side, overhead: Duration, start: Instant) 
     let (clock, inc) = (p.time[side.index()], p.inc[side.index()]);
     let ms = Duration::from_millis;
     let by_clock = clock.map(|c| {
-        time::allocate(
+        time::allocate_with(
             &TimeControl {
                 remaining: ms(c),
                 increment: ms(inc.unwrap_or(0)),
                 moves_to_go: p.movestogo,
             },
             overhead,
+            policy,
         )
     });
     let by_movetime = p.movetime.map(|t| time::movetime(ms(t), overhead));
@@ -564,6 +594,7 @@ impl<G: GameIo> Session<G> {
         let settings = Settings {
             hash_mib: option_default("Hash") as usize,
             overhead: Duration::from_millis(option_default("MoveOverhead") as u64),
+            time_policy: time::Policy::default(),
             features: Features::default(),
         };
         let (task_tx, task_rx) = unbounded();
@@ -786,7 +817,13 @@ impl<G: GameIo> Session<G> {
             Command::Go(params) => {
                 self.busy()?;
                 let side = self.position.side_to_move();
-                let limits = limits_for(&params, side, self.settings.overhead, at);
+                let limits = limits_for(
+                    &params,
+                    side,
+                    self.settings.overhead,
+                    &self.settings.time_policy,
+                    at,
+                );
                 log::debug!("go {:?} on {}", limits, self.position.fen());
                 self.search_root = self.position.clone();
                 self.engine.go(self.position.clone(), limits, None);
@@ -1024,8 +1061,8 @@ mod tests {
             ..GoParams::default()
         };
         let now = Instant::now();
-        let x = limits_for(&p, Side::First, time::DEFAULT_OVERHEAD, now);
-        let o = limits_for(&p, Side::Second, time::DEFAULT_OVERHEAD, now);
+        let x = limits_for(&p, Side::First, time::DEFAULT_OVERHEAD, &time::Policy::default(), now);
+        let o = limits_for(&p, Side::Second, time::DEFAULT_OVERHEAD, &time::Policy::default(), now);
         assert!(x.hard_time.unwrap() < o.hard_time.unwrap());
         assert!(x.hard_time.unwrap() <= Duration::from_millis(245));
     }

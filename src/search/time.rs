@@ -65,15 +65,50 @@ impl Budget {
     }
 }
 
-/// The budget for one move under a clock (see the module docs for the formula).
+/// The tunable constants of [`allocate`] (UAI options `TimeMovesToGo`, `TimeHardPercent`,
+/// `TimeReserveIncs`), so a match can measure them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Policy {
+    /// Moves the remaining time must last when the GUI does not say (`mtg`).
+    pub moves_to_go: u32,
+    /// The hard deadline as a percentage of the base time.
+    pub hard_percent: u32,
+    /// Increments kept back on the clock (at most half of it): the clock then settles
+    /// that far above zero instead of at the overhead, so a scheduling stall of a few
+    /// increments does not forfeit.
+    pub reserve_incs: u32,
+}
+
+impl Default for Policy {
+    fn default() -> Policy {
+        Policy {
+            moves_to_go: DEFAULT_MOVES_TO_GO,
+            hard_percent: 300,
+            reserve_incs: 0,
+        }
+    }
+}
+
+/// The budget for one move under a clock with the default [`Policy`].
 pub fn allocate(tc: &TimeControl, overhead: Duration) -> Budget {
-    let avail = tc.remaining.saturating_sub(overhead);
+    allocate_with(tc, overhead, &Policy::default())
+}
+
+/// The budget for one move under a clock (see the module docs for the formula).
+pub fn allocate_with(tc: &TimeControl, overhead: Duration, policy: &Policy) -> Budget {
+    let reserve = tc
+        .increment
+        .saturating_mul(policy.reserve_incs)
+        .min(tc.remaining / 2);
+    let avail = tc.remaining.saturating_sub(overhead).saturating_sub(reserve);
     let mtg = tc
         .moves_to_go
-        .map_or(DEFAULT_MOVES_TO_GO, |m| m.clamp(1, MAX_MOVES_TO_GO));
+        .map_or(policy.moves_to_go.max(1), |m| m.clamp(1, MAX_MOVES_TO_GO));
     let base = avail / mtg + tc.increment * 3 / 4;
     let cap = if mtg == 1 { avail / 2 } else { avail / 4 };
-    let hard = base.saturating_mul(3).min(cap.max(MIN_TIME)).max(MIN_TIME);
+    let hard = (base.saturating_mul(policy.hard_percent) / 100)
+        .min(cap.max(MIN_TIME))
+        .max(MIN_TIME);
     let soft = base.min(hard).max(MIN_TIME);
     Budget { soft, hard }
 }

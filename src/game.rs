@@ -118,10 +118,17 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// rest on the scale of the evaluation and on move counts (reverse futility pruning,
     /// razoring, late-move pruning, the aggressive late-move reductions:
     /// `search::Features`). Their defaults were measured in Ataxx; a game opts in once it
-    /// has measured them with its own evaluation, and may opt out where exactness
-    /// matters more than depth (Ataxx: the last few empty squares). Default: never (the
-    /// search reduces as before these features existed).
+    /// has measured them with its own evaluation. Default: never (the search reduces as
+    /// before these features existed).
     fn selective(&self) -> bool {
+        false
+    }
+
+    /// Whether the end is near enough that a search asked to play it exactly
+    /// (`Features::exact_endgame`, the text languages' AI) drops the selective features
+    /// and searches full width, which proves short forced wins the reductions would
+    /// hide. Default: never.
+    fn near_end(&self) -> bool {
         false
     }
 

@@ -59,6 +59,10 @@ pub struct Features {
     /// [`PREDICT_GROWTH`] would pass the hard deadline (it would be cut off and
     /// thrown away).
     pub predict_stop: bool,
+    /// Search full width (no selective features) where the game says the end is near
+    /// ([`Game::near_end`]): exact play of short forced wins matters more there than
+    /// depth. Off for timed play (it lost Elo there), on for the text languages' AI.
+    pub exact_endgame: bool,
 }
 
 /// How much longer than the last iteration the next one is assumed to take
@@ -69,9 +73,9 @@ impl Features {
     /// The features as they apply in `pos`: the ones tuned to one game's evaluation
     /// scale and move counts (reverse futility pruning, razoring, late-move pruning, the
     /// aggressive reductions) stay off unless the game opts in there with
-    /// [`Game::selective`].
+    /// [`Game::selective`], and off near the end in an exact-endgame search.
     pub fn effective<G: Game>(self, pos: &G) -> Features {
-        if pos.selective() {
+        if pos.selective() && !(self.exact_endgame && pos.near_end()) {
             self
         } else {
             Features {
@@ -110,6 +114,7 @@ impl Default for Features {
             lmp: 0,
             lmr_aggr: 3,
             predict_stop: false,
+            exact_endgame: false,
         }
     }
 }

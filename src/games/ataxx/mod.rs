@@ -78,11 +78,17 @@ impl Game for Position {
         Position::is_legal(self, mv)
     }
 
-    /// While at least [`SELECTIVE_MIN_EMPTY`] squares are empty. With fewer, the end is
-    /// near enough for a full-width search to prove it, and the reductions and static
-    /// cuts would hide forced wins (`tests/forced_wins.rs`).
+    /// Everywhere: measured at real time controls (`docs/strength.md`, round 3).
     fn selective(&self) -> bool {
-        self.empty().count_ones() >= SELECTIVE_MIN_EMPTY
+        true
+    }
+
+    /// Fewer than [`EXACT_MAX_EMPTY`] squares empty: a full-width search proves the
+    /// forced wins there that the reductions and static cuts hide
+    /// (`tests/forced_wins.rs`). Only the text AI asks for it: in timed play the
+    /// full-width search lost about 230 Elo (row 28).
+    fn near_end(&self) -> bool {
+        self.empty().count_ones() < EXACT_MAX_EMPTY
     }
 
     /// The pass, while at least [`NULL_MOVE_EMPTY_PERCENT`] % of the playable squares
@@ -96,8 +102,9 @@ impl Game for Position {
     }
 }
 
-/// The selective search is used while at least this many squares are empty.
-pub const SELECTIVE_MIN_EMPTY: u32 = 10;
+/// An exact-endgame search (`Features::exact_endgame`) is full width with fewer than
+/// this many empty squares.
+pub const EXACT_MAX_EMPTY: u32 = 10;
 
 /// Null-move pruning is offered while at least this share of the playable squares is
 /// empty (zugzwang becomes likely as the board fills).

@@ -455,14 +455,18 @@ impl<D: TextDialect> Session<'_, D> {
 /// choose the protocol. `interactive` says a person is typing (prompts; `quit` acts
 /// while the AI thinks). Returns the process exit status (0: errors in the input are
 /// reported and play goes on).
-/// The text languages' AI: the default search, but full width near the end, where the
-/// specs' harnesses expect a forced win to be converted in the fewest moves.
-fn text_engine<G: Game>(hash_mib: usize) -> Engine<G> {
-    let engine = Engine::new(hash_mib);
-    engine.set_features(Features {
+/// The text languages' AI searches with the defaults, but full width near the end,
+/// where the specs' harnesses expect a forced win to be converted in the fewest moves.
+pub fn ai_features() -> Features {
+    Features {
         exact_endgame: true,
         ..Features::default()
-    });
+    }
+}
+
+fn text_engine<G: Game>(hash_mib: usize) -> Engine<G> {
+    let engine = Engine::new(hash_mib);
+    engine.set_features(ai_features());
     engine
 }
 

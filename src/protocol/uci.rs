@@ -147,7 +147,7 @@ pub static OPTIONS: &[SpinOption] = &[
     },
     SpinOption {
         name: "TimeReserveIncs",
-        default: 0,
+        default: time::DEFAULT_RESERVE_INCS as i64,
         min: 0,
         max: 100,
         apply: |s, v| s.time_policy.reserve_incs = v as u32,
@@ -1061,8 +1061,20 @@ mod tests {
             ..GoParams::default()
         };
         let now = Instant::now();
-        let x = limits_for(&p, Side::First, time::DEFAULT_OVERHEAD, &time::Policy::default(), now);
-        let o = limits_for(&p, Side::Second, time::DEFAULT_OVERHEAD, &time::Policy::default(), now);
+        let x = limits_for(
+            &p,
+            Side::First,
+            time::DEFAULT_OVERHEAD,
+            &time::Policy::default(),
+            now,
+        );
+        let o = limits_for(
+            &p,
+            Side::Second,
+            time::DEFAULT_OVERHEAD,
+            &time::Policy::default(),
+            now,
+        );
         assert!(x.hard_time.unwrap() < o.hard_time.unwrap());
         assert!(x.hard_time.unwrap() <= Duration::from_millis(245));
     }

@@ -173,7 +173,9 @@ mod tests {
             let bb = rng.next_u64() & rng.next_u64() & FULL;
             let planes = neighbour_counts(bb);
             for sq in 0..SQUARES {
-                let count: u32 = (0..4).map(|p| ((planes[p] >> sq) & 1) as u32 * (1 << p)).sum();
+                let count: u32 = (0..4)
+                    .map(|p| ((planes[p] >> sq) & 1) as u32 * (1 << p))
+                    .sum();
                 assert_eq!(count, (ADJACENT[sq] & bb).count_ones(), "square {sq}");
             }
             assert!(planes.iter().all(|p| p & !FULL == 0));

@@ -114,6 +114,33 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         true
     }
 
+    /// Whether the search may use its selective features in this position: those that
+    /// rest on the scale of the evaluation and on move counts (reverse futility pruning,
+    /// razoring, late-move pruning, the aggressive late-move reductions:
+    /// `search::Features`). Their defaults were measured in Ataxx; a game opts in once it
+    /// has measured them with its own evaluation. Default: never (the search reduces as
+    /// before these features existed).
+    fn selective(&self) -> bool {
+        false
+    }
+
+    /// Whether the end is near enough that a search asked to play it exactly
+    /// (`Features::exact_endgame`, the text languages' AI) drops the selective features
+    /// and searches full width, which proves short forced wins the reductions would
+    /// hide. Default: never.
+    fn near_end(&self) -> bool {
+        false
+    }
+
+    /// A "null move" for null-move pruning: a move that only hands the turn to the
+    /// opponent, offered where the game considers passing a fair test of the position
+    /// (not where the side to move must pass anyway, and not where zugzwang is likely).
+    /// `make_move`/`unmake_move` must accept it even though it need not be legal. The
+    /// default, `None`, means "not supported": the search then never tries one.
+    fn null_move(&self) -> Option<Self::Move> {
+        None
+    }
+
     /// Whether `mv` is legal here; used to validate moves from the transposition
     /// table and from untrusted peers. The default generates all moves.
     fn is_legal(&self, mv: Self::Move) -> bool {

@@ -1,12 +1,13 @@
 //! The AI must convert forced wins of one to five of its own moves. Positions are found
 //! by random generation and proven by an exhaustive solver in this test (no heuristics,
 //! no tables), then the AI plays them out under the text rules with the text front
-//! end's default budget against the longest defence.
+//! end's budget and search settings against the longest defence.
 
 use engine::game::{Outcome, Side};
 use engine::games::ataxx::bitboard::{Bits, FULL};
 use engine::games::ataxx::text::{AI_NODES, AI_TIME_CAP};
 use engine::games::ataxx::{Move, Position, Rules};
+use engine::protocol::text;
 use engine::rng::SplitMix64;
 use engine::search::{Limits, Searcher};
 use std::collections::HashMap;
@@ -180,6 +181,7 @@ fn ai_converts_forced_wins_of_one_to_five_moves() {
     for (n, start) in positions {
         let mut pos = start.clone();
         let mut searcher = Searcher::<Position>::new(16);
+        searcher.features = text::ai_features();
         let limits = Limits {
             nodes: Some(AI_NODES),
             hard_time: Some(AI_TIME_CAP),

@@ -647,13 +647,13 @@ fn seed_reproducible() {
         moves,
         [
             "Red moves a7-b7.",
-            "Blue moves g7-f7.",
-            "Red moves g1-f1.",
             "Blue moves a1-b1.",
             "Red moves b7-c7.",
-            "Blue moves f7-e7.",
-            "Red moves f1-f2.",
-            "Blue moves a1-b2.",
+            "Blue moves b1-c1.",
+            "Red moves c7-d7.",
+            "Blue moves c1-d1.",
+            "Red moves d7-e7.",
+            "Blue moves d1-e1.",
         ],
         "the seeded AI game changed: {game:?}"
     );

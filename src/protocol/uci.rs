@@ -103,6 +103,7 @@ pub struct SpinOption {
 pub struct Settings {
     hash_mib: usize,
     overhead: Duration,
+    time_policy: time::Policy,
     features: Features,
 }
 
@@ -128,6 +129,28 @@ pub static OPTIONS: &[SpinOption] = &[
         min: 0,
         max: 5000,
         apply: |s, v| s.overhead = Duration::from_millis(v as u64),
+    },
+    // Time management constants (`search::time::Policy`), so matches can measure them.
+    SpinOption {
+        name: "TimeMovesToGo",
+        default: time::DEFAULT_MOVES_TO_GO as i64,
+        min: 1,
+        max: time::MAX_MOVES_TO_GO as i64,
+        apply: |s, v| s.time_policy.moves_to_go = v as u32,
+    },
+    SpinOption {
+        name: "TimeHardPercent",
+        default: 300,
+        min: 100,
+        max: 1000,
+        apply: |s, v| s.time_policy.hard_percent = v as u32,
+    },
+    SpinOption {
+        name: "TimeReserveIncs",
+        default: time::DEFAULT_RESERVE_INCS as i64,
+        min: 0,
+        max: 100,
+        apply: |s, v| s.time_policy.reserve_incs = v as u32,
     },
     // Search feature switches (1 on, 0 off; `true`/`false` are accepted too), so a
     // match can measure each feature against the same binary without it.
@@ -193,6 +216,48 @@ pub static OPTIONS: &[SpinOption] = &[
         min: 0,
         max: 1,
         apply: |s, v| s.features.iir = v != 0,
+    },
+    SpinOption {
+        name: "NullMove",
+        default: 1,
+        min: 0,
+        max: 1,
+        apply: |s, v| s.features.null_move = v != 0,
+    },
+    SpinOption {
+        name: "RFPMargin",
+        default: 150,
+        min: 0,
+        max: 10000,
+        apply: |s, v| s.features.rfp_margin = v as i32,
+    },
+    SpinOption {
+        name: "RazorMargin",
+        default: 200,
+        min: 0,
+        max: 10000,
+        apply: |s, v| s.features.razor_margin = v as i32,
+    },
+    SpinOption {
+        name: "LMP",
+        default: 0,
+        min: 0,
+        max: 1000,
+        apply: |s, v| s.features.lmp = v as i32,
+    },
+    SpinOption {
+        name: "LMRAggr",
+        default: 3,
+        min: 0,
+        max: 8,
+        apply: |s, v| s.features.lmr_aggr = v as i32,
+    },
+    SpinOption {
+        name: "PredictStop",
+        default: 0,
+        min: 0,
+        max: 1,
+        apply: |s, v| s.features.predict_stop = v != 0,
     },
 ];
 
@@ -408,7 +473,13 @@ fn parse_go(args: &[&str], dialect: Dialect) -> Result<GoParams, String> {
 /// The search limits for `go` with the side to move `side`, the clock started at
 /// `start` (when the command arrived). Infinite ignores time; no limit at all searches
 /// to the maximum depth (in practice until `stop` or a proven result).
-pub fn limits_for(p: &GoParams, side: Side, overhead: Duration, start: Instant) -> Limits {
+pub fn limits_for(
+    p: &GoParams,
+    side: Side,
+    overhead: Duration,
+    policy: &time::Policy,
+    start: Instant,
+) -> Limits {
     let mut limits = Limits {
         depth: p.depth,
         nodes: p.nodes,
@@ -422,13 +493,14 @@ pub fn limits_for(p: &GoParams, side: Side, overhead: Duration, start: Instant) 
     let (clock, inc) = (p.time[side.index()], p.inc[side.index()]);
     let ms = Duration::from_millis;
     let by_clock = clock.map(|c| {
-        time::allocate(
+        time::allocate_with(
             &TimeControl {
                 remaining: ms(c),
                 increment: ms(inc.unwrap_or(0)),
                 moves_to_go: p.movestogo,
             },
             overhead,
+            policy,
         )
     });
     let by_movetime = p.movetime.map(|t| time::movetime(ms(t), overhead));
@@ -522,6 +594,7 @@ impl<G: GameIo> Session<G> {
         let settings = Settings {
             hash_mib: option_default("Hash") as usize,
             overhead: Duration::from_millis(option_default("MoveOverhead") as u64),
+            time_policy: time::Policy::default(),
             features: Features::default(),
         };
         let (task_tx, task_rx) = unbounded();
@@ -744,7 +817,13 @@ impl<G: GameIo> Session<G> {
             Command::Go(params) => {
                 self.busy()?;
                 let side = self.position.side_to_move();
-                let limits = limits_for(&params, side, self.settings.overhead, at);
+                let limits = limits_for(
+                    &params,
+                    side,
+                    self.settings.overhead,
+                    &self.settings.time_policy,
+                    at,
+                );
                 log::debug!("go {:?} on {}", limits, self.position.fen());
                 self.search_root = self.position.clone();
                 self.engine.go(self.position.clone(), limits, None);
@@ -942,6 +1021,12 @@ mod tests {
         assert_eq!(option_default("LMRLog"), d.lmr_log as i64);
         assert_eq!(option_default("HistoryDiv"), d.history_div as i64);
         assert_eq!(on("IIR"), d.iir);
+        assert_eq!(on("NullMove"), d.null_move);
+        assert_eq!(option_default("RFPMargin"), d.rfp_margin as i64);
+        assert_eq!(option_default("RazorMargin"), d.razor_margin as i64);
+        assert_eq!(option_default("LMP"), d.lmp as i64);
+        assert_eq!(option_default("LMRAggr"), d.lmr_aggr as i64);
+        assert_eq!(on("PredictStop"), d.predict_stop);
     }
 
     #[test]
@@ -976,8 +1061,20 @@ mod tests {
             ..GoParams::default()
         };
         let now = Instant::now();
-        let x = limits_for(&p, Side::First, time::DEFAULT_OVERHEAD, now);
-        let o = limits_for(&p, Side::Second, time::DEFAULT_OVERHEAD, now);
+        let x = limits_for(
+            &p,
+            Side::First,
+            time::DEFAULT_OVERHEAD,
+            &time::Policy::default(),
+            now,
+        );
+        let o = limits_for(
+            &p,
+            Side::Second,
+            time::DEFAULT_OVERHEAD,
+            &time::Policy::default(),
+            now,
+        );
         assert!(x.hard_time.unwrap() < o.hard_time.unwrap());
         assert!(x.hard_time.unwrap() <= Duration::from_millis(245));
     }

@@ -1,7 +1,10 @@
 //! Iterative-deepening negamax alpha-beta over any [`Game`]: principal variation search,
-//! aspiration windows, a transposition table, killer and history move ordering, and
-//! late-move reductions. Moves are reduced, never pruned, so a proven win or loss is a
-//! real forced line.
+//! aspiration windows, a transposition table, killer and history move ordering,
+//! late-move reductions, and (switchable, see [`Features`]) null-move pruning, reverse
+//! futility pruning, razoring and late-move pruning. The pruning never produces a
+//! proven score: it cuts only inside windows away from wins and losses, never prunes a
+//! move while every move searched so far loses, and a null move that "wins" counts as
+//! beta. So a proven win or loss is still a real forced line.
 
 use super::limits::{Clock, Limits};
 use super::report::{Iteration, Score, SearchResult, StopReason, INF, MAX_PLY, WIN};
@@ -32,10 +35,68 @@ pub struct Features {
     /// Internal iterative reduction: one ply less at nodes of depth ≥ 4 that have no
     /// transposition-table move.
     pub iir: bool,
+    /// Null-move pruning where the game offers a null move (`Game::null_move`): at
+    /// non-PV nodes of depth ≥ 3 whose static evaluation is at least beta, a pass
+    /// searched `3 + depth / 4` plies shallower that still fails high cuts the node.
+    pub null_move: bool,
+    /// Reverse futility pruning when nonzero: a non-PV node of depth ≤ [`STATIC_CUT_DEPTH`]
+    /// whose static evaluation minus `rfp_margin · depth` is still at least beta
+    /// returns beta.
+    pub rfp_margin: i32,
+    /// Razoring when nonzero: a non-PV node of depth ≤ [`STATIC_CUT_DEPTH`] whose static
+    /// evaluation plus `razor_margin · depth` is still below alpha returns alpha.
+    pub razor_margin: i32,
+    /// Late-move pruning when nonzero: at non-PV nodes, quiet moves (`Game::is_quiet`)
+    /// from index `lmp + depth²` on are not searched.
+    pub lmp: i32,
+    /// Aggressive late-move reductions when nonzero: every move after the first (passes
+    /// excepted) at depth ≥ 2 is searched `lmr_aggr` plies shallower, one more from the
+    /// 10th move, captures too (`lmr_quiet` applies to the other schemes only); a reduced
+    /// search may drop straight to the static evaluation. Replaces the scheme of
+    /// `lmr_log` and the fixed reduction.
+    pub lmr_aggr: i32,
+    /// Do not start an iteration when the last one's duration times
+    /// [`PREDICT_GROWTH`] would pass the hard deadline (it would be cut off and
+    /// thrown away).
+    pub predict_stop: bool,
+    /// Search full width (no selective features) where the game says the end is near
+    /// ([`Game::near_end`]): exact play of short forced wins matters more there than
+    /// depth. Off for timed play (it lost Elo there), on for the text languages' AI.
+    pub exact_endgame: bool,
 }
 
+/// How much longer than the last iteration the next one is assumed to take
+/// (`Features::predict_stop`). Measured ratios with aggressive reductions: 1.5–2.5.
+pub const PREDICT_GROWTH: f32 = 1.5;
+
+impl Features {
+    /// The features as they apply in `pos`: the ones tuned to one game's evaluation
+    /// scale and move counts (reverse futility pruning, razoring, late-move pruning, the
+    /// aggressive reductions) stay off unless the game opts in there with
+    /// [`Game::selective`], and off near the end in an exact-endgame search.
+    pub fn effective<G: Game>(self, pos: &G) -> Features {
+        if pos.selective() && !(self.exact_endgame && pos.near_end()) {
+            self
+        } else {
+            Features {
+                rfp_margin: 0,
+                razor_margin: 0,
+                lmp: 0,
+                lmr_aggr: 0,
+                ..self
+            }
+        }
+    }
+}
+
+/// Deepest remaining depth at which reverse futility pruning and razoring may cut.
+pub const STATIC_CUT_DEPTH: i32 = 4;
+
 impl Default for Features {
-    /// All on except killers, which lost about 85 Elo in Ataxx (`docs/strength.md`).
+    /// The measured best for Ataxx (`docs/strength.md`): killers off (−85 Elo), the
+    /// aggressive reductions (`lmr_aggr` 3), null move, reverse futility pruning and
+    /// razoring on; late-move pruning off. Where a game does not opt in
+    /// ([`Game::selective`], [`Game::null_move`]) the search is as before these existed.
     fn default() -> Features {
         Features {
             aspiration: true,
@@ -47,6 +108,13 @@ impl Default for Features {
             lmr_log: 0,
             history_div: 64,
             iir: false,
+            null_move: true,
+            rfp_margin: 150,
+            razor_margin: 200,
+            lmp: 0,
+            lmr_aggr: 3,
+            predict_stop: false,
+            exact_endgame: false,
         }
     }
 }
@@ -59,6 +127,8 @@ pub struct Searcher<G: Game> {
     move_buf: Vec<Vec<G::Move>>,
     score_buf: Vec<Vec<i32>>,
     pv: Vec<Vec<G::Move>>,
+    /// `after_null[ply]`: the move that led to this ply was a null move.
+    after_null: Vec<bool>,
     /// Switchable features (see [`Features::default`]).
     pub features: Features,
     // Per-search state.
@@ -83,6 +153,7 @@ impl<G: Game> Searcher<G> {
             move_buf: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             score_buf: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            after_null: vec![false; MAX_PLY + 2],
             features: Features::default(),
             nodes: 0,
             seldepth: 0,
@@ -168,6 +239,7 @@ impl<G: Game> Searcher<G> {
             .clamp(1, MAX_PLY as u32 - 8);
         let mut prev_score = 0;
         for depth in 1..=max_depth {
+            let iteration_start = Instant::now();
             let (score, best_idx) = self.search_root(
                 &mut pos,
                 &mut root_moves,
@@ -219,8 +291,19 @@ impl<G: Game> Searcher<G> {
                         break;
                     }
                 }
+                let now = Instant::now();
                 let soft = self.clock.and_then(|c| c.soft);
-                if soft.is_some_and(|s| Instant::now() >= s) {
+                if soft.is_some_and(|s| now >= s) {
+                    result.reason = StopReason::Time;
+                    break;
+                }
+                // An iteration cut off by the hard deadline is thrown away: do not start
+                // one that would not finish, judging by the last one's duration.
+                let hard = self.clock.and_then(|c| c.hard);
+                let last = now - iteration_start;
+                if self.features.predict_stop
+                    && hard.is_some_and(|h| now + last.mul_f32(PREDICT_GROWTH) >= h)
+                {
                     result.reason = StopReason::Time;
                     break;
                 }
@@ -402,6 +485,42 @@ impl<G: Game> Searcher<G> {
             }
         }
 
+        // Selective pruning at non-PV nodes, from the static evaluation.
+        let f = self.features.effective(pos);
+        if !pv_node && beta.abs() < PROVEN && alpha.abs() < PROVEN {
+            let static_cut = depth <= STATIC_CUT_DEPTH && (f.rfp_margin > 0 || f.razor_margin > 0);
+            let null = f.null_move && depth >= 3 && !self.after_null[ply];
+            if static_cut || null {
+                let eval = pos.evaluate();
+                if static_cut {
+                    if f.rfp_margin > 0 && eval - f.rfp_margin * depth >= beta {
+                        return beta;
+                    }
+                    if f.razor_margin > 0 && eval + f.razor_margin * depth < alpha {
+                        return alpha;
+                    }
+                }
+                if null && eval >= beta {
+                    if let Some(null_mv) = pos.null_move() {
+                        let undo = pos.make_move(null_mv);
+                        self.after_null[ply + 1] = true;
+                        let r = 3 + depth / 4;
+                        let s =
+                            -self.negamax(pos, depth - r, -beta, -beta + 1, ply + 1, false, stop);
+                        self.after_null[ply + 1] = false;
+                        pos.unmake_move(null_mv, undo);
+                        if self.stopped {
+                            return 0;
+                        }
+                        if s >= beta {
+                            // A null-move result proves nothing about wins or losses.
+                            return if s >= PROVEN { beta } else { s };
+                        }
+                    }
+                }
+            }
+        }
+
         let mut depth = depth;
         if self.features.iir && depth >= 4 && tt_move.is_none() {
             depth -= 1;
@@ -417,22 +536,34 @@ impl<G: Game> Searcher<G> {
         let alpha_orig = alpha;
         let mut best_score = -INF;
         let mut best_move = None;
+        let lmp_from = if f.lmp > 0 && !pv_node {
+            (f.lmp + depth * depth) as usize
+        } else {
+            usize::MAX
+        };
         for i in 0..moves.len() {
             pick_best(&mut moves, &mut scores, i);
             let mv = moves[i];
             let ordered_score = scores[i];
-            let quiet = !self.features.lmr_quiet || pos.is_quiet(mv);
+            let is_quiet = pos.is_quiet(mv);
+            let pass = pos.is_pass(mv);
+            if i >= lmp_from && is_quiet && !pass && best_score > -PROVEN {
+                continue;
+            }
+            let quiet = !self.features.lmr_quiet || is_quiet;
             let undo = pos.make_move(mv);
             let score = if i == 0 {
                 -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, pv_node, stop)
             } else {
-                let reduce = self.features.lmr
-                    && depth >= 3
-                    && i >= 3
-                    && ordered_score < KILLER_SCORE
-                    && quiet
-                    && !pos.is_pass(mv);
-                let r = if !reduce {
+                let r = if !self.features.lmr || pass {
+                    0
+                } else if f.lmr_aggr > 0 {
+                    if depth >= 2 && ordered_score < KILLER_SCORE {
+                        f.lmr_aggr + (i >= 9) as i32
+                    } else {
+                        0
+                    }
+                } else if !(depth >= 3 && i >= 3 && ordered_score < KILLER_SCORE && quiet) {
                     0
                 } else if self.features.lmr_log > 0 {
                     log_reduction(depth, i, self.features.lmr_log)
@@ -533,6 +664,8 @@ impl<G: Game> Searcher<G> {
 }
 
 const TT_SCORE: i32 = i32::MAX;
+/// Scores at least this far from zero are proven wins or losses.
+const PROVEN: i32 = WIN - MAX_PLY as i32;
 const KILLER_SCORE: i32 = i32::MAX - 10;
 
 /// The log-based late-move reduction for a move at index `i` (0-based) searched at

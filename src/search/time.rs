@@ -6,10 +6,11 @@
 //! The formula (all times in milliseconds, `overhead` defaults to [`DEFAULT_OVERHEAD`]):
 //!
 //! ```text
-//! avail = max(remaining - overhead, 0)          time we may spend on the whole game
-//! mtg   = movestogo clamped to 1..=50, else 25  moves the remaining time must last
+//! reserve = min(reserve_incs * increment, 3/4 * remaining)  kept back (Policy: 20)
+//! avail = max(remaining - overhead - reserve, 0)  time we may spend on the whole game
+//! mtg   = movestogo clamped to 1..=50, else 25    moves the remaining time must last
 //! base  = avail / mtg + 3/4 * increment
-//! cap   = avail / 2 if mtg == 1 else avail / 4  never bet more of the clock on one move
+//! cap   = avail / 2 if mtg == 1 else avail / 4    never bet more of the clock on one move
 //! hard  = clamp(3 * base, MIN_TIME, max(cap, MIN_TIME))
 //! soft  = min(base, hard)
 //! ```
@@ -18,7 +19,8 @@
 //! so a move must fit in the time already on the clock. Because each move spends at most
 //! a quarter of what is left (minus the overhead kept for pipes and scheduling), the
 //! clock decays geometrically and never reaches zero; with an increment the remaining
-//! time settles where the increment pays for the move.
+//! time settles where the increment pays for the move, some 20 increments above zero
+//! thanks to the reserve (a stall of a few increments then costs time, not the game).
 
 use super::limits::Limits;
 use std::time::Duration;
@@ -33,6 +35,9 @@ pub const MIN_TIME: Duration = Duration::from_millis(1);
 
 /// Moves assumed left in the game when the GUI does not say (`movestogo` absent).
 pub const DEFAULT_MOVES_TO_GO: u32 = 25;
+
+/// Increments kept on the clock (measured: `docs/strength.md` row 32).
+pub const DEFAULT_RESERVE_INCS: u32 = 20;
 
 /// Upper bound on `movestogo`: beyond this the time is effectively sudden death.
 pub const MAX_MOVES_TO_GO: u32 = 50;
@@ -65,15 +70,53 @@ impl Budget {
     }
 }
 
-/// The budget for one move under a clock (see the module docs for the formula).
+/// The tunable constants of [`allocate`] (UAI options `TimeMovesToGo`, `TimeHardPercent`,
+/// `TimeReserveIncs`), so a match can measure them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Policy {
+    /// Moves the remaining time must last when the GUI does not say (`mtg`).
+    pub moves_to_go: u32,
+    /// The hard deadline as a percentage of the base time.
+    pub hard_percent: u32,
+    /// Increments kept back on the clock (at most three quarters of it): the clock then settles
+    /// that far above zero instead of at the overhead, so a scheduling stall of a few
+    /// increments does not forfeit.
+    pub reserve_incs: u32,
+}
+
+impl Default for Policy {
+    fn default() -> Policy {
+        Policy {
+            moves_to_go: DEFAULT_MOVES_TO_GO,
+            hard_percent: 300,
+            reserve_incs: DEFAULT_RESERVE_INCS,
+        }
+    }
+}
+
+/// The budget for one move under a clock with the default [`Policy`].
 pub fn allocate(tc: &TimeControl, overhead: Duration) -> Budget {
-    let avail = tc.remaining.saturating_sub(overhead);
+    allocate_with(tc, overhead, &Policy::default())
+}
+
+/// The budget for one move under a clock (see the module docs for the formula).
+pub fn allocate_with(tc: &TimeControl, overhead: Duration, policy: &Policy) -> Budget {
+    let reserve = tc
+        .increment
+        .saturating_mul(policy.reserve_incs)
+        .min(tc.remaining - tc.remaining / 4);
+    let avail = tc
+        .remaining
+        .saturating_sub(overhead)
+        .saturating_sub(reserve);
     let mtg = tc
         .moves_to_go
-        .map_or(DEFAULT_MOVES_TO_GO, |m| m.clamp(1, MAX_MOVES_TO_GO));
+        .map_or(policy.moves_to_go.max(1), |m| m.clamp(1, MAX_MOVES_TO_GO));
     let base = avail / mtg + tc.increment * 3 / 4;
     let cap = if mtg == 1 { avail / 2 } else { avail / 4 };
-    let hard = base.saturating_mul(3).min(cap.max(MIN_TIME)).max(MIN_TIME);
+    let hard = (base.saturating_mul(policy.hard_percent) / 100)
+        .min(cap.max(MIN_TIME))
+        .max(MIN_TIME);
     let soft = base.min(hard).max(MIN_TIME);
     Budget { soft, hard }
 }
@@ -103,10 +146,10 @@ mod tests {
 
     #[test]
     fn typical_fast_game() {
-        // 1 s + 10 ms: (1000 - 20) / 25 + 7.5 = 46.7 ms soft, three times that hard.
+        // 1 s + 10 ms: (1000 - 20 - 200) / 25 + 7.5 = 38.7 ms soft, three times that hard.
         let b = allocate(&tc(1000, 10, None), DEFAULT_OVERHEAD);
-        assert_eq!(b.soft, Duration::from_micros(46_700));
-        assert_eq!(b.hard, Duration::from_micros(140_100));
+        assert_eq!(b.soft, Duration::from_micros(38_700));
+        assert_eq!(b.hard, Duration::from_micros(116_100));
     }
 
     #[test]
@@ -132,9 +175,10 @@ mod tests {
 
     #[test]
     fn increment_cannot_buy_time_that_is_not_on_the_clock() {
+        // 100 ms left: 75 ms kept back, the overhead too, a quarter of the rest is the cap.
         let b = allocate(&tc(100, 10_000, None), DEFAULT_OVERHEAD);
-        assert_eq!(b.hard, ms(20));
-        assert_eq!(b.soft, ms(20));
+        assert_eq!(b.hard, Duration::from_micros(1_250));
+        assert_eq!(b.soft, Duration::from_micros(1_250));
     }
 
     #[test]
@@ -186,6 +230,33 @@ mod tests {
                 remaining = remaining - used + ms(10);
             }
             assert!(remaining >= ms(DEFAULT_OVERHEAD.as_millis() as u64));
+        }
+    }
+
+    /// Games where moves end at the soft deadline (iterations finish there, as they
+    /// mostly do) plus a latency of up to 2 ms (pipes and wake-up; measured well under
+    /// 1 ms on a quiet machine): the clock settles some 200 ms above zero, so
+    /// even a move that runs to its hard deadline and then stalls 150 ms (seen on a
+    /// loaded 2-core machine) does not forfeit.
+    #[test]
+    fn the_reserve_absorbs_a_stall() {
+        for latency in [0, 1, 2] {
+            let mut remaining = ms(1000);
+            for _ in 0..400 {
+                let b = allocate(
+                    &tc(remaining.as_millis() as u64, 10, None),
+                    DEFAULT_OVERHEAD,
+                );
+                remaining = remaining - b.soft - ms(latency) + ms(10);
+            }
+            let b = allocate(
+                &tc(remaining.as_millis() as u64, 10, None),
+                DEFAULT_OVERHEAD,
+            );
+            assert!(
+                b.hard + ms(latency + 150) < remaining,
+                "a 150 ms stall would flag: {b:?}, {remaining:?} left (latency {latency})"
+            );
         }
     }
 

@@ -11,7 +11,7 @@
 //! the board is empty, `EG` when it is full. Linear so that `src/bin/tune.rs` can fit
 //! the weights to game results (see `docs/strength.md`).
 
-use super::bitboard::{dilate, dilate2, Bits, ADJACENT, FILE_A, FILE_G, FULL};
+use super::bitboard::{dilate, dilate2, max_count, neighbour_counts, FILE_A, FILE_G, FULL};
 use super::position::Position;
 
 /// Number of evaluation terms.
@@ -57,12 +57,7 @@ pub fn terms(pos: &Position) -> ([i32; N_TERMS], i32) {
     // Stones with no empty neighbour cannot be flipped until one opens up.
     let near_empty = dilate(empty);
     // The most stones one move can flip: ours now (we are to move), theirs next.
-    let best_flip = |reach: u64, victims: u64| {
-        Bits(reach)
-            .map(|s| cnt(ADJACENT[s as usize] & victims))
-            .max()
-            .unwrap_or(0)
-    };
+    let best_flip = |reach: u64, victims: u64| max_count(&neighbour_counts(victims), reach);
     let t = [
         cnt(own) - cnt(opp),
         own_exposed - opp_exposed,

@@ -77,7 +77,38 @@ impl Game for Position {
     fn is_legal(&self, mv: Move) -> bool {
         Position::is_legal(self, mv)
     }
+
+    /// Everywhere: measured at real time controls (`docs/strength.md`, round 3).
+    fn selective(&self) -> bool {
+        true
+    }
+
+    /// Fewer than [`EXACT_MAX_EMPTY`] squares empty: a full-width search proves the
+    /// forced wins there that the reductions and static cuts hide
+    /// (`tests/forced_wins.rs`). Only the text AI asks for it: in timed play the
+    /// full-width search lost about 230 Elo (row 28).
+    fn near_end(&self) -> bool {
+        self.empty().count_ones() < EXACT_MAX_EMPTY
+    }
+
+    /// The pass, while at least [`NULL_MOVE_EMPTY_PERCENT`] % of the playable squares
+    /// are empty and the side to move has a move: late in the game a pass is often the
+    /// best move (every move may open a hole), so the null-move test would mislead.
+    fn null_move(&self) -> Option<Move> {
+        let playable = 49 - self.gaps().count_ones();
+        let empty = self.empty().count_ones();
+        (empty * 100 >= NULL_MOVE_EMPTY_PERCENT * playable && self.can_move(self.side_to_move()))
+            .then_some(Move::PASS)
+    }
 }
+
+/// An exact-endgame search (`Features::exact_endgame`) is full width with fewer than
+/// this many empty squares.
+pub const EXACT_MAX_EMPTY: u32 = 10;
+
+/// Null-move pruning is offered while at least this share of the playable squares is
+/// empty (zugzwang becomes likely as the board fills).
+pub const NULL_MOVE_EMPTY_PERCENT: u32 = 46;
 
 impl GameIo for Position {
     const NAME: &'static str = "ataxx";

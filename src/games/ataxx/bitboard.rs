@@ -172,11 +172,11 @@ mod tests {
         for _ in 0..2000 {
             let bb = rng.next_u64() & rng.next_u64() & FULL;
             let planes = neighbour_counts(bb);
-            for sq in 0..SQUARES {
+            for (sq, adjacent) in ADJACENT.iter().enumerate() {
                 let count: u32 = (0..4)
                     .map(|p| ((planes[p] >> sq) & 1) as u32 * (1 << p))
                     .sum();
-                assert_eq!(count, (ADJACENT[sq] & bb).count_ones(), "square {sq}");
+                assert_eq!(count, (adjacent & bb).count_ones(), "square {sq}");
             }
             assert!(planes.iter().all(|p| p & !FULL == 0));
             let among = rng.next_u64() & FULL;

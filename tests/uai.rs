@@ -12,6 +12,8 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 const SHORT: Duration = Duration::from_secs(5);
+/// Ceiling for resizing the table to 1 GiB and back.
+const TABLE_WORK: Duration = Duration::from_secs(120);
 /// The ceiling for what a working engine answers at once (`stop`, `isready` during a
 /// search, `quit`, a move on an almost empty clock): far above its real latency (a few
 /// milliseconds), so only a machine stalled for seconds or an engine that waits for
@@ -56,8 +58,13 @@ impl Uai {
 
     /// Sends `isready` and returns what came before `readyok`.
     fn sync(&mut self) -> Vec<String> {
+        self.sync_within(SHORT)
+    }
+
+    /// `sync` with its own ceiling, for work that takes seconds on a loaded machine.
+    fn sync_within(&mut self, ceiling: Duration) -> Vec<String> {
         self.send("isready");
-        let mut lines = self.wait_for_prefix("readyok", SHORT);
+        let mut lines = self.wait_for_prefix("readyok", ceiling);
         assert_eq!(lines.pop().as_deref(), Some("readyok"));
         lines
     }
@@ -188,15 +195,16 @@ fn readyok_waits_for_table_work_and_keeps_order() {
         .iter()
         .all(|l| l.starts_with("info depth") || l.starts_with("bestmove")));
     e.send("uainewgame");
-    assert!(e.sync().is_empty());
+    assert!(e.sync_within(TABLE_WORK).is_empty());
     // How long this machine takes to grow the table from 256 to 1024 MiB, measured here
     // because it varies from a fraction of a second to seconds with the machine's load.
+    // Zeroing 1 GiB took over 5 s on a loaded 2-core machine: a generous ceiling here.
     e.send("setoption name Hash value 1024");
     let t = Instant::now();
-    assert!(e.sync().is_empty());
+    assert!(e.sync_within(TABLE_WORK).is_empty());
     let table_work = t.elapsed();
     e.send("setoption name Hash value 256");
-    assert!(e.sync().is_empty());
+    assert!(e.sync_within(TABLE_WORK).is_empty());
     // Quit while the search thread is busy with the same work: no waiting for it, so
     // the exit takes well under the time the work takes.
     e.send("setoption name Hash value 1024");

@@ -610,6 +610,7 @@ fn nws_table(s: &mut Solver, own: u64, opp: u64, alpha: i32, empties: u32) -> i3
     }
     let mut list = [(0u8, 0u64, 0i32); MAX_MOVES];
     let mut n = 0;
+    let mut first_flips = 0;
     for sq in Bits(legal) {
         let f = flips(own, opp, sq);
         let (no, np) = play(own, opp, sq, f);
@@ -622,18 +623,32 @@ fn nws_table(s: &mut Solver, own: u64, opp: u64, alpha: i32, empties: u32) -> i3
                 return v;
             }
         }
-        let key = if sq == first {
-            i32::MIN
+        if sq == first {
+            first_flips = f;
         } else {
-            order_key(s, sq, no, np, empties, NWS_SHALLOW_DEPTH)
-        };
-        list[n] = (sq, f, key);
-        n += 1;
+            list[n] = (sq, f, 0);
+            n += 1;
+        }
+    }
+    let mut best = -SCORE_INF;
+    let mut best_sq = NO_MOVE;
+    // The table's move alone first: when it refutes, the others need no ordering
+    // searches (whose nodes count as much as the tree's).
+    if first_flips != 0 {
+        let (no, np) = play(own, opp, first, first_flips);
+        best = -nws(s, no, np, -alpha - 1, empties - 1);
+        best_sq = first;
+        if best > alpha {
+            s.store(own, opp, alpha, best, best_sq, empties, lower, upper);
+            return best;
+        }
     }
     let list = &mut list[..n];
+    for m in list.iter_mut() {
+        let (no, np) = play(own, opp, m.0, m.1);
+        m.2 = order_key(s, m.0, no, np, empties, NWS_SHALLOW_DEPTH);
+    }
     list.sort_unstable_by_key(|m| m.2);
-    let mut best = -SCORE_INF;
-    let mut best_sq = list[0].0;
     for &(sq, f, _) in list.iter() {
         let (no, np) = play(own, opp, sq, f);
         let v = -nws(s, no, np, -alpha - 1, empties - 1);

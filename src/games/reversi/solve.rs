@@ -11,10 +11,10 @@
 //!   midgame search with a mobility evaluation, then the others by shallower searches;
 //! - 16+ empties: a 3-ply search with the mobility evaluation per move (20+: also an
 //!   iterative-deepening best move), plus the table's move;
-//! - 10+ empties: fastest-first (fewest opponent replies, then corner stability,
-//!   potential mobility, square value and parity as tie-breaks), the table's move
-//!   first, an enhanced transposition cutoff (a child already refuted in the table) and
-//!   a bound from the opponent's stable discs;
+//! - 10+ empties: the table's move first (searched before the others are ordered),
+//!   then fastest-first (fewest opponent replies, then corner stability, then
+//!   potential mobility), a bound from the opponent's stable discs, and from 12
+//!   empties an enhanced transposition cutoff (a child already refuted in the table);
 //! - 8 and 9 empties: fastest-first without the table;
 //! - 5 to 7 empties: parity order (squares of quadrants with an odd number of empties
 //!   first: the side that fills a region last gains), corners first, X squares last;
@@ -34,6 +34,9 @@ use std::time::{Duration, Instant};
 /// 10 or 8: 10% fewer nodes than 10 on FFO #40–#47, while 8 saves a little more in
 /// nodes but not in time).
 pub const TT_EMPTIES: u32 = 9;
+/// Empties above which table nodes try the enhanced transposition cutoff (a probe per
+/// child): below, it saved 1.5% of the nodes but cost 8% of the time.
+pub const ETC_EMPTIES: u32 = 11;
 /// Empties above which nodes without the table still sort moves fastest-first.
 pub const SORT_EMPTIES: u32 = 7;
 /// Empties above which nodes without the table check the opponent's stable discs.
@@ -276,18 +279,6 @@ impl Solver {
         self.hints[table_index(own, opp, (1 << HINT_BITS) - 1)] = (own, opp, sq);
     }
 }
-/// Static values of the squares (Edax's), the last tie-break of [`reply_key`].
-const SQUARE_VALUE: [i32; 64] = [
-    18, 4, 16, 12, 12, 16, 4, 18, //
-    4, 2, 6, 8, 8, 6, 2, 4, //
-    16, 6, 14, 10, 10, 14, 6, 16, //
-    12, 8, 10, 0, 0, 10, 8, 12, //
-    12, 8, 10, 0, 0, 10, 8, 12, //
-    16, 6, 14, 10, 10, 14, 6, 16, //
-    4, 2, 6, 8, 8, 6, 2, 4, //
-    18, 4, 16, 12, 12, 16, 4, 18, //
-];
-
 /// Discs of `own` that the corners make stable: own corners and the edge squares
 /// next to them.
 #[inline]
@@ -301,22 +292,18 @@ fn corner_stability(own: u64) -> i32 {
     s.count_ones() as i32
 }
 
-/// Fastest-first key of the move to `sq` reaching (`next_own` to move, `next_opp`
-/// the mover; lower is tried first), Edax's weights in strict priority: the
-/// opponent's moves (corners counting double), then our discs stable by the corners,
-/// then its potential moves, then the square's static value and parity (an odd
-/// quadrant). Letting mobility dominate potential mobility saved 6% of the nodes over
-/// a 16:1 mix.
+/// Fastest-first key of the position reached (`next_own` to move, `next_opp` the
+/// mover; lower is tried first), Edax's weights in strict priority: the opponent's
+/// moves (corners counting double), then our discs stable by the corners, then its
+/// potential moves. Letting mobility dominate potential mobility saved 6% of the nodes
+/// over a 16:1 mix; Edax's further tie-breaks (square values, parity) saved nothing.
 #[inline]
-fn reply_key(sq: u8, next_own: u64, next_opp: u64) -> i32 {
+fn reply_key(next_own: u64, next_opp: u64) -> i32 {
     let m = moves(next_own, next_opp);
     let empty = !(next_own | next_opp);
     let mobility = (m.count_ones() + (m & CORNERS).count_ones()) as i32;
     let potential = (neighbours(next_opp) & empty).count_ones() as i32;
-    let odd = (odd_regions(empty | 1 << sq) >> sq) as i32 & 1;
     (mobility << 15) - (corner_stability(next_opp) << 11) + (potential << 5)
-        - SQUARE_VALUE[sq as usize]
-        - 8 * odd
 }
 
 /// The evaluation that orders moves far from the end: mobility (corners double),
@@ -359,7 +346,7 @@ fn mid(s: &mut Solver, own: u64, opp: u64, depth: u32, mut alpha: i32, beta: i32
             i32::MIN
         } else if depth > 1 {
             let (no, np) = play(own, opp, sq, f);
-            reply_key(sq, no, np)
+            reply_key(no, np)
         } else {
             0
         };
@@ -404,11 +391,11 @@ fn best_by_iid(s: &mut Solver, own: u64, opp: u64, depth: u32) -> u8 {
 /// the child's score by a shallow search where it pays (the child is the opponent's
 /// position, so a low score is good for us), else fastest-first.
 #[inline]
-fn order_key(s: &mut Solver, sq: u8, no: u64, np: u64, empties: u32, shallow_depth: u32) -> i32 {
+fn order_key(s: &mut Solver, no: u64, np: u64, empties: u32, shallow_depth: u32) -> i32 {
     if empties >= SHALLOW_EMPTIES {
         mid(s, no, np, shallow_depth, -EVAL_INF, EVAL_INF)
     } else {
-        reply_key(sq, no, np)
+        reply_key(no, np)
     }
 }
 
@@ -422,7 +409,7 @@ fn root(s: &mut Solver, own: u64, opp: u64) -> (i32, u8) {
     for sq in Bits(moves(own, opp)) {
         let f = flips(own, opp, sq);
         let (no, np) = play(own, opp, sq, f);
-        list[n] = (sq, f, order_key(s, sq, no, np, empties, ROOT_SHALLOW_DEPTH));
+        list[n] = (sq, f, order_key(s, no, np, empties, ROOT_SHALLOW_DEPTH));
         n += 1;
     }
     let list = &mut list[..n];
@@ -489,7 +476,7 @@ fn pvs(s: &mut Solver, own: u64, opp: u64, mut alpha: i32, beta: i32, empties: u
         let key = if sq == first {
             i32::MIN
         } else {
-            order_key(s, sq, no, np, empties, PV_SHALLOW_DEPTH)
+            order_key(s, no, np, empties, PV_SHALLOW_DEPTH)
         };
         list[n] = (sq, f, key);
         n += 1;
@@ -616,11 +603,13 @@ fn nws_table(s: &mut Solver, own: u64, opp: u64, alpha: i32, empties: u32) -> i3
         let (no, np) = play(own, opp, sq, f);
         // Enhanced transposition cutoff: a child the table already knows to be bad
         // enough for the opponent settles this node without a search.
-        if let Some(ce) = s.probe(no, np) {
-            if -(ce.upper as i32) > alpha {
-                let v = -(ce.upper as i32);
-                s.store(own, opp, alpha, v, sq, empties, lower, upper);
-                return v;
+        if empties > ETC_EMPTIES {
+            if let Some(ce) = s.probe(no, np) {
+                if -(ce.upper as i32) > alpha {
+                    let v = -(ce.upper as i32);
+                    s.store(own, opp, alpha, v, sq, empties, lower, upper);
+                    return v;
+                }
             }
         }
         if sq == first {
@@ -646,7 +635,7 @@ fn nws_table(s: &mut Solver, own: u64, opp: u64, alpha: i32, empties: u32) -> i3
     let list = &mut list[..n];
     for m in list.iter_mut() {
         let (no, np) = play(own, opp, m.0, m.1);
-        m.2 = order_key(s, m.0, no, np, empties, NWS_SHALLOW_DEPTH);
+        m.2 = order_key(s, no, np, empties, NWS_SHALLOW_DEPTH);
     }
     list.sort_unstable_by_key(|m| m.2);
     for &(sq, f, _) in list.iter() {
@@ -684,7 +673,7 @@ fn nws_mid(s: &mut Solver, own: u64, opp: u64, alpha: i32, empties: u32) -> i32 
         for sq in Bits(legal) {
             let f = flips(own, opp, sq);
             let (no, np) = play(own, opp, sq, f);
-            list[n] = (sq, f, reply_key(sq, no, np));
+            list[n] = (sq, f, reply_key(no, np));
             n += 1;
         }
         let list = &mut list[..n];

@@ -8,13 +8,15 @@
 //! re-searches. Move ordering, which decides the size of the tree, goes from expensive
 //! to cheap as the empties run out:
 //! - principal variation with 16+ empties: the best move of an iterative-deepening
-//!   midgame search with a mobility evaluation, then the others by shallower searches;
-//! - 16+ empties: a 3-ply search with the mobility evaluation per move (20+: also an
+//!   midgame search with a mobility evaluation, then the others by shallower searches
+//!   (from 17 empties);
+//! - 17+ empties: a 3-ply search with the mobility evaluation per move (20+: also an
 //!   iterative-deepening best move), plus the table's move;
-//! - 11+ empties: fastest-first (fewest opponent replies), the table's move first, an
-//!   enhanced transposition cutoff (a child already refuted in the table) and a bound
-//!   from the opponent's stable discs;
-//! - 8 to 10 empties: fastest-first without the table;
+//! - 10+ empties: the table's move first (searched before the others are ordered),
+//!   then fastest-first (fewest opponent replies, then corner stability, then
+//!   potential mobility), a bound from the opponent's stable discs, and from 12
+//!   empties an enhanced transposition cutoff (a child already refuted in the table);
+//! - 8 and 9 empties: fastest-first without the table;
 //! - 5 to 7 empties: parity order (squares of quadrants with an odd number of empties
 //!   first: the side that fills a region last gains), corners first, X squares last;
 //! - 4 to 1 empties: dedicated loops over the squares with no move list; the last
@@ -29,14 +31,21 @@ use crate::game::RuleSet;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-/// Empties above which null-window nodes use the transposition table.
-pub const TT_EMPTIES: u32 = 10;
+/// Empties above which null-window nodes use the transposition table (9 rather than
+/// 10 or 8: 10% fewer nodes than 10 on FFO #40–#47, while 8 saves a little more in
+/// nodes but not in time).
+pub const TT_EMPTIES: u32 = 9;
+/// Empties above which table nodes try the enhanced transposition cutoff (a probe per
+/// child): below, it saved 1.5% of the nodes but cost 8% of the time.
+pub const ETC_EMPTIES: u32 = 11;
 /// Empties above which nodes without the table still sort moves fastest-first.
 pub const SORT_EMPTIES: u32 = 7;
 /// Empties above which nodes without the table check the opponent's stable discs.
 pub const STABILITY_EMPTIES: u32 = 8;
-/// Empties from which moves are ordered by shallow mobility searches, not one ply.
-pub const SHALLOW_EMPTIES: u32 = 16;
+/// Empties from which moves are ordered by shallow mobility searches, not one ply (17
+/// rather than 16: about the same nodes on FFO #40-#48, 10% less time; 18 and 14 cost
+/// more nodes).
+pub const SHALLOW_EMPTIES: u32 = 17;
 /// Depth of those searches (odd: the evaluation then always sees us to move) at null-
 /// window nodes, on the principal variation, and at the root.
 pub const NWS_SHALLOW_DEPTH: u32 = 3;
@@ -50,8 +59,9 @@ pub const IID_MARGIN: u32 = 10;
 pub const IID_NWS_EMPTIES: u32 = 20;
 pub const IID_NWS_MARGIN: u32 = 14;
 pub const IID_MAX_DEPTH: u32 = 10;
-/// Default transposition table size: 2^20 entries of 24 bytes.
-pub const DEFAULT_TT_BITS: u32 = 20;
+/// Default transposition table size: 2^22 entries of 24 bytes (96 MiB); the big FFO
+/// positions visit 10^8–10^9 nodes, and 2^20 entries overflowed on them.
+pub const DEFAULT_TT_BITS: u32 = 22;
 /// Size of the hint table of the midgame searches: 2^16 entries of 24 bytes.
 const HINT_BITS: u32 = 16;
 
@@ -272,14 +282,31 @@ impl Solver {
         self.hints[table_index(own, opp, (1 << HINT_BITS) - 1)] = (own, opp, sq);
     }
 }
-/// Fastest-first key of the position reached (`next_own` to move; lower is tried
-/// first): the opponent's moves, corners counting double, and its potential moves.
+/// Discs of `own` that the corners make stable: own corners and the edge squares
+/// next to them.
+#[inline]
+fn corner_stability(own: u64) -> i32 {
+    let s = (((0x0100_0000_0000_0001 & own) << 1)
+        | ((0x8000_0000_0000_0080 & own) >> 1)
+        | ((0x0000_0000_0000_0081 & own) << 8)
+        | ((0x8100_0000_0000_0000 & own) >> 8)
+        | CORNERS)
+        & own;
+    s.count_ones() as i32
+}
+
+/// Fastest-first key of the position reached (`next_own` to move, `next_opp` the
+/// mover; lower is tried first), Edax's weights in strict priority: the opponent's
+/// moves (corners counting double), then our discs stable by the corners, then its
+/// potential moves. Letting mobility dominate potential mobility saved 6% of the nodes
+/// over a 16:1 mix; Edax's further tie-breaks (square values, parity) saved nothing.
 #[inline]
 fn reply_key(next_own: u64, next_opp: u64) -> i32 {
     let m = moves(next_own, next_opp);
     let empty = !(next_own | next_opp);
+    let mobility = (m.count_ones() + (m & CORNERS).count_ones()) as i32;
     let potential = (neighbours(next_opp) & empty).count_ones() as i32;
-    16 * (m.count_ones() + (m & CORNERS).count_ones()) as i32 + potential
+    (mobility << 15) - (corner_stability(next_opp) << 11) + (potential << 5)
 }
 
 /// The evaluation that orders moves far from the end: mobility (corners double),
@@ -573,30 +600,47 @@ fn nws_table(s: &mut Solver, own: u64, opp: u64, alpha: i32, empties: u32) -> i3
     }
     let mut list = [(0u8, 0u64, 0i32); MAX_MOVES];
     let mut n = 0;
+    let mut first_flips = 0;
     for sq in Bits(legal) {
         let f = flips(own, opp, sq);
         let (no, np) = play(own, opp, sq, f);
         // Enhanced transposition cutoff: a child the table already knows to be bad
         // enough for the opponent settles this node without a search.
-        if let Some(ce) = s.probe(no, np) {
-            if -(ce.upper as i32) > alpha {
-                let v = -(ce.upper as i32);
-                s.store(own, opp, alpha, v, sq, empties, lower, upper);
-                return v;
+        if empties > ETC_EMPTIES {
+            if let Some(ce) = s.probe(no, np) {
+                if -(ce.upper as i32) > alpha {
+                    let v = -(ce.upper as i32);
+                    s.store(own, opp, alpha, v, sq, empties, lower, upper);
+                    return v;
+                }
             }
         }
-        let key = if sq == first {
-            i32::MIN
+        if sq == first {
+            first_flips = f;
         } else {
-            order_key(s, no, np, empties, NWS_SHALLOW_DEPTH)
-        };
-        list[n] = (sq, f, key);
-        n += 1;
+            list[n] = (sq, f, 0);
+            n += 1;
+        }
+    }
+    let mut best = -SCORE_INF;
+    let mut best_sq = NO_MOVE;
+    // The table's move alone first: when it refutes, the others need no ordering
+    // searches (whose nodes count as much as the tree's).
+    if first_flips != 0 {
+        let (no, np) = play(own, opp, first, first_flips);
+        best = -nws(s, no, np, -alpha - 1, empties - 1);
+        best_sq = first;
+        if best > alpha {
+            s.store(own, opp, alpha, best, best_sq, empties, lower, upper);
+            return best;
+        }
     }
     let list = &mut list[..n];
+    for m in list.iter_mut() {
+        let (no, np) = play(own, opp, m.0, m.1);
+        m.2 = order_key(s, no, np, empties, NWS_SHALLOW_DEPTH);
+    }
     list.sort_unstable_by_key(|m| m.2);
-    let mut best = -SCORE_INF;
-    let mut best_sq = list[0].0;
     for &(sq, f, _) in list.iter() {
         let (no, np) = play(own, opp, sq, f);
         let v = -nws(s, no, np, -alpha - 1, empties - 1);
@@ -983,7 +1027,7 @@ mod tests {
         }
     }
 
-    /// The midgame ordering searches start at 16 empties: a few positions there.
+    /// The midgame ordering searches start at 17 empties: a few positions there.
     #[test]
     fn matches_plain_alpha_beta_with_ordering_searches() {
         let mut solver = Solver::new(18);

@@ -1061,20 +1061,9 @@ mod tests {
             ..GoParams::default()
         };
         let now = Instant::now();
-        let x = limits_for(
-            &p,
-            Side::First,
-            time::DEFAULT_OVERHEAD,
-            &time::Policy::default(),
-            now,
-        );
-        let o = limits_for(
-            &p,
-            Side::Second,
-            time::DEFAULT_OVERHEAD,
-            &time::Policy::default(),
-            now,
-        );
+        let policy = time::Policy::default();
+        let [x, o] = [Side::First, Side::Second]
+            .map(|side| limits_for(&p, side, time::DEFAULT_OVERHEAD, &policy, now));
         assert!(x.hard_time.unwrap() < o.hard_time.unwrap());
         assert!(x.hard_time.unwrap() <= Duration::from_millis(245));
     }

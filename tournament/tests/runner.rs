@@ -67,6 +67,19 @@ fn stderr(o: &Output) -> String {
 }
 
 /// (id, result, reason, first player) of every line of a results file.
+/// Every game of `recs` ended on the board: full, a side without moves or stones, or
+/// the rule set's move limit `limit` (text rules: 25 jumps; engine rules: 100 plies).
+fn assert_rule_endings(recs: &[(u64, String, String, String)], limit: &str) {
+    for (id, _, reason, _) in recs {
+        assert!(
+            ["board full", "no moves left", "no stones left", limit]
+                .iter()
+                .any(|r| reason.starts_with(r)),
+            "game {id}: {reason}"
+        );
+    }
+}
+
 fn records(path: &PathBuf) -> Vec<(u64, String, String, String)> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     text.lines()
@@ -430,20 +443,8 @@ fn text_engine_meets_uai_engine_with_openings() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let recs = records(&res);
     assert_eq!(recs.len(), 6);
-    for (_, _, reason, _) in &recs {
-        // Games end by the rules, never by a fault.
-        assert!(
-            [
-                "board full",
-                "no moves left",
-                "no stones left",
-                "25 consecutive jumps"
-            ]
-            .iter()
-            .any(|r| reason.starts_with(r)),
-            "{reason}"
-        );
-    }
+    // Games end by the rules, never by a fault.
+    assert_rule_endings(&recs, "25 consecutive jumps");
 }
 
 #[test]
@@ -644,19 +645,7 @@ fn real_engine_over_ugi_and_uai() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let recs = records(&res);
     assert_eq!(recs.len(), 6, "{recs:?}");
-    for (_, _, reason, _) in &recs {
-        assert!(
-            [
-                "board full",
-                "no moves left",
-                "no stones left",
-                "100-ply rule"
-            ]
-            .iter()
-            .any(|r| reason.starts_with(r)),
-            "{reason}"
-        );
-    }
+    assert_rule_endings(&recs, "100-ply rule");
     let log = stderr(&o);
     for want in [">> ugi", ">> uginewgame", ">> uai", ">> uainewgame"] {
         assert!(log.lines().any(|l| l.ends_with(want)), "no '{want}' sent");
@@ -1189,19 +1178,7 @@ fn round_robin_of_uai_text_and_builtin_players() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let recs = records(&res);
     assert_eq!(recs.len(), 6, "{recs:?}");
-    for (id, _, reason, _) in &recs {
-        assert!(
-            [
-                "board full",
-                "no moves left",
-                "no stones left",
-                "25 consecutive jumps"
-            ]
-            .iter()
-            .any(|r| reason.starts_with(r)),
-            "game {id}: {reason}"
-        );
-    }
+    assert_rule_endings(&recs, "25 consecutive jumps");
     let out = stdout(&o);
     assert!(out.contains("Endings: 6 rules\n"), "{out}");
     assert_pgn_reads_back_whole(&pgn, &res);

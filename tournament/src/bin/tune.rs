@@ -7,6 +7,10 @@
 //!   after one or two random `block` squares), each kept only if a depth-5 search
 //!   scores it within ±120 (so games are not decided by the opening). Deterministic for
 //!   a given `SEED`.
+//! - `tune openings COUNT SEED --variant NAME` (any game of `engine::games::Variant`;
+//!   `ataxx` is the form above): `COUNT` distinct lines of 4–6 random plies from the
+//!   start position that end neither the game nor in a pass. No score filter (the
+//!   games' evaluation scales differ): play each opening with both colours (`-repeat`).
 //! - `tune fit [--l2 L] RESULTS.jsonl...`: Texel-style tuning of the evaluation weights
 //!   (`src/games/ataxx/eval.rs`): every position of every Ataxx game in the tournament
 //!   runner's results files, labelled with the game's result, and a logistic model
@@ -15,10 +19,12 @@
 //!   Prints the loss before and after and the new `MG`/`EG` tables. `--l2 L` adds
 //!   `L·Σ((w − w₀)/100)²` to the loss (a pull towards the current weights).
 
-use engine::game::{GameIo, Side};
+use engine::game::{Game, GameIo, RuleSet, Side};
 use engine::games::ataxx::eval::{self, N_TERMS, TERMS};
 use engine::games::ataxx::text::block_squares;
 use engine::games::ataxx::{square_name, Move, Position, Rules};
+use engine::games::{Playable, Variant, VariantVisitor};
+use engine::protocol::text::TextDialect;
 use engine::rng::SplitMix64;
 use engine::search::{Limits, Searcher};
 use std::collections::HashSet;
@@ -26,7 +32,8 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use tournament::results::GameRecord;
 
-const USAGE: &str = "usage: tune openings COUNT SEED | tune fit [--l2 L] RESULTS.jsonl...";
+const USAGE: &str =
+    "usage: tune openings COUNT SEED [--variant NAME] | tune fit [--l2 L] RESULTS.jsonl...";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -39,6 +46,14 @@ fn main() -> ExitCode {
             }
             _ => usage(),
         },
+        ["openings", count, seed, "--variant", name] => {
+            match (count.parse(), seed.parse(), Variant::from_name(name)) {
+                (Ok(c), Ok(s), Some(Variant::Ataxx)) => openings(c, s),
+                (Ok(c), Ok(s), Some(v)) => v.visit(RandomOpenings { count: c, seed: s }),
+                _ => return usage(),
+            }
+            ExitCode::SUCCESS
+        }
         ["fit", "--l2", l2, files @ ..] if !files.is_empty() => match l2.parse() {
             Ok(l2) => report(fit(files, l2)),
             Err(_) => usage(),
@@ -107,6 +122,49 @@ fn openings(count: usize, seed: u64) {
         }
         println!("{}", words.join(" "));
         made += 1;
+    }
+}
+
+/// `tune openings COUNT SEED --variant NAME` for any game (see the module docs).
+struct RandomOpenings {
+    count: usize,
+    seed: u64,
+}
+
+impl VariantVisitor for RandomOpenings {
+    type Output = ();
+    fn visit<D: Playable>(self) {
+        type G<D> = <D as TextDialect>::Game;
+        let (count, seed) = (self.count, self.seed);
+        let mut rng = SplitMix64::new(seed);
+        let mut seen = HashSet::new();
+        let name = G::<D>::NAME;
+        println!(
+            "# {count} {name} openings made by `tune openings {count} {seed} --variant {name}`"
+        );
+        println!("# (tournament/src/bin/tune.rs): 4-6 random plies from the start, distinct, no");
+        println!("# pass, game not over; no balance check (play each with both colours: -repeat).");
+        let mut made = 0;
+        let mut moves = Vec::new();
+        while made < count {
+            let mut pos = G::<D>::startpos(RuleSet::Engine);
+            let mut words = Vec::new();
+            for _ in 0..4 + rng.below(3) {
+                moves.clear();
+                pos.generate_moves(&mut moves);
+                if moves.is_empty() || pos.is_over() || moves.iter().any(|&m| pos.is_pass(m)) {
+                    break;
+                }
+                let mv = moves[rng.below(moves.len())];
+                words.push(pos.move_name(mv));
+                pos.make_move(mv);
+            }
+            if words.len() < 4 || pos.is_over() || !seen.insert(pos.hash()) {
+                continue;
+            }
+            println!("{}", words.join(" "));
+            made += 1;
+        }
     }
 }
 

@@ -259,6 +259,19 @@ pub trait GameIo: Game {
     /// adjudication where a game offers it.
     fn material(&self, side: Side) -> i32;
 
+    /// Names of the evaluation's terms. Every game's evaluation is linear in terms, with
+    /// one weight vector for the opening and one for the end blended by a phase, so
+    /// `tune fit` can fit the weights of any game to game results.
+    const EVAL_TERMS: &'static [&'static str];
+
+    /// The evaluation's weights in [`GameIo::EVAL_TERMS`] order: opening, end.
+    fn eval_weights() -> [&'static [i32]; 2];
+
+    /// The evaluation's terms here, from the side to move's view, and the phase: 1.0
+    /// where only the opening weights count, 0.0 where only the end weights do.
+    /// [`Game::evaluate`] is `Σ (phase·open + (1 − phase)·end)·term`, up to rounding.
+    fn eval_terms(&self) -> (Vec<i32>, f64);
+
     /// Whether the game speaks UAI (Ataxx) besides UGI, which every game speaks.
     const SPEAKS_UAI: bool = false;
 

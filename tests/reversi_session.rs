@@ -140,13 +140,13 @@ fn every_error_changes_nothing() {
 
 #[test]
 fn errors_during_a_game_change_nothing() {
-    let after_d3_c3 = dump(
+    let after_d3_c5 = dump(
         [
             E,
             E,
-            "- - w b - - - -",
-            "- - - w b - - -",
-            "- - - b w - - -",
+            "- - - b - - - -",
+            "- - - b b - - -",
+            "- - w w w - - -",
             E,
             E,
             E,
@@ -163,10 +163,10 @@ fn errors_during_a_game_change_nothing() {
          error: seed is only valid when no game is in progress\n\
          error: clear is refused while a game is in progress (resign first)\n\
          error: a game is already in progress\n\
-         White moves c3.\n{after_d3_c3}\
+         White moves c5.\n{after_d3_c5}\
          error: illegal move 'e3'\n\
          error: illegal move 'c3'\n\
-         error: illegal move 'd3'\n{after_d3_c3}"
+         error: illegal move 'd3'\n{after_d3_c5}"
     );
     assert_eq!(session(input), expected);
 }

@@ -668,13 +668,14 @@ fn real_engine_over_ugi_and_uai() {
     }
 }
 
-#[test]
-fn tune_reads_the_results_file() {
-    // `tune fit` reads the runner's results through the runner's own record type: every
-    // game of the file counts, a line cut by a kill is skipped.
-    let dir = scratch("tune");
-    let res = dir.join("r.jsonl");
+/// Plays `rounds` × 2 games of `game` between the built-in greedy and random players
+/// into a fresh results file in the scratch folder `name`, and returns the file.
+fn builtin_games(name: &str, game: &str, rounds: u32) -> PathBuf {
+    let res = scratch(name).join("r.jsonl");
+    let rounds = rounds.to_string();
     let o = run(&[
+        "-variant",
+        game,
         "-engine",
         "builtin=greedy",
         "-engine",
@@ -682,11 +683,19 @@ fn tune_reads_the_results_file() {
         "-games",
         "2",
         "-rounds",
-        "3",
+        &rounds,
         "-results",
         res.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    res
+}
+
+#[test]
+fn tune_reads_the_results_file() {
+    // `tune fit` reads the runner's results through the runner's own record type: every
+    // game of the file counts, a line cut by a kill is skipped.
+    let res = builtin_games("tune", "ataxx", 3);
     let mut text = std::fs::read_to_string(&res).unwrap();
     text.push_str("{\"id\":6,\"players\":[\"gre");
     std::fs::write(&res, text).unwrap();
@@ -695,8 +704,47 @@ fn tune_reads_the_results_file() {
         .output()
         .expect("run tune");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stderr(&o).starts_with("6 games, "), "{}", stderr(&o));
+    assert!(stderr(&o).starts_with("6 ataxx games, "), "{}", stderr(&o));
     assert!(stdout(&o).contains("pub const MG"), "{}", stdout(&o));
+    // The file holds no game of another variant.
+    let o = Command::new(env!("CARGO_BIN_EXE_tune"))
+        .args(["fit", "--variant", "loa", res.to_str().unwrap()])
+        .output()
+        .expect("run tune");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no loa positions"), "{}", stderr(&o));
+}
+
+#[test]
+fn tune_fits_every_game() {
+    // `tune fit --variant NAME` fits any game's evaluation terms (GameIo::eval_terms)
+    // and prints its weight tables with the term names.
+    for (game, first_term) in [("loa", "concentration"), ("reversi", "mobility")] {
+        let res = builtin_games(&format!("tune-{game}"), game, 2);
+        let o = Command::new(env!("CARGO_BIN_EXE_tune"))
+            .args(["fit", "--variant", game, "--l2", "0.01"])
+            .arg(&res)
+            .output()
+            .expect("run tune");
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(
+            stderr(&o).starts_with(&format!("4 {game} games, ")),
+            "{}",
+            stderr(&o)
+        );
+        let out = stdout(&o);
+        assert!(
+            out.starts_with(&format!("// {game} terms: {first_term}, ")),
+            "{out}"
+        );
+        assert!(out.contains("pub const MG: Weights = [") && out.contains("pub const EG"));
+    }
+    // A variant this build does not know is a usage error.
+    let o = Command::new(env!("CARGO_BIN_EXE_tune"))
+        .args(["fit", "--variant", "chess", "r.jsonl"])
+        .output()
+        .expect("run tune");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
 
 #[test]

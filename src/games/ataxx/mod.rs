@@ -113,6 +113,16 @@ pub const NULL_MOVE_EMPTY_PERCENT: u32 = 46;
 impl GameIo for Position {
     const NAME: &'static str = "ataxx";
     const BENCH_DEPTH: u32 = 7;
+    const EVAL_TERMS: &'static [&'static str] = &eval::TERMS;
+
+    fn eval_weights() -> [&'static [i32]; 2] {
+        [&eval::MG, &eval::EG]
+    }
+
+    fn eval_terms(&self) -> (Vec<i32>, f64) {
+        let (t, empty) = eval::terms(self);
+        (t.to_vec(), f64::from(empty) / 49.0)
+    }
     const MATERIAL_ADJUDICATION: bool = true;
     const SPEAKS_UAI: bool = true;
 

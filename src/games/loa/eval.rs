@@ -1,7 +1,7 @@
 //! Static evaluation for Lines of Action, from the side to move's point of view.
 //!
 //! The terms are those the LOA literature (Winands' MIA, Björnsson's YL) found to
-//! matter, each "ours minus theirs" except the tempo:
+//! matter, each "ours minus theirs" (oriented so that bigger is better) except the tempo:
 //! - concentration: how far a side's pieces lie from their centre of mass, beyond the
 //!   least possible for that many pieces (scattered pieces are far from connecting);
 //! - centralisation: a square table favouring the centre (central groups are hard to
@@ -9,21 +9,27 @@
 //! - Euler number of a side's pieces from 2×2 "quad" counts (groups minus holes; one
 //!   solid group has 1), a cheap local proxy for the number of groups;
 //! - connectedness: adjacent pairs of a side's pieces, per piece;
-//! - mobility: legal moves (blocked, walled-in pieces have few);
+//! - mobility: legal moves;
 //! - centre of mass: how far it lies from the board's centre;
+//! - blocked pieces: pieces with no legal move at all;
+//! - walls: enemy pieces on the edge whose every inward neighbour is one of ours (a
+//!   piece walled in on the rim cannot join its group);
 //! - tempo: the side to move.
 //!
-//! The evaluation is linear in [`TERMS`] with [`WEIGHTS`] so a tuner can fit the
-//! weights to game results later; per-piece terms are scaled by 16 to keep precision
-//! in integers.
+//! The evaluation is linear in [`TERMS`], with one weight vector for the opening (`MG`,
+//! all 24 pieces on the board) and one for the end (`EG`), blended by the number of
+//! pieces left, so `tune fit` can fit the weights to game results (`docs/loa.md`);
+//! per-piece terms are scaled by 16 to keep precision in integers.
 
-use super::bitboard::{distance, file_of, rank_of, square, Bits, FILE_A, FILE_H, RANK_1, RANK_8};
+use super::bitboard::{
+    distance, file_of, neighbours, rank_of, square, Bits, FILE_A, FILE_H, RANK_1, RANK_8,
+};
 use super::position::Position;
 
 /// Number of evaluation terms.
-pub const N_TERMS: usize = 7;
+pub const N_TERMS: usize = 9;
 
-/// Names of the terms, in order (for a tuner's output).
+/// Names of the terms, in order (for the tuner's output).
 pub const TERMS: [&str; N_TERMS] = [
     "concentration",
     "centralisation",
@@ -31,34 +37,28 @@ pub const TERMS: [&str; N_TERMS] = [
     "connectedness",
     "mobility",
     "mass_centre",
+    "blocked",
+    "walls",
     "tempo",
 ];
 
-/// Weights in term order. Hand-set starting values, not yet fitted.
-pub const WEIGHTS: [i32; N_TERMS] = [
-    W_CONCENTRATION,
-    W_CENTRALISATION,
-    W_EULER,
-    W_CONNECTEDNESS,
-    W_MOBILITY,
-    W_MASS_CENTRE,
-    W_TEMPO,
-];
+/// Weights of one phase, in term order.
+pub type Weights = [i32; N_TERMS];
 
-/// Per 1/16 of a square of average excess distance to the centre of mass.
-pub const W_CONCENTRATION: i32 = 6;
-/// Per 1/16 of the average square-table value.
-pub const W_CENTRALISATION: i32 = 1;
-/// Per unit of Euler number (fewer groups is better, so the term is theirs minus ours).
-pub const W_EULER: i32 = 40;
-/// Per 1/16 of adjacent pairs per piece.
-pub const W_CONNECTEDNESS: i32 = 2;
-/// Per legal move.
-pub const W_MOBILITY: i32 = 4;
-/// Per square of the centre of mass's distance from the centre (theirs minus ours).
-pub const W_MASS_CENTRE: i32 = 8;
-/// For being the side to move.
-pub const W_TEMPO: i32 = 15;
+/// Weights with all 24 pieces on the board. Fitted by `tune fit --variant loa --l2 0.01`
+/// on 3 000 self-play games (`docs/loa.md`).
+pub const MG: Weights = [13, 0, 9, 2, 3, -8, 10, 15, 29];
+/// Weights with few pieces left (the blend reaches them at [`PHASE_MIN`] pieces).
+pub const EG: Weights = [16, 1, 34, 6, 12, -8, 9, 14, 27];
+
+/// Pieces on the board at the start: the phase's full scale.
+const PHASE_MAX: i32 = 24;
+/// Pieces at which the end weights apply in full (two groups of four: few games get
+/// further).
+const PHASE_MIN: i32 = 8;
+
+/// The rim: pieces there can be walled in.
+const RIM: u64 = FILE_A | FILE_H | RANK_1 | RANK_8;
 
 /// Centralisation table: 4 × (distance to the nearest edge, by file and by rank,
 /// added) − 12, so from −12 in the corners to +12 in the four centre squares.
@@ -194,34 +194,65 @@ fn shape(bb: u64) -> [i32; 5] {
     ]
 }
 
-/// The evaluation terms of `pos`, from the side to move's view.
+/// Pieces of `victims` on the rim whose every inward neighbour is in `walls`.
 #[inline]
-pub fn terms(pos: &Position) -> [i32; N_TERMS] {
+fn walled(victims: u64, walls: u64) -> i32 {
+    let mut n = 0;
+    for sq in Bits(victims & RIM & neighbours(walls)) {
+        let inward = neighbours(1 << sq) & !RIM;
+        n += (inward & !walls == 0) as i32;
+    }
+    n
+}
+
+/// The evaluation terms of `pos` from the side to move's view, and its phase: the
+/// number of pieces on the board.
+#[inline]
+pub fn terms(pos: &Position) -> ([i32; N_TERMS], i32) {
     let us = pos.side_to_move();
     let them = us.opponent();
-    let own = shape(pos.pieces(us));
-    let opp = shape(pos.pieces(them));
-    let mobility = pos.count_moves(us) as i32 - pos.count_moves(them) as i32;
-    [
+    let (own_bb, opp_bb) = (pos.pieces(us), pos.pieces(them));
+    let own = shape(own_bb);
+    let opp = shape(opp_bb);
+    let (own_moves, own_blocked) = pos.mobility(us);
+    let (opp_moves, opp_blocked) = pos.mobility(them);
+    let t = [
         own[0] - opp[0],
         own[1] - opp[1],
         own[2] - opp[2],
         own[3] - opp[3],
-        mobility,
+        own_moves as i32 - opp_moves as i32,
         own[4] - opp[4],
+        opp_blocked as i32 - own_blocked as i32,
+        walled(opp_bb, own_bb) - walled(own_bb, opp_bb),
         1,
-    ]
+    ];
+    (t, (own_bb | opp_bb).count_ones() as i32)
 }
 
-/// The weighted sum of terms `t`.
+/// The blended evaluation of terms `t` with `pieces` pieces on the board.
 #[inline]
-pub fn combine(t: &[i32; N_TERMS], weights: &[i32; N_TERMS]) -> i32 {
-    t.iter().zip(weights).map(|(t, w)| t * w).sum()
+pub fn combine(t: &[i32; N_TERMS], pieces: i32, mg: &Weights, eg: &Weights) -> i32 {
+    let (mut m, mut e) = (0, 0);
+    for i in 0..N_TERMS {
+        m += mg[i] * t[i];
+        e += eg[i] * t[i];
+    }
+    let p = pieces.clamp(PHASE_MIN, PHASE_MAX) - PHASE_MIN;
+    let scale = PHASE_MAX - PHASE_MIN;
+    (m * p + e * (scale - p)) / scale
+}
+
+/// The phase of a position with `pieces` pieces: 1.0 at the start (opening weights),
+/// 0.0 from [`PHASE_MIN`] pieces down (end weights), as [`combine`] blends them.
+pub fn phase(pieces: i32) -> f64 {
+    f64::from(pieces.clamp(PHASE_MIN, PHASE_MAX) - PHASE_MIN) / f64::from(PHASE_MAX - PHASE_MIN)
 }
 
 /// Evaluation of `pos` for the side to move.
 pub fn evaluate(pos: &Position) -> i32 {
-    combine(&terms(pos), &WEIGHTS)
+    let (t, pieces) = terms(pos);
+    combine(&t, pieces, &MG, &EG)
 }
 
 #[cfg(test)]
@@ -277,9 +308,10 @@ mod tests {
     #[test]
     fn start_is_balanced_but_for_tempo() {
         let start = Position::startpos(RuleSet::Engine);
-        let t = terms(&start);
+        let (t, pieces) = terms(&start);
         assert_eq!(&t[..N_TERMS - 1], &[0; N_TERMS - 1]);
-        assert_eq!(evaluate(&start), W_TEMPO);
+        assert_eq!(pieces, 24);
+        assert_eq!(evaluate(&start), MG[N_TERMS - 1]);
     }
 
     #[test]

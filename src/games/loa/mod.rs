@@ -86,6 +86,16 @@ impl Game for Position {
 impl GameIo for Position {
     const NAME: &'static str = "loa";
     const BENCH_DEPTH: u32 = 8;
+    const EVAL_TERMS: &'static [&'static str] = &eval::TERMS;
+
+    fn eval_weights() -> [&'static [i32]; 2] {
+        [&eval::MG, &eval::EG]
+    }
+
+    fn eval_terms(&self) -> (Vec<i32>, f64) {
+        let (t, pieces) = eval::terms(self);
+        (t.to_vec(), eval::phase(pieces))
+    }
 
     fn startpos(rules: RuleSet) -> Position {
         Position::startpos(rules)

@@ -337,19 +337,29 @@ impl Position {
     /// assumed not over): mobility for the evaluation and bulk counting for perft.
     #[inline]
     pub fn count_moves(&self, side: Side) -> u32 {
+        self.mobility(side).0
+    }
+
+    /// Number of legal moves of `side` and number of its pieces that have none (blocked
+    /// pieces, walled in by the edge and enemy pieces), for the evaluation.
+    #[inline]
+    pub fn mobility(&self, side: Side) -> (u32, u32) {
         let own = self.pieces[side.index()];
         let opp = self.pieces[side.opponent().index()];
-        let mut n = 0;
+        let (mut n, mut blocked) = (0, 0);
         for from in Bits(own) {
             let ids = &LINE_IDS[from as usize];
             let paths = &PATH[from as usize];
+            let mut here = 0;
             for kind in 0..4 {
                 let len = self.lines[ids[kind] as usize] as usize;
-                n += path_open(paths[2 * kind][len], 2 * kind, own, opp) as u32;
-                n += path_open(paths[2 * kind + 1][len], 2 * kind + 1, own, opp) as u32;
+                here += path_open(paths[2 * kind][len], 2 * kind, own, opp) as u32;
+                here += path_open(paths[2 * kind + 1][len], 2 * kind + 1, own, opp) as u32;
             }
+            n += here;
+            blocked += (here == 0) as u32;
         }
-        n
+        (n, blocked)
     }
 
     /// True if the side to move has at least one move other than the pass.

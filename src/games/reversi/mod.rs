@@ -111,6 +111,16 @@ impl Game for Position {
 impl GameIo for Position {
     const NAME: &'static str = "reversi";
     const BENCH_DEPTH: u32 = 13;
+    const EVAL_TERMS: &'static [&'static str] = &eval::TERMS;
+
+    fn eval_weights() -> [&'static [i32]; 2] {
+        [&eval::MG, &eval::EG]
+    }
+
+    fn eval_terms(&self) -> (Vec<i32>, f64) {
+        let (t, empty) = eval::terms(self);
+        (t.to_vec(), f64::from(empty.clamp(0, 60)) / 60.0)
+    }
 
     fn startpos(rules: RuleSet) -> Position {
         Position::startpos(rules)

@@ -11,16 +11,17 @@
 //!   `ataxx` is the form above): `COUNT` distinct lines of 4–6 random plies from the
 //!   start position that end neither the game nor in a pass. No score filter (the
 //!   games' evaluation scales differ): play each opening with both colours (`-repeat`).
-//! - `tune fit [--l2 L] RESULTS.jsonl...`: Texel-style tuning of the evaluation weights
-//!   (`src/games/ataxx/eval.rs`): every position of every Ataxx game in the tournament
-//!   runner's results files, labelled with the game's result, and a logistic model
-//!   `P(win) = 1 / (1 + 10^(-K·eval/400))` whose cross-entropy is minimised, first over
-//!   `K` with the current weights (to keep the score scale), then over the weights.
-//!   Prints the loss before and after and the new `MG`/`EG` tables. `--l2 L` adds
-//!   `L·Σ((w − w₀)/100)²` to the loss (a pull towards the current weights).
+//! - `tune fit [--variant NAME] [--l2 L] RESULTS.jsonl...`: Texel-style tuning of a game's
+//!   evaluation weights (Ataxx by default; every game's evaluation is linear in terms with
+//!   opening and end weights, `GameIo::eval_terms`): every position of every game of that
+//!   variant in the tournament runner's results files, labelled with the game's result,
+//!   and a logistic model `P(win) = 1 / (1 + 10^(-K·eval/400))` whose cross-entropy is
+//!   minimised, first over `K` with the current weights (to keep the score scale), then
+//!   over the weights. Prints the loss before and after and the new `MG`/`EG` tables
+//!   for the game's `eval.rs`. `--l2 L` adds `L·Σ((w − w₀)/100)²` to the loss (a pull
+//!   towards the current weights).
 
 use engine::game::{Game, GameIo, RuleSet, Side};
-use engine::games::ataxx::eval::{self, N_TERMS, TERMS};
 use engine::games::ataxx::text::block_squares;
 use engine::games::ataxx::{square_name, Move, Position, Rules};
 use engine::games::{Playable, Variant, VariantVisitor};
@@ -32,8 +33,7 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use tournament::results::GameRecord;
 
-const USAGE: &str =
-    "usage: tune openings COUNT SEED [--variant NAME] | tune fit [--l2 L] RESULTS.jsonl...";
+const USAGE: &str = "usage: tune openings COUNT SEED [--variant NAME] | tune fit [--variant NAME] [--l2 L] RESULTS.jsonl...";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -54,12 +54,30 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        ["fit", "--l2", l2, files @ ..] if !files.is_empty() => match l2.parse() {
-            Ok(l2) => report(fit(files, l2)),
-            Err(_) => usage(),
+        ["fit", rest @ ..] => match fit_args(rest) {
+            Some((variant, l2, files)) => report(variant.visit(Fit { files: &files, l2 })),
+            None => usage(),
         },
-        ["fit", files @ ..] if !files.is_empty() => report(fit(files, 0.0)),
         _ => usage(),
+    }
+}
+
+/// `fit`'s arguments: `[--variant NAME] [--l2 L] FILES...` (Ataxx by default).
+fn fit_args<'a>(mut args: &[&'a str]) -> Option<(Variant, f64, Vec<&'a str>)> {
+    let (mut variant, mut l2) = (Variant::Ataxx, 0.0);
+    loop {
+        match args {
+            ["--variant", name, rest @ ..] => {
+                variant = Variant::from_name(name)?;
+                args = rest;
+            }
+            ["--l2", l, rest @ ..] => {
+                l2 = l.parse().ok()?;
+                args = rest;
+            }
+            [] => return None,
+            files => return Some((variant, l2, files.to_vec())),
+        }
     }
 }
 
@@ -170,12 +188,27 @@ impl VariantVisitor for RandomOpenings {
 
 /// One training position: its terms, its phase and the result for the side to move.
 struct Sample {
-    terms: [f64; N_TERMS],
+    terms: Vec<f64>,
     phase: f64,
     result: f64,
 }
 
-fn load(files: &[&str]) -> Result<Vec<Sample>, String> {
+/// `tune fit` for the game whose dialect is `D`.
+struct Fit<'a> {
+    files: &'a [&'a str],
+    l2: f64,
+}
+
+impl VariantVisitor for Fit<'_> {
+    type Output = Result<(), String>;
+    fn visit<D: Playable>(self) -> Result<(), String> {
+        fit::<<D as TextDialect>::Game>(self.files, self.l2)
+    }
+}
+
+/// Every position of every game of `G` in the results files (but the finished ones),
+/// labelled with the game's result for the side to move.
+fn load<G: GameIo>(files: &[&str]) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
     let mut games = 0;
     for file in files {
@@ -183,42 +216,43 @@ fn load(files: &[&str]) -> Result<Vec<Sample>, String> {
         // Lines that are not records (a line cut by a kill) and games of other
         // variants are skipped.
         for rec in text.lines().filter_map(GameRecord::from_json) {
-            if !rec.is_variant(Position::NAME) {
+            if !rec.is_variant(G::NAME) {
                 continue;
             }
             let first_score = rec.result.first_score();
-            let mut pos = Position::from_fen(&rec.fen, Rules::Uai).map_err(|e| e.to_string())?;
+            let mut pos = G::from_fen(&rec.fen, RuleSet::Engine)?;
             games += 1;
-            for m in rec.moves.iter().map(|m| Move::parse_uai(m)) {
-                let Ok(mv) = m else { break };
-                if pos.outcome().is_none() {
-                    let (t, empty) = eval::terms(&pos);
-                    let result = match pos.side_to_move() {
-                        Side::First => first_score,
-                        Side::Second => 1.0 - first_score,
-                    };
-                    samples.push(Sample {
-                        terms: t.map(f64::from),
-                        phase: f64::from(empty) / 49.0,
-                        result,
-                    });
-                }
-                if !pos.is_legal(mv) {
+            for word in &rec.moves {
+                if pos.is_over() {
                     break;
                 }
+                let (t, phase) = pos.eval_terms();
+                let result = match pos.side_to_move() {
+                    Side::First => first_score,
+                    Side::Second => 1.0 - first_score,
+                };
+                samples.push(Sample {
+                    terms: t.into_iter().map(f64::from).collect(),
+                    phase,
+                    result,
+                });
+                let Some(mv) = pos.parse_move(word) else {
+                    break;
+                };
                 pos.make_move(mv);
             }
         }
     }
-    eprintln!("{games} games, {} positions", samples.len());
+    eprintln!("{games} {} games, {} positions", G::NAME, samples.len());
     Ok(samples)
 }
 
 fn eval_with(s: &Sample, w: &[f64]) -> f64 {
+    let n = s.terms.len();
     let (mut m, mut e) = (0.0, 0.0);
-    for i in 0..N_TERMS {
-        m += w[i] * s.terms[i];
-        e += w[N_TERMS + i] * s.terms[i];
+    for (i, t) in s.terms.iter().enumerate() {
+        m += w[i] * t;
+        e += w[n + i] * t;
     }
     m * s.phase + e * (1.0 - s.phase)
 }
@@ -239,16 +273,14 @@ fn loss(samples: &[Sample], w: &[f64], k: f64) -> f64 {
     sum / samples.len() as f64
 }
 
-fn fit(files: &[&str], l2: f64) -> Result<(), String> {
-    let samples = load(files)?;
+fn fit<G: GameIo>(files: &[&str], l2: f64) -> Result<(), String> {
+    let samples = load::<G>(files)?;
     if samples.is_empty() {
-        return Err("no positions".into());
+        return Err(format!("no {} positions", G::NAME));
     }
-    let mut w: Vec<f64> = eval::MG
-        .iter()
-        .chain(eval::EG.iter())
-        .map(|&x| x as f64)
-        .collect();
+    let [mg, eg] = G::eval_weights();
+    let n_terms = G::EVAL_TERMS.len();
+    let mut w: Vec<f64> = mg.iter().chain(eg).map(|&x| f64::from(x)).collect();
     let w0 = w.clone();
     // K by golden-section search on the current weights.
     let (mut lo, mut hi) = (0.01f64, 4.0f64);
@@ -269,7 +301,7 @@ fn fit(files: &[&str], l2: f64) -> Result<(), String> {
     );
 
     // Full-batch Adam on the weights (the loss is convex in them).
-    let n = 2 * N_TERMS;
+    let n = 2 * n_terms;
     let (mut m1, mut m2) = (vec![0.0; n], vec![0.0; n]);
     let (b1, b2, lr) = (0.9f64, 0.999f64, 1.0f64);
     let scale = k * 10f64.ln() / 400.0;
@@ -277,9 +309,9 @@ fn fit(files: &[&str], l2: f64) -> Result<(), String> {
         let mut grad = vec![0.0; n];
         for s in &samples {
             let d = (sigmoid(eval_with(s, &w), k) - s.result) * scale;
-            for i in 0..N_TERMS {
-                grad[i] += d * s.terms[i] * s.phase;
-                grad[N_TERMS + i] += d * s.terms[i] * (1.0 - s.phase);
+            for (i, t) in s.terms.iter().enumerate() {
+                grad[i] += d * t * s.phase;
+                grad[n_terms + i] += d * t * (1.0 - s.phase);
             }
         }
         for i in 0..n {
@@ -297,10 +329,10 @@ fn fit(files: &[&str], l2: f64) -> Result<(), String> {
         }
     }
     let round: Vec<i32> = w.iter().map(|x| x.round() as i32).collect();
-    let wr: Vec<f64> = round.iter().map(|&x| x as f64).collect();
+    let wr: Vec<f64> = round.iter().map(|&x| f64::from(x)).collect();
     eprintln!("rounded weights: loss {:.6}", loss(&samples, &wr, k));
-    println!("// terms: {}", TERMS.join(", "));
-    println!("pub const MG: Weights = {:?};", &round[..N_TERMS]);
-    println!("pub const EG: Weights = {:?};", &round[N_TERMS..]);
+    println!("// {} terms: {}", G::NAME, G::EVAL_TERMS.join(", "));
+    println!("pub const MG: Weights = {:?};", &round[..n_terms]);
+    println!("pub const EG: Weights = {:?};", &round[n_terms..]);
     Ok(())
 }

@@ -81,6 +81,17 @@ impl Game for Position {
     fn is_legal(&self, mv: Move) -> bool {
         Position::is_legal(self, mv)
     }
+
+    /// Measured at 2 s + 20 ms: +191 ± 55 Elo over the plain search (`docs/loa.md`).
+    fn selective(&self) -> bool {
+        true
+    }
+
+    /// The pass, while the side to move has a move: a piece more to move rarely hurts
+    /// in LOA, so zugzwang is too rare to keep the null-move test out of any phase.
+    fn null_move(&self) -> Option<Move> {
+        self.can_move().then_some(Move::PASS)
+    }
 }
 
 impl GameIo for Position {

@@ -5,7 +5,7 @@
 
 use engine::game::{GameIo, Outcome, RuleSet};
 use engine::games::loa::Position;
-use engine::search::{Limits, Searcher};
+use engine::search::{Features, Limits, Searcher};
 use std::sync::atomic::AtomicBool;
 
 /// Can the side to move force a connection within `plies` plies?
@@ -61,7 +61,29 @@ const WIN_IN_TWO: &[&str] = &[
 ];
 
 fn search(pos: &Position, depth: u32) -> (engine::games::loa::Move, Option<i32>) {
+    search_with(pos, depth, Features::default())
+}
+
+/// The search without its selective features (`Game::selective` is on for LOA): the
+/// full-width search whose depth bounds the wins it must see.
+fn full_width() -> Features {
+    Features {
+        null_move: false,
+        rfp_margin: 0,
+        razor_margin: 0,
+        lmp: 0,
+        lmr_aggr: 0,
+        ..Features::default()
+    }
+}
+
+fn search_with(
+    pos: &Position,
+    depth: u32,
+    features: Features,
+) -> (engine::games::loa::Move, Option<i32>) {
     let mut searcher = Searcher::<Position>::new(4);
+    searcher.features = features;
     let stop = AtomicBool::new(false);
     let r = searcher.search(pos, &Limits::depth(depth), &stop, None, &mut |_| {});
     (r.best.expect("a move"), r.score.plies_to_end())
@@ -89,12 +111,18 @@ fn takes_a_win_in_one() {
 
 #[test]
 fn finds_a_win_in_two_at_depth_3_and_4() {
+    // Full width at depths 3 and 4; the selective search (the default) reduces late
+    // moves by 3 plies, so it is given depth 8 to see the same three plies.
     for fen in WIN_IN_TWO {
         let pos = Position::from_fen(fen, RuleSet::Engine).unwrap();
         assert!(!wins_within(&mut pos.clone(), 1), "{fen}: a win in one");
         assert!(wins_within(&mut pos.clone(), 3), "{fen}: no win in two");
-        for depth in [3, 4] {
-            let (best, plies) = search(&pos, depth);
+        for (depth, features) in [
+            (3, full_width()),
+            (4, full_width()),
+            (8, Features::default()),
+        ] {
+            let (best, plies) = search_with(&pos, depth, features);
             assert_eq!(plies, Some(3), "{fen} depth {depth}");
             let mut after = pos.clone();
             after.make_move(best);

@@ -46,21 +46,54 @@ pub trait TextDialect {
     /// The game it plays.
     type Game: GameIo;
 
+    /// One input line, parsed.
+    type Command;
+    /// Why a line was refused: one line of text for [`TextDialect::error`].
+    type Error: std::fmt::Display;
+
     /// The state at program start.
     fn new() -> Self;
 
+    /// Parses one whole line (comments and blanks allowed); `Ok(None)` for a line with
+    /// nothing on it. Parsing changes nothing, so a refused line leaves no trace.
+    fn parse_line(line: &str) -> Result<Option<Self::Command>, Self::Error>;
+
+    /// Carries out a parsed command, or refuses it having changed nothing.
+    fn run_command(
+        &mut self,
+        cmd: Self::Command,
+        host: &mut Host<Self::Game>,
+    ) -> Result<Flow, Self::Error>;
+
+    /// True if the command is this language's `quit`.
+    fn is_quit_command(cmd: &Self::Command) -> bool;
+
     /// Runs one input line (already checked not to be too long): parses it completely,
     /// then acts or reports one error that changes nothing.
-    fn execute(&mut self, line: &str, host: &mut Host<Self::Game>) -> Flow;
+    fn execute(&mut self, line: &str, host: &mut Host<Self::Game>) -> Flow {
+        let result = Self::parse_line(line).and_then(|cmd| match cmd {
+            Some(cmd) => self.run_command(cmd, host),
+            None => Ok(Flow::Continue),
+        });
+        result.unwrap_or_else(|e| {
+            Self::error(host, &e.to_string());
+            Flow::Continue
+        })
+    }
 
     /// The prompt printed before a line is read from a terminal, if any.
     fn prompt(&self) -> Option<String>;
 
     /// True if the line is this language's `quit` (checked while the AI thinks).
-    fn is_quit(line: &str) -> bool;
+    fn is_quit(line: &str) -> bool {
+        matches!(Self::parse_line(line), Ok(Some(cmd)) if Self::is_quit_command(&cmd))
+    }
 
-    /// Reports an error in this language's form and stream.
-    fn error(host: &mut Host<Self::Game>, message: &str);
+    /// Reports an error in this language's form and stream: by default one
+    /// `error: MESSAGE` line on stdout, among the program's other output.
+    fn error(host: &mut Host<Self::Game>, message: &str) {
+        host.say(&format!("error: {message}"));
+    }
 
     /// Transposition table size of the AI, in MiB.
     fn hash_mib() -> usize {

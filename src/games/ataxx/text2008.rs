@@ -381,6 +381,8 @@ fn is_abandon(line: &str) -> bool {
 
 impl TextDialect for Ataxx2008 {
     type Game = Position;
+    type Command = Command;
+    type Error = TextError;
 
     fn new() -> Ataxx2008 {
         Ataxx2008 {
@@ -399,15 +401,16 @@ impl TextDialect for Ataxx2008 {
         }
     }
 
-    fn execute(&mut self, line: &str, host: &mut AtaxxHost) -> Flow {
-        let result = parse(line).and_then(|cmd| match cmd {
-            Some(cmd) => self.apply(cmd, host),
-            None => Ok(Flow::Continue),
-        });
-        result.unwrap_or_else(|e| {
-            Self::error(host, &e.to_string());
-            Flow::Continue
-        })
+    fn parse_line(line: &str) -> Result<Option<Command>, TextError> {
+        parse(line)
+    }
+
+    fn run_command(&mut self, cmd: Command, host: &mut AtaxxHost) -> Result<Flow, TextError> {
+        self.apply(cmd, host)
+    }
+
+    fn is_quit_command(cmd: &Command) -> bool {
+        matches!(cmd, Command::Quit)
     }
 
     fn prompt(&self) -> Option<String> {
@@ -419,14 +422,6 @@ impl TextDialect for Ataxx2008 {
             State::Playing => format!("{who}: "),
             State::Finished => "game over (clear for a new game): ".to_string(),
         })
-    }
-
-    fn is_quit(line: &str) -> bool {
-        matches!(parse(line), Ok(Some(Command::Quit)))
-    }
-
-    fn error(host: &mut AtaxxHost, message: &str) {
-        host.say(&format!("error: {message}"));
     }
 
     /// Quit or end of input: a connected peer is told the game is abandoned.

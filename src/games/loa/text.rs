@@ -319,6 +319,8 @@ type LoaHost<'a> = Host<'a, Position>;
 
 impl TextDialect for LoaText {
     type Game = Position;
+    type Command = Command;
+    type Error = TextError;
 
     fn new() -> LoaText {
         LoaText {
@@ -340,6 +342,8 @@ impl TextDialect for LoaText {
             Some(cmd) => self.apply(cmd, host),
             None => Ok(Flow::Continue),
         });
+        // Not the provided `execute`: `--log` records every line, and `--strict` ends
+        // the program at an erroneous move.
         match result {
             Ok(flow) => flow,
             Err(e) => {
@@ -361,10 +365,19 @@ impl TextDialect for LoaText {
         })
     }
 
-    fn is_quit(line: &str) -> bool {
-        matches!(parse(line), Ok(Some(Command::Quit)))
+    fn parse_line(line: &str) -> Result<Option<Command>, TextError> {
+        parse(line)
     }
 
+    fn run_command(&mut self, cmd: Command, host: &mut LoaHost) -> Result<Flow, TextError> {
+        self.apply(cmd, host)
+    }
+
+    fn is_quit_command(cmd: &Command) -> bool {
+        matches!(cmd, Command::Quit)
+    }
+
+    /// `Error: MESSAGE` on stderr, as `loa-text-protocol.md` asks.
     fn error(host: &mut LoaHost, message: &str) {
         host.say_err(&format!("Error: {message}"));
     }

@@ -318,6 +318,8 @@ type ReversiHost<'a> = Host<'a, Position>;
 
 impl TextDialect for ReversiText {
     type Game = Position;
+    type Command = Command;
+    type Error = TextError;
 
     fn new() -> ReversiText {
         ReversiText {
@@ -333,15 +335,16 @@ impl TextDialect for ReversiText {
         }
     }
 
-    fn execute(&mut self, line: &str, host: &mut ReversiHost) -> Flow {
-        let result = parse(line).and_then(|cmd| match cmd {
-            Some(cmd) => self.apply(cmd, host),
-            None => Ok(Flow::Continue),
-        });
-        result.unwrap_or_else(|e| {
-            Self::error(host, &e.to_string());
-            Flow::Continue
-        })
+    fn parse_line(line: &str) -> Result<Option<Command>, TextError> {
+        parse(line)
+    }
+
+    fn run_command(&mut self, cmd: Command, host: &mut ReversiHost) -> Result<Flow, TextError> {
+        self.apply(cmd, host)
+    }
+
+    fn is_quit_command(cmd: &Command) -> bool {
+        matches!(cmd, Command::Quit)
     }
 
     fn prompt(&self) -> Option<String> {
@@ -353,14 +356,6 @@ impl TextDialect for ReversiText {
             State::Playing => format!("{who}: "),
             State::Finished => "game over (clear for a new game): ".to_string(),
         })
-    }
-
-    fn is_quit(line: &str) -> bool {
-        matches!(parse(line), Ok(Some(Command::Quit)))
-    }
-
-    fn error(host: &mut ReversiHost, message: &str) {
-        host.say(&format!("error: {message}"));
     }
 
     /// Quit or end of input: a remote Opponent in a game in progress is sent `resign`

@@ -13,6 +13,7 @@
 #![allow(dead_code)]
 
 pub mod fake;
+pub mod prover;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;

@@ -46,10 +46,10 @@ pub const TERMS: [&str; N_TERMS] = [
 pub type Weights = [i32; N_TERMS];
 
 /// Weights with all 24 pieces on the board. Fitted by `tune fit --variant loa --l2 0.01`
-/// on 3 000 self-play games (`docs/loa.md`).
-pub const MG: Weights = [13, 0, 9, 2, 3, -8, 10, 15, 29];
+/// on two rounds of 3 000 self-play games (`docs/loa.md`).
+pub const MG: Weights = [10, 1, -2, 6, 4, -20, 6, 27, 32];
 /// Weights with few pieces left (the blend reaches them at [`PHASE_MIN`] pieces).
-pub const EG: Weights = [16, 1, 34, 6, 12, -8, 9, 14, 27];
+pub const EG: Weights = [20, 0, 38, 6, 10, -23, 7, 20, 34];
 
 /// Pieces on the board at the start: the phase's full scale.
 const PHASE_MAX: i32 = 24;

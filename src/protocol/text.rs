@@ -47,7 +47,7 @@ pub trait TextDialect {
     type Game: GameIo;
 
     /// One input line, parsed.
-    type Command;
+    type Command: PartialEq;
     /// Why a line was refused: one line of text for [`TextDialect::error`].
     type Error: std::fmt::Display;
 
@@ -65,8 +65,8 @@ pub trait TextDialect {
         host: &mut Host<Self::Game>,
     ) -> Result<Flow, Self::Error>;
 
-    /// True if the command is this language's `quit`.
-    fn is_quit_command(cmd: &Self::Command) -> bool;
+    /// This language's `quit`.
+    const QUIT: Self::Command;
 
     /// Runs one input line (already checked not to be too long): parses it completely,
     /// then acts or reports one error that changes nothing.
@@ -86,7 +86,7 @@ pub trait TextDialect {
 
     /// True if the line is this language's `quit` (checked while the AI thinks).
     fn is_quit(line: &str) -> bool {
-        matches!(Self::parse_line(line), Ok(Some(cmd)) if Self::is_quit_command(&cmd))
+        matches!(Self::parse_line(line), Ok(Some(cmd)) if cmd == Self::QUIT)
     }
 
     /// Reports an error in this language's form and stream: by default one

@@ -267,33 +267,6 @@ impl TextDialect for AtaxxText {
     }
 
     fn run_command(&mut self, cmd: Command, host: &mut AtaxxHost) -> Result<Flow, TextError> {
-        self.apply(cmd, host)
-    }
-
-    fn is_quit_command(cmd: &Command) -> bool {
-        matches!(cmd, Command::Quit)
-    }
-
-    fn prompt(&self) -> Option<String> {
-        let who = colour_name(self.pos.side_to_move()).to_ascii_lowercase();
-        Some(match self.state {
-            State::Setup => format!("set-up, {who} to play: "),
-            State::Playing => format!("{who}: "),
-            State::Finished => "game over (clear for a new game): ".to_string(),
-        })
-    }
-}
-
-impl AtaxxText {
-    fn require_setup(&self, what: &'static str) -> Result<(), TextError> {
-        if self.state == State::Setup {
-            Ok(())
-        } else {
-            Err(TextError::WrongState(what))
-        }
-    }
-
-    fn apply(&mut self, cmd: Command, host: &mut AtaxxHost) -> Result<Flow, TextError> {
         match cmd {
             Command::Quit => return Ok(Flow::Quit),
             Command::Clear => {
@@ -338,6 +311,27 @@ impl AtaxxText {
             Command::Load(file) => return Ok(Flow::Load(file)),
         }
         Ok(Flow::Continue)
+    }
+
+    const QUIT: Command = Command::Quit;
+
+    fn prompt(&self) -> Option<String> {
+        let who = colour_name(self.pos.side_to_move()).to_ascii_lowercase();
+        Some(match self.state {
+            State::Setup => format!("set-up, {who} to play: "),
+            State::Playing => format!("{who}: "),
+            State::Finished => "game over (clear for a new game): ".to_string(),
+        })
+    }
+}
+
+impl AtaxxText {
+    fn require_setup(&self, what: &'static str) -> Result<(), TextError> {
+        if self.state == State::Setup {
+            Ok(())
+        } else {
+            Err(TextError::WrongState(what))
+        }
     }
 
     fn manual_move(&mut self, tm: TextMove, host: &mut AtaxxHost) -> Result<Flow, TextError> {

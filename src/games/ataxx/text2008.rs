@@ -406,12 +406,74 @@ impl TextDialect for Ataxx2008 {
     }
 
     fn run_command(&mut self, cmd: Command, host: &mut AtaxxHost) -> Result<Flow, TextError> {
-        self.apply(cmd, host)
+        match cmd {
+            Command::Quit => return Ok(Flow::Quit),
+            Command::Clear => {
+                self.abandon(host);
+                self.reset();
+            }
+            Command::Start => {
+                self.require_setup("start")?;
+                return Ok(self.start(host));
+            }
+            Command::Color(side) => {
+                self.require_setup("color")?;
+                self.player = side;
+            }
+            Command::Auto => {
+                self.require_setup("auto")?;
+                self.player_ai = true;
+            }
+            Command::Seed(n) => {
+                self.require_setup("seed")?;
+                self.seed = n;
+            }
+            Command::Blocks(config, squares) => {
+                self.require_setup("blocks")?;
+                self.set_blocks(config, squares)?;
+            }
+            Command::Host(id) => {
+                self.require_local("host")?;
+                let interface = listen_interface();
+                host.host_game(&id, interface).map_err(TextError::Remote)?;
+                host.say(&says::hosting(
+                    &id,
+                    interface,
+                    remote::port_for("ataxx", &id),
+                ));
+                self.mode = Mode::Host;
+                self.link = Link::Waiting;
+                self.game_id = id;
+            }
+            Command::Join(address) => {
+                self.require_local("join")?;
+                host.join_game(&address)
+                    .map_err(|e| TextError::Remote(format!("cannot join: {e}")))?;
+                if !host.send_peer("ready") {
+                    host.disconnect();
+                    return Err(TextError::Remote(
+                        "cannot join: the host closed the connection".into(),
+                    ));
+                }
+                // Join clears the board but keeps the Player (User or AI) and the seed.
+                let (player, player_ai) = (self.player, self.player_ai);
+                self.reset();
+                (self.player, self.player_ai) = (player, player_ai);
+                self.mode = Mode::Client;
+                self.link = Link::Connected;
+                self.game_id = address.split('@').next().unwrap_or("").to_string();
+                host.say(&says::joined(&self.game_id));
+            }
+            Command::Move(tm) => return self.user_move(tm, host),
+            Command::Help => host.say(HELP),
+            Command::Dump => host.say(&dump(&self.pos)),
+            Command::Board => host.say(self.pos.pretty().trim_end()),
+            Command::Load(file) => return Ok(Flow::Load(file)),
+        }
+        Ok(Flow::Continue)
     }
 
-    fn is_quit_command(cmd: &Command) -> bool {
-        matches!(cmd, Command::Quit)
-    }
+    const QUIT: Command = Command::Quit;
 
     fn prompt(&self) -> Option<String> {
         let who = side_word(self.pos.side_to_move());
@@ -497,74 +559,6 @@ impl Ataxx2008 {
             )));
         }
         Ok(())
-    }
-
-    fn apply(&mut self, cmd: Command, host: &mut AtaxxHost) -> Result<Flow, TextError> {
-        match cmd {
-            Command::Quit => return Ok(Flow::Quit),
-            Command::Clear => {
-                self.abandon(host);
-                self.reset();
-            }
-            Command::Start => {
-                self.require_setup("start")?;
-                return Ok(self.start(host));
-            }
-            Command::Color(side) => {
-                self.require_setup("color")?;
-                self.player = side;
-            }
-            Command::Auto => {
-                self.require_setup("auto")?;
-                self.player_ai = true;
-            }
-            Command::Seed(n) => {
-                self.require_setup("seed")?;
-                self.seed = n;
-            }
-            Command::Blocks(config, squares) => {
-                self.require_setup("blocks")?;
-                self.set_blocks(config, squares)?;
-            }
-            Command::Host(id) => {
-                self.require_local("host")?;
-                let interface = listen_interface();
-                host.host_game(&id, interface).map_err(TextError::Remote)?;
-                host.say(&says::hosting(
-                    &id,
-                    interface,
-                    remote::port_for("ataxx", &id),
-                ));
-                self.mode = Mode::Host;
-                self.link = Link::Waiting;
-                self.game_id = id;
-            }
-            Command::Join(address) => {
-                self.require_local("join")?;
-                host.join_game(&address)
-                    .map_err(|e| TextError::Remote(format!("cannot join: {e}")))?;
-                if !host.send_peer("ready") {
-                    host.disconnect();
-                    return Err(TextError::Remote(
-                        "cannot join: the host closed the connection".into(),
-                    ));
-                }
-                // Join clears the board but keeps the Player (User or AI) and the seed.
-                let (player, player_ai) = (self.player, self.player_ai);
-                self.reset();
-                (self.player, self.player_ai) = (player, player_ai);
-                self.mode = Mode::Client;
-                self.link = Link::Connected;
-                self.game_id = address.split('@').next().unwrap_or("").to_string();
-                host.say(&says::joined(&self.game_id));
-            }
-            Command::Move(tm) => return self.user_move(tm, host),
-            Command::Help => host.say(HELP),
-            Command::Dump => host.say(&dump(&self.pos)),
-            Command::Board => host.say(self.pos.pretty().trim_end()),
-            Command::Load(file) => return Ok(Flow::Load(file)),
-        }
-        Ok(Flow::Continue)
     }
 
     /// The set-up position without moves: the start position and the blocks.

@@ -339,7 +339,7 @@ impl TextDialect for LoaText {
             self.log(text);
         }
         let result = parse(line).and_then(|cmd| match cmd {
-            Some(cmd) => self.apply(cmd, host),
+            Some(cmd) => self.run_command(cmd, host),
             None => Ok(Flow::Continue),
         });
         // Not the provided `execute`: `--log` records every line, and `--strict` ends
@@ -370,29 +370,6 @@ impl TextDialect for LoaText {
     }
 
     fn run_command(&mut self, cmd: Command, host: &mut LoaHost) -> Result<Flow, TextError> {
-        self.apply(cmd, host)
-    }
-
-    fn is_quit_command(cmd: &Command) -> bool {
-        matches!(cmd, Command::Quit)
-    }
-
-    /// `Error: MESSAGE` on stderr, as `loa-text-protocol.md` asks.
-    fn error(host: &mut LoaHost, message: &str) {
-        host.say_err(&format!("Error: {message}"));
-    }
-}
-
-impl LoaText {
-    /// Appends a line to the `--log` file, if any, at once.
-    fn log(&self, line: &str) {
-        if let Some(log) = &self.options.log {
-            let mut w = log.lock().unwrap_or_else(|e| e.into_inner());
-            let _ = writeln!(w, "{line}").and_then(|_| w.flush());
-        }
-    }
-
-    fn apply(&mut self, cmd: Command, host: &mut LoaHost) -> Result<Flow, TextError> {
         match cmd {
             Command::Quit => return Ok(Flow::Quit),
             Command::New => {
@@ -417,6 +394,23 @@ impl LoaText {
             Command::Move(mv) => self.manual_move(mv)?,
         }
         Ok(self.advance(host))
+    }
+
+    const QUIT: Command = Command::Quit;
+
+    /// `Error: MESSAGE` on stderr, as `loa-text-protocol.md` asks.
+    fn error(host: &mut LoaHost, message: &str) {
+        host.say_err(&format!("Error: {message}"));
+    }
+}
+
+impl LoaText {
+    /// Appends a line to the `--log` file, if any, at once.
+    fn log(&self, line: &str) {
+        if let Some(log) = &self.options.log {
+            let mut w = log.lock().unwrap_or_else(|e| e.into_inner());
+            let _ = writeln!(w, "{line}").and_then(|_| w.flush());
+        }
     }
 
     fn manual_move(&mut self, mv: Move) -> Result<(), TextError> {

@@ -340,47 +340,6 @@ impl TextDialect for ReversiText {
     }
 
     fn run_command(&mut self, cmd: Command, host: &mut ReversiHost) -> Result<Flow, TextError> {
-        self.apply(cmd, host)
-    }
-
-    fn is_quit_command(cmd: &Command) -> bool {
-        matches!(cmd, Command::Quit)
-    }
-
-    fn prompt(&self) -> Option<String> {
-        let who = side_word(self.pos.side_to_move());
-        Some(match self.state {
-            State::Setup if self.link == Link::Waiting => "waiting for an opponent: ".into(),
-            State::Setup if self.link == Link::Visitor => "waiting for the host: ".into(),
-            State::Setup => format!("set-up, {who} to play: "),
-            State::Playing => format!("{who}: "),
-            State::Finished => "game over (clear for a new game): ".to_string(),
-        })
-    }
-
-    /// Quit or end of input: a remote Opponent in a game in progress is sent `resign`
-    /// (the connection then closes, which is how a peer in set-up learns of it).
-    fn at_exit(&mut self, host: &mut ReversiHost) {
-        if self.state == State::Playing && host.has_peer() {
-            host.send_peer("resign");
-        }
-    }
-
-    fn on_remote(&mut self, event: RemoteEvent, host: &mut ReversiHost) -> Flow {
-        self.remote_event(event, host)
-    }
-}
-
-impl ReversiText {
-    fn no_game(&self, what: &'static str) -> Result<(), TextError> {
-        if self.state == State::Playing {
-            Err(TextError::WrongState(what))
-        } else {
-            Ok(())
-        }
-    }
-
-    fn apply(&mut self, cmd: Command, host: &mut ReversiHost) -> Result<Flow, TextError> {
         self.remote_allows(&cmd)?;
         match cmd {
             Command::Quit => return Ok(Flow::Quit),
@@ -448,6 +407,41 @@ impl ReversiText {
             Command::Load(file) => return Ok(Flow::Load(file)),
         }
         Ok(Flow::Continue)
+    }
+
+    const QUIT: Command = Command::Quit;
+
+    fn prompt(&self) -> Option<String> {
+        let who = side_word(self.pos.side_to_move());
+        Some(match self.state {
+            State::Setup if self.link == Link::Waiting => "waiting for an opponent: ".into(),
+            State::Setup if self.link == Link::Visitor => "waiting for the host: ".into(),
+            State::Setup => format!("set-up, {who} to play: "),
+            State::Playing => format!("{who}: "),
+            State::Finished => "game over (clear for a new game): ".to_string(),
+        })
+    }
+
+    /// Quit or end of input: a remote Opponent in a game in progress is sent `resign`
+    /// (the connection then closes, which is how a peer in set-up learns of it).
+    fn at_exit(&mut self, host: &mut ReversiHost) {
+        if self.state == State::Playing && host.has_peer() {
+            host.send_peer("resign");
+        }
+    }
+
+    fn on_remote(&mut self, event: RemoteEvent, host: &mut ReversiHost) -> Flow {
+        self.remote_event(event, host)
+    }
+}
+
+impl ReversiText {
+    fn no_game(&self, what: &'static str) -> Result<(), TextError> {
+        if self.state == State::Playing {
+            Err(TextError::WrongState(what))
+        } else {
+            Ok(())
+        }
     }
 
     /// `host` and `join`: only with no game in progress and no remote program.

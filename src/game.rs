@@ -181,6 +181,43 @@ impl<G: Game> Opening<G> {
     }
 }
 
+/// Where a position stands between the opening and the end, for an evaluation linear in
+/// terms with one weight vector for each: `left` of `full` (the opening's weights alone
+/// at `full`, the end's alone at 0). One type so the games' evaluations and the tuner
+/// (`tune fit`) blend the same way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Phase {
+    left: i32,
+    full: i32,
+}
+
+impl Phase {
+    /// `left` of `full` (`full` > 0), clamped to `0..=full`.
+    #[inline]
+    pub fn new(left: i32, full: i32) -> Phase {
+        Phase {
+            left: left.clamp(0, full),
+            full,
+        }
+    }
+
+    /// The opening weights' share: 1.0 at the opening, 0.0 at the end.
+    pub fn fraction(self) -> f64 {
+        f64::from(self.left) / f64::from(self.full)
+    }
+
+    /// `Σ (left·open + (full − left)·end)·term / full` in integers (rounded towards 0).
+    #[inline]
+    pub fn blend(self, terms: &[i32], open: &[i32], end: &[i32]) -> i32 {
+        let (mut o, mut e) = (0, 0);
+        for ((t, wo), we) in terms.iter().zip(open).zip(end) {
+            o += wo * t;
+            e += we * t;
+        }
+        (o * self.left + e * (self.full - self.left)) / self.full
+    }
+}
+
 /// What the layers above the search need of a game: everything game-specific that the
 /// UCI-family front end, the runner, perft and bench print or parse.
 pub trait GameIo: Game {
@@ -267,10 +304,9 @@ pub trait GameIo: Game {
     /// The evaluation's weights in [`GameIo::EVAL_TERMS`] order: opening, end.
     fn eval_weights() -> [&'static [i32]; 2];
 
-    /// The evaluation's terms here, from the side to move's view, and the phase: 1.0
-    /// where only the opening weights count, 0.0 where only the end weights do.
-    /// [`Game::evaluate`] is `Σ (phase·open + (1 − phase)·end)·term`, up to rounding.
-    fn eval_terms(&self) -> (Vec<i32>, f64);
+    /// The evaluation's terms here, from the side to move's view, and the phase that
+    /// blends them: [`Game::evaluate`] is `phase.blend(terms, open, end)`.
+    fn eval_terms(&self) -> (Vec<i32>, Phase);
 
     /// Whether the game speaks UAI (Ataxx) besides UGI, which every game speaks.
     const SPEAKS_UAI: bool = false;

@@ -18,6 +18,7 @@ fn model_matches_evaluate<G: GameIo>(seed: u64) {
         let mut pos = G::startpos(RuleSet::Engine);
         while !pos.is_over() {
             let (terms, phase) = pos.eval_terms();
+            let phase = phase.fraction();
             assert!((0.0..=1.0).contains(&phase), "{} phase {phase}", G::NAME);
             let model: f64 = terms
                 .iter()

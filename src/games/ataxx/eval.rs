@@ -13,6 +13,7 @@
 
 use super::bitboard::{dilate, dilate2, max_count, neighbour_counts, FILE_A, FILE_G, FULL};
 use super::position::Position;
+use crate::game::Phase;
 
 /// Number of evaluation terms.
 pub const N_TERMS: usize = 10;
@@ -36,10 +37,10 @@ const RANK_7: u64 = 0x7f << 42;
 const EDGE: u64 = (FILE_A | FILE_G | RANK_1 | RANK_7) & FULL;
 const CORNERS: u64 = 1 | 1 << 6 | 1 << 42 | 1 << 48;
 
-/// The evaluation terms of `pos`, from the side to move's view, and the number of
-/// empty squares (the phase).
+/// The evaluation terms of `pos`, from the side to move's view, and the phase: the
+/// empty squares of the 49.
 #[inline]
-pub fn terms(pos: &Position) -> ([i32; N_TERMS], i32) {
+pub fn terms(pos: &Position) -> ([i32; N_TERMS], Phase) {
     let us = pos.side_to_move();
     let own = pos.pieces(us);
     let opp = pos.pieces(us.opponent());
@@ -70,22 +71,11 @@ pub fn terms(pos: &Position) -> ([i32; N_TERMS], i32) {
         best_flip(own_reach, opp),
         best_flip(opp_reach, own),
     ];
-    (t, cnt(empty))
-}
-
-/// The blended evaluation of terms `t` with `empty` empty squares.
-#[inline]
-pub fn combine(t: &[i32; N_TERMS], empty: i32, mg: &Weights, eg: &Weights) -> i32 {
-    let (mut m, mut e) = (0, 0);
-    for i in 0..N_TERMS {
-        m += mg[i] * t[i];
-        e += eg[i] * t[i];
-    }
-    (m * empty + e * (49 - empty)) / 49
+    (t, Phase::new(cnt(empty), 49))
 }
 
 /// Evaluation of `pos` for the side to move.
 pub fn evaluate(pos: &Position) -> i32 {
-    let (t, empty) = terms(pos);
-    combine(&t, empty, &MG, &EG)
+    let (t, phase) = terms(pos);
+    phase.blend(&t, &MG, &EG)
 }

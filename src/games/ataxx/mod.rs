@@ -11,7 +11,7 @@ pub mod text2008;
 pub use notation::{parse_square, square_name, NotationError, TextMove};
 pub use position::{Cell, Move, Position, Rules, Undo};
 
-use crate::game::{Game, GameIo, Opening, Outcome, RuleSet, Side};
+use crate::game::{Game, GameIo, Opening, Outcome, Phase, RuleSet, Side};
 use bitboard::ADJACENT;
 
 impl Game for Position {
@@ -119,9 +119,9 @@ impl GameIo for Position {
         [&eval::MG, &eval::EG]
     }
 
-    fn eval_terms(&self) -> (Vec<i32>, f64) {
-        let (t, empty) = eval::terms(self);
-        (t.to_vec(), f64::from(empty) / 49.0)
+    fn eval_terms(&self) -> (Vec<i32>, Phase) {
+        let (t, phase) = eval::terms(self);
+        (t.to_vec(), phase)
     }
     const MATERIAL_ADJUDICATION: bool = true;
     const SPEAKS_UAI: bool = true;

@@ -25,6 +25,7 @@ use super::bitboard::{
     distance, file_of, neighbours, rank_of, square, Bits, FILE_A, FILE_H, RANK_1, RANK_8,
 };
 use super::position::Position;
+use crate::game::Phase;
 
 /// Number of evaluation terms.
 pub const N_TERMS: usize = 9;
@@ -206,9 +207,9 @@ fn walled(victims: u64, walls: u64) -> i32 {
 }
 
 /// The evaluation terms of `pos` from the side to move's view, and its phase: the
-/// number of pieces on the board.
+/// pieces on the board beyond [`PHASE_MIN`].
 #[inline]
-pub fn terms(pos: &Position) -> ([i32; N_TERMS], i32) {
+pub fn terms(pos: &Position) -> ([i32; N_TERMS], Phase) {
     let us = pos.side_to_move();
     let them = us.opponent();
     let (own_bb, opp_bb) = (pos.pieces(us), pos.pieces(them));
@@ -227,32 +228,14 @@ pub fn terms(pos: &Position) -> ([i32; N_TERMS], i32) {
         walled(opp_bb, own_bb) - walled(own_bb, opp_bb),
         1,
     ];
-    (t, (own_bb | opp_bb).count_ones() as i32)
-}
-
-/// The blended evaluation of terms `t` with `pieces` pieces on the board.
-#[inline]
-pub fn combine(t: &[i32; N_TERMS], pieces: i32, mg: &Weights, eg: &Weights) -> i32 {
-    let (mut m, mut e) = (0, 0);
-    for i in 0..N_TERMS {
-        m += mg[i] * t[i];
-        e += eg[i] * t[i];
-    }
-    let p = pieces.clamp(PHASE_MIN, PHASE_MAX) - PHASE_MIN;
-    let scale = PHASE_MAX - PHASE_MIN;
-    (m * p + e * (scale - p)) / scale
-}
-
-/// The phase of a position with `pieces` pieces: 1.0 at the start (opening weights),
-/// 0.0 from [`PHASE_MIN`] pieces down (end weights), as [`combine`] blends them.
-pub fn phase(pieces: i32) -> f64 {
-    f64::from(pieces.clamp(PHASE_MIN, PHASE_MAX) - PHASE_MIN) / f64::from(PHASE_MAX - PHASE_MIN)
+    let pieces = (own_bb | opp_bb).count_ones() as i32;
+    (t, Phase::new(pieces - PHASE_MIN, PHASE_MAX - PHASE_MIN))
 }
 
 /// Evaluation of `pos` for the side to move.
 pub fn evaluate(pos: &Position) -> i32 {
-    let (t, pieces) = terms(pos);
-    combine(&t, pieces, &MG, &EG)
+    let (t, phase) = terms(pos);
+    phase.blend(&t, &MG, &EG)
 }
 
 #[cfg(test)]
@@ -308,9 +291,9 @@ mod tests {
     #[test]
     fn start_is_balanced_but_for_tempo() {
         let start = Position::startpos(RuleSet::Engine);
-        let (t, pieces) = terms(&start);
+        let (t, phase) = terms(&start);
         assert_eq!(&t[..N_TERMS - 1], &[0; N_TERMS - 1]);
-        assert_eq!(pieces, 24);
+        assert_eq!(phase.fraction(), 1.0);
         assert_eq!(evaluate(&start), MG[N_TERMS - 1]);
     }
 

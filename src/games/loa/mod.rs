@@ -11,7 +11,7 @@ pub mod text;
 pub use notation::{colour_name, parse_square, square_name, NotationError};
 pub use position::{Move, Position, Undo, DEFAULT_MOVE_LIMIT};
 
-use crate::game::{Game, GameIo, Outcome, RuleSet, Side};
+use crate::game::{Game, GameIo, Outcome, Phase, RuleSet, Side};
 use bitboard::{distance, is_connected};
 
 impl Game for Position {
@@ -103,9 +103,9 @@ impl GameIo for Position {
         [&eval::MG, &eval::EG]
     }
 
-    fn eval_terms(&self) -> (Vec<i32>, f64) {
-        let (t, pieces) = eval::terms(self);
-        (t.to_vec(), eval::phase(pieces))
+    fn eval_terms(&self) -> (Vec<i32>, Phase) {
+        let (t, phase) = eval::terms(self);
+        (t.to_vec(), phase)
     }
 
     fn startpos(rules: RuleSet) -> Position {

@@ -13,6 +13,7 @@
 
 use super::bitboard::{moves, neighbours, stable, Bits, CORNERS, C_SQUARES, NEIGHBOURS, X_SQUARES};
 use super::position::Position;
+use crate::game::Phase;
 
 /// Number of evaluation terms.
 pub const N_TERMS: usize = 8;
@@ -51,15 +52,16 @@ fn next_to_open_corner(squares: u64, side_discs: u64, empty: u64) -> u64 {
     out
 }
 
-/// The terms of `pos` from the side to move's view, and the number of empty squares.
+/// The terms of `pos` from the side to move's view, and the phase: the empty squares of
+/// the 60.
 #[inline]
-pub fn terms(pos: &Position) -> ([i32; N_TERMS], i32) {
+pub fn terms(pos: &Position) -> ([i32; N_TERMS], Phase) {
     terms_of(pos.own(), pos.opp())
 }
 
 /// The terms for `own` to move against `opp` (bare bitboards, for the solver).
 #[inline]
-pub fn terms_of(own: u64, opp: u64) -> ([i32; N_TERMS], i32) {
+pub fn terms_of(own: u64, opp: u64) -> ([i32; N_TERMS], Phase) {
     let empty = !(own | opp);
     let cnt = |b: u64| b.count_ones() as i32;
     let empties = cnt(empty);
@@ -82,19 +84,7 @@ pub fn terms_of(own: u64, opp: u64) -> ([i32; N_TERMS], i32) {
         cnt(own) - cnt(opp),
         parity,
     ];
-    (t, empties)
-}
-
-/// The blended evaluation of terms `t` with `empty` empty squares.
-#[inline]
-pub fn combine(t: &[i32; N_TERMS], empty: i32, mg: &Weights, eg: &Weights) -> i32 {
-    let (mut m, mut e) = (0, 0);
-    for i in 0..N_TERMS {
-        m += mg[i] * t[i];
-        e += eg[i] * t[i];
-    }
-    let empty = empty.clamp(0, PHASE);
-    (m * empty + e * (PHASE - empty)) / PHASE
+    (t, Phase::new(empties, PHASE))
 }
 
 /// Evaluation of `pos` for the side to move.
@@ -105,8 +95,8 @@ pub fn evaluate(pos: &Position) -> i32 {
 /// Evaluation for `own` to move against `opp`.
 #[inline]
 pub fn evaluate_bits(own: u64, opp: u64) -> i32 {
-    let (t, empty) = terms_of(own, opp);
-    combine(&t, empty, &MG, &EG)
+    let (t, phase) = terms_of(own, opp);
+    phase.blend(&t, &MG, &EG)
 }
 
 #[cfg(test)]

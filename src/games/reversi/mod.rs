@@ -14,7 +14,7 @@ pub mod text;
 pub use notation::{parse_square, square_name, NotationError};
 pub use position::{final_score, Move, Position, Undo};
 
-use crate::game::{Game, GameIo, Outcome, RuleSet, Side};
+use crate::game::{Game, GameIo, Outcome, Phase, RuleSet, Side};
 use bitboard::{moves, CORNERS, C_SQUARES, EDGES, X_SQUARES};
 
 /// Static ordering value of each square: corners first, X and C squares last.
@@ -124,9 +124,9 @@ impl GameIo for Position {
         [&eval::MG, &eval::EG]
     }
 
-    fn eval_terms(&self) -> (Vec<i32>, f64) {
-        let (t, empty) = eval::terms(self);
-        (t.to_vec(), f64::from(empty.clamp(0, 60)) / 60.0)
+    fn eval_terms(&self) -> (Vec<i32>, Phase) {
+        let (t, phase) = eval::terms(self);
+        (t.to_vec(), phase)
     }
 
     fn startpos(rules: RuleSet) -> Position {

@@ -233,7 +233,7 @@ fn load<G: GameIo>(files: &[&str]) -> Result<Vec<Sample>, String> {
                 };
                 samples.push(Sample {
                     terms: t.into_iter().map(f64::from).collect(),
-                    phase,
+                    phase: phase.fraction(),
                     result,
                 });
                 let Some(mv) = pos.parse_move(word) else {

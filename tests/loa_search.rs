@@ -69,11 +69,7 @@ fn search(pos: &Position, depth: u32) -> (engine::games::loa::Move, Option<i32>)
 fn full_width() -> Features {
     Features {
         null_move: false,
-        rfp_margin: 0,
-        razor_margin: 0,
-        lmp: 0,
-        lmr_aggr: 0,
-        ..Features::default()
+        ..Features::default().without_selective()
     }
 }
 

@@ -78,13 +78,19 @@ impl Features {
         if pos.selective() && !(self.exact_endgame && pos.near_end()) {
             self
         } else {
-            Features {
-                rfp_margin: 0,
-                razor_margin: 0,
-                lmp: 0,
-                lmr_aggr: 0,
-                ..self
-            }
+            self.without_selective()
+        }
+    }
+
+    /// These features with the game-tuned selective ones (reverse futility pruning,
+    /// razoring, late-move pruning, the aggressive reductions) switched off.
+    pub fn without_selective(self) -> Features {
+        Features {
+            rfp_margin: 0,
+            razor_margin: 0,
+            lmp: 0,
+            lmr_aggr: 0,
+            ..self
         }
     }
 }

@@ -305,8 +305,15 @@ pub trait GameIo: Game {
     fn eval_weights() -> [&'static [i32]; 2];
 
     /// The evaluation's terms here, from the side to move's view, and the phase that
-    /// blends them: [`Game::evaluate`] is `phase.blend(terms, open, end)`.
+    /// blends them: [`Game::evaluate`] is `phase.blend(terms, open, end)` plus
+    /// [`GameIo::eval_offset`].
     fn eval_terms(&self) -> (Vec<i32>, Phase);
+
+    /// The part of [`Game::evaluate`] outside the linear model (Ataxx: its network's
+    /// correction), side to move's view: the tuner fits the weights around it. Default 0.
+    fn eval_offset(&self) -> i32 {
+        0
+    }
 
     /// Whether the game speaks UAI (Ataxx) besides UGI, which every game speaks.
     const SPEAKS_UAI: bool = false;

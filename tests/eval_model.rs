@@ -1,7 +1,8 @@
 //! Every game's evaluation is the linear model that `tune fit` fits: the terms of
 //! `GameIo::eval_terms`, weighted by the opening and end weights of
-//! `GameIo::eval_weights` and blended by the phase, give `Game::evaluate` up to rounding,
-//! in positions of random games. A fit is only as good as this agreement.
+//! `GameIo::eval_weights` and blended by the phase, give `Game::evaluate` less
+//! `GameIo::eval_offset` (Ataxx's network) up to rounding, in positions of random games.
+//! A fit is only as good as this agreement.
 
 use engine::game::{GameIo, RuleSet};
 use engine::games::{ataxx, loa, reversi};
@@ -27,7 +28,7 @@ fn model_matches_evaluate<G: GameIo>(seed: u64) {
                     f64::from(t) * (phase * f64::from(o) + (1.0 - phase) * f64::from(e))
                 })
                 .sum();
-            let eval = f64::from(pos.evaluate());
+            let eval = f64::from(pos.evaluate() - pos.eval_offset());
             assert!(
                 (eval - model).abs() <= 1.0,
                 "{}: evaluate {eval}, model {model} in {}",

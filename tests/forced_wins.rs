@@ -6,7 +6,7 @@
 mod common;
 
 use common::prover::{self, Prover};
-use engine::game::Side;
+use engine::game::{Outcome, Side};
 use engine::games::ataxx::bitboard::{Bits, FULL};
 use engine::games::ataxx::text::{AI_NODES, AI_TIME_CAP};
 use engine::games::ataxx::{Position, Rules};
@@ -90,6 +90,31 @@ fn ai_converts_forced_wins_of_one_to_five_moves() {
             ..Limits::default()
         };
         prover::assert_converts(&start, n, &mut prover(), &mut searcher, &limits);
+    }
+}
+
+#[test]
+fn engine_proof_search_agrees_with_the_prover() {
+    // The engine's own proof search (src/search/prove.rs, which the text AI runs near
+    // the end) finds each position's win at the distance this test's prover proved, and
+    // its move wins that fast.
+    use std::sync::atomic::AtomicBool;
+    let stop = AtomicBool::new(false);
+    for (n, start) in find_positions() {
+        let mut pos = start.clone();
+        let proof = engine::search::prove::fastest_win(&mut pos, 5, 10_000_000, &stop);
+        let (mv, moves) = proof
+            .win
+            .unwrap_or_else(|| panic!("no win found in {start:?}"));
+        assert_eq!(moves, n, "{start:?}");
+        assert_eq!(pos.hash(), start.hash(), "the position is restored");
+        let me = pos.side_to_move();
+        pos.make_move(mv);
+        if n == 1 {
+            assert_eq!(pos.outcome(), Some(Outcome::Win(me)), "{start:?} {mv}");
+        } else {
+            assert!(prover().loses_within(&mut pos, 2 * n - 2), "{start:?} {mv}");
+        }
     }
 }
 

@@ -646,14 +646,14 @@ fn seed_reproducible() {
     assert_eq!(
         moves,
         [
-            "Red moves a7-b7.",
-            "Blue moves a1-b1.",
-            "Red moves b7-c7.",
-            "Blue moves b1-c1.",
-            "Red moves c7-d7.",
-            "Blue moves c1-d1.",
-            "Red moves d7-e7.",
-            "Blue moves d1-e1.",
+            "Red moves a7-b6.",
+            "Blue moves g7-f7.",
+            "Red moves b6-c7.",
+            "Blue moves f7-e7.",
+            "Red moves g1-g2.",
+            "Blue moves a1-b2.",
+            "Red moves g1-e1.",
+            "Blue moves b2-c2.",
         ],
         "the seeded AI game changed: {game:?}"
     );

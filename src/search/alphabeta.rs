@@ -62,6 +62,9 @@ pub struct Features {
     /// Search full width (no selective features) where the game says the end is near
     /// ([`Game::near_end`]): exact play of short forced wins matters more there than
     /// depth. Off for timed play (it lost Elo there), on for the text languages' AI.
+    /// There the search first looks for a forced win of at most [`PROOF_MOVES`] own
+    /// moves with a proof search ([`super::prove`]) of up to the node limit (at most
+    /// [`PROOF_BUDGET`]) nodes, and plays its first move if it finds one.
     pub exact_endgame: bool,
 }
 
@@ -139,6 +142,8 @@ pub struct Searcher<G: Game> {
     pub features: Features,
     // Per-search state.
     nodes: u64,
+    /// Nodes of this search's proof search (`Features::exact_endgame`), outside `nodes`.
+    proof_nodes: u64,
     seldepth: usize,
     stopped: bool,
     node_limit: u64,
@@ -148,6 +153,11 @@ pub struct Searcher<G: Game> {
 const CHECK_INTERVAL: u64 = 1024;
 /// Extra iterations after a proven score before the search stops early.
 const PROVEN_MARGIN: u32 = 4;
+/// The longest forced win (own moves) the proof search looks for (`Features::exact_endgame`).
+pub const PROOF_MOVES: u32 = 5;
+/// The most nodes the proof search may spend before the normal search (which keeps its
+/// own node limit).
+pub const PROOF_BUDGET: u64 = 1_000_000;
 
 impl<G: Game> Searcher<G> {
     /// A searcher with a transposition table of `hash_mib` MiB.
@@ -162,6 +172,7 @@ impl<G: Game> Searcher<G> {
             after_null: vec![false; MAX_PLY + 2],
             features: Features::default(),
             nodes: 0,
+            proof_nodes: 0,
             seldepth: 0,
             stopped: false,
             node_limit: u64::MAX,
@@ -200,6 +211,7 @@ impl<G: Game> Searcher<G> {
     ) -> SearchResult<G::Move> {
         let start = Instant::now();
         self.nodes = 0;
+        self.proof_nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
@@ -229,6 +241,31 @@ impl<G: Game> Searcher<G> {
         if root_moves.len() == 1 && !limits.infinite {
             result.reason = StopReason::Proven;
             return result;
+        }
+        if self.features.exact_endgame && pos.near_end() && !limits.infinite {
+            let budget = self.node_limit.min(PROOF_BUDGET);
+            let proof = super::prove::fastest_win(&mut pos, PROOF_MOVES, budget, stop);
+            if let Some((mv, moves)) = proof.win {
+                let plies = 2 * moves - 1;
+                result.best = Some(mv);
+                result.score = Score(WIN - plies as i32);
+                result.depth = plies;
+                result.pv = vec![mv];
+                result.reason = StopReason::Proven;
+                result.nodes = proof.nodes;
+                result.time = start.elapsed();
+                on_iteration(&Iteration {
+                    depth: plies,
+                    seldepth: plies,
+                    score: result.score,
+                    nodes: proof.nodes,
+                    time: result.time,
+                    hashfull: self.tt.hashfull(),
+                    pv: result.pv.clone(),
+                });
+                return result;
+            }
+            self.proof_nodes = proof.nodes;
         }
 
         // Order root moves once by the game's hint; the seed breaks ties.
@@ -324,7 +361,7 @@ impl<G: Game> Searcher<G> {
                 StopReason::Time
             };
         }
-        result.nodes = self.nodes;
+        result.nodes = self.nodes + self.proof_nodes;
         result.time = start.elapsed();
         result
     }

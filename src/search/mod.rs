@@ -1,10 +1,12 @@
 //! The game-independent search: iterative-deepening alpha-beta ([`alphabeta`]), its
-//! transposition table ([`tt`]), budgets ([`limits`]),
+//! transposition table ([`tt`]), budgets ([`limits`]), the proof of short forced wins
+//! ([`prove`]),
 //! the thread facade ([`control`]) and the data it reports ([`report`]).
 
 pub mod alphabeta;
 pub mod control;
 pub mod limits;
+pub mod prove;
 pub mod report;
 pub mod time;
 pub mod tt;

@@ -748,6 +748,55 @@ fn tune_fits_every_game() {
 }
 
 #[test]
+fn tune_trains_the_ataxx_network() {
+    // `tune nnue` trains on the results file's Ataxx games and writes a network file the
+    // engine can embed (same shape, same format), with a held-out loss on the way.
+    let res = builtin_games("tune-nnue", "ataxx", 10);
+    let out = res.with_file_name("net.bin");
+    let o = Command::new(env!("CARGO_BIN_EXE_tune"))
+        .args(["nnue", "--epochs", "2", "--lambda", "0.3", "--out"])
+        .arg(&out)
+        .arg(&res)
+        .output()
+        .expect("run tune");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let log = stderr(&o);
+    assert!(log.starts_with("20 ataxx games: "), "{log}");
+    assert!(
+        log.contains("epoch 2: ") && log.contains("kept epoch "),
+        "{log}"
+    );
+    let bytes = std::fs::read(&out).expect("the network file");
+    let net = engine::games::ataxx::nnue::Net::decode(&bytes).expect("a network");
+    assert!(net.w1.iter().flatten().any(|&w| w != 0), "trained weights");
+    // Usage errors: no output file, a blend outside 0..=1.
+    for args in [
+        &["nnue", "r.jsonl"][..],
+        &["nnue", "--lambda", "2", "--out", "x", "r.jsonl"],
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_tune"))
+            .args(args)
+            .output()
+            .expect("run tune");
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    }
+    // A file without Ataxx games trains nothing.
+    let loa = builtin_games("tune-nnue-loa", "loa", 1);
+    let o = Command::new(env!("CARGO_BIN_EXE_tune"))
+        .args(["nnue", "--out"])
+        .arg(&out)
+        .arg(&loa)
+        .output()
+        .expect("run tune");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("too few ataxx positions"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn engine_on_a_clock_against_one_without_gets_its_time() {
     // Defect 1 of the new-user report: an engine with a clock playing an opponent
     // without one (a built-in player) was sent a bare `go` and, searching without a

@@ -8,8 +8,9 @@
 //!
 //! The evaluation is linear in a few [`TERMS`] (each "ours minus theirs", except the
 //! tempo, capture and threat), with two weights per term blended by the number of empty squares: `MG` while
-//! the board is empty, `EG` when it is full. Linear so that `src/bin/tune.rs` can fit
-//! the weights to game results (see `docs/strength.md`).
+//! the board is empty, `EG` when it is full. Linear so that `tune fit`
+//! (`tournament/src/bin/tune/main.rs`) can fit the weights to game results (see
+//! `docs/strength.md`); a small network ([`super::nnue`]) adds what the terms miss.
 
 use super::bitboard::{dilate, dilate2, max_count, neighbour_counts, FILE_A, FILE_G, FULL};
 use super::position::Position;
@@ -74,8 +75,15 @@ pub fn terms(pos: &Position) -> ([i32; N_TERMS], Phase) {
     (t, Phase::new(cnt(empty), 49))
 }
 
-/// Evaluation of `pos` for the side to move.
-pub fn evaluate(pos: &Position) -> i32 {
+/// The linear part of the evaluation of `pos`, side to move's view.
+#[inline]
+pub fn linear(pos: &Position) -> i32 {
     let (t, phase) = terms(pos);
     phase.blend(&t, &MG, &EG)
+}
+
+/// Evaluation of `pos` for the side to move: the linear terms and the network's
+/// correction ([`super::nnue`]).
+pub fn evaluate(pos: &Position) -> i32 {
+    linear(pos) + super::nnue::evaluate(pos)
 }

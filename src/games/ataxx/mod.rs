@@ -3,6 +3,7 @@
 
 pub mod bitboard;
 pub mod eval;
+pub mod nnue;
 pub mod notation;
 pub mod position;
 pub mod text;
@@ -122,6 +123,10 @@ impl GameIo for Position {
     fn eval_terms(&self) -> (Vec<i32>, Phase) {
         let (t, phase) = eval::terms(self);
         (t.to_vec(), phase)
+    }
+
+    fn eval_offset(&self) -> i32 {
+        nnue::evaluate(self)
     }
     const MATERIAL_ADJUDICATION: bool = true;
     const SPEAKS_UAI: bool = true;

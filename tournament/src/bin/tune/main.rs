@@ -20,6 +20,9 @@
 //!   over the weights. Prints the loss before and after and the new `MG`/`EG` tables
 //!   for the game's `eval.rs`. `--l2 L` adds `L·Σ((w − w₀)/100)²` to the loss (a pull
 //!   towards the current weights).
+//! - `tune nnue [--lambda L] [--epochs N] [--seed S] --out FILE RESULTS.jsonl...`: trains
+//!   Ataxx's network on the Ataxx games of the results files and writes its file
+//!   (`nnue.rs` here; the engine embeds `src/games/ataxx/nnue.bin`).
 
 use engine::game::{Game, GameIo, RuleSet, Side};
 use engine::games::ataxx::text::block_squares;
@@ -33,7 +36,9 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use tournament::results::GameRecord;
 
-const USAGE: &str = "usage: tune openings COUNT SEED [--variant NAME] | tune fit [--variant NAME] [--l2 L] RESULTS.jsonl...";
+mod nnue;
+
+const USAGE: &str = "usage: tune openings COUNT SEED [--variant NAME] | tune fit [--variant NAME] [--l2 L] RESULTS.jsonl... | tune nnue [--lambda L] [--epochs N] [--seed S] --out FILE RESULTS.jsonl...";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -56,6 +61,10 @@ fn main() -> ExitCode {
         }
         ["fit", rest @ ..] => match fit_args(rest) {
             Some((variant, l2, files)) => report(variant.visit(Fit { files: &files, l2 })),
+            None => usage(),
+        },
+        ["nnue", rest @ ..] => match nnue::parse_args(rest) {
+            Some(o) => report(nnue::train(&o)),
             None => usage(),
         },
         _ => usage(),
@@ -101,7 +110,7 @@ fn openings(count: usize, seed: u64) {
     let mut seen = HashSet::new();
     let mut searcher = Searcher::<Position>::new(4);
     let stop = AtomicBool::new(false);
-    println!("# {count} Ataxx openings made by `tune openings {count} {seed}` (tournament/src/bin/tune.rs):");
+    println!("# {count} Ataxx openings made by `tune openings {count} {seed}` (tournament/src/bin/tune/main.rs):");
     println!("# 2-4 random plies from the start, a third after 1-2 random blocks; each kept only");
     println!("# if a depth-5 search scores it within +-120.");
     let mut made = 0;
@@ -160,7 +169,9 @@ impl VariantVisitor for RandomOpenings {
         println!(
             "# {count} {name} openings made by `tune openings {count} {seed} --variant {name}`"
         );
-        println!("# (tournament/src/bin/tune.rs): 4-6 random plies from the start, distinct, no");
+        println!(
+            "# (tournament/src/bin/tune/main.rs): 4-6 random plies from the start, distinct, no"
+        );
         println!("# pass, game not over; no balance check (play each with both colours: -repeat).");
         let mut made = 0;
         let mut moves = Vec::new();
@@ -186,10 +197,12 @@ impl VariantVisitor for RandomOpenings {
     }
 }
 
-/// One training position: its terms, its phase and the result for the side to move.
+/// One training position: its terms, its phase, the evaluation outside the linear model
+/// and the result for the side to move.
 struct Sample {
     terms: Vec<f64>,
     phase: f64,
+    offset: f64,
     result: f64,
 }
 
@@ -234,6 +247,7 @@ fn load<G: GameIo>(files: &[&str]) -> Result<Vec<Sample>, String> {
                 samples.push(Sample {
                     terms: t.into_iter().map(f64::from).collect(),
                     phase: phase.fraction(),
+                    offset: f64::from(pos.eval_offset()),
                     result,
                 });
                 let Some(mv) = pos.parse_move(word) else {
@@ -254,7 +268,7 @@ fn eval_with(s: &Sample, w: &[f64]) -> f64 {
         m += w[i] * t;
         e += w[n + i] * t;
     }
-    m * s.phase + e * (1.0 - s.phase)
+    m * s.phase + e * (1.0 - s.phase) + s.offset
 }
 
 fn sigmoid(x: f64, k: f64) -> f64 {

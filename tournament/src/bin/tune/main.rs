@@ -219,44 +219,60 @@ impl VariantVisitor for Fit<'_> {
     }
 }
 
-/// Every position of every game of `G` in the results files (but the finished ones),
-/// labelled with the game's result for the side to move.
-fn load<G: GameIo>(files: &[&str]) -> Result<Vec<Sample>, String> {
-    let mut samples = Vec::new();
+/// Replays every game of `G` in the results files and calls `visit(game, record, ply,
+/// position)` for each position before a move (the finished ones excluded; `game`
+/// counts the games from 0). Lines that are not records (a line cut by a kill) and games
+/// of other variants are skipped. Returns the number of games.
+fn replay<G: GameIo>(
+    files: &[&str],
+    mut visit: impl FnMut(usize, &GameRecord, usize, &G),
+) -> Result<usize, String> {
     let mut games = 0;
     for file in files {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
-        // Lines that are not records (a line cut by a kill) and games of other
-        // variants are skipped.
         for rec in text.lines().filter_map(GameRecord::from_json) {
             if !rec.is_variant(G::NAME) {
                 continue;
             }
-            let first_score = rec.result.first_score();
             let mut pos = G::from_fen(&rec.fen, RuleSet::Engine)?;
-            games += 1;
-            for word in &rec.moves {
+            for (ply, word) in rec.moves.iter().enumerate() {
                 if pos.is_over() {
                     break;
                 }
-                let (t, phase) = pos.eval_terms();
-                let result = match pos.side_to_move() {
-                    Side::First => first_score,
-                    Side::Second => 1.0 - first_score,
-                };
-                samples.push(Sample {
-                    terms: t.into_iter().map(f64::from).collect(),
-                    phase: phase.fraction(),
-                    offset: f64::from(pos.eval_offset()),
-                    result,
-                });
+                visit(games, &rec, ply, &pos);
                 let Some(mv) = pos.parse_move(word) else {
                     break;
                 };
                 pos.make_move(mv);
             }
+            games += 1;
         }
     }
+    Ok(games)
+}
+
+/// The game's result for the side to move in `pos`.
+fn result_for<G: Game>(rec: &GameRecord, pos: &G) -> f64 {
+    let first_score = rec.result.first_score();
+    match pos.side_to_move() {
+        Side::First => first_score,
+        Side::Second => 1.0 - first_score,
+    }
+}
+
+/// Every position of every game of `G` in the results files (but the finished ones),
+/// labelled with the game's result for the side to move.
+fn load<G: GameIo>(files: &[&str]) -> Result<Vec<Sample>, String> {
+    let mut samples = Vec::new();
+    let games = replay::<G>(files, |_, rec, _, pos| {
+        let (t, phase) = pos.eval_terms();
+        samples.push(Sample {
+            terms: t.into_iter().map(f64::from).collect(),
+            phase: phase.fraction(),
+            offset: f64::from(pos.eval_offset()),
+            result: result_for(rec, pos),
+        });
+    })?;
     eprintln!("{games} {} games, {} positions", G::NAME, samples.len());
     Ok(samples)
 }

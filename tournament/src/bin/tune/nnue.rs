@@ -14,11 +14,9 @@
 //! and written, and the quantised network's held-out loss is measured with the engine's
 //! own integer inference.
 
-use engine::game::{Game, GameIo, RuleSet, Side};
 use engine::games::ataxx::nnue::{self, Net, HIDDEN, INPUTS, QA, QB, W1_LIMIT, W2_LIMIT};
 use engine::games::ataxx::{eval, Position};
 use engine::rng::SplitMix64;
-use tournament::results::GameRecord;
 
 /// The float model's output is `OUT_SCALE · (w2 · h + b2)`: its parameters stay near 1.
 const OUT_SCALE: f32 = 100.0;
@@ -87,54 +85,31 @@ struct Sample {
 }
 
 /// The samples of the results files: (training, held out).
-fn load(files: &[String]) -> Result<(Vec<Sample>, Vec<Sample>), String> {
+fn load(files: &[&str]) -> Result<(Vec<Sample>, Vec<Sample>), String> {
     let (mut train, mut held) = (Vec::new(), Vec::new());
-    let mut games = 0;
-    for file in files {
-        let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
-        for rec in text.lines().filter_map(GameRecord::from_json) {
-            if !rec.is_variant(Position::NAME) {
-                continue;
-            }
-            let first_score = rec.result.first_score() as f32;
-            let mut pos = <Position as GameIo>::from_fen(&rec.fen, RuleSet::Engine)?;
-            let into = if games % 20 == 19 {
-                &mut held
-            } else {
-                &mut train
-            };
-            games += 1;
-            for (i, word) in rec.moves.iter().enumerate() {
-                if pos.is_over() {
-                    break;
-                }
-                let us = pos.side_to_move();
-                let result = match us {
-                    Side::First => first_score,
-                    Side::Second => 1.0 - first_score,
-                };
-                let info = rec.info.get(i);
-                let score = match info {
-                    Some(m) if m.mate.is_some() => None,
-                    Some(m) => m.cp.map(|c| c.clamp(-SCORE_CLIP, SCORE_CLIP)),
-                    None => None,
-                };
-                into.push(Sample {
-                    own: pos.pieces(us),
-                    opp: pos.pieces(us.opponent()),
-                    gaps: pos.gaps(),
-                    linear: eval::linear(&pos) as f32,
-                    result,
-                    score,
-                    target: result,
-                });
-                let Some(mv) = pos.parse_move(word) else {
-                    break;
-                };
-                pos.make_move(mv);
-            }
-        }
-    }
+    let games = super::replay::<Position>(files, |game, rec, ply, pos| {
+        let score = match rec.info.get(ply) {
+            Some(m) if m.mate.is_some() => None,
+            Some(m) => m.cp.map(|c| c.clamp(-SCORE_CLIP, SCORE_CLIP)),
+            None => None,
+        };
+        let us = pos.side_to_move();
+        let result = super::result_for(rec, pos) as f32;
+        let into = if game % 20 == 19 {
+            &mut held
+        } else {
+            &mut train
+        };
+        into.push(Sample {
+            own: pos.pieces(us),
+            opp: pos.pieces(us.opponent()),
+            gaps: pos.gaps(),
+            linear: eval::linear(pos) as f32,
+            result,
+            score,
+            target: result,
+        });
+    })?;
     eprintln!(
         "{games} ataxx games: {} training positions, {} held out",
         train.len(),
@@ -281,7 +256,8 @@ fn mean_loss(samples: &[Sample], k: f32, eval: impl Fn(&Sample) -> f32) -> f64 {
 }
 
 pub fn train(o: &Options) -> Result<(), String> {
-    let (mut train, mut held) = load(&o.files)?;
+    let files: Vec<&str> = o.files.iter().map(String::as_str).collect();
+    let (mut train, mut held) = load(&files)?;
     let k = fit_k(&train);
     let lambda = o.lambda as f32;
     for s in train.iter_mut().chain(held.iter_mut()) {

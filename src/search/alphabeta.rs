@@ -142,8 +142,6 @@ pub struct Searcher<G: Game> {
     pub features: Features,
     // Per-search state.
     nodes: u64,
-    /// Nodes of this search's proof search (`Features::exact_endgame`), outside `nodes`.
-    proof_nodes: u64,
     seldepth: usize,
     stopped: bool,
     node_limit: u64,
@@ -172,7 +170,6 @@ impl<G: Game> Searcher<G> {
             after_null: vec![false; MAX_PLY + 2],
             features: Features::default(),
             nodes: 0,
-            proof_nodes: 0,
             seldepth: 0,
             stopped: false,
             node_limit: u64::MAX,
@@ -211,7 +208,6 @@ impl<G: Game> Searcher<G> {
     ) -> SearchResult<G::Move> {
         let start = Instant::now();
         self.nodes = 0;
-        self.proof_nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
@@ -242,6 +238,8 @@ impl<G: Game> Searcher<G> {
             result.reason = StopReason::Proven;
             return result;
         }
+        // Nodes of the proof search (`Features::exact_endgame`), outside the node limit.
+        let mut proof_nodes = 0;
         if self.features.exact_endgame && pos.near_end() && !limits.infinite {
             let budget = self.node_limit.min(PROOF_BUDGET);
             let proof = super::prove::fastest_win(&mut pos, PROOF_MOVES, budget, stop);
@@ -265,7 +263,7 @@ impl<G: Game> Searcher<G> {
                 });
                 return result;
             }
-            self.proof_nodes = proof.nodes;
+            proof_nodes = proof.nodes;
         }
 
         // Order root moves once by the game's hint; the seed breaks ties.
@@ -361,7 +359,7 @@ impl<G: Game> Searcher<G> {
                 StopReason::Time
             };
         }
-        result.nodes = self.nodes + self.proof_nodes;
+        result.nodes = self.nodes + proof_nodes;
         result.time = start.elapsed();
         result
     }

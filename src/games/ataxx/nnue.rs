@@ -135,15 +135,17 @@ impl Net {
     #[inline]
     pub fn evaluate(&self, own: u64, opp: u64, gaps: u64) -> i32 {
         let mut acc = self.b1;
-        for (plane, mut bits) in [own, opp, gaps].into_iter().enumerate() {
-            while bits != 0 {
-                let col = &self.w1[plane * SQUARES + bits.trailing_zeros() as usize];
-                bits &= bits - 1;
-                for (a, w) in acc.iter_mut().zip(col) {
+        for_each_input(
+            own,
+            opp,
+            gaps,
+            |s| s,
+            |f| {
+                for (a, w) in acc.iter_mut().zip(&self.w1[f]) {
                     *a = a.wrapping_add(*w);
                 }
-            }
-        }
+            },
+        );
         let mut sum = self.b2;
         for (a, w) in acc.iter().zip(&self.w2) {
             sum += i32::from(*a).clamp(0, QA) * i32::from(*w);
@@ -152,16 +154,30 @@ impl Net {
     }
 }
 
-/// The input indices of a position from the side to move's view, `map` applied to every
-/// square first (the trainer passes the board's symmetries; the engine the identity).
-pub fn inputs(own: u64, opp: u64, gaps: u64, map: impl Fn(usize) -> usize) -> Vec<usize> {
-    let mut out = Vec::with_capacity(SQUARES);
+/// Calls `f` with every active input of a position from the side to move's view (the
+/// one definition of the input layout: own stones, opponent stones, blocked squares),
+/// `map` applied to every square first (the trainer passes the board's symmetries; the
+/// engine the identity).
+#[inline(always)]
+pub fn for_each_input(
+    own: u64,
+    opp: u64,
+    gaps: u64,
+    map: impl Fn(usize) -> usize,
+    mut f: impl FnMut(usize),
+) {
     for (plane, mut bits) in [own, opp, gaps].into_iter().enumerate() {
         while bits != 0 {
-            out.push(plane * SQUARES + map(bits.trailing_zeros() as usize));
+            f(plane * SQUARES + map(bits.trailing_zeros() as usize));
             bits &= bits - 1;
         }
     }
+}
+
+/// The active inputs of [`for_each_input`] as a list.
+pub fn inputs(own: u64, opp: u64, gaps: u64, map: impl Fn(usize) -> usize) -> Vec<usize> {
+    let mut out = Vec::with_capacity(SQUARES);
+    for_each_input(own, opp, gaps, map, |f| out.push(f));
     out
 }
 

@@ -518,8 +518,10 @@ impl<D: TextDialect> Session<'_, D> {
 /// choose the protocol. `interactive` says a person is typing (prompts; `quit` acts
 /// while the AI thinks). Returns the process exit status (0: errors in the input are
 /// reported and play goes on).
-/// The text languages' AI searches with the defaults, but full width near the end,
-/// where the specs' harnesses expect a forced win to be converted in the fewest moves.
+/// The text languages' AI searches with the defaults, but near the end it first looks
+/// for a short forced win with a proof search and then searches full width
+/// (`Features::exact_endgame`): the specs' harnesses expect a forced win to be converted
+/// in the fewest moves.
 pub fn ai_features() -> Features {
     Features {
         exact_endgame: true,

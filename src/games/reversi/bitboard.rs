@@ -67,7 +67,7 @@ fn dir_moves(own: u64, mask: u64, d: u32) -> u64 {
 }
 
 /// The squares where the side owning `own` may move against `opp`.
-#[inline]
+#[inline(always)]
 pub fn moves(own: u64, opp: u64) -> u64 {
     let inner = opp & INNER_COLS;
     (dir_moves(own, inner, 1)
@@ -230,7 +230,7 @@ static ANTI_DIAGONAL: [u64; 64] = diagonal_table(true);
 /// of a game, counted from four 8-cell line patterns and a table instead of computing
 /// the flipped discs. Lines shorter than 8 read as opponent cells beyond their ends,
 /// which is harmless: a run that reaches them finds no disc of the mover to end it.
-#[inline]
+#[inline(always)]
 pub fn last_flip_count(own: u64, sq: u8) -> u32 {
     let (c, r) = (col_of(sq), row_of(sq));
     let row = (own >> (8 * r)) as u8 as usize;
@@ -244,7 +244,7 @@ pub fn last_flip_count(own: u64, sq: u8) -> u32 {
 }
 
 /// Every square touching a square of `bb` (not `bb` itself unless touched).
-#[inline]
+#[inline(always)]
 pub fn neighbours(bb: u64) -> u64 {
     let h = ((bb << 1) & !FILE_A) | ((bb >> 1) & !FILE_H);
     let row = bb | h;

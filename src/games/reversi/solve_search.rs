@@ -1,0 +1,634 @@
+//! The solver's search functions, written once and compiled twice by
+//! [`search_functions`]: portably, and with the instruction sets of x86-64 CPUs since
+//! 2013 (AVX2, BMI1/2, POPCNT, LZCNT) for [`Solver`](super::Solver) to pick at run time.
+//! The algorithm and so the node counts are the same; the second copy is about 10%
+//! faster (FFO #40–#49: 81.9 s instead of 91.3 s), mostly from hardware popcounts.
+//! The bitboard primitives they call inline into each copy, except `flips`: inlined
+//! into every call site it cost 10% (it needs neither POPCNT nor AVX2).
+
+/// Expands to the search functions, each carrying the attributes given (none, or a
+/// `target_feature`). They call one another inside the same expansion, so a copy
+/// compiled for a feature set runs entirely with it.
+macro_rules! search_functions {
+    ($(#[$feature:meta])*) => {
+        /// Discs of `own` that the corners make stable: own corners and the edge squares
+        /// next to them.
+        #[inline]
+        $(#[$feature])*
+        fn corner_stability(own: u64) -> i32 {
+            let s = (((0x0100_0000_0000_0001 & own) << 1)
+                | ((0x8000_0000_0000_0080 & own) >> 1)
+                | ((0x0000_0000_0000_0081 & own) << 8)
+                | ((0x8100_0000_0000_0000 & own) >> 8)
+                | CORNERS)
+                & own;
+            s.count_ones() as i32
+        }
+
+        /// Fastest-first key of the position reached (`next_own` to move, `next_opp` the
+        /// mover; lower is tried first), Edax's weights in strict priority: the opponent's
+        /// moves (corners counting double), then our discs stable by the corners, then its
+        /// potential moves. Letting mobility dominate potential mobility saved 6% of the nodes
+        /// over a 16:1 mix; Edax's further tie-breaks (square values, parity) saved nothing.
+        #[inline]
+        $(#[$feature])*
+        fn reply_key(next_own: u64, next_opp: u64) -> i32 {
+            let m = moves(next_own, next_opp);
+            let empty = !(next_own | next_opp);
+            let mobility = (m.count_ones() + (m & CORNERS).count_ones()) as i32;
+            let potential = (neighbours(next_opp) & empty).count_ones() as i32;
+            (mobility << 15) - (corner_stability(next_opp) << 11) + (potential << 5)
+        }
+
+        /// The evaluation that orders moves far from the end: mobility (corners double),
+        /// potential mobility and corners, for `own` to move. Fastest-first looks one move
+        /// ahead with the same idea; the shallow searches look further.
+        #[inline]
+        $(#[$feature])*
+        fn mobility_eval(own: u64, opp: u64) -> i32 {
+            let a = moves(own, opp);
+            let b = moves(opp, own);
+            let empty = !(own | opp);
+            let mob = (a.count_ones() + (a & CORNERS).count_ones()) as i32
+                - (b.count_ones() + (b & CORNERS).count_ones()) as i32;
+            let potential = (neighbours(opp) & empty).count_ones() as i32
+                - (neighbours(own) & empty).count_ones() as i32;
+            let corners = (own & CORNERS).count_ones() as i32 - (opp & CORNERS).count_ones() as i32;
+            16 * mob + potential + 32 * corners
+        }
+
+        /// Depth-limited alpha-beta with [`mobility_eval`] at the leaves (a finished game
+        /// scores far beyond any evaluation), remembering each node's best move in the hint
+        /// table so iterative deepening and later searches try it first.
+        $(#[$feature])*
+        fn mid(s: &mut Solver, own: u64, opp: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+            s.nodes += 1;
+            if depth == 0 {
+                return mobility_eval(own, opp);
+            }
+            let legal = moves(own, opp);
+            if legal == 0 {
+                if moves(opp, own) == 0 {
+                    return GAME_OVER_SCALE * final_score(own, opp);
+                }
+                return -mid(s, opp, own, depth, -beta, -alpha);
+            }
+            let hint = s.hint(own, opp);
+            let mut list = [(0u8, 0u64, 0i32); MAX_MOVES];
+            let mut n = 0;
+            for sq in Bits(legal) {
+                let f = flips(own, opp, sq);
+                let key = if sq == hint {
+                    i32::MIN
+                } else if depth > 1 {
+                    let (no, np) = play(own, opp, sq, f);
+                    reply_key(no, np)
+                } else {
+                    0
+                };
+                list[n] = (sq, f, key);
+                n += 1;
+            }
+            let list = &mut list[..n];
+            list.sort_unstable_by_key(|m| m.2);
+            let mut best = -EVAL_INF;
+            let mut best_sq = list[0].0;
+            for &(sq, f, _) in list.iter() {
+                let (no, np) = play(own, opp, sq, f);
+                let v = -mid(s, no, np, depth - 1, -beta, -alpha);
+                if v > best {
+                    best = v;
+                    best_sq = sq;
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            s.set_hint(own, opp, best_sq);
+            best
+        }
+
+        /// Iterative deepening of [`mid`] by two plies up to `depth` (even, so the leaves
+        /// always have the same side to move: the mobility evaluation favours the mover).
+        /// Returns the best move found.
+        $(#[$feature])*
+        fn best_by_iid(s: &mut Solver, own: u64, opp: u64, depth: u32) -> u8 {
+            let mut d = 2;
+            while d <= depth {
+                mid(s, own, opp, d, -EVAL_INF, EVAL_INF);
+                d += 2;
+            }
+            s.hint(own, opp)
+        }
+
+        /// The ordering key of the child (`no`, `np`) of a node with `empties` empties:
+        /// the child's score by a shallow search where it pays (the child is the opponent's
+        /// position, so a low score is good for us), else fastest-first.
+        #[inline]
+        $(#[$feature])*
+        fn order_key(s: &mut Solver, no: u64, np: u64, empties: u32, shallow_depth: u32) -> i32 {
+            if empties >= SHALLOW_EMPTIES {
+                mid(s, no, np, shallow_depth, -EVAL_INF, EVAL_INF)
+            } else {
+                reply_key(no, np)
+            }
+        }
+
+        /// Solves the root (`own` to move, at least one legal move): principal-variation
+        /// search with the full window. Returns the score and the best square.
+        $(#[$feature])*
+        pub(super) fn root(s: &mut Solver, own: u64, opp: u64) -> (i32, u8) {
+            s.nodes += 1;
+            let empties = (!(own | opp)).count_ones();
+            let mut list = [(0u8, 0u64, 0i32); MAX_MOVES];
+            let mut n = 0;
+            for sq in Bits(moves(own, opp)) {
+                let f = flips(own, opp, sq);
+                let (no, np) = play(own, opp, sq, f);
+                list[n] = (sq, f, order_key(s, no, np, empties, ROOT_SHALLOW_DEPTH));
+                n += 1;
+            }
+            let list = &mut list[..n];
+            list.sort_by_key(|m| m.2);
+            let (mut alpha, beta) = (-SCORE_INF, SCORE_INF);
+            let mut best_sq = list[0].0;
+            for (i, &(sq, f, _)) in list.iter().enumerate() {
+                let (no, np) = play(own, opp, sq, f);
+                let v = if i == 0 {
+                    -pvs(s, no, np, -beta, -alpha, empties - 1)
+                } else {
+                    let v = -nws(s, no, np, -alpha - 1, empties - 1);
+                    if v > alpha {
+                        -pvs(s, no, np, -beta, -(v - 1), empties - 1)
+                    } else {
+                        v
+                    }
+                };
+                if v > alpha {
+                    alpha = v;
+                    best_sq = sq;
+                }
+            }
+            (alpha, best_sq)
+        }
+
+        /// Principal-variation search with the window (`alpha`, `beta`), fail-soft: exact
+        /// inside the window. Only the few nodes on the principal variation come here, so
+        /// they afford the best ordering: the table's move, else one found by iterative
+        /// deepening, then shallow searches.
+        $(#[$feature])*
+        fn pvs(s: &mut Solver, own: u64, opp: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
+            if beta == alpha + 1 {
+                return nws(s, own, opp, alpha, empties);
+            }
+            s.nodes += 1;
+            let legal = moves(own, opp);
+            if legal == 0 {
+                if moves(opp, own) == 0 {
+                    return final_score(own, opp);
+                }
+                return -pvs(s, opp, own, -beta, -alpha, empties);
+            }
+            let mut first = NO_MOVE;
+            let (mut lower, mut upper) = (-SCORE_MAX, SCORE_MAX);
+            if let Some(e) = s.probe(own, opp) {
+                lower = e.lower as i32;
+                upper = e.upper as i32;
+                if lower >= beta || lower == upper {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+                first = e.mv;
+            }
+            if first == NO_MOVE && empties >= IID_EMPTIES {
+                first = best_by_iid(s, own, opp, (empties - IID_MARGIN).min(IID_MAX_DEPTH) & !1);
+            }
+            let mut list = [(0u8, 0u64, 0i32); MAX_MOVES];
+            let mut n = 0;
+            for sq in Bits(legal) {
+                let f = flips(own, opp, sq);
+                let (no, np) = play(own, opp, sq, f);
+                let key = if sq == first {
+                    i32::MIN
+                } else {
+                    order_key(s, no, np, empties, PV_SHALLOW_DEPTH)
+                };
+                list[n] = (sq, f, key);
+                n += 1;
+            }
+            let list = &mut list[..n];
+            list.sort_unstable_by_key(|m| m.2);
+            let alpha0 = alpha;
+            let mut best = -SCORE_INF;
+            let mut best_sq = list[0].0;
+            for (i, &(sq, f, _)) in list.iter().enumerate() {
+                let (no, np) = play(own, opp, sq, f);
+                let v = if i == 0 {
+                    -pvs(s, no, np, -beta, -alpha, empties - 1)
+                } else {
+                    let v = -nws(s, no, np, -alpha - 1, empties - 1);
+                    if v > alpha && v < beta {
+                        // The null window says "better than alpha": find out how much.
+                        -pvs(s, no, np, -beta, -(v - 1), empties - 1)
+                    } else {
+                        v
+                    }
+                };
+                if v > best {
+                    best = v;
+                    best_sq = sq;
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            let (lower, upper) = if best >= beta {
+                (lower.max(best), upper)
+            } else if best > alpha0 {
+                (best, best)
+            } else {
+                (lower, upper.min(best))
+            };
+            s.put(Entry {
+                own,
+                opp,
+                lower: lower as i8,
+                upper: upper as i8,
+                mv: best_sq,
+                empties: empties as u8,
+            });
+            best
+        }
+
+        /// Null-window search: is the score of `own` to move above `alpha`? Fail-soft.
+        #[inline]
+        $(#[$feature])*
+        fn nws(s: &mut Solver, own: u64, opp: u64, alpha: i32, empties: u32) -> i32 {
+            if empties > TT_EMPTIES {
+                nws_table(s, own, opp, alpha, empties)
+            } else if empties > 4 {
+                nws_mid(s, own, opp, alpha, empties)
+            } else {
+                nws_small(s, own, opp, alpha, empties)
+            }
+        }
+
+        /// The side to move has no move: pass, or score the finished game.
+        #[inline]
+        $(#[$feature])*
+        fn pass(s: &mut Solver, own: u64, opp: u64, alpha: i32, empties: u32) -> i32 {
+            if moves(opp, own) == 0 {
+                final_score(own, opp)
+            } else {
+                -nws(s, opp, own, -alpha - 1, empties)
+            }
+        }
+
+        /// An upper bound on the score from the opponent's stable discs (they stay its
+        /// own to the end), worth computing only when it might be at most `alpha`.
+        #[inline]
+        $(#[$feature])*
+        fn stability_cutoff(own: u64, opp: u64, alpha: i32) -> Option<i32> {
+            if alpha >= SCORE_MAX - 2 * opp.count_ones() as i32 {
+                let bound = SCORE_MAX - 2 * stable(opp, own).count_ones() as i32;
+                if bound <= alpha {
+                    return Some(bound);
+                }
+            }
+            None
+        }
+
+        /// Null-window nodes with more than `TT_EMPTIES` empties: transposition table,
+        /// stability cutoff, enhanced transposition cutoff, then moves best-first.
+        $(#[$feature])*
+        fn nws_table(s: &mut Solver, own: u64, opp: u64, alpha: i32, empties: u32) -> i32 {
+            s.nodes += 1;
+            let mut first = NO_MOVE;
+            let (mut lower, mut upper) = (-SCORE_MAX, SCORE_MAX);
+            if let Some(e) = s.probe(own, opp) {
+                lower = e.lower as i32;
+                upper = e.upper as i32;
+                if lower > alpha {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+                first = e.mv;
+            }
+            let legal = moves(own, opp);
+            if legal == 0 {
+                return pass(s, own, opp, alpha, empties);
+            }
+            if let Some(bound) = stability_cutoff(own, opp, alpha) {
+                return bound;
+            }
+            if first == NO_MOVE && empties >= IID_NWS_EMPTIES {
+                first = best_by_iid(
+                    s,
+                    own,
+                    opp,
+                    (empties - IID_NWS_MARGIN).min(IID_MAX_DEPTH) & !1,
+                );
+            }
+            let mut list = [(0u8, 0u64, 0i32); MAX_MOVES];
+            let mut n = 0;
+            let mut first_flips = 0;
+            for sq in Bits(legal) {
+                let f = flips(own, opp, sq);
+                let (no, np) = play(own, opp, sq, f);
+                // Enhanced transposition cutoff: a child the table already knows to be bad
+                // enough for the opponent settles this node without a search.
+                if empties > ETC_EMPTIES {
+                    if let Some(ce) = s.probe(no, np) {
+                        if -(ce.upper as i32) > alpha {
+                            let v = -(ce.upper as i32);
+                            s.store(own, opp, alpha, v, sq, empties, lower, upper);
+                            return v;
+                        }
+                    }
+                }
+                if sq == first {
+                    first_flips = f;
+                } else {
+                    list[n] = (sq, f, 0);
+                    n += 1;
+                }
+            }
+            let mut best = -SCORE_INF;
+            let mut best_sq = NO_MOVE;
+            // The table's move alone first: when it refutes, the others need no ordering
+            // searches (whose nodes count as much as the tree's).
+            if first_flips != 0 {
+                let (no, np) = play(own, opp, first, first_flips);
+                best = -nws(s, no, np, -alpha - 1, empties - 1);
+                best_sq = first;
+                if best > alpha {
+                    s.store(own, opp, alpha, best, best_sq, empties, lower, upper);
+                    return best;
+                }
+            }
+            let list = &mut list[..n];
+            for m in list.iter_mut() {
+                let (no, np) = play(own, opp, m.0, m.1);
+                m.2 = order_key(s, no, np, empties, NWS_SHALLOW_DEPTH);
+            }
+            list.sort_unstable_by_key(|m| m.2);
+            for &(sq, f, _) in list.iter() {
+                let (no, np) = play(own, opp, sq, f);
+                let v = -nws(s, no, np, -alpha - 1, empties - 1);
+                if v > best {
+                    best = v;
+                    best_sq = sq;
+                    if v > alpha {
+                        break;
+                    }
+                }
+            }
+            s.store(own, opp, alpha, best, best_sq, empties, lower, upper);
+            best
+        }
+
+        /// Null-window nodes with 5 to `TT_EMPTIES` empties: no table (it would cost more
+        /// than it saves); fastest-first above `SORT_EMPTIES`, else parity order.
+        $(#[$feature])*
+        fn nws_mid(s: &mut Solver, own: u64, opp: u64, alpha: i32, empties: u32) -> i32 {
+            s.nodes += 1;
+            let legal = moves(own, opp);
+            if legal == 0 {
+                return pass(s, own, opp, alpha, empties);
+            }
+            if empties > STABILITY_EMPTIES {
+                if let Some(bound) = stability_cutoff(own, opp, alpha) {
+                    return bound;
+                }
+            }
+            let mut best = -SCORE_INF;
+            if empties > SORT_EMPTIES {
+                let mut list = [(0u8, 0u64, 0i32); MAX_MOVES];
+                let mut n = 0;
+                for sq in Bits(legal) {
+                    let f = flips(own, opp, sq);
+                    let (no, np) = play(own, opp, sq, f);
+                    list[n] = (sq, f, reply_key(no, np));
+                    n += 1;
+                }
+                let list = &mut list[..n];
+                list.sort_unstable_by_key(|m| m.2);
+                for &(sq, f, _) in list.iter() {
+                    let (no, np) = play(own, opp, sq, f);
+                    let v = -nws(s, no, np, -alpha - 1, empties - 1);
+                    if v > best {
+                        best = v;
+                        if v > alpha {
+                            return v;
+                        }
+                    }
+                }
+                return best;
+            }
+            let odd = odd_regions(!(own | opp));
+            for class in [odd, !odd] {
+                for pri in PRIORITY {
+                    for sq in Bits(legal & class & pri) {
+                        let f = flips(own, opp, sq);
+                        let (no, np) = play(own, opp, sq, f);
+                        let v = -nws(s, no, np, -alpha - 1, empties - 1);
+                        if v > best {
+                            best = v;
+                            if v > alpha {
+                                return v;
+                            }
+                        }
+                    }
+                }
+            }
+            best
+        }
+
+        /// 0 to 4 empties: collect the squares, odd regions first, and run the loops.
+        #[inline]
+        $(#[$feature])*
+        fn nws_small(s: &mut Solver, own: u64, opp: u64, alpha: i32, empties: u32) -> i32 {
+            let empty = !(own | opp);
+            let odd = odd_regions(empty);
+            let mut sq = [0u8; 4];
+            let mut n = 0;
+            for x in Bits(empty & odd).chain(Bits(empty & !odd)) {
+                sq[n] = x;
+                n += 1;
+            }
+            debug_assert_eq!(n as u32, empties);
+            match n {
+                4 => nws4(s, own, opp, alpha, sq),
+                3 => nws3(s, own, opp, alpha, [sq[0], sq[1], sq[2]]),
+                2 => nws2(s, own, opp, alpha, sq[0], sq[1]),
+                1 => last1(s, own, opp, sq[0]),
+                _ => {
+                    s.nodes += 1;
+                    final_score(own, opp)
+                }
+            }
+        }
+
+        /// Four empties `sq`, in parity order; no move list.
+        $(#[$feature])*
+        fn nws4(s: &mut Solver, own: u64, opp: u64, alpha: i32, sq: [u8; 4]) -> i32 {
+            s.nodes += 1;
+            let mut best = -SCORE_INF;
+            for i in 0..4 {
+                let x = sq[i];
+                if NEIGHBOURS[x as usize] & opp == 0 {
+                    continue;
+                }
+                let f = flips(own, opp, x);
+                if f == 0 {
+                    continue;
+                }
+                let rest = match i {
+                    0 => [sq[1], sq[2], sq[3]],
+                    1 => [sq[0], sq[2], sq[3]],
+                    2 => [sq[0], sq[1], sq[3]],
+                    _ => [sq[0], sq[1], sq[2]],
+                };
+                let (no, np) = play(own, opp, x, f);
+                let v = -nws3(s, no, np, -alpha - 1, rest);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        return v;
+                    }
+                }
+            }
+            if best == -SCORE_INF {
+                return if moves(opp, own) == 0 {
+                    final_score(own, opp)
+                } else {
+                    -nws4(s, opp, own, -alpha - 1, sq)
+                };
+            }
+            best
+        }
+
+        /// Three empties.
+        $(#[$feature])*
+        fn nws3(s: &mut Solver, own: u64, opp: u64, alpha: i32, sq: [u8; 3]) -> i32 {
+            s.nodes += 1;
+            let mut best = -SCORE_INF;
+            for i in 0..3 {
+                let x = sq[i];
+                if NEIGHBOURS[x as usize] & opp == 0 {
+                    continue;
+                }
+                let f = flips(own, opp, x);
+                if f == 0 {
+                    continue;
+                }
+                let (a, b) = match i {
+                    0 => (sq[1], sq[2]),
+                    1 => (sq[0], sq[2]),
+                    _ => (sq[0], sq[1]),
+                };
+                let (no, np) = play(own, opp, x, f);
+                let v = -nws2(s, no, np, -alpha - 1, a, b);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        return v;
+                    }
+                }
+            }
+            if best == -SCORE_INF {
+                return if moves(opp, own) == 0 {
+                    final_score(own, opp)
+                } else {
+                    -nws3(s, opp, own, -alpha - 1, sq)
+                };
+            }
+            best
+        }
+
+        /// Two empties `a` and `b`; a pass is handled here, without a recursive call.
+        $(#[$feature])*
+        fn nws2(s: &mut Solver, own: u64, opp: u64, alpha: i32, a: u8, b: u8) -> i32 {
+            s.nodes += 1;
+            let mut best = -SCORE_INF;
+            if NEIGHBOURS[a as usize] & opp != 0 {
+                let f = flips(own, opp, a);
+                if f != 0 {
+                    let (no, np) = play(own, opp, a, f);
+                    best = -last1(s, no, np, b);
+                    if best > alpha {
+                        return best;
+                    }
+                }
+            }
+            if NEIGHBOURS[b as usize] & opp != 0 {
+                let f = flips(own, opp, b);
+                if f != 0 {
+                    let (no, np) = play(own, opp, b, f);
+                    return (-last1(s, no, np, a)).max(best);
+                }
+            }
+            if best != -SCORE_INF {
+                return best;
+            }
+            // We pass: the opponent moves, and we get the worse of its results for us.
+            s.nodes += 1;
+            let mut worst = SCORE_INF;
+            if NEIGHBOURS[a as usize] & own != 0 {
+                let f = flips(opp, own, a);
+                if f != 0 {
+                    let (np, no) = play(opp, own, a, f);
+                    worst = last1(s, np, no, b);
+                    if worst <= alpha {
+                        return worst;
+                    }
+                }
+            }
+            if NEIGHBOURS[b as usize] & own != 0 {
+                let f = flips(opp, own, b);
+                if f != 0 {
+                    let (np, no) = play(opp, own, b, f);
+                    return last1(s, np, no, a).min(worst);
+                }
+            }
+            if worst != SCORE_INF {
+                return worst;
+            }
+            final_score(own, opp)
+        }
+
+        /// The last empty square `x`: only the flips need counting, by line lookups.
+        #[inline]
+        $(#[$feature])*
+        fn last1(s: &mut Solver, own: u64, opp: u64, x: u8) -> i32 {
+            s.nodes += 1;
+            let n = own.count_ones() as i32;
+            let f = last_flip_count(own, x) as i32;
+            if f > 0 {
+                return 2 * (n + 1 + f) - 64;
+            }
+            let g = last_flip_count(opp, x) as i32;
+            if g > 0 {
+                return 2 * (n - g) - 64;
+            }
+            // Neither side can fill it: the empty square goes to the winner.
+            let diff = 2 * n - 63;
+            if diff > 0 {
+                diff + 1
+            } else {
+                diff - 1
+            }
+        }
+    };
+}
+pub(super) use search_functions;

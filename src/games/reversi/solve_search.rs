@@ -137,8 +137,10 @@ macro_rules! search_functions {
             }
         }
 
-        /// Solves the root (`own` to move, at least one legal move): principal-variation
-        /// search with the full window. Returns the score and the best square.
+        /// Solves the root (`own` to move, at least one legal move). Returns the score
+        /// and the best square. From `SELECTIVE_EMPTIES` empties a selective pass first
+        /// estimates the score (and fills the table with moves); the exact search then
+        /// starts from a window just around it, widened while it fails.
         $(#[$feature])*
         pub(super) fn root(s: &mut Solver, own: u64, opp: u64) -> (i32, u8) {
             s.nodes += 1;
@@ -153,7 +155,49 @@ macro_rules! search_functions {
             }
             let list = &mut list[..n];
             list.sort_by_key(|m| m.2);
-            let (mut alpha, beta) = (-SCORE_INF, SCORE_INF);
+            if empties < s.selective_from {
+                return root_window(s, own, opp, list, -SCORE_INF, SCORE_INF);
+            }
+            s.width = SELECTIVE_WIDTH;
+            let (guess, guess_sq) = root_window(s, own, opp, list, -SCORE_INF, SCORE_INF);
+            s.width = EXACT;
+            // Its best move first.
+            if let Some(i) = list.iter().position(|m| m.0 == guess_sq) {
+                list[..=i].rotate_right(1);
+            }
+            // Scores are even, so (guess - 1, guess + 1) is exact if the guess is right.
+            // Else the fail-soft score bounds the truth: move the window past it, twice as
+            // far each time.
+            let (mut alpha, mut beta) = (guess - 1, guess + 1);
+            let mut delta = 2;
+            loop {
+                let (v, sq) = root_window(s, own, opp, list, alpha, beta);
+                if v <= alpha && alpha > -SCORE_MAX {
+                    beta = v + 1;
+                    alpha = (v - delta).max(-SCORE_INF);
+                } else if v >= beta && beta < SCORE_MAX {
+                    alpha = v - 1;
+                    beta = (v + delta).min(SCORE_INF);
+                } else {
+                    return (v, sq);
+                }
+                delta *= 2;
+            }
+        }
+
+        /// Principal-variation search of the root's moves `list` (in order) with the
+        /// window (`alpha`, `beta`), fail-soft. Returns the score and the best square.
+        $(#[$feature])*
+        fn root_window(
+            s: &mut Solver,
+            own: u64,
+            opp: u64,
+            list: &[(u8, u64, i32)],
+            mut alpha: i32,
+            beta: i32,
+        ) -> (i32, u8) {
+            let empties = (!(own | opp)).count_ones();
+            let mut best = -SCORE_INF;
             let mut best_sq = list[0].0;
             for (i, &(sq, f, _)) in list.iter().enumerate() {
                 let (no, np) = play(own, opp, sq, f);
@@ -161,18 +205,24 @@ macro_rules! search_functions {
                     -pvs(s, no, np, -beta, -alpha, empties - 1)
                 } else {
                     let v = -nws(s, no, np, -alpha - 1, empties - 1);
-                    if v > alpha {
+                    if v > alpha && v < beta {
                         -pvs(s, no, np, -beta, -(v - 1), empties - 1)
                     } else {
                         v
                     }
                 };
-                if v > alpha {
-                    alpha = v;
+                if v > best {
+                    best = v;
                     best_sq = sq;
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            break;
+                        }
+                    }
                 }
             }
-            (alpha, best_sq)
+            (best, best_sq)
         }
 
         /// Principal-variation search with the window (`alpha`, `beta`), fail-soft: exact
@@ -264,6 +314,7 @@ macro_rules! search_functions {
                 upper: upper as i8,
                 mv: best_sq,
                 empties: empties as u8,
+                width: s.width,
             });
             best
         }
@@ -382,7 +433,8 @@ macro_rules! search_functions {
                 m.2 = order_key(s, no, np, empties, NWS_SHALLOW_DEPTH);
             }
             list.sort_unstable_by_key(|m| m.2);
-            for &(sq, f, _) in list.iter() {
+            let width = s.width as usize;
+            for &(sq, f, _) in list.iter().take(width) {
                 let (no, np) = play(own, opp, sq, f);
                 let v = -nws(s, no, np, -alpha - 1, empties - 1);
                 if v > best {

@@ -156,10 +156,10 @@ macro_rules! search_functions {
             let list = &mut list[..n];
             list.sort_by_key(|m| m.2);
             if empties < s.selective_from {
-                return root_window(s, own, opp, list, -SCORE_INF, SCORE_INF);
+                return search_moves(s, own, opp, list, -SCORE_INF, SCORE_INF);
             }
             s.width = SELECTIVE_WIDTH;
-            let (guess, guess_sq) = root_window(s, own, opp, list, -SCORE_INF, SCORE_INF);
+            let (guess, guess_sq) = search_moves(s, own, opp, list, -SCORE_INF, SCORE_INF);
             s.width = EXACT;
             // Its best move first.
             if let Some(i) = list.iter().position(|m| m.0 == guess_sq) {
@@ -171,7 +171,7 @@ macro_rules! search_functions {
             let (mut alpha, mut beta) = (guess - 1, guess + 1);
             let mut delta = 2;
             loop {
-                let (v, sq) = root_window(s, own, opp, list, alpha, beta);
+                let (v, sq) = search_moves(s, own, opp, list, alpha, beta);
                 if v <= alpha && alpha > -SCORE_MAX {
                     beta = v + 1;
                     alpha = (v - delta).max(-SCORE_INF);
@@ -185,10 +185,12 @@ macro_rules! search_functions {
             }
         }
 
-        /// Principal-variation search of the root's moves `list` (in order) with the
-        /// window (`alpha`, `beta`), fail-soft. Returns the score and the best square.
+        /// Principal-variation search of the moves `list` (in order) of the root or a
+        /// PV node with the window (`alpha`, `beta`), fail-soft: the first with the full
+        /// window, the others with a null window first. Returns the score and the best
+        /// square.
         $(#[$feature])*
-        fn root_window(
+        fn search_moves(
             s: &mut Solver,
             own: u64,
             opp: u64,
@@ -230,7 +232,7 @@ macro_rules! search_functions {
         /// they afford the best ordering: the table's move, else one found by iterative
         /// deepening, then shallow searches.
         $(#[$feature])*
-        fn pvs(s: &mut Solver, own: u64, opp: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
+        fn pvs(s: &mut Solver, own: u64, opp: u64, alpha: i32, beta: i32, empties: u32) -> i32 {
             if beta == alpha + 1 {
                 return nws(s, own, opp, alpha, empties);
             }
@@ -273,36 +275,10 @@ macro_rules! search_functions {
             }
             let list = &mut list[..n];
             list.sort_unstable_by_key(|m| m.2);
-            let alpha0 = alpha;
-            let mut best = -SCORE_INF;
-            let mut best_sq = list[0].0;
-            for (i, &(sq, f, _)) in list.iter().enumerate() {
-                let (no, np) = play(own, opp, sq, f);
-                let v = if i == 0 {
-                    -pvs(s, no, np, -beta, -alpha, empties - 1)
-                } else {
-                    let v = -nws(s, no, np, -alpha - 1, empties - 1);
-                    if v > alpha && v < beta {
-                        // The null window says "better than alpha": find out how much.
-                        -pvs(s, no, np, -beta, -(v - 1), empties - 1)
-                    } else {
-                        v
-                    }
-                };
-                if v > best {
-                    best = v;
-                    best_sq = sq;
-                    if v > alpha {
-                        alpha = v;
-                        if v >= beta {
-                            break;
-                        }
-                    }
-                }
-            }
+            let (best, best_sq) = search_moves(s, own, opp, list, alpha, beta);
             let (lower, upper) = if best >= beta {
                 (lower.max(best), upper)
-            } else if best > alpha0 {
+            } else if best > alpha {
                 (best, best)
             } else {
                 (lower, upper.min(best))

@@ -7,6 +7,7 @@
 pub mod bitboard;
 pub mod eval;
 pub mod notation;
+pub mod pattern;
 pub mod position;
 pub mod solve;
 pub mod text;

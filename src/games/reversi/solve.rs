@@ -8,9 +8,9 @@
 //! re-searches. Move ordering, which decides the size of the tree, goes from expensive
 //! to cheap as the empties run out:
 //! - principal variation with 16+ empties: the best move of an iterative-deepening
-//!   midgame search with a mobility evaluation, then the others by shallower searches
+//!   midgame search with the pattern evaluation, then the others by shallower searches
 //!   (from 17 empties);
-//! - 17+ empties: a 3-ply search with the mobility evaluation per move (20+: also an
+//! - 17+ empties: a 3-ply search with the pattern evaluation per move (20+: also an
 //!   iterative-deepening best move), plus the table's move;
 //! - 10+ empties: the table's move first (searched before the others are ordered),
 //!   then fastest-first (fewest opponent replies, then corner stability, then
@@ -32,6 +32,7 @@ use super::bitboard::{
     flips, last_flip_count, moves, neighbours, stable, Bits, CORNERS, C_SQUARES, NEIGHBOURS,
     X_SQUARES,
 };
+use super::pattern;
 use super::position::{final_score, Move, Position};
 use crate::game::RuleSet;
 use std::io::Write;
@@ -48,7 +49,7 @@ pub const ETC_EMPTIES: u32 = 11;
 pub const SORT_EMPTIES: u32 = 7;
 /// Empties above which nodes without the table check the opponent's stable discs.
 pub const STABILITY_EMPTIES: u32 = 8;
-/// Empties from which moves are ordered by shallow mobility searches, not one ply (17
+/// Empties from which moves are ordered by shallow searches, not one ply (17
 /// rather than 16: about the same nodes on FFO #40-#48, 10% less time; 18 and 14 cost
 /// more nodes).
 pub const SHALLOW_EMPTIES: u32 = 17;
@@ -78,6 +79,15 @@ pub const SELECTIVE_EMPTIES: u32 = 20;
 /// Moves tried per null-window table node in the selective pass (besides the table's).
 pub const SELECTIVE_WIDTH: u8 = 4;
 
+/// What the ordering evaluation adds to the fitted pattern evaluation (in its units,
+/// 1/64 disc): per move of mobility, per square of potential mobility, per corner.
+/// The fit predicts scores; ordering also gains from leaving the opponent few moves
+/// (smaller subtrees, as in fastest-first). Mobility +32: FFO #40–#44, #47 212 M nodes
+/// (+16: 223 M, +64: 216 M, +128: 229 M, none and no corner bonus: 273 M).
+const ORDER_MOBILITY_BONUS: i16 = 32;
+const ORDER_POTENTIAL_BONUS: i16 = 1;
+const ORDER_CORNER_BONUS: i32 = 32;
+
 /// The selectivity of the exact search (wider than any move list).
 const EXACT: u8 = u8::MAX;
 
@@ -91,7 +101,7 @@ const HINT_BITS: u32 = 16;
 const SCORE_MAX: i32 = 64;
 /// Beyond any disc difference: a full window, or "no move tried yet".
 const SCORE_INF: i32 = 65;
-/// Beyond any mobility evaluation or scaled final score.
+/// Beyond any ordering evaluation or scaled final score.
 const EVAL_INF: i32 = 1 << 20;
 /// A finished game in the midgame searches: the disc difference times this.
 const GAME_OVER_SCALE: i32 = 1000;
@@ -132,6 +142,14 @@ fn odd_regions(empty: u64) -> u64 {
 #[inline(always)]
 fn play(own: u64, opp: u64, sq: u8, f: u64) -> (u64, u64) {
     (opp & !f, own | f | 1u64 << sq)
+}
+
+/// The embedded pattern weights with the ordering bonuses.
+fn order_weights() -> Box<[i16]> {
+    let mut w = pattern::weights().to_vec();
+    w[pattern::MOBILITY] = w[pattern::MOBILITY].saturating_add(ORDER_MOBILITY_BONUS);
+    w[pattern::POTENTIAL] = w[pattern::POTENTIAL].saturating_add(ORDER_POTENTIAL_BONUS);
+    w.into_boxed_slice()
 }
 
 /// Slot of a position in a table of `mask + 1` entries.
@@ -182,6 +200,8 @@ pub struct Solver {
     width: u8,
     /// Empties from which the root runs the selective pass.
     selective_from: u32,
+    /// The pattern evaluation's weights with the ordering bonuses added.
+    order_weights: Box<[i16]>,
 }
 
 impl Default for Solver {
@@ -202,6 +222,7 @@ impl Solver {
             isa: Isa::detect(),
             width: EXACT,
             selective_from: SELECTIVE_EMPTIES,
+            order_weights: order_weights(),
         }
     }
 

@@ -40,31 +40,24 @@ macro_rules! search_functions {
             (mobility << 15) - (corner_stability(next_opp) << 11) + (potential << 5)
         }
 
-        /// The evaluation that orders moves far from the end: mobility (corners double),
-        /// potential mobility and corners, for `own` to move. Fastest-first looks one move
-        /// ahead with the same idea; the shallow searches look further.
+        /// The evaluation that orders moves far from the end, for `own` to move: the
+        /// fitted pattern evaluation with mobility weighted up (see
+        /// [`Solver::order_weights`](super::Solver)) and a bonus per corner.
         #[inline]
         $(#[$feature])*
-        fn mobility_eval(own: u64, opp: u64) -> i32 {
-            let a = moves(own, opp);
-            let b = moves(opp, own);
-            let empty = !(own | opp);
-            let mob = (a.count_ones() + (a & CORNERS).count_ones()) as i32
-                - (b.count_ones() + (b & CORNERS).count_ones()) as i32;
-            let potential = (neighbours(opp) & empty).count_ones() as i32
-                - (neighbours(own) & empty).count_ones() as i32;
+        fn order_eval(s: &Solver, own: u64, opp: u64) -> i32 {
             let corners = (own & CORNERS).count_ones() as i32 - (opp & CORNERS).count_ones() as i32;
-            16 * mob + potential + 32 * corners
+            pattern::evaluate(&s.order_weights, own, opp) + ORDER_CORNER_BONUS * corners
         }
 
-        /// Depth-limited alpha-beta with [`mobility_eval`] at the leaves (a finished game
+        /// Depth-limited alpha-beta with [`order_eval`] at the leaves (a finished game
         /// scores far beyond any evaluation), remembering each node's best move in the hint
         /// table so iterative deepening and later searches try it first.
         $(#[$feature])*
         fn mid(s: &mut Solver, own: u64, opp: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
             s.nodes += 1;
             if depth == 0 {
-                return mobility_eval(own, opp);
+                return order_eval(s, own, opp);
             }
             let legal = moves(own, opp);
             if legal == 0 {
@@ -112,7 +105,7 @@ macro_rules! search_functions {
         }
 
         /// Iterative deepening of [`mid`] by two plies up to `depth` (even, so the leaves
-        /// always have the same side to move: the mobility evaluation favours the mover).
+        /// always have the same side to move: the evaluation favours the mover).
         /// Returns the best move found.
         $(#[$feature])*
         fn best_by_iid(s: &mut Solver, own: u64, opp: u64, depth: u32) -> u8 {

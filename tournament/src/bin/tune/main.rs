@@ -23,6 +23,12 @@
 //! - `tune nnue [--lambda L] [--epochs N] [--seed S] --out FILE RESULTS.jsonl...`: trains
 //!   Ataxx's network on the Ataxx games of the results files and writes its file
 //!   (`nnue.rs` here; the engine embeds `src/games/ataxx/nnue.bin`).
+//! - `tune reversi-data COUNT SEED LO HI`: positions with `LO`..=`HI` empties from
+//!   `COUNT` partly random Reversi games, each with its exact score (`;` then the disc
+//!   difference for the side to move), solved by our solver.
+//! - `tune reversi-patterns [--epochs N] [--l2 L] --out FILE DATA...`: fits the Reversi
+//!   pattern evaluation to such files and writes its weights (`patterns.rs` here; the
+//!   engine embeds `src/games/reversi/patterns.bin`).
 
 use engine::game::{Game, GameIo, RuleSet, Side};
 use engine::games::ataxx::text::block_squares;
@@ -37,8 +43,9 @@ use std::sync::atomic::AtomicBool;
 use tournament::results::GameRecord;
 
 mod nnue;
+mod patterns;
 
-const USAGE: &str = "usage: tune openings COUNT SEED [--variant NAME] | tune fit [--variant NAME] [--l2 L] RESULTS.jsonl... | tune nnue [--lambda L] [--epochs N] [--seed S] --out FILE RESULTS.jsonl...";
+const USAGE: &str = "usage: tune openings COUNT SEED [--variant NAME] | tune fit [--variant NAME] [--l2 L] RESULTS.jsonl... | tune nnue [--lambda L] [--epochs N] [--seed S] --out FILE RESULTS.jsonl... | tune reversi-data COUNT SEED LO HI | tune reversi-patterns [--epochs N] [--l2 L] --out FILE DATA...";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -63,6 +70,13 @@ fn main() -> ExitCode {
             Some((variant, l2, files)) => report(variant.visit(Fit { files: &files, l2 })),
             None => usage(),
         },
+        ["reversi-data", count, seed, lo, hi] => {
+            match (count.parse(), seed.parse(), lo.parse(), hi.parse()) {
+                (Ok(c), Ok(s), Ok(lo), Ok(hi)) => report(patterns::data(c, s, lo, hi)),
+                _ => usage(),
+            }
+        }
+        ["reversi-patterns", rest @ ..] => report(patterns::fit(rest)),
         ["nnue", rest @ ..] => match nnue::parse_args(rest) {
             Some(o) => report(nnue::train(&o)),
             None => usage(),

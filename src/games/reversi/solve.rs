@@ -36,6 +36,7 @@ use super::pattern;
 use super::position::{final_score, Move, Position};
 use crate::game::RuleSet;
 use std::io::Write;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// Empties above which null-window nodes use the transposition table (9 rather than
@@ -144,12 +145,15 @@ fn play(own: u64, opp: u64, sq: u8, f: u64) -> (u64, u64) {
     (opp & !f, own | f | 1u64 << sq)
 }
 
-/// The embedded pattern weights with the ordering bonuses.
-fn order_weights() -> Box<[i16]> {
-    let mut w = pattern::weights().to_vec();
-    w[pattern::MOBILITY] = w[pattern::MOBILITY].saturating_add(ORDER_MOBILITY_BONUS);
-    w[pattern::POTENTIAL] = w[pattern::POTENTIAL].saturating_add(ORDER_POTENTIAL_BONUS);
-    w.into_boxed_slice()
+/// The embedded pattern weights with the ordering bonuses, made once for all solvers.
+fn order_weights() -> &'static [i16] {
+    static W: OnceLock<Vec<i16>> = OnceLock::new();
+    W.get_or_init(|| {
+        let mut w = pattern::weights().to_vec();
+        w[pattern::MOBILITY] = w[pattern::MOBILITY].saturating_add(ORDER_MOBILITY_BONUS);
+        w[pattern::POTENTIAL] = w[pattern::POTENTIAL].saturating_add(ORDER_POTENTIAL_BONUS);
+        w
+    })
 }
 
 /// Slot of a position in a table of `mask + 1` entries.
@@ -201,7 +205,7 @@ pub struct Solver {
     /// Empties from which the root runs the selective pass.
     selective_from: u32,
     /// The pattern evaluation's weights with the ordering bonuses added.
-    order_weights: Box<[i16]>,
+    order_weights: &'static [i16],
 }
 
 impl Default for Solver {
@@ -286,7 +290,8 @@ impl Solver {
         }
     }
 
-    /// The table's entry for the position, if it holds one (two slots per bucket). An entry of the selective pass reaches the exact search with its move only (its
+    /// The table's entry for the position, if it holds one (two slots per bucket). An
+    /// entry of the selective pass reaches the exact search with its move only (its
     /// bounds widened to everything).
     #[inline]
     fn probe(&self, own: u64, opp: u64) -> Option<Entry> {
@@ -332,8 +337,35 @@ impl Solver {
         lower: i32,
         upper: i32,
     ) {
-        let (lower, upper) = if score > alpha {
+        self.store_window(
+            own,
+            opp,
+            (alpha, alpha + 1),
+            score,
+            sq,
+            empties,
+            (lower, upper),
+        );
+    }
+
+    /// [`store`](Self::store) for a search with the window `(alpha, beta)`: the result
+    /// is a lower bound above it, exact inside it, an upper bound below it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn store_window(
+        &mut self,
+        own: u64,
+        opp: u64,
+        (alpha, beta): (i32, i32),
+        score: i32,
+        sq: u8,
+        empties: u32,
+        (lower, upper): (i32, i32),
+    ) {
+        let (lower, upper) = if score >= beta {
             (lower.max(score), upper)
+        } else if score > alpha {
+            (score, score)
         } else {
             (lower, upper.min(score))
         };

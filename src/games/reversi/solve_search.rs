@@ -47,7 +47,7 @@ macro_rules! search_functions {
         $(#[$feature])*
         fn order_eval(s: &Solver, own: u64, opp: u64) -> i32 {
             let corners = (own & CORNERS).count_ones() as i32 - (opp & CORNERS).count_ones() as i32;
-            pattern::evaluate(&s.order_weights, own, opp) + ORDER_CORNER_BONUS * corners
+            pattern::evaluate(s.order_weights, own, opp) + ORDER_CORNER_BONUS * corners
         }
 
         /// Depth-limited alpha-beta with [`order_eval`] at the leaves (a finished game
@@ -269,22 +269,7 @@ macro_rules! search_functions {
             let list = &mut list[..n];
             list.sort_unstable_by_key(|m| m.2);
             let (best, best_sq) = search_moves(s, own, opp, list, alpha, beta);
-            let (lower, upper) = if best >= beta {
-                (lower.max(best), upper)
-            } else if best > alpha {
-                (best, best)
-            } else {
-                (lower, upper.min(best))
-            };
-            s.put(Entry {
-                own,
-                opp,
-                lower: lower as i8,
-                upper: upper as i8,
-                mv: best_sq,
-                empties: empties as u8,
-                width: s.width,
-            });
+            s.store_window(own, opp, (alpha, beta), best, best_sq, empties, (lower, upper));
             best
         }
 

@@ -408,6 +408,7 @@ mod portable {
 /// The search compiled for x86-64 CPUs with AVX2 and BMI2 (Haswell and later).
 #[cfg(target_arch = "x86_64")]
 mod haswell {
+    use super::super::bitboard::flips_avx2 as flips;
     use super::*;
     search::search_functions!(#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]);
 }

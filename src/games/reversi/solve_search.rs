@@ -41,6 +41,22 @@ macro_rules! search_functions {
             (mobility << 15) - (corner_stability(next_opp) << 11) + (potential << 5)
         }
 
+        /// Brings the move with the lowest key among `list[i..]` to `i`, keeping the others
+        /// in order: lazily, as a sort would, since a cutoff often ends the loop after
+        /// the first moves.
+        #[inline]
+        $(#[$feature])*
+        fn select(list: &mut [(u8, u64, i32)], i: usize) -> (u8, u64) {
+            let mut best = i;
+            for j in i + 1..list.len() {
+                if list[j].2 < list[best].2 {
+                    best = j;
+                }
+            }
+            list[i..=best].rotate_right(1);
+            (list[i].0, list[i].1)
+        }
+
         /// The evaluation that orders moves far from the end, for `own` to move: the
         /// fitted pattern evaluation with mobility weighted up (see
         /// [`Solver::order_weights`](super::Solver)) and a bonus per corner.
@@ -84,10 +100,10 @@ macro_rules! search_functions {
                 n += 1;
             }
             let list = &mut list[..n];
-            list.sort_unstable_by_key(|m| m.2);
             let mut best = -EVAL_INF;
-            let mut best_sq = list[0].0;
-            for &(sq, f, _) in list.iter() {
+            let mut best_sq = NO_MOVE;
+            for i in 0..n {
+                let (sq, f) = select(list, i);
                 let (no, np) = play(own, opp, sq, f);
                 let v = -mid(s, no, np, depth - 1, -beta, -alpha);
                 if v > best {
@@ -387,9 +403,8 @@ macro_rules! search_functions {
                 let (no, np) = play(own, opp, m.0, m.1);
                 m.2 = order_key(s, no, np, empties, NWS_SHALLOW_DEPTH);
             }
-            list.sort_unstable_by_key(|m| m.2);
-            let width = s.width as usize;
-            for &(sq, f, _) in list.iter().take(width) {
+            for i in 0..n.min(s.width as usize) {
+                let (sq, f) = select(list, i);
                 let (no, np) = play(own, opp, sq, f);
                 let v = -nws(s, no, np, -alpha - 1, empties - 1);
                 if v > best {
@@ -429,8 +444,8 @@ macro_rules! search_functions {
                     n += 1;
                 }
                 let list = &mut list[..n];
-                list.sort_unstable_by_key(|m| m.2);
-                for &(sq, f, _) in list.iter() {
+                for i in 0..n {
+                    let (sq, f) = select(list, i);
                     let (no, np) = play(own, opp, sq, f);
                     let v = -nws(s, no, np, -alpha - 1, empties - 1);
                     if v > best {

@@ -14,7 +14,7 @@
 //!   iterative-deepening best move), plus the table's move;
 //! - 10+ empties: the table's move first (searched before the others are ordered),
 //!   then fastest-first (fewest opponent replies, then corner stability, then
-//!   potential mobility), a bound from the opponent's stable discs, and from 12
+//!   potential mobility; at 15 and 16 empties plus the pattern evaluation), a bound from the opponent's stable discs, and from 12
 //!   empties an enhanced transposition cutoff (a child already refuted in the table);
 //! - 8 and 9 empties: fastest-first without the table;
 //! - 5 to 7 empties: parity order (squares of quadrants with an odd number of empties
@@ -54,6 +54,14 @@ pub const STABILITY_EMPTIES: u32 = 8;
 /// rather than 16: about the same nodes on FFO #40-#48, 10% less time; 18 and 14 cost
 /// more nodes).
 pub const SHALLOW_EMPTIES: u32 = 17;
+/// Empties (below `SHALLOW_EMPTIES`) from which the fastest-first key adds the child's
+/// pattern evaluation times `EVAL_ORDER_WEIGHT` (a disc, 64 units, then weighs 1/8 of a
+/// reply move), as Edax does just below its ordering searches. On four position sets
+/// (FFO #40–#44, #47 and 76 self-play positions at 21–23 empties) 3–7% fewer nodes each,
+/// FFO #40–#49 −9% (1.65 G); time −2% to −4%. From 12 empties: −10% nodes on the
+/// self-play sets but +18% on FFO #40–#44, #47; weights 32 and 128 were worse.
+pub const EVAL_ORDER_EMPTIES: u32 = 15;
+pub const EVAL_ORDER_WEIGHT: i32 = 64;
 /// Depth of those searches (odd: the evaluation then always sees us to move) at null-
 /// window nodes, on the principal variation, and at the root.
 pub const NWS_SHALLOW_DEPTH: u32 = 3;

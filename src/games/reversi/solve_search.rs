@@ -136,12 +136,15 @@ macro_rules! search_functions {
 
         /// The ordering key of the child (`no`, `np`) of a node with `empties` empties:
         /// the child's score by a shallow search where it pays (the child is the opponent's
-        /// position, so a low score is good for us), else fastest-first.
+        /// position, so a low score is good for us), else fastest-first, just above that
+        /// with the child's evaluation added.
         #[inline]
         $(#[$feature])*
         fn order_key(s: &mut Solver, no: u64, np: u64, empties: u32, shallow_depth: u32) -> i32 {
             if empties >= SHALLOW_EMPTIES {
                 mid(s, no, np, shallow_depth, -EVAL_INF, EVAL_INF)
+            } else if empties >= EVAL_ORDER_EMPTIES {
+                reply_key(no, np) + EVAL_ORDER_WEIGHT * order_eval(s, no, np)
             } else {
                 reply_key(no, np)
             }

@@ -14,8 +14,9 @@
 //!   iterative-deepening best move), plus the table's move;
 //! - 10+ empties: the table's move first (searched before the others are ordered),
 //!   then fastest-first (fewest opponent replies, then corner stability, then
-//!   potential mobility; at 15 and 16 empties plus the pattern evaluation), a bound from the opponent's stable discs, and from 12
-//!   empties an enhanced transposition cutoff (a child already refuted in the table);
+//!   potential mobility; at 15 and 16 empties plus the pattern evaluation), a bound
+//!   from the opponent's stable discs, and from 12 empties an enhanced transposition
+//!   cutoff (a child already refuted in the table);
 //! - 8 and 9 empties: fastest-first without the table;
 //! - 5 to 7 empties: parity order (squares of quadrants with an odd number of empties
 //!   first: the side that fills a region last gains), corners first, X squares last;

@@ -90,7 +90,7 @@ fn ffo_44() {
 }
 
 #[test]
-#[ignore = "slow: about 13 s of CPU in release (528 M nodes)"]
+#[ignore = "slow: about 11 s of CPU in release (492 M nodes)"]
 fn ffo_45() {
     check(45);
 }
@@ -106,13 +106,13 @@ fn ffo_47() {
 }
 
 #[test]
-#[ignore = "slow: about 12 s of CPU in release (372 M nodes)"]
+#[ignore = "slow: about 10 s of CPU in release (345 M nodes)"]
 fn ffo_48() {
     check(48);
 }
 
 #[test]
-#[ignore = "slow: about 16 s of CPU in release (601 M nodes)"]
+#[ignore = "slow: about 13 s of CPU in release (509 M nodes)"]
 fn ffo_49() {
     check(49);
 }

@@ -1,6 +1,7 @@
 //! The `reversi` command line: `solve FILE` on an FFO position, `--ugi` with
 //! `query result`, `perft`, `--display` (no GUI: exit status 2), and the remote-play
-//! options (`--remote-timeout`, `--listen`).
+//! options (`--remote-timeout`, `--listen`), and NBoard chosen by its first command or
+//! by `--nboard`.
 
 use engine::game::RuleSet;
 use engine::games::reversi::Position;
@@ -121,4 +122,30 @@ fn remote_play_options() {
     );
     assert!(o.status.success());
     assert!(stdout(&o).contains("Moves: 1"));
+}
+
+#[test]
+fn nboard_by_first_command_and_by_flag() {
+    let script = "set depth 3\nmove F5\nping 1\ngo\n";
+    let by_hello = stdout(&run(&[], &format!("nboard 2\n{script}")));
+    let by_flag = stdout(&run(&["--nboard"], script));
+    assert!(
+        by_hello.starts_with("set myname reversi-engine "),
+        "{by_hello}"
+    );
+    let reply = |out: &str| {
+        out.lines()
+            .find(|l| l.starts_with("=== "))
+            .map(|l| l.split('/').next().unwrap().to_string())
+    };
+    assert_eq!(reply(&by_hello), reply(&by_flag));
+    // After f5, White's legal replies are d6, f6 and f4.
+    let mv = reply(&by_hello).expect(&by_hello);
+    assert!(
+        ["=== D6", "=== F6", "=== F4"].contains(&mv.as_str()),
+        "{mv}"
+    );
+    assert!(by_flag.contains("pong 1\n"), "{by_flag}");
+    let help = stdout(&run(&["--help"], ""));
+    assert!(help.contains("--nboard"), "{help}");
 }

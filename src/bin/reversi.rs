@@ -5,7 +5,6 @@
 
 use engine::games::reversi::solve::solve_obf;
 use engine::games::reversi::text::ReversiText;
-use engine::games::reversi::Position;
 use engine::protocol::cli;
 use std::process::ExitCode;
 
@@ -17,7 +16,7 @@ fn main() -> ExitCode {
     let args = match cli::take_remote_options(args) {
         Ok(rest) => rest,
         Err(msg) => {
-            let usage = cli::usage::<Position>("reversi");
+            let usage = cli::usage_for::<ReversiText>("reversi");
             eprintln!("reversi: {msg}\n{usage}\noptions: {}", cli::REMOTE_OPTIONS);
             return ExitCode::from(2);
         }
@@ -25,7 +24,7 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("solve") => ExitCode::from(solve(&args[1..])),
         Some("--help" | "-h") if args.len() == 1 => {
-            let usage = cli::usage::<Position>("reversi");
+            let usage = cli::usage_for::<ReversiText>("reversi");
             println!(
                 "{usage} | reversi solve FILE\noptions: {}",
                 cli::REMOTE_OPTIONS

@@ -5,7 +5,7 @@
 
 use super::input::{self, Line};
 use super::remote;
-use super::text::{self, TextDialect};
+use super::text::{self, OtherProtocol, TextDialect};
 use super::uci::{self, Dialect};
 use crate::bench;
 use crate::game::{GameIo, RuleSet};
@@ -53,9 +53,19 @@ pub const MAX_PERFT_DEPTH: u32 = 12;
 
 /// The usage line for a game binary named `bin`.
 pub fn usage<G: GameIo>(bin: &str) -> String {
+    usage_with::<G>(bin, &[])
+}
+
+/// The usage line for the binary of dialect `D`, its own protocols included.
+pub fn usage_for<D: TextDialect>(bin: &str) -> String {
+    usage_with::<D::Game>(bin, D::other_protocols())
+}
+
+fn usage_with<G: GameIo>(bin: &str, others: &[OtherProtocol]) -> String {
     let uai = if G::SPEAKS_UAI { "--uai | " } else { "" };
+    let others: String = others.iter().map(|p| format!(" | --{}", p.hello)).collect();
     format!(
-        "usage: {bin} [{uai}--ugi] | {bin} perft DEPTH [FEN] | {bin} bench [DEPTH] | {bin} --help"
+        "usage: {bin} [{uai}--ugi{others}] | {bin} perft DEPTH [FEN] | {bin} bench [DEPTH] | {bin} --help"
     )
 }
 
@@ -64,11 +74,20 @@ pub fn usage<G: GameIo>(bin: &str) -> String {
 pub fn run<D: TextDialect>(bin: &str, args: &[String]) -> u8 {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let usage_error = |msg: &str| {
-        eprintln!("{bin}: {msg}\n{}", usage::<D::Game>(bin));
+        eprintln!("{bin}: {msg}\n{}", usage_for::<D>(bin));
         2
+    };
+    let other = |flag: &str| {
+        D::other_protocols()
+            .iter()
+            .find(|p| flag.strip_prefix("--") == Some(p.hello))
     };
     match args.as_slice() {
         [] => interactive::<D>(None),
+        [flag] if other(flag).is_some() => {
+            let p = other(flag).expect("checked");
+            (p.run)(None, input::spawn_stdin(), &mut std::io::stdout()) as u8
+        }
         ["--uai"] if D::Game::SPEAKS_UAI => interactive::<D>(Some(Dialect::Uai)),
         ["--ugi"] => interactive::<D>(Some(Dialect::Ugi)),
         ["--display", ..] => {
@@ -76,7 +95,7 @@ pub fn run<D: TextDialect>(bin: &str, args: &[String]) -> u8 {
             2
         }
         ["--help" | "-h"] => {
-            println!("{}", usage::<D::Game>(bin));
+            println!("{}", usage_for::<D>(bin));
             0
         }
         ["--version" | "-V"] => {
@@ -128,9 +147,16 @@ fn interactive<D: TextDialect>(forced: Option<Dialect>) -> u8 {
         .into_iter()
         .filter(|&d| d != Dialect::Uai || D::Game::SPEAKS_UAI)
         .find(|d| word == Some(d.hello()));
-    match chosen {
-        Some(dialect) => uci::run::<D::Game>(dialect, first, lines, &mut stdout) as u8,
-        None => text::run::<D>(first, lines, &mut stdout, &mut std::io::stderr(), terminal) as u8,
+    let first_word = word.and_then(|w| w.split_whitespace().next());
+    let other = D::other_protocols()
+        .iter()
+        .find(|p| first_word == Some(p.hello));
+    match (chosen, other) {
+        (Some(dialect), _) => uci::run::<D::Game>(dialect, first, lines, &mut stdout) as u8,
+        (None, Some(p)) => (p.run)(first, lines, &mut stdout) as u8,
+        (None, None) => {
+            text::run::<D>(first, lines, &mut stdout, &mut std::io::stderr(), terminal) as u8
+        }
     }
 }
 

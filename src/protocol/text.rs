@@ -113,6 +113,22 @@ pub trait TextDialect {
         let _ = (event, host);
         Flow::Continue
     }
+
+    /// The game's own protocols besides this language and UAI/UGI (Reversi: NBoard),
+    /// each chosen as those are, by the first command or by a flag.
+    fn other_protocols() -> &'static [OtherProtocol] {
+        &[]
+    }
+}
+
+/// A protocol only one game speaks (an Othello GUI's, say): chosen when the first
+/// command's first word is `hello`, or by the flag `--hello`.
+pub struct OtherProtocol {
+    /// The first word of the first command, and the flag's name without `--`.
+    pub hello: &'static str,
+    /// Runs the session from its first line (`None` when the flag chose it) until it
+    /// ends; returns the exit status.
+    pub run: fn(Option<Line>, Receiver<Line>, &mut dyn Write) -> i32,
 }
 
 /// What the remote side did (see [`TextDialect::on_remote`] and [`Host::wait_peer`]).

@@ -6,6 +6,7 @@
 
 pub mod bitboard;
 pub mod eval;
+pub mod nboard;
 pub mod notation;
 pub mod pattern;
 pub mod position;

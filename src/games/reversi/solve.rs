@@ -37,7 +37,8 @@ use super::pattern;
 use super::position::{final_score, Move, Position};
 use crate::game::RuleSet;
 use std::io::Write;
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Empties above which null-window nodes use the transposition table (9 rather than
@@ -215,6 +216,10 @@ pub struct Solver {
     selective_from: u32,
     /// The pattern evaluation's weights with the ordering bonuses added.
     order_weights: &'static [i16],
+    /// Set by someone else to stop the running solve ([`Solver::solve_until`]).
+    stop: Option<Arc<AtomicBool>>,
+    /// The running solve saw the stop: its results are meaningless.
+    aborted: bool,
 }
 
 impl Default for Solver {
@@ -236,6 +241,8 @@ impl Solver {
             width: EXACT,
             selective_from: SELECTIVE_EMPTIES,
             order_weights: order_weights(),
+            stop: None,
+            aborted: false,
         }
     }
 
@@ -271,6 +278,34 @@ impl Solver {
     /// row reuses earlier work.
     pub fn solve(&mut self, pos: &Position) -> Solution {
         self.solve_bits(pos.own(), pos.opp())
+    }
+
+    /// Solves `pos` unless `stop` is set first (checked at every node with more than
+    /// `TT_EMPTIES` empties, so it answers within microseconds): `None` then, and the
+    /// table, full of meaningless bounds by then, is cleared.
+    pub fn solve_until(&mut self, pos: &Position, stop: &Arc<AtomicBool>) -> Option<Solution> {
+        self.stop = Some(Arc::clone(stop));
+        self.aborted = false;
+        let s = self.solve(pos);
+        self.stop = None;
+        if self.aborted || stop.load(Ordering::Acquire) {
+            self.aborted = false;
+            self.clear();
+            return None;
+        }
+        Some(s)
+    }
+
+    /// True once the stop flag of [`Solver::solve_until`] was seen set: every search
+    /// function above `TT_EMPTIES` empties then returns at once.
+    #[inline]
+    fn stopped(&mut self) -> bool {
+        if let Some(flag) = &self.stop {
+            if flag.load(Ordering::Relaxed) {
+                self.aborted = true;
+            }
+        }
+        self.aborted
     }
 
     /// Solves the position `own` to move against `opp` (they must not overlap).
@@ -629,6 +664,36 @@ mod tests {
             next.make_move(got.best.unwrap());
             plain.clear();
             assert_eq!(-plain.solve(&next).score, want.score, "{pos:?}");
+        }
+    }
+
+    /// A solve stopped from outside gives no result, and leaves nothing behind that
+    /// could spoil the next one: its table is cleared.
+    #[test]
+    fn a_stopped_solve_gives_nothing_and_spoils_nothing() {
+        let stop = Arc::new(AtomicBool::new(true));
+        let mut s = Solver::new(16);
+        let mut fresh = Solver::new(16);
+        for pos in random_endgames(5, 16, 3) {
+            stop.store(true, Ordering::Release);
+            assert_eq!(s.solve_until(&pos, &stop), None);
+            stop.store(false, Ordering::Release);
+            // A flag raised mid-solve by another thread.
+            let raiser = {
+                let stop = Arc::clone(&stop);
+                std::thread::spawn(move || {
+                    std::thread::sleep(Duration::from_millis(1));
+                    stop.store(true, Ordering::Release);
+                })
+            };
+            let _ = s.solve_until(&pos, &stop);
+            raiser.join().unwrap();
+            stop.store(false, Ordering::Release);
+            fresh.clear();
+            let want = fresh.solve(&pos);
+            let got = s.solve_until(&pos, &stop).expect("not stopped");
+            assert_eq!(got.score, want.score, "{pos:?}");
+            assert!(pos.is_legal(got.best.unwrap()), "{pos:?}");
         }
     }
 

@@ -185,6 +185,9 @@ macro_rules! search_functions {
             let mut delta = 2;
             loop {
                 let (v, sq) = search_moves(s, own, opp, list, alpha, beta);
+                if s.aborted {
+                    return (v, sq);
+                }
                 if v <= alpha && alpha > -SCORE_MAX {
                     beta = v + 1;
                     alpha = (v - delta).max(-SCORE_INF);
@@ -248,6 +251,9 @@ macro_rules! search_functions {
         fn pvs(s: &mut Solver, own: u64, opp: u64, alpha: i32, beta: i32, empties: u32) -> i32 {
             if beta == alpha + 1 {
                 return nws(s, own, opp, alpha, empties);
+            }
+            if s.stopped() {
+                return alpha;
             }
             s.nodes += 1;
             let legal = moves(own, opp);
@@ -335,6 +341,9 @@ macro_rules! search_functions {
         /// stability cutoff, enhanced transposition cutoff, then moves best-first.
         $(#[$feature])*
         fn nws_table(s: &mut Solver, own: u64, opp: u64, alpha: i32, empties: u32) -> i32 {
+            if s.stopped() {
+                return alpha;
+            }
             s.nodes += 1;
             let mut first = NO_MOVE;
             let (mut lower, mut upper) = (-SCORE_MAX, SCORE_MAX);

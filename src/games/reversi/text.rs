@@ -16,7 +16,9 @@ use super::solve::Solver;
 use super::{Move, Position};
 use crate::game::{Opening, Outcome, RuleSet, Side};
 use crate::protocol::remote;
-use crate::protocol::text::{Flow, Host, RemoteEvent, TextDialect, TextProtocol, ThinkError};
+use crate::protocol::text::{
+    Flow, Host, OtherProtocol, RemoteEvent, TextDialect, TextProtocol, ThinkError,
+};
 use crate::search::Limits;
 use std::time::Duration;
 
@@ -320,6 +322,11 @@ impl TextDialect for ReversiText {
     type Game = Position;
     type Command = Command;
     type Error = TextError;
+
+    /// NBoard, the protocol of the Othello GUIs (`nboard.rs`).
+    fn other_protocols() -> &'static [OtherProtocol] {
+        &[super::nboard::PROTOCOL]
+    }
 
     fn new() -> ReversiText {
         ReversiText {

@@ -1,0 +1,974 @@
+//! The NBoard protocol: Chris Welty's line protocol between Othello GUIs (NBoard) and
+//! engines (NTest, Edax), chosen when the first command is `nboard` or by `--nboard`.
+//! `protocol.md` lists every command and reply.
+//!
+//! The GUI owns the game: it sends the whole game (`set game`, in GGF) or the moves
+//! played (`move`), asks for the engine's move (`go`, answered `=== F5/eval/time`; the
+//! engine does not play it) or for evaluations (`hint N`, answered with `search` lines),
+//! and synchronises with `ping N` / `pong N`. Thinking runs on a worker thread, so a
+//! `ping` stops it at once: whatever the stopped search found is dropped, since the GUI
+//! ignores everything before the `pong`. Positions with few empties go to the exact
+//! solver, the others to the shared midgame search at the depth `set depth` gave.
+//!
+//! Each line is parsed completely before anything changes (a GGF game is replayed in
+//! the parse), so a refused line changes nothing and answers one `status error: …`
+//! line: NBoard shows `status` text in its status bar, and its protocol has no error
+//! reply.
+
+use super::notation::{parse_square, square_name};
+use super::position::{Move, Position};
+use super::solve::Solver;
+use crate::game::{RuleSet, Side};
+use crate::protocol::input::Line;
+use crate::protocol::text::OtherProtocol;
+use crate::protocol::uci::engine_name;
+use crate::protocol::{emit, quote};
+use crate::search::{Limits, Searcher};
+use crossbeam_channel::{select, unbounded, Receiver, Sender};
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+/// The protocol as the `reversi` binary offers it.
+pub const PROTOCOL: OtherProtocol = OtherProtocol {
+    hello: "nboard",
+    run,
+};
+
+/// Midgame search depth until the GUI sends `set depth`.
+pub const DEFAULT_DEPTH: u32 = 12;
+/// Deepest `set depth` accepted (a whole game).
+pub const MAX_DEPTH: u32 = 60;
+/// Positions with at most `depth + SOLVE_MARGIN` empties are solved exactly...
+pub const SOLVE_MARGIN: u32 = 8;
+/// ... but never with more than this many: the solver's time grows about 2.5× per
+/// empty square, and 24 empties take seconds to a minute (`docs/reversi.md`).
+pub const SOLVE_MAX_EMPTIES: u32 = 24;
+/// Midgame search scores per disc, for the GUI's evaluations in discs: the least-squares
+/// slope of exact final disc differences on the static evaluation, 16.8 units per disc
+/// over 48,702 solved positions with 10 to 20 empties (`docs/reversi.md`).
+pub const UNITS_PER_DISC: f64 = 16.8;
+/// Most moves a `hint` evaluates.
+const MAX_HINTS: u32 = 64;
+/// The midgame search's transposition table, in MiB.
+const HASH_MIB: usize = 64;
+
+/// One parsed input line.
+#[derive(Clone, Debug, PartialEq)]
+enum Command {
+    /// `nboard VERSION`: the handshake.
+    Hello,
+    /// `set depth N`.
+    Depth(u32),
+    /// `set game GGF`: the position at the end of the game.
+    Game(Box<Position>),
+    /// `set contempt N`: accepted; the engine plays for the disc difference alone.
+    Contempt,
+    /// `move F5[/EVAL[/TIME]]`, or the bare move of NBoard 1.1: legality is checked when
+    /// it runs.
+    Move(Move),
+    /// `hint N`.
+    Hint(u32),
+    /// `go`.
+    Go,
+    /// `ping N`: answered `pong N` once nothing is thinking.
+    Ping(String),
+    /// `learn`: answered `learned` (there is no opening book to add the game to).
+    Learn,
+    /// `quit`.
+    Quit,
+}
+
+/// Parses one line; `Ok(None)` for a blank one.
+fn parse(line: &str) -> Result<Option<Command>, String> {
+    let line = line.trim();
+    let (word, rest) = match line.split_once(char::is_whitespace) {
+        Some((w, r)) => (w, r.trim()),
+        None => (line, ""),
+    };
+    let number = |what: &str, text: &str| -> Result<u32, String> {
+        text.parse()
+            .map_err(|_| format!("{what} needs a number, not {}", quote(text)))
+    };
+    let cmd = match word {
+        "" => return Ok(None),
+        "nboard" => {
+            number("nboard", rest)?;
+            Command::Hello
+        }
+        "set" => {
+            let (what, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+            let value = value.trim();
+            match what {
+                "depth" => match number("set depth", value)? {
+                    d @ 1..=MAX_DEPTH => Command::Depth(d),
+                    d => return Err(format!("depth {d} is not in 1..={MAX_DEPTH}")),
+                },
+                "game" => Command::Game(Box::new(parse_ggf(value)?)),
+                "contempt" => {
+                    value.parse::<f64>().map_err(|_| {
+                        format!("set contempt needs a number, not {}", quote(value))
+                    })?;
+                    Command::Contempt
+                }
+                _ => return Err(format!("unknown setting {}", quote(what))),
+            }
+        }
+        "move" => Command::Move(parse_move_item(rest)?),
+        "hint" => match number("hint", rest)? {
+            0 => return Err("hint needs at least 1 move".into()),
+            n => Command::Hint(n.min(MAX_HINTS)),
+        },
+        "go" | "learn" | "quit" if !rest.is_empty() => {
+            return Err(format!("{word} takes no argument"));
+        }
+        "go" => Command::Go,
+        "learn" => Command::Learn,
+        "quit" => Command::Quit,
+        "ping" if rest.is_empty() || rest.contains(char::is_whitespace) => {
+            return Err("ping needs one argument".into());
+        }
+        "ping" => Command::Ping(rest.to_string()),
+        _ if rest.is_empty() && parse_move(word).is_ok() => Command::Move(parse_move(word)?),
+        _ => return Err(format!("unknown command {}", quote(word))),
+    };
+    Ok(Some(cmd))
+}
+
+/// A move as NBoard writes it: `F5` (either case), `PA` for the pass.
+fn parse_move(text: &str) -> Result<Move, String> {
+    if text.eq_ignore_ascii_case("pa") {
+        return Ok(Move::PASS);
+    }
+    parse_square(text)
+        .map(Move::place)
+        .map_err(|_| format!("bad move {}", quote(text)))
+}
+
+/// A move with the optional evaluation and time GGF and `move` attach: `F5/1.00/2.5`.
+fn parse_move_item(text: &str) -> Result<Move, String> {
+    let mut parts = text.split('/');
+    let mv = parse_move(parts.next().unwrap_or("").trim())?;
+    for part in parts.by_ref().take(2) {
+        let part = part.trim();
+        if !part.is_empty() && part.parse::<f64>().is_err() {
+            return Err(format!("bad evaluation or time {}", quote(part)));
+        }
+    }
+    if parts.next().is_some() {
+        return Err(format!("bad move {}", quote(text)));
+    }
+    Ok(mv)
+}
+
+/// NBoard's form of a move: `F5`, or `PA`.
+fn move_name(mv: Move) -> String {
+    if mv.is_pass() {
+        "PA".into()
+    } else {
+        square_name(mv.square()).to_ascii_uppercase()
+    }
+}
+
+/// The position at the end of a GGF game record:
+/// `(;GM[Othello]…TY[8]BO[8 <64 squares> <side>]B[F5]W[F6]…;)`, squares `*` black, `O`
+/// white, `-` empty, row by row from a1; the side to move `*` or `O`. Moves are
+/// `B[..]`/`W[..]` with optional `/eval/time`; a move by the side not to move is
+/// preceded by its opponent's pass when that side had no move (records sometimes leave
+/// passes out). Properties other than `GM`, `TY`, `BO`, `B`, `W` are skipped.
+pub fn parse_ggf(text: &str) -> Result<Position, String> {
+    let body = text
+        .trim()
+        .strip_prefix("(;")
+        .and_then(|b| b.strip_suffix(";)"))
+        .ok_or("a GGF game is written (; … ;)")?;
+    let mut pos: Option<Position> = None;
+    let mut rest = body.trim_start();
+    while !rest.is_empty() {
+        let open = rest.find('[').ok_or("a GGF property needs [value]")?;
+        let key = rest[..open].trim();
+        if key.is_empty() || !key.bytes().all(|b| b.is_ascii_uppercase()) {
+            return Err(format!("bad GGF property name {}", quote(key)));
+        }
+        let (value, len) = ggf_value(&rest[open + 1..]).ok_or("unclosed [ in the game")?;
+        rest = rest[open + 1 + len..].trim_start();
+        match key {
+            "GM" if !value.trim().eq_ignore_ascii_case("othello") => {
+                return Err(format!("not an Othello game: GM[{}]", quote(&value)));
+            }
+            "TY" if !matches!(value.trim(), "8" | "8r") => {
+                return Err(format!("unsupported board type TY[{}]", quote(&value)));
+            }
+            "BO" => pos = Some(parse_ggf_board(&value)?),
+            "B" | "W" => {
+                let p = pos.as_mut().ok_or("a move before the board (BO)")?;
+                let side = if key == "B" {
+                    Side::First
+                } else {
+                    Side::Second
+                };
+                let mv = parse_move_item(&value)?;
+                if p.side_to_move() != side && p.is_legal(Move::PASS) {
+                    p.make_move(Move::PASS);
+                }
+                if p.side_to_move() != side || !p.is_legal(mv) {
+                    return Err(format!("illegal move {key}[{}] in the game", quote(&value)));
+                }
+                p.make_move(mv);
+            }
+            _ => {}
+        }
+    }
+    pos.ok_or_else(|| "no board (BO) in the game".to_string())
+}
+
+/// A GGF value after its `[`: the text up to the first `]` not escaped by `\`, and the
+/// bytes used including that `]`.
+fn ggf_value(text: &str) -> Option<(String, usize)> {
+    let mut value = String::new();
+    let mut escaped = false;
+    for (i, c) in text.char_indices() {
+        match c {
+            _ if escaped => {
+                value.push(c);
+                escaped = false;
+            }
+            '\\' => escaped = true,
+            ']' => return Some((value, i + 1)),
+            _ => value.push(c),
+        }
+    }
+    None
+}
+
+/// `8 <64 squares> <side>` of a GGF `BO` property.
+fn parse_ggf_board(value: &str) -> Result<Position, String> {
+    let mut fields: Vec<&str> = value.split_whitespace().collect();
+    if fields.first() != Some(&"8") || fields.len() < 3 {
+        return Err(format!("bad board BO[{}]", quote(value)));
+    }
+    let side = match fields.pop() {
+        Some("*") => 'X',
+        Some("O" | "o") => 'O',
+        _ => return Err(format!("bad side to move in BO[{}]", quote(value))),
+    };
+    let squares: String = fields[1..].concat();
+    if squares.chars().count() != 64 {
+        return Err(format!("a board has 64 squares, BO[{}]", quote(value)));
+    }
+    let mut obf = String::with_capacity(66);
+    for c in squares.chars() {
+        obf.push(match c {
+            '*' => 'X',
+            'O' | 'o' => 'O',
+            '-' | '.' => '-',
+            _ => return Err(format!("bad square {} in the board", quote(&c.to_string()))),
+        });
+    }
+    obf.push(' ');
+    obf.push(side);
+    Position::from_obf(&obf, RuleSet::Engine).map_err(|e| e.to_string())
+}
+
+/// What the worker thread is asked to do.
+enum Job {
+    Go {
+        pos: Position,
+        depth: u32,
+    },
+    Hint {
+        pos: Position,
+        depth: u32,
+        n: u32,
+    },
+    /// A reply to a later command, queued so that replies keep the commands' order.
+    Say(String),
+}
+
+/// What the worker thread sends back.
+enum Output {
+    /// A line for the GUI.
+    Line(String),
+    /// The job is finished (or was dropped after a stop).
+    Idle,
+}
+
+/// A move's evaluation, as `search` and `===` lines report it.
+struct Verdict {
+    /// The line, its first move the one evaluated.
+    pv: Vec<Move>,
+    /// Discs for the side to move (exact when `exact`).
+    eval: f64,
+    /// Plies searched: the empties when solved exactly.
+    depth: u32,
+    exact: bool,
+    nodes: u64,
+}
+
+impl Verdict {
+    fn pv_text(&self) -> String {
+        let names: Vec<String> = self.pv.iter().map(|&m| move_name(m)).collect();
+        names.join("-")
+    }
+
+    /// `search PV EVAL 0 DEPTH [exact]`.
+    fn search_line(&self) -> String {
+        let exact = if self.exact { " exact" } else { "" };
+        format!(
+            "search {} {} 0 {}{exact}",
+            self.pv_text(),
+            eval_text(self.eval),
+            self.depth
+        )
+    }
+}
+
+/// The worker thread's searchers.
+struct Thinker {
+    searcher: Searcher<Position>,
+    solver: Option<Box<Solver>>,
+    stop: Arc<AtomicBool>,
+    nodes: u64,
+}
+
+impl Thinker {
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Acquire)
+    }
+
+    /// The best move of `pos` (which has one) and its evaluation; `None` if stopped.
+    fn best(&mut self, pos: &Position, depth: u32) -> Option<Verdict> {
+        let legal = pos.legal_moves();
+        if let [only] = legal[..] {
+            // The search does not score a forced move; its reply does.
+            return self.after(pos, only, depth);
+        }
+        let empties = pos.empty().count_ones();
+        if empties <= solve_limit(depth) {
+            let solver = self.solver.get_or_insert_with(Box::default);
+            let s = solver.solve_until(pos, &self.stop)?;
+            self.nodes += s.nodes;
+            return Some(Verdict {
+                pv: vec![s.best?],
+                eval: s.score as f64,
+                depth: empties,
+                exact: true,
+                nodes: s.nodes,
+            });
+        }
+        let r = self
+            .searcher
+            .search(pos, &Limits::depth(depth), &self.stop, None, &mut |_| {});
+        self.nodes += r.nodes;
+        if self.stopped() {
+            return None;
+        }
+        let best = r.best?;
+        let mut pv = r.pv.clone();
+        if pv.first() != Some(&best) {
+            pv = vec![best];
+        }
+        let eval = match r.score.plies_to_end() {
+            None => r.score.0 as f64 / UNITS_PER_DISC,
+            // A proven result: the disc difference at the end of its line when the line
+            // reaches the end, else the smallest margin of that sign.
+            Some(_) => proven_margin(pos, &pv, r.score.0.signum()) as f64,
+        };
+        Some(Verdict {
+            pv,
+            eval,
+            depth: r.depth,
+            exact: false,
+            nodes: r.nodes,
+        })
+    }
+
+    /// The evaluation of playing `mv` in `pos`: its child's, seen from `pos`.
+    fn after(&mut self, pos: &Position, mv: Move, depth: u32) -> Option<Verdict> {
+        let mut child = pos.clone();
+        child.make_move(mv);
+        if child.is_over() {
+            self.nodes += 1;
+            return Some(Verdict {
+                pv: vec![mv],
+                eval: margin_for(&child, pos.side_to_move()) as f64,
+                depth: 1,
+                exact: true,
+                nodes: 1,
+            });
+        }
+        let v = self.best(&child, depth.saturating_sub(1).max(1))?;
+        let mut pv = vec![mv];
+        pv.extend(v.pv);
+        Some(Verdict {
+            pv,
+            eval: -v.eval,
+            depth: v.depth + 1,
+            exact: v.exact,
+            nodes: v.nodes,
+        })
+    }
+
+    fn run(&mut self, job: Job, out: &Sender<Output>) {
+        let start = Instant::now();
+        self.nodes = 0;
+        let say = |line: String| {
+            let _ = out.send(Output::Line(line));
+        };
+        let stats = |nodes: u64| format!("nodestats {nodes} {:.2}", start.elapsed().as_secs_f64());
+        match job {
+            Job::Go { pos, depth } => {
+                if pos.is_over() {
+                    say("status error: the game is over, there is no move".into());
+                    return;
+                }
+                say("status thinking".into());
+                if let Some(v) = self.best(&pos, depth) {
+                    say(stats(self.nodes));
+                    say(format!(
+                        "=== {}/{}/{:.1}",
+                        move_name(v.pv[0]),
+                        eval_text(v.eval),
+                        start.elapsed().as_secs_f64()
+                    ));
+                }
+                say("status".into());
+            }
+            Job::Hint { pos, depth, n } => {
+                if pos.is_over() {
+                    say("status error: the game is over, there is nothing to evaluate".into());
+                    return;
+                }
+                say("status thinking".into());
+                let mut verdicts = Vec::new();
+                if n == 1 {
+                    verdicts.extend(self.best(&pos, depth));
+                } else {
+                    for mv in pos.legal_moves() {
+                        match self.after(&pos, mv, depth) {
+                            Some(v) => verdicts.push(v),
+                            None => break,
+                        }
+                    }
+                }
+                if !self.stopped() {
+                    verdicts.sort_by(|a, b| b.eval.total_cmp(&a.eval));
+                    for v in verdicts.iter().take(n as usize) {
+                        say(v.search_line());
+                    }
+                    say(stats(self.nodes));
+                }
+                say("status".into());
+            }
+            Job::Say(line) => say(line),
+        }
+    }
+}
+
+/// An evaluation with two decimals, never `-0.00`.
+fn eval_text(eval: f64) -> String {
+    let e = (eval * 100.0).round() / 100.0;
+    format!("{:.2}", if e == 0.0 { 0.0 } else { e })
+}
+
+/// Empties from which `depth` solves exactly.
+fn solve_limit(depth: u32) -> u32 {
+    (depth + SOLVE_MARGIN).min(SOLVE_MAX_EMPTIES)
+}
+
+/// The final disc difference of a finished `pos` for `side`.
+fn margin_for(pos: &Position, side: Side) -> i32 {
+    let m = pos.final_margin();
+    if side == Side::First {
+        m
+    } else {
+        -m
+    }
+}
+
+/// The margin a proven line reaches for the side to move of `pos`, or `sign * 2` (the
+/// smallest win) if the line stops before the end.
+fn proven_margin(pos: &Position, pv: &[Move], sign: i32) -> i32 {
+    let mut p = pos.clone();
+    for &mv in pv {
+        if !p.is_legal(mv) {
+            break;
+        }
+        p.make_move(mv);
+    }
+    if p.is_over() {
+        margin_for(&p, pos.side_to_move())
+    } else {
+        2 * sign
+    }
+}
+
+/// The worker thread and the channels to it.
+struct Worker {
+    jobs: Option<Sender<Job>>,
+    output: Receiver<Output>,
+    stop: Arc<AtomicBool>,
+    /// Jobs sent and not yet finished.
+    busy: usize,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Worker {
+    fn spawn() -> Worker {
+        let (job_tx, job_rx) = unbounded::<Job>();
+        let (out_tx, output) = unbounded();
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let thread = std::thread::Builder::new()
+            .name("nboard-think".into())
+            .spawn(move || {
+                let mut thinker = Thinker {
+                    searcher: Searcher::new(HASH_MIB),
+                    solver: None,
+                    stop: flag,
+                    nodes: 0,
+                };
+                for job in job_rx {
+                    match job {
+                        Job::Say(line) => {
+                            let _ = out_tx.send(Output::Line(line));
+                        }
+                        // Searches queued behind a stop are dropped with it.
+                        _ if thinker.stopped() => {}
+                        _ => thinker.run(job, &out_tx),
+                    }
+                    let _ = out_tx.send(Output::Idle);
+                }
+            })
+            .expect("spawning the NBoard worker thread");
+        Worker {
+            jobs: Some(job_tx),
+            output,
+            stop,
+            busy: 0,
+            thread: Some(thread),
+        }
+    }
+
+    fn send(&mut self, job: Job) {
+        if let Some(jobs) = &self.jobs {
+            if jobs.send(job).is_ok() {
+                self.busy += 1;
+            }
+        }
+    }
+
+    /// Stops whatever runs or waits, writing what the worker still says, and returns
+    /// once it is idle.
+    fn stop_all(&mut self, out: &mut dyn Write) {
+        self.stop.store(true, Ordering::Release);
+        self.finish(out);
+        self.stop.store(false, Ordering::Release);
+    }
+
+    /// Writes what the worker says until it is idle.
+    fn finish(&mut self, out: &mut dyn Write) {
+        while self.busy > 0 {
+            match self.output.recv() {
+                Ok(Output::Line(line)) => emit(out, &line),
+                Ok(Output::Idle) => self.busy -= 1,
+                Err(_) => break,
+            }
+        }
+        self.busy = 0;
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Release);
+        self.jobs = None;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// The session's state: the game's current position and the depth.
+struct Session {
+    pos: Position,
+    depth: u32,
+    worker: Worker,
+}
+
+impl Session {
+    /// Writes a reply, after whatever the worker still has to say.
+    fn say(&mut self, out: &mut dyn Write, line: String) {
+        if self.worker.busy > 0 {
+            self.worker.send(Job::Say(line));
+        } else {
+            emit(out, &line);
+        }
+    }
+
+    /// Handles one input line; false at `quit`.
+    fn on_line(&mut self, line: &Line, out: &mut dyn Write) -> bool {
+        if line.too_long {
+            self.say(out, "status error: line too long".into());
+            return true;
+        }
+        let cmd = match parse(&line.text) {
+            Ok(Some(cmd)) => cmd,
+            Ok(None) => return true,
+            Err(e) => {
+                self.say(out, format!("status error: {e}"));
+                return true;
+            }
+        };
+        match cmd {
+            Command::Hello => self.say(out, format!("set myname {}", engine_name::<Position>())),
+            Command::Depth(d) => self.depth = d,
+            Command::Game(pos) => self.pos = *pos,
+            Command::Contempt => {}
+            Command::Move(mv) => {
+                if self.pos.is_legal(mv) {
+                    self.pos.make_move(mv);
+                } else {
+                    self.say(out, format!("status error: illegal move {}", move_name(mv)));
+                }
+            }
+            Command::Hint(n) => self.worker.send(Job::Hint {
+                pos: self.pos.clone(),
+                depth: self.depth,
+                n,
+            }),
+            Command::Go => self.worker.send(Job::Go {
+                pos: self.pos.clone(),
+                depth: self.depth,
+            }),
+            Command::Ping(n) => {
+                self.worker.stop_all(out);
+                emit(out, &format!("pong {n}"));
+            }
+            Command::Learn => self.say(out, "learned".into()),
+            Command::Quit => return false,
+        }
+        true
+    }
+}
+
+/// Runs an NBoard session from its first line (`None` when `--nboard` chose it) to
+/// `quit` or the end of input. Returns the exit status (0).
+pub fn run(first: Option<Line>, input: Receiver<Line>, out: &mut dyn Write) -> i32 {
+    let mut s = Session {
+        pos: Position::startpos(RuleSet::Engine),
+        depth: DEFAULT_DEPTH,
+        worker: Worker::spawn(),
+    };
+    if let Some(line) = first {
+        if !s.on_line(&line, out) {
+            return 0;
+        }
+    }
+    loop {
+        select! {
+            recv(input) -> line => match line {
+                Ok(line) => {
+                    if !s.on_line(&line, out) {
+                        break;
+                    }
+                }
+                // End of input: what was asked still gets its answer.
+                Err(_) => {
+                    s.worker.finish(out);
+                    break;
+                }
+            },
+            recv(s.worker.output) -> msg => match msg {
+                Ok(Output::Line(line)) => emit(out, &line),
+                Ok(Output::Idle) => s.worker.busy = s.worker.busy.saturating_sub(1),
+                Err(_) => break,
+            },
+        }
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::input::spawn_reader;
+    use std::time::Duration;
+
+    /// The game of the NBoard protocol's example session.
+    const EXAMPLE: &str = "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[./mEdax]\
+        PW[chris]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O-----------\
+        ---------------- *]B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)";
+
+    /// Black (`*`) at b1, White at a1, Black to move: Black must pass, then White's c1
+    /// ends the game with every disc White's (+64).
+    fn must_pass() -> String {
+        format!("(;GM[Othello]BO[8 O*{} *];)", "-".repeat(62))
+    }
+
+    /// Runs a whole session on `input` (its end closes the input); returns the output.
+    fn session(input: &str) -> String {
+        let lines = spawn_reader(std::io::Cursor::new(input.to_string().into_bytes()));
+        let mut out = Vec::new();
+        assert_eq!(run(None, lines, &mut out), 0);
+        String::from_utf8(out).unwrap()
+    }
+
+    fn replay(moves: &[&str]) -> Position {
+        let mut pos = Position::startpos(RuleSet::Engine);
+        for m in moves {
+            let mv = parse_move(m).unwrap();
+            assert!(pos.is_legal(mv), "{m}");
+            pos.make_move(mv);
+        }
+        pos
+    }
+
+    #[test]
+    fn reads_the_example_game() {
+        let pos = parse_ggf(EXAMPLE).unwrap();
+        assert_eq!(
+            pos,
+            replay(&["f5", "f6", "d3", "c5", "e6", "f7", "e7", "f4"])
+        );
+        // Evaluations and times on moves, lower-case squares, an escaped `]`, a comment.
+        let annotated = "(;GM[Othello]C[a \\] b]BO[8 ---------------------------O*------*O\
+            --------------------------- *]B[f5/0.50/1.2]W[F6//3];)";
+        assert_eq!(parse_ggf(annotated).unwrap(), replay(&["f5", "f6"]));
+        // A record that leaves Black's forced pass out.
+        let pass_left_out = must_pass().replace(";)", "W[C1];)");
+        assert!(parse_ggf(&pass_left_out).unwrap().is_over());
+    }
+
+    #[test]
+    fn refuses_bad_games() {
+        let board = "BO[8 ---------------------------O*------*O--------------------------- *]";
+        for bad in [
+            "",
+            "GM[Othello]",
+            "(;GM[Chess];)",
+            "(;GM[Othello]TY[10]BO[10 x *];)",
+            "(;GM[Othello]TY[8a];)",
+            "(;GM[Othello]BO[8 --- *];)",
+            "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- X];)",
+            "(;GM[Othello]BO[8 ---------------------------O#------*O--------------------------- *];)",
+            "(;GM[Othello]B[F5]BO[8 ---------------------------O*------*O--------------------------- *];)",
+            "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *",
+            "(;GM[Othello];)",
+        ] {
+            assert!(parse_ggf(bad).is_err(), "accepted {bad:?}");
+        }
+        for moves in ["B[A1]", "W[F5]", "B[F5]B[F6]", "B[PA]", "B[F5/x]", "B[Z9]"] {
+            let game = format!("(;GM[Othello]{board}{moves};)");
+            assert!(parse_ggf(&game).is_err(), "accepted {game}");
+        }
+    }
+
+    #[test]
+    fn parses_commands() {
+        assert_eq!(parse("  "), Ok(None));
+        assert_eq!(parse("nboard 2"), Ok(Some(Command::Hello)));
+        assert_eq!(parse("set depth 7"), Ok(Some(Command::Depth(7))));
+        assert_eq!(parse("set contempt -1.5"), Ok(Some(Command::Contempt)));
+        assert_eq!(
+            parse("move f5"),
+            Ok(Some(Command::Move(parse_move("f5").unwrap())))
+        );
+        assert_eq!(parse("move PA/1.0/2"), Ok(Some(Command::Move(Move::PASS))));
+        // NBoard 1.1 sends the bare move.
+        assert_eq!(
+            parse("D3"),
+            Ok(Some(Command::Move(parse_move("d3").unwrap())))
+        );
+        assert_eq!(parse("hint 300"), Ok(Some(Command::Hint(MAX_HINTS))));
+        assert_eq!(parse("ping 12"), Ok(Some(Command::Ping("12".into()))));
+        assert_eq!(parse("go"), Ok(Some(Command::Go)));
+        assert_eq!(parse("learn"), Ok(Some(Command::Learn)));
+        assert_eq!(parse("quit"), Ok(Some(Command::Quit)));
+        for bad in [
+            "nboard",
+            "nboard two",
+            "set depth 0",
+            "set depth 61",
+            "set depth",
+            "set colour 3",
+            "set contempt x",
+            "set game (;GM[Othello];)",
+            "move",
+            "move i9",
+            "move f5/1/2/3",
+            "hint 0",
+            "hint",
+            "ping",
+            "ping 1 2",
+            "go now",
+            "frobnicate",
+        ] {
+            assert!(parse(bad).is_err(), "accepted {bad:?}");
+        }
+    }
+
+    /// Fields of each `search` line: the PV's first move, the evaluation, the depth.
+    fn searches(out: &str) -> Vec<(String, f64, u32)> {
+        out.lines()
+            .filter_map(|l| l.strip_prefix("search "))
+            .map(|l| {
+                let f: Vec<&str> = l.split(' ').collect();
+                assert_eq!(f[2], "0", "{l}");
+                (
+                    f[0][..2].to_string(),
+                    f[1].parse().unwrap(),
+                    f[3].parse().unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    /// The move and evaluation of the `===` line.
+    fn answer(out: &str) -> (String, f64) {
+        let line = out.lines().find(|l| l.starts_with("=== ")).expect(out);
+        let f: Vec<&str> = line[4..].split('/').collect();
+        assert_eq!(f.len(), 3, "{line}");
+        f[2].parse::<f64>().unwrap();
+        (f[0].to_string(), f[1].parse().unwrap())
+    }
+
+    #[test]
+    fn example_session_go_and_hint() {
+        let out = session(&format!(
+            "nboard 2\nset game {EXAMPLE}\nset depth 6\nping 1\ngo\n"
+        ));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            lines[0],
+            format!("set myname {}", engine_name::<Position>())
+        );
+        assert_eq!(lines[1], "pong 1");
+        assert_eq!(lines[2], "status thinking");
+        assert!(lines[3].starts_with("nodestats "), "{out}");
+        assert!(lines[4].starts_with("=== "), "{out}");
+        assert_eq!(lines[5], "status");
+        assert_eq!(lines.len(), 6, "{out}");
+        let pos = parse_ggf(EXAMPLE).unwrap();
+        let (mv, _) = answer(&out);
+        assert!(pos.is_legal(parse_move(&mv).unwrap()), "{mv}");
+
+        let out = session(&format!(
+            "nboard 2\nset game {EXAMPLE}\nset depth 4\nhint 3\n"
+        ));
+        let s = searches(&out);
+        assert_eq!(s.len(), 3, "{out}");
+        for w in s.windows(2) {
+            assert!(w[0].1 >= w[1].1, "{out}");
+            assert_ne!(w[0].0, w[1].0);
+        }
+        for (mv, _, depth) in &s {
+            assert!(pos.is_legal(parse_move(mv).unwrap()), "{mv}");
+            assert_eq!(*depth, 4);
+        }
+        assert!(out.ends_with("status\n"), "{out}");
+    }
+
+    #[test]
+    fn moves_and_games_change_the_position_and_errors_change_nothing() {
+        // The same position reached three ways gives the same answer.
+        let direct = session(&format!(
+            "nboard 2\nset game {EXAMPLE}\nset depth 5\nhint 2\n"
+        ));
+        let by_moves = session(
+            "nboard 2\nmove F5\nmove F6/0.1/2\nD3\nmove C5\nmove E6\nmove F7\nmove E7\nmove F4\n\
+             set depth 5\nhint 2\n",
+        );
+        let with_junk = session(&format!(
+            "nboard 2\nset game {EXAMPLE}\nmove A1\nmove PA\nset game (;GM[Othello]B[F5];)\n\
+             set depth 99\nset depth 5\nmove\nhint 0\nwhatever\nhint 2\n"
+        ));
+        assert_eq!(searches(&direct), searches(&by_moves));
+        assert_eq!(searches(&direct), searches(&with_junk));
+        let errors: Vec<&str> = with_junk
+            .lines()
+            .filter(|l| l.starts_with("status error: "))
+            .collect();
+        assert_eq!(errors.len(), 7, "{with_junk}");
+        assert_eq!(errors[0], "status error: illegal move A1");
+    }
+
+    #[test]
+    fn forced_pass_and_finished_game() {
+        let out = session(&format!("nboard 2\nset game {}\ngo\nhint 2\n", must_pass()));
+        assert_eq!(answer(&out), ("PA".to_string(), -64.0));
+        assert_eq!(searches(&out), vec![("PA".to_string(), -64.0, 2)]);
+        let out = session(&format!(
+            "nboard 2\nset game {}\nmove PA\nmove C1\ngo\nhint 1\nlearn\n",
+            must_pass()
+        ));
+        assert!(!out.contains("==="), "{out}");
+        assert!(out.contains("status error: the game is over, there is no move"));
+        assert!(out.ends_with("learned\n"), "{out}");
+    }
+
+    #[test]
+    fn solves_few_empties_exactly() {
+        // FFO #40: 20 empties, Black's best is a2 for +38; c7 is second with +36 (the
+        // published answers).
+        let ffo40 = "O--OOOO*-OOOOOO*OO**OOO*OO*OOO**OOOOOO**---OOOO*----O--*--------";
+        let game = format!("(;GM[Othello]BO[8 {ffo40} *];)");
+        let out = session(&format!(
+            "nboard 2\nset game {game}\nset depth 12\ngo\nhint 2\n"
+        ));
+        assert_eq!(answer(&out), ("A2".to_string(), 38.0));
+        assert_eq!(
+            searches(&out)
+                .into_iter()
+                .map(|(m, e, _)| (m, e))
+                .collect::<Vec<_>>(),
+            vec![("A2".to_string(), 38.0), ("C7".to_string(), 36.0)]
+        );
+        assert!(
+            out.lines().filter(|l| l.ends_with(" exact")).count() == 2,
+            "{out}"
+        );
+    }
+
+    /// Sends `before`, waits, then `after`; returns the output and the time from the
+    /// second batch to the end of the session.
+    fn interrupted(before: &str, after: &str) -> (String, Duration) {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let runner = std::thread::spawn(move || {
+            let mut out = Vec::new();
+            run(None, rx, &mut out);
+            String::from_utf8(out).unwrap()
+        });
+        for l in before.lines() {
+            tx.send(Line::new(l)).unwrap();
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        let start = Instant::now();
+        for l in after.lines() {
+            tx.send(Line::new(l)).unwrap();
+        }
+        drop(tx);
+        let out = runner.join().unwrap();
+        (out, start.elapsed())
+    }
+
+    #[test]
+    fn ping_stops_the_search_and_the_solver() {
+        // A depth-60 midgame search from the start would run for ages.
+        let (out, took) = interrupted("nboard 2\nset depth 60\ngo\n", "ping 3\nquit\n");
+        assert!(out.contains("pong 3"), "{out}");
+        assert!(!out.contains("==="), "{out}");
+        assert!(took < Duration::from_secs(20), "{took:?}");
+        // FFO #45 (24 empties) takes the solver seconds.
+        let ffo45 = "---****-*-***O--**O*OO--***O*O--**O**O---O***OO-O-OOOO------OO--";
+        let (out, took) = interrupted(
+            &format!("nboard 2\nset game (;GM[Othello]BO[8 {ffo45} *];)\nset depth 60\nhint 1\n"),
+            "ping 4\ngo\nquit\n",
+        );
+        assert!(out.contains("pong 4"), "{out}");
+        assert!(!out.contains("search "), "{out}");
+        assert!(took < Duration::from_secs(20), "{took:?}");
+    }
+}

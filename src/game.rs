@@ -6,6 +6,8 @@
 
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 /// One of the two players. `First` moves first (Ataxx: red / `x`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -148,6 +150,49 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         self.generate_moves(&mut moves);
         moves.contains(&mv)
     }
+
+    /// The game's exact solver, if it has one (Reversi's endgame solver): asked by the
+    /// search before it iterates (`search::Features::solver`), it plays the answer.
+    /// Returns the best move with its proven outcome and the nodes spent, or `None`
+    /// (with the nodes spent) when the position is out of the solver's reach or the
+    /// budget ran out first. Default: no solver.
+    fn solve(&self, budget: &SolveBudget) -> (Option<Solved<Self::Move>>, u64) {
+        let _ = budget;
+        (None, 0)
+    }
+}
+
+/// What [`Game::solve`] may spend.
+#[derive(Clone, Copy, Debug)]
+pub struct SolveBudget<'a> {
+    /// Give up as soon as this is set (`stop`, `quit`).
+    pub stop: &'a AtomicBool,
+    /// Give up at this instant.
+    pub deadline: Option<Instant>,
+    /// Give up after this many nodes.
+    pub max_nodes: u64,
+    /// Solve only positions that end within this many plies (a depth-limited search).
+    pub max_plies: Option<u32>,
+}
+
+/// An exactly solved position: the move to play and where it leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solved<M> {
+    pub best: M,
+    /// The outcome for the side to move: a win, a loss or a draw with best play.
+    pub outcome: SolvedOutcome,
+    /// At most this many plies to the end (for the search's "win in N" scores).
+    pub plies: u32,
+    /// The final margin for the side to move (Reversi: the disc difference).
+    pub margin: i32,
+}
+
+/// The proven result of a solved position, for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolvedOutcome {
+    Win,
+    Loss,
+    Draw,
 }
 
 /// Which rule set judges a position, where a game's rules depend on the protocol (Ataxx:

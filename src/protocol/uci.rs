@@ -259,6 +259,13 @@ pub static OPTIONS: &[SpinOption] = &[
         max: 1,
         apply: |s, v| s.features.predict_stop = v != 0,
     },
+    SpinOption {
+        name: "Solver",
+        default: 1,
+        min: 0,
+        max: 1,
+        apply: |s, v| s.features.solver = v != 0,
+    },
 ];
 
 fn option_default(name: &str) -> i64 {

@@ -9,7 +9,7 @@
 use super::limits::{Clock, Limits};
 use super::report::{Iteration, Score, SearchResult, StopReason, INF, MAX_PLY, WIN};
 use super::tt::{Bound, Table};
-use crate::game::{Game, Outcome};
+use crate::game::{Game, Outcome, SolveBudget, SolvedOutcome};
 use crate::rng::SplitMix64;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -66,6 +66,11 @@ pub struct Features {
     /// moves with a proof search ([`super::prove`]) of up to the node limit (at most
     /// [`PROOF_BUDGET`]) nodes, and plays its first move if it finds one.
     pub exact_endgame: bool,
+    /// Ask the game's exact solver first ([`Game::solve`]; Reversi's endgame solver)
+    /// and play its answer: within half the time to the soft deadline and within the
+    /// node limit (its nodes count outside the limit), and for a depth-limited search
+    /// only if the game ends within the depth. Games without a solver are unaffected.
+    pub solver: bool,
 }
 
 /// How much longer than the last iteration the next one is assumed to take
@@ -124,6 +129,7 @@ impl Default for Features {
             lmr_aggr: 3,
             predict_stop: false,
             exact_endgame: false,
+            solver: true,
         }
     }
 }
@@ -237,6 +243,49 @@ impl<G: Game> Searcher<G> {
         if root_moves.len() == 1 && !limits.infinite {
             result.reason = StopReason::Proven;
             return result;
+        }
+        // Nodes of the game's solver (`Features::solver`), outside the node limit.
+        let mut solver_nodes = 0;
+        if self.features.solver && !limits.infinite {
+            // Half the time left to the soft deadline (else the hard one), so that a
+            // solve that does not finish leaves the search the other half.
+            let now = Instant::now();
+            let deadline = self
+                .clock
+                .and_then(|c| c.soft.or(c.hard))
+                .map(|d| now + d.saturating_duration_since(now) / 2);
+            let budget = SolveBudget {
+                stop,
+                deadline,
+                max_nodes: self.node_limit,
+                max_plies: limits.depth,
+            };
+            let (solved, nodes) = pos.solve(&budget);
+            solver_nodes = nodes;
+            if let Some(s) = solved {
+                let plies = s.plies.clamp(1, MAX_PLY as u32) as i32;
+                result.best = Some(s.best);
+                result.score = Score(match s.outcome {
+                    SolvedOutcome::Win => WIN - plies,
+                    SolvedOutcome::Loss => -(WIN - plies),
+                    SolvedOutcome::Draw => 0,
+                });
+                result.depth = plies as u32;
+                result.pv = vec![s.best];
+                result.reason = StopReason::Proven;
+                result.nodes = nodes;
+                result.time = start.elapsed();
+                on_iteration(&Iteration {
+                    depth: result.depth,
+                    seldepth: result.depth,
+                    score: result.score,
+                    nodes,
+                    time: result.time,
+                    hashfull: self.tt.hashfull(),
+                    pv: result.pv.clone(),
+                });
+                return result;
+            }
         }
         // Nodes of the proof search (`Features::exact_endgame`), outside the node limit.
         let mut proof_nodes = 0;
@@ -359,7 +408,7 @@ impl<G: Game> Searcher<G> {
                 StopReason::Time
             };
         }
-        result.nodes = self.nodes + proof_nodes;
+        result.nodes = self.nodes + proof_nodes + solver_nodes;
         result.time = start.elapsed();
         result
     }

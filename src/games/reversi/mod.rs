@@ -16,8 +16,32 @@ pub mod text;
 pub use notation::{parse_square, square_name, NotationError};
 pub use position::{final_score, Move, Position, Undo};
 
-use crate::game::{Game, GameIo, Outcome, Phase, RuleSet, Side};
+use crate::game::{
+    Game, GameIo, Outcome, Phase, RuleSet, Side, SolveBudget, Solved, SolvedOutcome,
+};
 use bitboard::{moves, CORNERS, C_SQUARES, EDGES, X_SQUARES};
+use solve::{SolveLimit, Solver};
+use std::cell::RefCell;
+
+/// Empties from which the shared search hands a position to the exact solver
+/// ([`Game::solve`]), time and nodes permitting: 24 empties take the solver seconds
+/// (`docs/reversi.md`), so beyond that a timed move could never finish.
+pub const SEARCH_SOLVE_EMPTIES: u32 = 24;
+/// The search's solver table: 2^21 entries (48 MiB), made on a thread's first solve and
+/// kept, so consecutive moves of a game (and attempts that ran out) reuse what it learnt.
+const SEARCH_SOLVER_BITS: u32 = 21;
+/// The solver's typical tree: about 15 M nodes at 21 empties, 2.5 times as many per
+/// further empty (averages of our position sets at 21–23 empties, `docs/reversi.md`).
+fn typical_solve_nodes(empties: u32) -> f64 {
+    15e6 * 2.5f64.powi(empties as i32 - 21)
+}
+/// Solver nodes per second assumed when judging whether a solve fits a deadline (it
+/// runs 30–40 M/s on this machine class).
+const SOLVE_NODES_PER_SEC: f64 = 30e6;
+
+thread_local! {
+    static SOLVER: RefCell<Option<Box<Solver>>> = const { RefCell::new(None) };
+}
 
 /// Static ordering value of each square: corners first, X and C squares last.
 const fn square_hints() -> [i32; 64] {
@@ -107,6 +131,49 @@ impl Game for Position {
 
     fn is_legal(&self, mv: Move) -> bool {
         Position::is_legal(self, mv)
+    }
+
+    /// The exact endgame solver, from [`SEARCH_SOLVE_EMPTIES`] empties (or the depth of
+    /// a depth-limited search) down.
+    fn solve(&self, budget: &SolveBudget) -> (Option<Solved<Move>>, u64) {
+        let empties = self.empty().count_ones();
+        // A solve that would typically not fit the time or nodes is not started: it
+        // would only take them from the search.
+        let typical = typical_solve_nodes(empties);
+        let time_left = budget
+            .deadline
+            .map(|d| d.saturating_duration_since(std::time::Instant::now()));
+        if self.is_over()
+            || empties > SEARCH_SOLVE_EMPTIES
+            || budget.max_plies.is_some_and(|d| empties > d)
+            || (budget.max_nodes as f64) < typical
+            || time_left.is_some_and(|t| t.as_secs_f64() * SOLVE_NODES_PER_SEC < typical)
+        {
+            return (None, 0);
+        }
+        let limit = SolveLimit {
+            stop: Some(budget.stop),
+            deadline: budget.deadline,
+            max_nodes: Some(budget.max_nodes),
+        };
+        SOLVER.with(|cell| {
+            let mut cell = cell.borrow_mut();
+            let solver = cell.get_or_insert_with(|| Box::new(Solver::new(SEARCH_SOLVER_BITS)));
+            let Some(s) = solver.solve_within(self, &limit) else {
+                return (None, solver.nodes());
+            };
+            let solved = s.best.map(|best| Solved {
+                best,
+                outcome: match s.score.signum() {
+                    1 => SolvedOutcome::Win,
+                    -1 => SolvedOutcome::Loss,
+                    _ => SolvedOutcome::Draw,
+                },
+                plies: empties.max(1),
+                margin: s.score,
+            });
+            (solved, s.nodes)
+        })
     }
 
     /// The selective search with Ataxx's margins: +45 ± 34 Elo over the plain search
@@ -199,4 +266,72 @@ pub fn bench_positions() -> Vec<Position> {
         .iter()
         .filter_map(|f| Position::from_fen(f, RuleSet::Engine).ok())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SplitMix64;
+    use crate::search::{Limits, Searcher, StopReason};
+    use std::sync::atomic::AtomicBool;
+
+    /// Positions with `empties` empty squares from seeded random games, each with more
+    /// than one legal move.
+    fn endgames(empties: u32, count: usize) -> Vec<Position> {
+        let mut rng = SplitMix64::new(77);
+        let mut out = Vec::new();
+        while out.len() < count {
+            let mut pos = Position::startpos(RuleSet::Engine);
+            while !pos.is_over() && pos.empty().count_ones() > empties {
+                let legal = pos.legal_moves();
+                pos.make_move(*rng.choose(&legal).expect("a move"));
+            }
+            if pos.empty().count_ones() == empties && pos.legal_moves().len() > 1 {
+                out.push(pos);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_search_plays_the_solvers_move_near_the_end() {
+        let stop = AtomicBool::new(false);
+        for pos in endgames(14, 4) {
+            let exact = solve::solve(&pos).score;
+            let mut searcher = Searcher::<Position>::new(8);
+            let r = searcher.search(&pos, &Limits::nodes(5_000_000), &stop, None, &mut |_| {});
+            assert_eq!(r.reason, StopReason::Proven, "{pos:?}");
+            assert_eq!(r.score.0.signum(), exact.signum(), "{pos:?}");
+            assert_eq!(r.score.plies_to_end().is_some(), exact != 0);
+            let mut next = pos.clone();
+            next.make_move(r.best.expect("a move"));
+            assert_eq!(-solve::solve(&next).score, exact, "{pos:?}");
+            // A depth-limited search short of the end does not solve, nor one with the
+            // feature off, nor one whose node limit a solve would typically exceed.
+            let r = searcher.search(&pos, &Limits::depth(3), &stop, None, &mut |_| {});
+            assert_eq!((r.depth, r.reason), (3, StopReason::Depth), "{pos:?}");
+            let r = searcher.search(&pos, &Limits::nodes(1_000), &stop, None, &mut |_| {});
+            assert_ne!(r.reason, StopReason::Proven, "{pos:?}");
+            searcher.features.solver = false;
+            let r = searcher.search(&pos, &Limits::depth(2), &stop, None, &mut |_| {});
+            assert_eq!((r.depth, r.reason), (2, StopReason::Depth), "{pos:?}");
+        }
+    }
+
+    #[test]
+    fn a_solve_that_does_not_fit_the_time_is_not_started() {
+        let stop = AtomicBool::new(false);
+        // 22 empties typically take seconds: a 50 ms move leaves the search to it.
+        let pos = &endgames(22, 1)[0];
+        let mut searcher = Searcher::<Position>::new(8);
+        let r = searcher.search(
+            pos,
+            &Limits::movetime(std::time::Duration::from_millis(50)),
+            &stop,
+            None,
+            &mut |_| {},
+        );
+        assert_ne!(r.reason, StopReason::Proven);
+        assert!(r.depth >= 1);
+    }
 }

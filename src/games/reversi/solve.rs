@@ -38,7 +38,7 @@ use super::position::{final_score, Move, Position};
 use crate::game::RuleSet;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// Empties above which null-window nodes use the transposition table (9 rather than
@@ -216,10 +216,43 @@ pub struct Solver {
     selective_from: u32,
     /// The pattern evaluation's weights with the ordering bonuses added.
     order_weights: &'static [i16],
-    /// Set by someone else to stop the running solve ([`Solver::solve_until`]).
-    stop: Option<Arc<AtomicBool>>,
-    /// The running solve saw the stop: its results are meaningless.
+    /// The stop flag of the running [`Solver::solve_within`] call, null otherwise: a
+    /// pointer because the flag is only borrowed for that call (see [`StopGuard`]).
+    stop: *const AtomicBool,
+    /// Its deadline and node limit.
+    deadline: Option<Instant>,
+    max_nodes: u64,
+    /// Calls of [`Solver::stopped`], to read the clock only every so often.
+    polls: u32,
+    /// The running solve was stopped: its results are meaningless.
     aborted: bool,
+}
+
+// SAFETY: `stop` is null except inside `solve_within`, which holds the borrow of the
+// flag it points to (and clears it on every way out, panics included), so a `Solver`
+// sent to another thread never carries a live pointer.
+unsafe impl Send for Solver {}
+
+/// What a stoppable solve may spend ([`Solver::solve_within`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SolveLimit<'a> {
+    /// Stop as soon as this is set.
+    pub stop: Option<&'a AtomicBool>,
+    /// Stop at this instant.
+    pub deadline: Option<Instant>,
+    /// Stop after this many nodes.
+    pub max_nodes: Option<u64>,
+}
+
+/// Clears the solver's stop pointer when `solve_within` ends, however it ends.
+struct StopGuard<'s>(&'s mut Solver);
+
+impl Drop for StopGuard<'_> {
+    fn drop(&mut self) {
+        self.0.stop = std::ptr::null();
+        self.0.deadline = None;
+        self.0.max_nodes = u64::MAX;
+    }
 }
 
 impl Default for Solver {
@@ -241,7 +274,10 @@ impl Solver {
             width: EXACT,
             selective_from: SELECTIVE_EMPTIES,
             order_weights: order_weights(),
-            stop: None,
+            stop: std::ptr::null(),
+            deadline: None,
+            max_nodes: u64::MAX,
+            polls: 0,
             aborted: false,
         }
     }
@@ -263,6 +299,11 @@ impl Solver {
         self.selective_from = empties;
     }
 
+    /// Nodes of the last solve (finished or not).
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
     /// The copy of the search in use.
     pub fn isa(&self) -> Isa {
         self.isa
@@ -280,28 +321,56 @@ impl Solver {
         self.solve_bits(pos.own(), pos.opp())
     }
 
-    /// Solves `pos` unless `stop` is set first (checked at every node with more than
-    /// `TT_EMPTIES` empties, so it answers within microseconds): `None` then, and the
-    /// table, full of meaningless bounds by then, is cleared.
-    pub fn solve_until(&mut self, pos: &Position, stop: &Arc<AtomicBool>) -> Option<Solution> {
-        self.stop = Some(Arc::clone(stop));
-        self.aborted = false;
-        let s = self.solve(pos);
-        self.stop = None;
-        if self.aborted || stop.load(Ordering::Acquire) {
-            self.aborted = false;
-            self.clear();
-            return None;
-        }
-        Some(s)
+    /// Solves `pos` unless `stop` is set first (see [`Solver::solve_within`]).
+    pub fn solve_until(&mut self, pos: &Position, stop: &AtomicBool) -> Option<Solution> {
+        self.solve_within(
+            pos,
+            &SolveLimit {
+                stop: Some(stop),
+                ..SolveLimit::default()
+            },
+        )
     }
 
-    /// True once the stop flag of [`Solver::solve_until`] was seen set: every search
-    /// function above `TT_EMPTIES` empties then returns at once.
+    /// Solves `pos` unless `limit` runs out first: its stop flag is checked at every
+    /// node with more than `TT_EMPTIES` empties (so it is obeyed within microseconds),
+    /// the node limit there too, the deadline every 1024 such nodes. `None` if it ran
+    /// out. Nothing is stored once it runs out, so the table keeps what the finished
+    /// searches found, and a later solve (say, of the next move) reuses it.
+    pub fn solve_within(&mut self, pos: &Position, limit: &SolveLimit) -> Option<Solution> {
+        let guard = StopGuard(self);
+        let s = &mut *guard.0;
+        s.stop = limit
+            .stop
+            .map_or(std::ptr::null(), |f| f as *const AtomicBool);
+        s.deadline = limit.deadline;
+        s.max_nodes = limit.max_nodes.unwrap_or(u64::MAX);
+        s.aborted = false;
+        let solution = s.solve(pos);
+        let out = !s.aborted && !limit.stop.is_some_and(|f| f.load(Ordering::Acquire));
+        s.aborted = false;
+        drop(guard);
+        out.then_some(solution)
+    }
+
+    /// True once the running solve's limit ([`Solver::solve_within`]) ran out: every
+    /// search function above `TT_EMPTIES` empties then returns at once.
     #[inline]
     fn stopped(&mut self) -> bool {
-        if let Some(flag) = &self.stop {
-            if flag.load(Ordering::Relaxed) {
+        if self.aborted {
+            return true;
+        }
+        // SAFETY: non-null only inside `solve_within`, whose caller lends the flag for
+        // the whole call (see `StopGuard`).
+        if !self.stop.is_null() && unsafe { (*self.stop).load(Ordering::Relaxed) } {
+            self.aborted = true;
+        }
+        if self.nodes >= self.max_nodes {
+            self.aborted = true;
+        }
+        if let Some(deadline) = self.deadline {
+            self.polls = self.polls.wrapping_add(1);
+            if self.polls.is_multiple_of(1024) && Instant::now() >= deadline {
                 self.aborted = true;
             }
         }
@@ -354,6 +423,11 @@ impl Solver {
     /// with fewer empties (deeper results cost more to find again).
     #[inline]
     fn put(&mut self, e: Entry) {
+        // After a stop, results are meaningless (`stopped` nodes return alpha); what
+        // finished before stays true and serves the next solve.
+        if self.aborted {
+            return;
+        }
         let i = table_index(e.own, e.opp, self.mask) & !1;
         let same = |x: &Entry| x.own == e.own && x.opp == e.opp;
         let slot = if same(&self.table[i]) {
@@ -668,10 +742,10 @@ mod tests {
     }
 
     /// A solve stopped from outside gives no result, and leaves nothing behind that
-    /// could spoil the next one: its table is cleared.
+    /// could spoil the next one: the table keeps only finished searches' results.
     #[test]
     fn a_stopped_solve_gives_nothing_and_spoils_nothing() {
-        let stop = Arc::new(AtomicBool::new(true));
+        let stop = std::sync::Arc::new(AtomicBool::new(true));
         let mut s = Solver::new(16);
         let mut fresh = Solver::new(16);
         for pos in random_endgames(5, 16, 3) {
@@ -680,7 +754,7 @@ mod tests {
             stop.store(false, Ordering::Release);
             // A flag raised mid-solve by another thread.
             let raiser = {
-                let stop = Arc::clone(&stop);
+                let stop = std::sync::Arc::clone(&stop);
                 std::thread::spawn(move || {
                     std::thread::sleep(Duration::from_millis(1));
                     stop.store(true, Ordering::Release);
@@ -689,6 +763,21 @@ mod tests {
             let _ = s.solve_until(&pos, &stop);
             raiser.join().unwrap();
             stop.store(false, Ordering::Release);
+            // Node limits and a deadline cut it at other points.
+            for max_nodes in [1_000, 30_000, 300_000] {
+                let limit = SolveLimit {
+                    max_nodes: Some(max_nodes),
+                    ..SolveLimit::default()
+                };
+                if let Some(done) = s.solve_within(&pos, &limit) {
+                    assert!(done.nodes <= max_nodes + 64, "{pos:?}");
+                }
+            }
+            let limit = SolveLimit {
+                deadline: Some(Instant::now()),
+                ..SolveLimit::default()
+            };
+            let _ = s.solve_within(&pos, &limit);
             fresh.clear();
             let want = fresh.solve(&pos);
             let got = s.solve_until(&pos, &stop).expect("not stopped");

@@ -971,4 +971,80 @@ mod tests {
         assert!(!out.contains("search "), "{out}");
         assert!(took < Duration::from_secs(20), "{took:?}");
     }
+
+    /// Random junk, including GGF fragments and non-ASCII bytes, never ends the session
+    /// or changes the position: each line is either accepted or refused with one
+    /// `status error:` line, and afterwards the engine still answers from the position
+    /// it had.
+    #[test]
+    fn junk_never_crashes_and_changes_nothing() {
+        use crate::rng::SplitMix64;
+        const WORDS: &[&str] = &[
+            "nboard",
+            "set",
+            "depth",
+            "game",
+            "contempt",
+            "move",
+            "hint",
+            "go",
+            "ping",
+            "learn",
+            "F5",
+            "pa",
+            "PA/1/2",
+            "Z9",
+            "0",
+            "-1",
+            "61",
+            "99999999999999999999",
+            "(;",
+            ";)",
+            "GM[Othello]",
+            "BO[8",
+            "B[F5]",
+            "W[",
+            "]",
+            "\\",
+            "é",
+            "\u{0}",
+            "/",
+            "x",
+            "*",
+            "O",
+            "--------",
+        ];
+        let mut rng = SplitMix64::new(2026);
+        let mut script = format!("nboard 2\nset game {EXAMPLE}\nset depth 4\n");
+        for _ in 0..400 {
+            let n = rng.below(6);
+            let words: Vec<&str> = (0..n).map(|_| *rng.choose(WORDS).unwrap()).collect();
+            let line = words.join(if rng.below(3) == 0 { "" } else { " " });
+            // Junk that happens to be a valid command would change the position.
+            if matches!(parse(&line), Ok(Some(Command::Move(_) | Command::Game(_)))) {
+                continue;
+            }
+            // `quit` ends the session (none is generated), `go`/`hint` would think.
+            if matches!(
+                parse(&line),
+                Ok(Some(Command::Go | Command::Hint(_) | Command::Ping(_)))
+            ) {
+                continue;
+            }
+            script.push_str(&line);
+            script.push('\n');
+        }
+        script.push_str("set depth 4\nhint 2\n");
+        let out = session(&script);
+        let clean = session(&format!(
+            "nboard 2\nset game {EXAMPLE}\nset depth 4\nhint 2\n"
+        ));
+        assert_eq!(searches(&out), searches(&clean));
+        assert!(
+            out.lines()
+                .filter(|l| l.starts_with("status error: "))
+                .count()
+                > 100
+        );
+    }
 }

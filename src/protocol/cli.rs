@@ -77,17 +77,15 @@ pub fn run<D: TextDialect>(bin: &str, args: &[String]) -> u8 {
         eprintln!("{bin}: {msg}\n{}", usage_for::<D>(bin));
         2
     };
-    let other = |flag: &str| {
-        D::other_protocols()
-            .iter()
-            .find(|p| flag.strip_prefix("--") == Some(p.hello))
-    };
+    // A game's own protocol chosen by its flag (`--nboard`).
+    if let [flag] = args.as_slice() {
+        let hello = flag.strip_prefix("--");
+        if let Some(p) = D::other_protocols().iter().find(|p| hello == Some(p.hello)) {
+            return (p.run)(None, input::spawn_stdin(), &mut std::io::stdout()) as u8;
+        }
+    }
     match args.as_slice() {
         [] => interactive::<D>(None),
-        [flag] if other(flag).is_some() => {
-            let p = other(flag).expect("checked");
-            (p.run)(None, input::spawn_stdin(), &mut std::io::stdout()) as u8
-        }
         ["--uai"] if D::Game::SPEAKS_UAI => interactive::<D>(Some(Dialect::Uai)),
         ["--ugi"] => interactive::<D>(Some(Dialect::Ugi)),
         ["--display", ..] => {

@@ -17,8 +17,8 @@
 
 use super::notation::{parse_square, square_name};
 use super::position::{Move, Position};
-use super::solve::Solver;
-use crate::game::{RuleSet, Side};
+use super::SEARCH_SOLVE_EMPTIES;
+use crate::game::{Game, RuleSet, Side, SolveBudget};
 use crate::protocol::input::Line;
 use crate::protocol::text::OtherProtocol;
 use crate::protocol::uci::engine_name;
@@ -41,11 +41,9 @@ pub const PROTOCOL: OtherProtocol = OtherProtocol {
 pub const DEFAULT_DEPTH: u32 = 12;
 /// Deepest `set depth` accepted (a whole game).
 pub const MAX_DEPTH: u32 = 60;
-/// Positions with at most `depth + SOLVE_MARGIN` empties are solved exactly...
+/// Positions with at most `depth + SOLVE_MARGIN` empties are solved exactly, up to the
+/// solver's reach ([`SEARCH_SOLVE_EMPTIES`]: 24 empties take it seconds to a minute).
 pub const SOLVE_MARGIN: u32 = 8;
-/// ... but never with more than this many: the solver's time grows about 2.5× per
-/// empty square, and 24 empties take seconds to a minute (`docs/reversi.md`).
-pub const SOLVE_MAX_EMPTIES: u32 = 24;
 /// Midgame search scores per disc, for the GUI's evaluations in discs: the least-squares
 /// slope of exact final disc differences on the static evaluation, 16.8 units per disc
 /// over 48,702 solved positions with 10 to 20 empties (`docs/reversi.md`).
@@ -304,7 +302,6 @@ struct Verdict {
     /// Plies searched: the empties when solved exactly.
     depth: u32,
     exact: bool,
-    nodes: u64,
 }
 
 impl Verdict {
@@ -325,10 +322,9 @@ impl Verdict {
     }
 }
 
-/// The worker thread's searchers.
+/// The worker thread's search (its thread's solver, [`Game::solve`], comes with it).
 struct Thinker {
     searcher: Searcher<Position>,
-    solver: Option<Box<Solver>>,
     stop: Arc<AtomicBool>,
     nodes: u64,
 }
@@ -347,16 +343,25 @@ impl Thinker {
         }
         let empties = pos.empty().count_ones();
         if empties <= solve_limit(depth) {
-            let solver = self.solver.get_or_insert_with(Box::default);
-            let s = solver.solve_until(pos, &self.stop)?;
-            self.nodes += s.nodes;
-            return Some(Verdict {
-                pv: vec![s.best?],
-                eval: s.score as f64,
-                depth: empties,
-                exact: true,
-                nodes: s.nodes,
-            });
+            let budget = SolveBudget {
+                stop: &self.stop,
+                deadline: None,
+                max_nodes: u64::MAX,
+                max_plies: None,
+            };
+            let (solved, nodes) = pos.solve(&budget);
+            self.nodes += nodes;
+            if let Some(s) = solved {
+                return Some(Verdict {
+                    pv: vec![s.best],
+                    eval: s.margin as f64,
+                    depth: empties,
+                    exact: true,
+                });
+            }
+            if self.stopped() {
+                return None;
+            }
         }
         let r = self
             .searcher
@@ -381,7 +386,6 @@ impl Thinker {
             eval,
             depth: r.depth,
             exact: false,
-            nodes: r.nodes,
         })
     }
 
@@ -396,7 +400,6 @@ impl Thinker {
                 eval: margin_for(&child, pos.side_to_move()) as f64,
                 depth: 1,
                 exact: true,
-                nodes: 1,
             });
         }
         let v = self.best(&child, depth.saturating_sub(1).max(1))?;
@@ -407,7 +410,6 @@ impl Thinker {
             eval: -v.eval,
             depth: v.depth + 1,
             exact: v.exact,
-            nodes: v.nodes,
         })
     }
 
@@ -475,7 +477,7 @@ fn eval_text(eval: f64) -> String {
 
 /// Empties from which `depth` solves exactly.
 fn solve_limit(depth: u32) -> u32 {
-    (depth + SOLVE_MARGIN).min(SOLVE_MAX_EMPTIES)
+    (depth + SOLVE_MARGIN).min(SEARCH_SOLVE_EMPTIES)
 }
 
 /// The final disc difference of a finished `pos` for `side`.
@@ -526,7 +528,6 @@ impl Worker {
             .spawn(move || {
                 let mut thinker = Thinker {
                     searcher: Searcher::new(HASH_MIB),
-                    solver: None,
                     stop: flag,
                     nodes: 0,
                 };

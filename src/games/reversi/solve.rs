@@ -321,17 +321,6 @@ impl Solver {
         self.solve_bits(pos.own(), pos.opp())
     }
 
-    /// Solves `pos` unless `stop` is set first (see [`Solver::solve_within`]).
-    pub fn solve_until(&mut self, pos: &Position, stop: &AtomicBool) -> Option<Solution> {
-        self.solve_within(
-            pos,
-            &SolveLimit {
-                stop: Some(stop),
-                ..SolveLimit::default()
-            },
-        )
-    }
-
     /// Solves `pos` unless `limit` runs out first: its stop flag is checked at every
     /// node with more than `TT_EMPTIES` empties (so it is obeyed within microseconds),
     /// the node limit there too, the deadline every 1024 such nodes. `None` if it ran
@@ -745,12 +734,16 @@ mod tests {
     /// could spoil the next one: the table keeps only finished searches' results.
     #[test]
     fn a_stopped_solve_gives_nothing_and_spoils_nothing() {
+        let until = |stop| SolveLimit {
+            stop: Some(stop),
+            ..SolveLimit::default()
+        };
         let stop = std::sync::Arc::new(AtomicBool::new(true));
         let mut s = Solver::new(16);
         let mut fresh = Solver::new(16);
         for pos in random_endgames(5, 16, 3) {
             stop.store(true, Ordering::Release);
-            assert_eq!(s.solve_until(&pos, &stop), None);
+            assert_eq!(s.solve_within(&pos, &until(&stop)), None);
             stop.store(false, Ordering::Release);
             // A flag raised mid-solve by another thread.
             let raiser = {
@@ -760,7 +753,7 @@ mod tests {
                     stop.store(true, Ordering::Release);
                 })
             };
-            let _ = s.solve_until(&pos, &stop);
+            let _ = s.solve_within(&pos, &until(&stop));
             raiser.join().unwrap();
             stop.store(false, Ordering::Release);
             // Node limits and a deadline cut it at other points.
@@ -780,7 +773,7 @@ mod tests {
             let _ = s.solve_within(&pos, &limit);
             fresh.clear();
             let want = fresh.solve(&pos);
-            let got = s.solve_until(&pos, &stop).expect("not stopped");
+            let got = s.solve_within(&pos, &until(&stop)).expect("not stopped");
             assert_eq!(got.score, want.score, "{pos:?}");
             assert!(pos.is_legal(got.best.unwrap()), "{pos:?}");
         }

@@ -1,8 +1,9 @@
-//! The exact solver on FFO endgame positions #40 to #49
-//! (`tests/data/ref-data/reversi-ffo40-49.obf`: each line lists every move with its
-//! exact score; the best score is the largest). The solver must return that score and a
-//! move that achieves it. Run in release mode; the slowest positions are `#[ignore]`d
-//! (`cargo test --release --test reversi_ffo -- --include-ignored` runs them all).
+//! The exact solver on the FFO endgame test positions #20 to #49
+//! (`tests/data/ref-data/reversi-ffo20-39.obf` and `reversi-ffo40-49.obf`: each line
+//! lists every move with its exact score; the best score is the largest). The solver
+//! must return that score and a move that achieves it. Run in release mode; the slowest
+//! positions are `#[ignore]`d (`cargo test --release --test reversi_ffo --
+//! --include-ignored` runs them all).
 
 use engine::game::RuleSet;
 use engine::games::reversi::solve::Solver;
@@ -10,15 +11,22 @@ use engine::games::reversi::{parse_square, Move, Position};
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// A position of the file and its answers: (move, exact score) for every legal move.
+/// FFO position `number` (20 to 49) and its answers: (move, exact score) for every legal
+/// move.
 fn load(number: usize) -> (Position, Vec<(Move, i32)>) {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/ref-data/reversi-ffo40-49.obf");
+    let (file, first) = if number < 40 {
+        ("reversi-ffo20-39.obf", 20)
+    } else {
+        ("reversi-ffo40-49.obf", 40)
+    };
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/ref-data")
+        .join(file);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    assert_eq!(lines.len(), 10, "FFO #40 to #49");
-    let line = lines[number - 40];
+    assert_eq!(lines.len(), if first == 20 { 20 } else { 10 }, "{file}");
+    let line = lines[number - first];
     let pos = Position::from_obf(line, RuleSet::Engine).expect("a valid OBF line");
     let answers = line
         .split(';')
@@ -35,7 +43,7 @@ fn load(number: usize) -> (Position, Vec<(Move, i32)>) {
     assert_eq!(
         answers.len(),
         pos.legal_moves().len(),
-        "one answer per legal move"
+        "FFO #{number}: one answer per legal move"
     );
     (pos, answers)
 }
@@ -64,6 +72,14 @@ fn check(number: usize) {
     );
 }
 
+/// #20–#39 (6 to 26 empties, about 7 s in release): every one, each with a fresh table.
+#[test]
+fn ffo_20_to_39() {
+    for number in 20..40 {
+        check(number);
+    }
+}
+
 #[test]
 fn ffo_40() {
     check(40);
@@ -90,7 +106,7 @@ fn ffo_44() {
 }
 
 #[test]
-#[ignore = "slow: about 11 s of CPU in release (492 M nodes)"]
+#[ignore = "slow: about 11 s of CPU in release (498 M nodes)"]
 fn ffo_45() {
     check(45);
 }
@@ -106,13 +122,13 @@ fn ffo_47() {
 }
 
 #[test]
-#[ignore = "slow: about 10 s of CPU in release (345 M nodes)"]
+#[ignore = "slow: about 10 s of CPU in release (331 M nodes)"]
 fn ffo_48() {
     check(48);
 }
 
 #[test]
-#[ignore = "slow: about 13 s of CPU in release (509 M nodes)"]
+#[ignore = "slow: about 14 s of CPU in release (533 M nodes)"]
 fn ffo_49() {
     check(49);
 }

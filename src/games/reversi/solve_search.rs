@@ -41,6 +41,15 @@ macro_rules! search_functions {
             (mobility << 15) - (corner_stability(next_opp) << 11) + (potential << 5)
         }
 
+        /// The first term of [`reply_key`] alone: the opponent's moves, corners counting
+        /// double. Near the end the other terms cost more than they save.
+        #[inline]
+        $(#[$feature])*
+        fn mobility_key(next_own: u64, next_opp: u64) -> i32 {
+            let m = moves(next_own, next_opp);
+            (m.count_ones() + (m & CORNERS).count_ones()) as i32
+        }
+
         /// Brings the move with the lowest key among `list[i..]` to `i`, keeping the others
         /// in order: lazily, as a sort would, since a cutoff often ends the loop after
         /// the first moves.
@@ -432,7 +441,8 @@ macro_rules! search_functions {
         }
 
         /// Null-window nodes with 5 to `TT_EMPTIES` empties: no table (it would cost more
-        /// than it saves); fastest-first above `SORT_EMPTIES`, else parity order.
+        /// than it saves); fastest-first above `SORT_EMPTIES` (by the opponent's mobility
+        /// alone up to `MOBILITY_KEY_EMPTIES`), else parity order.
         $(#[$feature])*
         fn nws_mid(s: &mut Solver, own: u64, opp: u64, alpha: i32, empties: u32) -> i32 {
             s.nodes += 1;
@@ -452,7 +462,12 @@ macro_rules! search_functions {
                 for sq in Bits(legal) {
                     let f = flips(own, opp, sq);
                     let (no, np) = play(own, opp, sq, f);
-                    list[n] = (sq, f, reply_key(no, np));
+                    let key = if empties > MOBILITY_KEY_EMPTIES {
+                        reply_key(no, np)
+                    } else {
+                        mobility_key(no, np)
+                    };
+                    list[n] = (sq, f, key);
                     n += 1;
                 }
                 let list = &mut list[..n];

@@ -72,7 +72,7 @@ fn check(number: usize) {
     );
 }
 
-/// #20–#39 (6 to 26 empties, about 7 s in release): every one, each with a fresh table.
+/// #20–#39 (6 to 26 empties, about 6 s in release): every one, each with a fresh table.
 #[test]
 fn ffo_20_to_39() {
     for number in 20..40 {
@@ -106,7 +106,7 @@ fn ffo_44() {
 }
 
 #[test]
-#[ignore = "slow: about 11 s of CPU in release (498 M nodes)"]
+#[ignore = "slow: about 10 s of CPU in release (376 M nodes)"]
 fn ffo_45() {
     check(45);
 }
@@ -122,13 +122,13 @@ fn ffo_47() {
 }
 
 #[test]
-#[ignore = "slow: about 10 s of CPU in release (331 M nodes)"]
+#[ignore = "slow: about 10 s of CPU in release (320 M nodes)"]
 fn ffo_48() {
     check(48);
 }
 
 #[test]
-#[ignore = "slow: about 14 s of CPU in release (533 M nodes)"]
+#[ignore = "slow: about 14 s of CPU in release (436 M nodes)"]
 fn ffo_49() {
     check(49);
 }

@@ -106,7 +106,7 @@ fn ffo_44() {
 }
 
 #[test]
-#[ignore = "slow: about 10 s of CPU in release (376 M nodes)"]
+#[ignore = "slow: about 9 s of CPU in release (376 M nodes)"]
 fn ffo_45() {
     check(45);
 }
@@ -128,7 +128,7 @@ fn ffo_48() {
 }
 
 #[test]
-#[ignore = "slow: about 14 s of CPU in release (436 M nodes)"]
+#[ignore = "slow: about 12 s of CPU in release (438 M nodes)"]
 fn ffo_49() {
     check(49);
 }

@@ -93,8 +93,7 @@ macro_rules! search_functions {
                 return -mid(s, opp, own, depth, -beta, -alpha);
             }
             let hint = s.hint(own, opp);
-            let mut list = [(0u8, 0u64, 0i32); MAX_MOVES];
-            let mut n = 0;
+            let mut list = MoveList::new();
             for sq in Bits(legal) {
                 let f = flips(own, opp, sq);
                 let key = if sq == hint {
@@ -105,10 +104,10 @@ macro_rules! search_functions {
                 } else {
                     0
                 };
-                list[n] = (sq, f, key);
-                n += 1;
+                list.push(sq, f, key);
             }
-            let list = &mut list[..n];
+            let list = list.as_mut_slice();
+            let n = list.len();
             let mut best = -EVAL_INF;
             let mut best_sq = NO_MOVE;
             for i in 0..n {
@@ -167,15 +166,13 @@ macro_rules! search_functions {
         pub(super) fn root(s: &mut Solver, own: u64, opp: u64) -> (i32, u8) {
             s.nodes += 1;
             let empties = (!(own | opp)).count_ones();
-            let mut list = [(0u8, 0u64, 0i32); MAX_MOVES];
-            let mut n = 0;
+            let mut list = MoveList::new();
             for sq in Bits(moves(own, opp)) {
                 let f = flips(own, opp, sq);
                 let (no, np) = play(own, opp, sq, f);
-                list[n] = (sq, f, order_key(s, no, np, empties, ROOT_SHALLOW_DEPTH));
-                n += 1;
+                list.push(sq, f, order_key(s, no, np, empties, ROOT_SHALLOW_DEPTH));
             }
-            let list = &mut list[..n];
+            let list = list.as_mut_slice();
             list.sort_by_key(|m| m.2);
             if empties < s.selective_from {
                 return search_moves(s, own, opp, list, -SCORE_INF, SCORE_INF);
@@ -288,8 +285,7 @@ macro_rules! search_functions {
             if first == NO_MOVE && empties >= IID_EMPTIES {
                 first = best_by_iid(s, own, opp, (empties - IID_MARGIN).min(IID_MAX_DEPTH) & !1);
             }
-            let mut list = [(0u8, 0u64, 0i32); MAX_MOVES];
-            let mut n = 0;
+            let mut list = MoveList::new();
             for sq in Bits(legal) {
                 let f = flips(own, opp, sq);
                 let (no, np) = play(own, opp, sq, f);
@@ -298,10 +294,9 @@ macro_rules! search_functions {
                 } else {
                     order_key(s, no, np, empties, PV_SHALLOW_DEPTH)
                 };
-                list[n] = (sq, f, key);
-                n += 1;
+                list.push(sq, f, key);
             }
-            let list = &mut list[..n];
+            let list = list.as_mut_slice();
             list.sort_unstable_by_key(|m| m.2);
             let (best, best_sq) = search_moves(s, own, opp, list, alpha, beta);
             s.store_window(own, opp, (alpha, beta), best, best_sq, empties, (lower, upper));
@@ -382,8 +377,7 @@ macro_rules! search_functions {
                     (empties - IID_NWS_MARGIN).min(IID_MAX_DEPTH) & !1,
                 );
             }
-            let mut list = [(0u8, 0u64, 0i32); MAX_MOVES];
-            let mut n = 0;
+            let mut list = MoveList::new();
             let mut first_flips = 0;
             for sq in Bits(legal) {
                 let f = flips(own, opp, sq);
@@ -402,8 +396,7 @@ macro_rules! search_functions {
                 if sq == first {
                     first_flips = f;
                 } else {
-                    list[n] = (sq, f, 0);
-                    n += 1;
+                    list.push(sq, f, 0);
                 }
             }
             let mut best = -SCORE_INF;
@@ -419,7 +412,8 @@ macro_rules! search_functions {
                     return best;
                 }
             }
-            let list = &mut list[..n];
+            let list = list.as_mut_slice();
+            let n = list.len();
             for m in list.iter_mut() {
                 let (no, np) = play(own, opp, m.0, m.1);
                 m.2 = order_key(s, no, np, empties, NWS_SHALLOW_DEPTH);
@@ -457,8 +451,7 @@ macro_rules! search_functions {
             }
             let mut best = -SCORE_INF;
             if empties > SORT_EMPTIES {
-                let mut list = [(0u8, 0u64, 0i32); MAX_MOVES];
-                let mut n = 0;
+                let mut list = MoveList::new();
                 for sq in Bits(legal) {
                     let f = flips(own, opp, sq);
                     let (no, np) = play(own, opp, sq, f);
@@ -467,10 +460,10 @@ macro_rules! search_functions {
                     } else {
                         mobility_key(no, np)
                     };
-                    list[n] = (sq, f, key);
-                    n += 1;
+                    list.push(sq, f, key);
                 }
-                let list = &mut list[..n];
+                let list = list.as_mut_slice();
+            let n = list.len();
                 for i in 0..n {
                     let (sq, f) = select(list, i);
                     let (no, np) = play(own, opp, sq, f);

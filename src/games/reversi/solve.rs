@@ -558,6 +558,7 @@ mod search;
 
 /// The search compiled for any CPU.
 mod portable {
+    use super::pattern::evaluate;
     use super::*;
     search::search_functions!();
 }
@@ -566,6 +567,7 @@ mod portable {
 #[cfg(target_arch = "x86_64")]
 mod haswell {
     use super::super::bitboard::flips_avx2 as flips;
+    use super::super::pattern::evaluate_bmi2 as evaluate;
     use super::*;
     search::search_functions!(#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]);
 }

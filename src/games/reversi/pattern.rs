@@ -283,7 +283,7 @@ const fn gather() -> Gather {
 ///
 /// # Safety
 /// The CPU must have BMI2 and POPCNT (callers compiled with them, as the solver's
-/// AVX2 copy is, or checked at run time).
+/// AVX2 copy is, or checked at run time). Call it only where [`pext_is_fast`].
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[target_feature(enable = "bmi2,popcnt")]
@@ -304,6 +304,38 @@ pub fn evaluate_bmi2(weights: &[i16], own: u64, opp: u64) -> i32 {
     sum + weights[MOBILITY] as i32 * mobility
         + weights[POTENTIAL] as i32 * potential
         + weights[POTENTIAL + 1] as i32
+}
+
+/// Whether this CPU has BMI2 and runs `pext` in hardware: AMD's CPUs before Zen 3
+/// (family 19h) have it microcoded, hundreds of cycles each, which would make
+/// [`evaluate_bmi2`] many times slower than [`evaluate`].
+pub fn pext_is_fast() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::__cpuid;
+        if !(std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("popcnt"))
+        {
+            return false;
+        }
+        let (vendor, signature) = (__cpuid(0), __cpuid(1));
+        let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6E65, 0x444D_4163);
+        pext_fast_on(amd, signature.eax)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// Whether a CPU with BMI2 and the processor signature `eax` (CPUID leaf 1) runs `pext`
+/// in hardware: all but AMD's before family 19h.
+fn pext_fast_on(amd: bool, eax: u32) -> bool {
+    let base = (eax >> 8) & 0xF;
+    let family = if base == 0xF {
+        base + ((eax >> 20) & 0xFF)
+    } else {
+        base
+    };
+    !amd || family >= 0x19
 }
 
 /// The embedded weights.
@@ -440,6 +472,16 @@ mod tests {
             .flat_map(|(p, pattern)| pattern.orientations.iter().map(move |&k| (p, k)))
             .collect();
         assert_eq!(listed, INSTANCES);
+    }
+
+    #[test]
+    fn pext_is_slow_only_on_older_amd() {
+        assert!(!pext_fast_on(true, 0x0080_0F11)); // Zen (family 17h)
+        assert!(!pext_fast_on(true, 0x0087_0F10)); // Zen 2 (17h)
+        assert!(!pext_fast_on(true, 0x0060_0F20)); // Excavator (15h)
+        assert!(pext_fast_on(true, 0x00A2_0F10)); // Zen 3 (19h)
+        assert!(pext_fast_on(true, 0x00B4_0F40)); // Zen 5 (1Ah)
+        assert!(pext_fast_on(false, 0x0003_06C3)); // Intel Haswell
     }
 
     #[cfg(target_arch = "x86_64")]

@@ -264,6 +264,8 @@ pub struct Solver {
     selective_from: u32,
     /// The pattern evaluation's weights with the ordering bonuses added.
     order_weights: &'static [i16],
+    /// This CPU's `pext` is fast (see [`pattern::pext_is_fast`]).
+    fast_pext: bool,
     /// The stop flag of the running [`Solver::solve_within`] call, null otherwise: a
     /// pointer because the flag is only borrowed for that call (see [`StopGuard`]).
     stop: *const AtomicBool,
@@ -322,6 +324,7 @@ impl Solver {
             width: EXACT,
             selective_from: SELECTIVE_EMPTIES,
             order_weights: order_weights(),
+            fast_pext: pattern::pext_is_fast(),
             stop: std::ptr::null(),
             deadline: None,
             max_nodes: u64::MAX,
@@ -558,8 +561,13 @@ mod search;
 
 /// The search compiled for any CPU.
 mod portable {
-    use super::pattern::evaluate;
     use super::*;
+
+    #[inline(always)]
+    fn eval_patterns(s: &Solver, own: u64, opp: u64) -> i32 {
+        pattern::evaluate(s.order_weights, own, opp)
+    }
+
     search::search_functions!();
 }
 
@@ -567,8 +575,19 @@ mod portable {
 #[cfg(target_arch = "x86_64")]
 mod haswell {
     use super::super::bitboard::flips_avx2 as flips;
-    use super::super::pattern::evaluate_bmi2 as evaluate;
     use super::*;
+
+    /// The pattern evaluation by `pext` where that is fast, else by board transforms.
+    #[inline]
+    #[target_feature(enable = "bmi2,popcnt")]
+    fn eval_patterns(s: &Solver, own: u64, opp: u64) -> i32 {
+        if s.fast_pext {
+            pattern::evaluate_bmi2(s.order_weights, own, opp)
+        } else {
+            pattern::evaluate(s.order_weights, own, opp)
+        }
+    }
+
     search::search_functions!(#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]);
 }
 

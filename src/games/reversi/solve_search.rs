@@ -73,7 +73,7 @@ macro_rules! search_functions {
         $(#[$feature])*
         fn order_eval(s: &Solver, own: u64, opp: u64) -> i32 {
             let corners = (own & CORNERS).count_ones() as i32 - (opp & CORNERS).count_ones() as i32;
-            evaluate(s.order_weights, own, opp) + ORDER_CORNER_BONUS * corners
+            eval_patterns(s, own, opp) + ORDER_CORNER_BONUS * corners
         }
 
         /// Depth-limited alpha-beta with [`order_eval`] at the leaves (a finished game

@@ -34,11 +34,10 @@ macro_rules! search_functions {
         #[inline]
         $(#[$feature])*
         fn reply_key(next_own: u64, next_opp: u64) -> i32 {
-            let m = moves(next_own, next_opp);
             let empty = !(next_own | next_opp);
-            let mobility = (m.count_ones() + (m & CORNERS).count_ones()) as i32;
             let potential = (neighbours(next_opp) & empty).count_ones() as i32;
-            (mobility << 15) - (corner_stability(next_opp) << 11) + (potential << 5)
+            (mobility_key(next_own, next_opp) << 15) - (corner_stability(next_opp) << 11)
+                + (potential << 5)
         }
 
         /// The first term of [`reply_key`] alone: the opponent's moves, corners counting
@@ -463,7 +462,7 @@ macro_rules! search_functions {
                     list.push(sq, f, key);
                 }
                 let list = list.as_mut_slice();
-            let n = list.len();
+                let n = list.len();
                 for i in 0..n {
                     let (sq, f) = select(list, i);
                     let (no, np) = play(own, opp, sq, f);

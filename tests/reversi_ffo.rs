@@ -106,7 +106,7 @@ fn ffo_44() {
 }
 
 #[test]
-#[ignore = "slow: about 9 s of CPU in release (376 M nodes)"]
+#[ignore = "slow: about 8 s of CPU in release (254 M nodes)"]
 fn ffo_45() {
     check(45);
 }
@@ -122,13 +122,13 @@ fn ffo_47() {
 }
 
 #[test]
-#[ignore = "slow: about 10 s of CPU in release (320 M nodes)"]
+#[ignore = "slow: about 6 s of CPU in release (160 M nodes)"]
 fn ffo_48() {
     check(48);
 }
 
 #[test]
-#[ignore = "slow: about 12 s of CPU in release (438 M nodes)"]
+#[ignore = "slow: about 10 s of CPU in release (291 M nodes)"]
 fn ffo_49() {
     check(49);
 }

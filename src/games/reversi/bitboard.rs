@@ -295,63 +295,62 @@ pub fn neighbours(bb: u64) -> u64 {
     h | (row << 8) | (row >> 8)
 }
 
-const fn line_masks() -> [u64; 38] {
-    let mut t = [0u64; 38];
-    let mut i = 0;
-    while i < 8 {
-        t[i] = 0xFF << (8 * i);
-        t[8 + i] = 0x0101_0101_0101_0101 << i;
-        i += 1;
-    }
-    // Diagonals (c - r constant) and anti-diagonals (c + r constant), 3 squares or more.
-    let mut k = 0;
-    while k < 11 {
-        let diff = k as i32 - 5; // c - r from -5 to 5
-        let sum = k as i32 + 2; // c + r from 2 to 12
-        let mut sq = 0i32;
-        while sq < 64 {
-            let (c, r) = (sq % 8, sq / 8);
-            if c - r == diff {
-                t[16 + k] |= 1u64 << sq;
-            }
-            if c + r == sum {
-                t[27 + k] |= 1u64 << sq;
-            }
-            sq += 1;
+/// Squares from which `k` steps in direction (`dc`, `dr`) leave the board.
+const fn off_board_within(dc: i32, dr: i32, k: i32) -> u64 {
+    let mut t = 0u64;
+    let mut sq = 0;
+    while sq < 64 {
+        let (c, r) = (sq % 8 + dc * k, sq / 8 + dr * k);
+        if c < 0 || c >= 8 || r < 0 || r >= 8 {
+            t |= 1u64 << sq;
         }
-        k += 1;
+        sq += 1;
     }
     t
 }
 
-/// Rows, columns and the diagonals of three squares or more (the shorter ones hold only
-/// edge squares, whose diagonal axes the edge already settles).
-static LINES: [u64; 38] = line_masks();
+/// The squares of `occupied` from which every square in direction (`dc`, `dr`) up to
+/// the edge is occupied too (`dc`, `dr` towards higher bits: shift `8 * dr + dc` > 0):
+/// three doubling steps cover the longest line, and squares whose next 1, 2 or 4 steps
+/// leave the board need no more (which also masks the shifts' wrap-around).
+#[inline(always)]
+fn full_towards_higher<const DC: i32, const DR: i32>(occupied: u64) -> u64 {
+    let s = (8 * DR + DC) as u32;
+    let mut x = occupied & ((occupied >> s) | const { off_board_within(DC, DR, 1) });
+    x &= (x >> (2 * s)) | const { off_board_within(DC, DR, 2) };
+    x &= (x >> (4 * s)) | const { off_board_within(DC, DR, 4) };
+    x
+}
 
-/// The occupied squares whose every line (row, column, both diagonals) is full: they
-/// can never flip again. Returned per direction pair, since a disc is stable along an
-/// axis whose line is full even if its other axes are not.
+/// The same towards lower bits (direction (−`dc`, −`dr`)).
+#[inline(always)]
+fn full_towards_lower<const DC: i32, const DR: i32>(occupied: u64) -> u64 {
+    let s = (8 * DR + DC) as u32;
+    let mut x = occupied & ((occupied << s) | const { off_board_within(-DC, -DR, 1) });
+    x &= (x << (2 * s)) | const { off_board_within(-DC, -DR, 2) };
+    x &= (x << (4 * s)) | const { off_board_within(-DC, -DR, 4) };
+    x
+}
+
+/// The squares whose line along each axis (rows, columns, diagonals with column − row
+/// constant, anti-diagonals with column + row constant) is full, per axis: a disc is
+/// stable along an axis whose line is full even if its other axes are not. Branch-free
+/// shifts: a loop over the 38 lines cost more than the stability it feeds.
 #[inline]
 fn full_lines(occupied: u64) -> [u64; 4] {
-    let mut out = [0u64; 4];
-    for (i, &m) in LINES.iter().enumerate() {
-        if occupied & m == m {
-            let axis = match i {
-                0..=7 => 0,
-                8..=15 => 1,
-                16..=26 => 2,
-                _ => 3,
-            };
-            out[axis] |= m;
-        }
-    }
-    out
+    [
+        full_towards_higher::<1, 0>(occupied) & full_towards_lower::<1, 0>(occupied),
+        full_towards_higher::<0, 1>(occupied) & full_towards_lower::<0, 1>(occupied),
+        full_towards_higher::<1, 1>(occupied) & full_towards_lower::<1, 1>(occupied),
+        full_towards_higher::<-1, 1>(occupied) & full_towards_lower::<-1, 1>(occupied),
+    ]
 }
 
 /// A lower bound on the discs of `own` that can never be flipped: a disc is stable when
 /// along each of the four axes its line is full, or it touches the board's edge or a
 /// stable disc of its own colour on that axis. Grown from the corners and full lines
 /// until nothing changes; exact enough to prune an endgame search and to score edges.
+#[inline]
 pub fn stable(own: u64, opp: u64) -> u64 {
     let [full_h, full_v, full_d, full_a] = full_lines(own | opp);
     // Squares whose axis is settled by the edge.
@@ -501,8 +500,42 @@ mod tests {
         for sq in 0..64u8 {
             assert_eq!(neighbours(1 << sq), NEIGHBOURS[sq as usize]);
         }
-        assert_eq!(LINES.iter().filter(|&&m| m.count_ones() == 8).count(), 18);
-        assert!(LINES.iter().all(|&m| m.count_ones() >= 3));
+    }
+
+    /// `full_lines` against a square-by-square walk of each line.
+    #[test]
+    fn full_lines_match_a_slow_walk() {
+        let mut rng = crate::rng::SplitMix64::new(13);
+        for i in 0..20_000 {
+            // Mostly nearly full boards, where lines fill up.
+            let occupied = match i % 3 {
+                0 => rng.next_u64(),
+                1 => rng.next_u64() | rng.next_u64(),
+                _ => rng.next_u64() | rng.next_u64() | rng.next_u64() | rng.next_u64(),
+            };
+            let mut want = [0u64; 4];
+            for sq in 0..64i32 {
+                for (axis, (dc, dr)) in [(1, 0), (0, 1), (1, 1), (-1, 1)].into_iter().enumerate() {
+                    let full = [1, -1].iter().all(|&sign| {
+                        let (mut c, mut r) = (sq % 8, sq / 8);
+                        while (0..8).contains(&c) && (0..8).contains(&r) {
+                            if occupied & 1 << (r * 8 + c) == 0 {
+                                return false;
+                            }
+                            c += sign * dc;
+                            r += sign * dr;
+                        }
+                        true
+                    });
+                    if full {
+                        want[axis] |= 1 << sq;
+                    }
+                }
+            }
+            assert_eq!(full_lines(occupied), want, "{occupied:#x}");
+        }
+        assert_eq!(full_lines(FULL), [FULL; 4]);
+        assert_eq!(full_lines(0), [0; 4]);
     }
 
     #[test]

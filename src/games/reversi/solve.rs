@@ -14,14 +14,17 @@
 //!   iterative-deepening best move), plus the table's move;
 //! - 10+ empties: the table's move first (searched before the others are ordered),
 //!   then fastest-first (fewest opponent replies, then corner stability, then
-//!   potential mobility; at 15 and 16 empties plus the pattern evaluation), a bound
-//!   from the opponent's stable discs, and from 12 empties an enhanced transposition
-//!   cutoff (a child already refuted in the table);
-//! - 8 and 9 empties: fastest-first without the table;
-//! - 5 to 7 empties: parity order (squares of quadrants with an odd number of empties
+//!   potential mobility; at 15 and 16 empties plus the pattern evaluation), and from
+//!   12 empties an enhanced transposition cutoff (a child already refuted in the table);
+//! - 7 to 9 empties: fastest-first without the table (at 7 and 8 by the opponent's
+//!   moves alone);
+//! - 5 and 6 empties: parity order (squares of quadrants with an odd number of empties
 //!   first: the side that fills a region last gains), corners first, X squares last;
 //! - 4 to 1 empties: dedicated loops over the squares with no move list; the last
 //!   square only counts flips by table lookups.
+//!
+//! Every null-window node from 4 empties up first bounds its score by the opponent's
+//! stable discs, which cuts a fifth of the tree ([`stable`]).
 //!
 //! From 20 empties the root first runs a selective pass (at most 4 moves per table
 //! node), whose score centres an aspiration window for the exact search and whose
@@ -57,8 +60,6 @@ pub const SORT_EMPTIES: u32 = 6;
 /// #40–#49 took 1,379 M nodes instead of 1,650 M and 42.7 s instead of 43.9 s, the four
 /// position sets of `docs/reversi.md` 2,722 M instead of 2,947 M and 1–3% less time.
 pub const MOBILITY_KEY_EMPTIES: u32 = 8;
-/// Empties above which nodes without the table check the opponent's stable discs.
-pub const STABILITY_EMPTIES: u32 = 8;
 /// Empties from which moves are ordered by shallow searches, not one ply (17
 /// rather than 16: about the same nodes on FFO #40-#48, 10% less time; 18 and 14 cost
 /// more nodes).

@@ -141,15 +141,30 @@ macro_rules! search_functions {
             s.hint(own, opp)
         }
 
-        /// The ordering key of the child (`no`, `np`) of a node with `empties` empties:
-        /// the child's score by a shallow search where it pays (the child is the opponent's
-        /// position, so a low score is good for us), else fastest-first, just above that
-        /// with the child's evaluation added.
+        /// The ordering key of the child (`no`, `np`) of a node with `empties` empties
+        /// and the window's lower end `alpha` (`-SCORE_INF` for none): the child's score by
+        /// a shallow search where it pays (the child is the opponent's position, so a low
+        /// score is good for us), else fastest-first, just above that with the child's
+        /// evaluation added. The shallow search only needs exact scores for moves that may
+        /// reach about `alpha`: a move more than `SORT_DELTA` worse just sorts late, so its
+        /// search may stop at that bound.
         #[inline]
         $(#[$feature])*
-        fn order_key(s: &mut Solver, no: u64, np: u64, empties: u32, shallow_depth: u32) -> i32 {
+        fn order_key(
+            s: &mut Solver,
+            no: u64,
+            np: u64,
+            empties: u32,
+            shallow_depth: u32,
+            alpha: i32,
+        ) -> i32 {
             if empties >= SHALLOW_EMPTIES {
-                mid(s, no, np, shallow_depth, -EVAL_INF, EVAL_INF)
+                let beta = if alpha > -SCORE_INF {
+                    SORT_DELTA - alpha * pattern::SCALE
+                } else {
+                    EVAL_INF
+                };
+                mid(s, no, np, shallow_depth, -EVAL_INF, beta)
             } else if empties >= EVAL_ORDER_EMPTIES {
                 reply_key(no, np) + EVAL_ORDER_WEIGHT * order_eval(s, no, np)
             } else {
@@ -169,7 +184,7 @@ macro_rules! search_functions {
             for sq in Bits(moves(own, opp)) {
                 let f = flips(own, opp, sq);
                 let (no, np) = play(own, opp, sq, f);
-                list.push(sq, f, order_key(s, no, np, empties, ROOT_SHALLOW_DEPTH));
+                list.push(sq, f, order_key(s, no, np, empties, ROOT_SHALLOW_DEPTH, -SCORE_INF));
             }
             let list = list.as_mut_slice();
             list.sort_by_key(|m| m.2);
@@ -291,7 +306,7 @@ macro_rules! search_functions {
                 let key = if sq == first {
                     i32::MIN
                 } else {
-                    order_key(s, no, np, empties, PV_SHALLOW_DEPTH)
+                    order_key(s, no, np, empties, PV_SHALLOW_DEPTH, alpha)
                 };
                 list.push(sq, f, key);
             }
@@ -418,7 +433,7 @@ macro_rules! search_functions {
             let n = list.len();
             for m in list.iter_mut() {
                 let (no, np) = play(own, opp, m.0, m.1);
-                m.2 = order_key(s, no, np, empties, NWS_SHALLOW_DEPTH);
+                m.2 = order_key(s, no, np, empties, NWS_SHALLOW_DEPTH, alpha);
             }
             for i in 0..n.min(s.width as usize) {
                 let (sq, f) = select(list, i);

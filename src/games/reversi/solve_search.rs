@@ -398,10 +398,22 @@ macro_rules! search_functions {
             let mut first_flips = 0;
             for sq in Bits(legal) {
                 let f = flips(own, opp, sq);
-                let (no, np) = play(own, opp, sq, f);
-                // Enhanced transposition cutoff: a child the table already knows to be bad
-                // enough for the opponent settles this node without a search.
-                if empties > ETC_EMPTIES {
+                if empties > TT_EMPTIES + 1 {
+                    let (no, np) = play(own, opp, sq, f);
+                    s.prefetch(no, np);
+                }
+                if sq == first {
+                    first_flips = f;
+                } else {
+                    list.push(sq, f, 0);
+                }
+            }
+            // Enhanced transposition cutoff: a child the table already knows to be bad
+            // enough for the opponent settles this node without a search.
+            if empties > ETC_EMPTIES {
+                let table_move = (first_flips != 0).then_some((first, first_flips, 0));
+                for &(sq, f, _) in table_move.iter().chain(list.as_mut_slice().iter()) {
+                    let (no, np) = play(own, opp, sq, f);
                     if let Some(ce) = s.probe(no, np) {
                         if -(ce.upper as i32) > alpha {
                             let v = -(ce.upper as i32);
@@ -409,11 +421,6 @@ macro_rules! search_functions {
                             return v;
                         }
                     }
-                }
-                if sq == first {
-                    first_flips = f;
-                } else {
-                    list.push(sq, f, 0);
                 }
             }
             let mut best = -SCORE_INF;

@@ -24,7 +24,7 @@
 //!   square only counts flips by table lookups.
 //!
 //! Every null-window node from 4 empties up first bounds its score by the opponent's
-//! stable discs, which cuts a fifth of the tree ([`stable`]).
+//! stable discs, which cuts a third of the tree ([`stable`]).
 //!
 //! From 20 empties the root first runs a selective pass (at most 4 moves per table
 //! node), whose score centres an aspiration window for the exact search and whose

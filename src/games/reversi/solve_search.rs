@@ -344,8 +344,9 @@ macro_rules! search_functions {
         /// An upper bound on the score from the opponent's stable discs (they stay its
         /// own to the end), worth computing only when it might be at most `alpha`. Tried
         /// at every null-window node from 4 empties: from 9 empties only, FFO #40–#49
-        /// took 1,383 M nodes and 33.5 s; from 5, 1,079 M and 30.1 s; from 4, 921 M and
-        /// 29.5 s. (Edax's thresholds on alpha, which skip it at more nodes, cut less.)
+        /// took 1,383 M nodes and 33.5 s; from 5, 1,079 M and 30.1 s; from 4 (before move
+        /// generation), 917 M and 29.8 s. (Edax's thresholds on alpha, which skip it at more
+        /// nodes, cut less.)
         #[inline]
         $(#[$feature])*
         fn stability_cutoff(own: u64, opp: u64, alpha: i32) -> Option<i32> {
@@ -398,7 +399,8 @@ macro_rules! search_functions {
             let mut first_flips = 0;
             for sq in Bits(legal) {
                 let f = flips(own, opp, sq);
-                if empties > TT_EMPTIES + 1 {
+                // Children that use the table: their buckets load while the list is built.
+                if empties - 1 > TT_EMPTIES {
                     let (no, np) = play(own, opp, sq, f);
                     s.prefetch(no, np);
                 }

@@ -7,6 +7,9 @@
 //!   after one or two random `block` squares), each kept only if a depth-5 search
 //!   scores it within ±120 (so games are not decided by the opening). Deterministic for
 //!   a given `SEED`.
+//! - `tune openings COUNT SEED --no-blocks`: the same for the standard game (no blocks),
+//!   each kept only if a depth-7 search scores it within ±60: the book for strength
+//!   measurements against other engines, which play the standard game.
 //! - `tune openings COUNT SEED --variant NAME` (any game of `engine::games::Variant`;
 //!   `ataxx` is the form above): `COUNT` distinct lines of 4–6 random plies from the
 //!   start position that end neither the game nor in a pass. No score filter (the
@@ -45,7 +48,7 @@ use tournament::results::GameRecord;
 mod nnue;
 mod patterns;
 
-const USAGE: &str = "usage: tune openings COUNT SEED [--variant NAME] | tune fit [--variant NAME] [--l2 L] RESULTS.jsonl... | tune nnue [--lambda L] [--epochs N] [--seed S] --out FILE RESULTS.jsonl... | tune reversi-data COUNT SEED LO HI | tune reversi-patterns [--epochs N] [--l2 L] --out FILE DATA...";
+const USAGE: &str = "usage: tune openings COUNT SEED [--variant NAME | --no-blocks] | tune fit [--variant NAME] [--l2 L] RESULTS.jsonl... | tune nnue [--lambda L] [--epochs N] [--seed S] --out FILE RESULTS.jsonl... | tune reversi-data COUNT SEED LO HI | tune reversi-patterns [--epochs N] [--l2 L] --out FILE DATA...";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -53,14 +56,21 @@ fn main() -> ExitCode {
     match args.as_slice() {
         ["openings", count, seed] => match (count.parse(), seed.parse()) {
             (Ok(c), Ok(s)) => {
-                openings(c, s);
+                openings(c, s, &BLOCK_BOOK);
+                ExitCode::SUCCESS
+            }
+            _ => usage(),
+        },
+        ["openings", count, seed, "--no-blocks"] => match (count.parse(), seed.parse()) {
+            (Ok(c), Ok(s)) => {
+                openings(c, s, &STANDARD_BOOK);
                 ExitCode::SUCCESS
             }
             _ => usage(),
         },
         ["openings", count, seed, "--variant", name] => {
             match (count.parse(), seed.parse(), Variant::from_name(name)) {
-                (Ok(c), Ok(s), Some(Variant::Ataxx)) => openings(c, s),
+                (Ok(c), Ok(s), Some(Variant::Ataxx)) => openings(c, s, &BLOCK_BOOK),
                 (Ok(c), Ok(s), Some(v)) => v.visit(RandomOpenings { count: c, seed: s }),
                 _ => return usage(),
             }
@@ -119,19 +129,59 @@ fn usage() -> ExitCode {
     ExitCode::from(2)
 }
 
-fn openings(count: usize, seed: u64) {
+/// How an Ataxx openings file is made.
+struct BookKind {
+    /// The command's extra argument, for the file's header.
+    flag: &'static str,
+    /// Whether a third of the openings start with one or two random blocks.
+    blocks: bool,
+    /// The depth of the balance check, and the largest score (centipawns) it keeps.
+    depth: u32,
+    margin: i32,
+}
+
+/// The block book (`tournament/openings/ataxx-openings.txt`).
+const BLOCK_BOOK: BookKind = BookKind {
+    flag: "",
+    blocks: true,
+    depth: 5,
+    margin: 120,
+};
+
+/// The standard game's book, without blocks, balanced more tightly
+/// (`tournament/openings/ataxx-noblocks.txt`).
+const STANDARD_BOOK: BookKind = BookKind {
+    flag: " --no-blocks",
+    blocks: false,
+    depth: 7,
+    margin: 60,
+};
+
+fn openings(count: usize, seed: u64, kind: &BookKind) {
     let mut rng = SplitMix64::new(seed);
     let mut seen = HashSet::new();
     let mut searcher = Searcher::<Position>::new(4);
     let stop = AtomicBool::new(false);
-    println!("# {count} Ataxx openings made by `tune openings {count} {seed}` (tournament/src/bin/tune/main.rs):");
-    println!("# 2-4 random plies from the start, a third after 1-2 random blocks; each kept only");
-    println!("# if a depth-5 search scores it within +-120.");
+    let flag = kind.flag;
+    println!("# {count} Ataxx openings made by `tune openings {count} {seed}{flag}` (tournament/src/bin/tune/main.rs):");
+    if kind.blocks {
+        println!(
+            "# 2-4 random plies from the start, a third after 1-2 random blocks; each kept only"
+        );
+    } else {
+        println!(
+            "# 2-4 random plies from the start, no blocks (the standard game); each kept only"
+        );
+    }
+    println!(
+        "# if a depth-{} search scores it within +-{}.",
+        kind.depth, kind.margin
+    );
     let mut made = 0;
     while made < count {
         let mut pos = Position::startpos(Rules::Uai);
         let mut words = Vec::new();
-        if rng.below(3) == 0 {
+        if kind.blocks && rng.below(3) == 0 {
             for _ in 0..1 + rng.below(2) {
                 let sq = rng.below(49) as u8;
                 let b = block_squares(sq);
@@ -157,8 +207,8 @@ fn openings(count: usize, seed: u64) {
             continue;
         }
         searcher.new_game();
-        let r = searcher.search(&pos, &Limits::depth(5), &stop, None, &mut |_| {});
-        if r.score.0.abs() > 120 {
+        let r = searcher.search(&pos, &Limits::depth(kind.depth), &stop, None, &mut |_| {});
+        if r.score.0.abs() > kind.margin {
             continue;
         }
         println!("{}", words.join(" "));

@@ -3,7 +3,7 @@
 //! rule, `load`, `help`, `dump`), the exact output lines, and exit statuses. Remote play
 //! is tested in `tests/remote_*.rs`.
 
-mod common;
+use crate::common;
 
 use common::{Engine, Transcript};
 use engine::games::ataxx::text::RESERVED;

@@ -2,7 +2,7 @@
 //! set of positions to a fixed depth, so its node count is a fingerprint of the search
 //! and evaluation. Any change to either shows up here.
 
-mod common;
+use crate::common;
 
 use common::Engine;
 use regex::Regex;

@@ -21,7 +21,7 @@
 //! In expected lines `…` stands for any text (times, node rates, ports), and a line that is
 //! only `…` for any number of lines.
 
-mod common;
+use crate::common;
 
 use common::{Engine, Next};
 use std::path::Path;

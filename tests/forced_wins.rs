@@ -3,7 +3,7 @@
 //! no tables), then the AI plays them out under the text rules with the text front
 //! end's budget and search settings against the longest defence.
 
-mod common;
+use crate::common;
 
 use common::prover::{self, Prover};
 use engine::game::{Outcome, Side};

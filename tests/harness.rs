@@ -12,7 +12,7 @@
 //! `ATAXX_REF_TESTS`); our own live in `tests/harness/`. Each test runs with its working
 //! directory set to the directory of its `.inp` file, so relative `load` paths work.
 
-mod common;
+use crate::common;
 
 use common::{Engine, Killer, Next};
 use regex::Regex;
@@ -714,7 +714,7 @@ fn harness_detects_failures() {
 }
 
 /// Runs the files named in `ATAXX_INP` (separated by whitespace), for debugging a script:
-/// `ATAXX_INP=path/x.inp cargo test --release --test harness -- --ignored run_env_files`.
+/// `ATAXX_INP=path/x.inp cargo test --release --test tests -- --ignored harness::run_env_files`.
 #[test]
 #[ignore = "runs only the files named in ATAXX_INP"]
 fn run_env_files() {

@@ -2,7 +2,7 @@
 //! `--strict`, `--debug`, input and output files, unknown options), the shared ones
 //! (`perft`, `bench`), same seed → same game, and junk input that must never crash it.
 
-mod loa_harness_support;
+use crate::loa_harness_support;
 
 use engine::rng::SplitMix64;
 use loa_harness_support::{scratch_dir, BIN};

@@ -4,7 +4,7 @@
 //! solver (no heuristics), then the AI plays them out under the text rules against the
 //! longest defence.
 
-mod common;
+use crate::common;
 
 use common::prover::{self, Prover};
 use engine::game::RuleSet;

@@ -10,7 +10,7 @@
 //! - Ours: `tests/harness_sharp/loa/*-1.in`, with `.std` and, for error paths, a
 //!   `.stderr` holding the exact error lines.
 
-mod loa_harness_support;
+use crate::loa_harness_support;
 
 use loa_harness_support::{filter, run_scripts, run_test, scratch_dir, ProgramReport};
 use std::path::{Path, PathBuf};

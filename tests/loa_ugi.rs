@@ -3,7 +3,7 @@
 //! and FEN, answers `query`, searches legal moves, refuses an illegal move with one
 //! `info string` line keeping the previous position, and reports finished games.
 
-mod loa_harness_support;
+use crate::loa_harness_support;
 
 use engine::game::{GameIo, RuleSet};
 use engine::games::loa::Position;

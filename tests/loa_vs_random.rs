@@ -2,7 +2,7 @@
 //! under the text rules (move limit 30 moves each), colours alternating. The quick test
 //! runs a few games on a small budget; the ignored one is the figure `docs/loa.md`
 //! quotes (20 games at the default budget):
-//! `cargo test --release --test loa_vs_random -- --ignored --nocapture`.
+//! `cargo test --release --test tests loa_vs_random:: -- --ignored --nocapture`.
 
 use engine::game::{Outcome, RuleSet, Side};
 use engine::games::loa::text::AI_NODES;

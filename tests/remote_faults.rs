@@ -6,7 +6,7 @@
 //! the documented lines (`error: …` then `Red wins by forfeit.` naming our Player), no
 //! hang, and the program still usable (`clear`, `dump`) and exiting 0 on `quit`.
 
-mod common;
+use crate::common;
 
 use common::fake::{self, Fake};
 use common::Engine;

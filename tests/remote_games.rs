@@ -4,7 +4,7 @@
 //! that already ended the game; abandoning with `clear` and `quit`; a second visitor.
 //! Faults of a misbehaving peer are in `remote_faults.rs`.
 
-mod common;
+use crate::common;
 
 use common::Engine;
 use engine::games::ataxx::text2008::parse_blocks;

@@ -2,7 +2,7 @@
 //! (`tests/data/ref-data/reversi-ffo20-39.obf` and `reversi-ffo40-49.obf`: each line
 //! lists every move with its exact score; the best score is the largest). The solver
 //! must return that score and a move that achieves it. Run in release mode; the slowest
-//! positions are `#[ignore]`d (`cargo test --release --test reversi_ffo --
+//! positions are `#[ignore]`d (`cargo test --release --test tests reversi_ffo:: --
 //! --include-ignored` runs them all).
 
 use engine::game::RuleSet;

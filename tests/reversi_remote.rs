@@ -8,7 +8,7 @@
 //! spec: "treat it as if the opponent resigned"), no hang, and a program that still
 //! takes commands and exits 0.
 
-mod common;
+use crate::common;
 
 use common::fake::{self, Fake};
 use common::Engine;

@@ -2,7 +2,7 @@
 //! its state: each junk line gets exactly one error line, the board is unchanged, and the
 //! program still plays afterwards and exits with status 0.
 
-mod common;
+use crate::common;
 
 use common::Engine;
 use engine::games::ataxx::text::{parse, Command};

@@ -1,7 +1,7 @@
 //! The UAI front end, driven through the real binary's stdin and stdout. Every read has
 //! a timeout, so a hung engine fails a test instead of hanging the suite.
 
-mod common;
+use crate::common;
 
 use common::Engine;
 use engine::games::ataxx::{Move, Position, Rules};

@@ -1,0 +1,38 @@
+//! The engine crate's one integration-test binary (ripgrep's layout: `autotests = false` in
+//! Cargo.toml). Each module is one suite; the helpers that spawn the real binaries are in
+//! `common/` and `loa_harness_support/`, the copied reference data in `data/` (see
+//! `data/SOURCES.md`). One binary links the engine once instead of once per suite, which is
+//! most of the suite's build time. Run one suite with `cargo test --release --test tests
+//! SUITE::` (e.g. `perft::`).
+
+mod common;
+mod loa_harness_support;
+
+mod ataxx2008_session;
+mod bench;
+mod cli;
+mod docs_transcripts;
+mod eval_model;
+mod forced_wins;
+mod harness;
+mod invariants;
+mod loa_cli;
+mod loa_forced_wins;
+mod loa_harness;
+mod loa_invariants;
+mod loa_perft;
+mod loa_rules;
+mod loa_search;
+mod loa_ugi;
+mod loa_vs_random;
+mod perft;
+mod remote_faults;
+mod remote_games;
+mod reversi_cli;
+mod reversi_ffo;
+mod reversi_invariants;
+mod reversi_perft;
+mod reversi_remote;
+mod reversi_session;
+mod text_junk;
+mod uai;

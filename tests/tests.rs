@@ -36,3 +36,19 @@ mod reversi_remote;
 mod reversi_session;
 mod text_junk;
 mod uai;
+
+/// With `autotests = false` a new file in tests/ runs only once it is declared above.
+#[test]
+fn every_suite_file_is_declared() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let this = std::fs::read_to_string(dir.join("tests.rs")).expect("tests.rs");
+    for entry in std::fs::read_dir(&dir).expect("tests/") {
+        let name = entry.expect("an entry").file_name().to_string_lossy().into_owned();
+        if let Some(suite) = name.strip_suffix(".rs").filter(|s| *s != "tests") {
+            assert!(
+                this.contains(&format!("\nmod {suite};\n")),
+                "tests/{name} is not declared in tests/tests.rs: its tests would never run"
+            );
+        }
+    }
+}

@@ -83,6 +83,17 @@ fn parse(args: &[String]) -> Result<MergeArgs, String> {
     if !m.help && m.results.is_empty() {
         return Err("merge: give the shards' results files".into());
     }
+    if let Some(out) = &m.pgnout {
+        let same = |p: &PathBuf| {
+            p == out || matches!((p.canonicalize(), out.canonicalize()), (Ok(a), Ok(b)) if a == b)
+        };
+        if m.results.iter().chain(&m.pgns).any(same) {
+            return Err(format!(
+                "merge: -pgnout {} is one of the files to merge",
+                out.display()
+            ));
+        }
+    }
     if m.pgnout.is_some() && m.pgns.is_empty() {
         return Err(
             "merge: -pgnout takes its games from the shards' PGN files: give them (FILE.pgn)"
@@ -431,6 +442,8 @@ mod tests {
             "-pgnout x.pgn a.jsonl",
             "-bogus a.jsonl",
             "-pgnout -report a.jsonl b.pgn",
+            "-pgnout a.pgn a.jsonl a.pgn",
+            "-pgnout a.jsonl a.jsonl b.pgn",
         ] {
             assert!(parse(&words(bad)).is_err(), "{bad}");
         }

@@ -319,7 +319,12 @@ pub fn setup(
     );
     let shared = match (&spec.dir, cfg.sprt) {
         (Some(dir), Some(sprt)) => Some(Shared {
-            dir: dir.clone(),
+            // A missing directory is made; one that cannot be is reported at the
+            // first write.
+            dir: {
+                let _ = std::fs::create_dir_all(dir);
+                dir.clone()
+            },
             sprt,
             poll: Duration::from_millis(spec.poll_ms),
             state: Mutex::new(PollState::default()),
@@ -435,7 +440,7 @@ impl Shard {
     fn publish_counts(&self, shared: &Shared, mine: &Counts) -> Result<(), String> {
         let path = self.counts_path(&shared.dir, self.index);
         let text = serde_json::to_string(mine).map_err(|e| e.to_string())? + "\n";
-        let tmp = aside(&path);
+        let tmp = aside(&path, self.index);
         std::fs::write(&tmp, text)
             .and_then(|_| std::fs::rename(&tmp, &path))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))
@@ -485,7 +490,7 @@ impl Shard {
         })
         .map_err(|e| e.to_string())?
             + "\n";
-        publish_first(&decision, &text)?;
+        publish_first(&decision, &text, self.index)?;
         eprintln!(
             "shard {}: the run's SPRT is decided ({verdict}, LLR {llr:.2} after {games} games of all shards)",
             self.index
@@ -504,11 +509,12 @@ fn llr(wdl: &Wdl, penta: &Penta, spec: &SprtSpec) -> f64 {
     }
 }
 
-/// A name next to `path` for writing aside, unique to this process.
-fn aside(path: &Path) -> PathBuf {
+/// A name next to `path` for writing aside, unique to this shard and process (shards
+/// on other machines may have the same process id).
+fn aside(path: &Path, shard: u64) -> PathBuf {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
     path.with_file_name(format!(
-        ".{}.{}.tmp",
+        ".{}.{shard}-{}.tmp",
         name.unwrap_or_default(),
         std::process::id()
     ))
@@ -518,8 +524,8 @@ fn aside(path: &Path) -> PathBuf {
 /// written and synced aside, then hard-linked into place (which fails if the name is
 /// taken: the first writer wins). Where hard links are not supported it is renamed
 /// into place instead (still whole, but the last writer wins).
-fn publish_first(path: &Path, text: &str) -> Result<(), String> {
-    let tmp = aside(path);
+fn publish_first(path: &Path, text: &str, shard: u64) -> Result<(), String> {
+    let tmp = aside(path, shard);
     let err = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
     let mut f = std::fs::File::create(&tmp).map_err(err)?;
     f.write_all(text.as_bytes())
@@ -643,6 +649,20 @@ mod tests {
     }
 
     #[test]
+    fn a_shard_needs_its_results_file_and_resumes_it() {
+        let two = "-engine builtin=greedy -engine builtin=random";
+        let parse = |s: &str| crate::cli::parse(&words(&format!("{two} {s}")));
+        let e = parse("-shard 0/2").unwrap_err();
+        assert!(e.contains("-shard needs -results"), "{e}");
+        let Ok(crate::cli::Command::Run(c)) = parse("-shard auto/2 dir=d -results r.jsonl") else {
+            panic!("refused");
+        };
+        assert!(c.resume);
+        assert_eq!(c.shard.map(|s| (s.index, s.count)), Some((None, 2)));
+        assert!(parse("-shard 2/2 -results r.jsonl").is_err());
+    }
+
+    #[test]
     fn fnv_reference_values() {
         assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
@@ -687,8 +707,8 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("run.sprt");
-        publish_first(&path, "first\n").unwrap();
-        publish_first(&path, "second\n").unwrap();
+        publish_first(&path, "first\n", 0).unwrap();
+        publish_first(&path, "second\n", 1).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "first\n");
         let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
         assert_eq!(left.len(), 1, "no file left aside");

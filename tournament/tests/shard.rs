@@ -469,3 +469,26 @@ fn shards_sharing_a_directory_stop_together_on_the_sprt() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn resume_refuses_a_file_of_another_run() {
+    let dir = scratch("resume");
+    let res = p(&dir.join("r.jsonl"));
+    let with = |extra: &[&str]| {
+        let mut a = builtin_match(2, 1, extra);
+        a.extend(strings(&["-results", &res]));
+        a
+    };
+    let o = run(&with(&[]));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(lines(&dir.join("r.jsonl"))[0]["run"]["games"], 4);
+    // Other games: refused, the file untouched.
+    let o = run(&with(&["-resume", "-seed", "2"]));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("another run"), "{}", stderr(&o));
+    // Other output or concurrency: the same run.
+    let o = run(&with(&["-resume", "-concurrency", "2", "-report"]));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(lines(&dir.join("r.jsonl")).len(), 4);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -78,6 +78,8 @@ options:
   -adjudicate material=M [plies=P]
   -draw movenumber=N movecount=M score=S   -resign movecount=M score=S [twosided=true]
   -ratinginterval N   -report   -log FILE   -debug
+  -shard I/N|auto/N [dir=DIR] [poll=SECONDS]   play one shard of the run
+  (tournament merge [-pgnout FILE] [-report] [-sprt ...] RESULTS... [PGNS...])
   -version   -help
 ";
 
@@ -298,6 +300,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         maxmoves: None,
         recover: false,
         seed: 1,
+        shard: None,
         adjudicate: None,
         draw: None,
         resign: None,
@@ -485,6 +488,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                     cfg.site = name;
                 }
             }
+            "shard" => cfg.shard = Some(crate::shard::ShardSpec::parse(words)?),
             "results" => cfg.results = Some(file_arg("-results", words)?),
             "resume" => {
                 none("-resume")?;
@@ -597,6 +601,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
     if cfg.resume && cfg.results.is_none() {
         return Err("-resume needs -results file=F".into());
     }
+    crate::shard::check_config(&mut cfg)?;
     Ok(Command::Run(Box::new(cfg)))
 }
 

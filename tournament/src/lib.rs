@@ -16,11 +16,14 @@
 //! - [`results`], [`pgn`]: JSON-lines results (append + flush per game) and PGN.
 //! - [`stats`]: Elo (trinomial and pentanomial), nElo, LOS, GSPRT.
 //! - [`runner`]: workers, progress, resume, SPRT stopping.
+//! - [`shard`], [`merge`]: one run spread over machines (`-shard I/N`) and put back
+//!   together (`tournament merge`).
 //! - [`cli`]: the command line, parsed into the types of the modules above.
 
 pub mod builtin;
 pub mod cli;
 pub mod engine_process;
+pub mod merge;
 pub mod openings;
 pub mod pgn;
 pub mod player;
@@ -28,6 +31,7 @@ pub mod referee;
 pub mod results;
 pub mod runner;
 pub mod schedule;
+pub mod shard;
 pub mod stats;
 pub mod text_client;
 pub mod uci_client;
@@ -48,7 +52,11 @@ impl VariantVisitor for Run<'_> {
 
 /// Runs the command line (without the program name) and returns the exit status:
 /// 0 done, 1 run failed or stopped by a crashed engine, 2 bad command line.
+/// `tournament merge …` is [`merge::main`].
 pub fn main_with_args(args: &[String]) -> i32 {
+    if args.first().is_some_and(|a| a == "merge") {
+        return merge::main(&args[1..]);
+    }
     let cfg = match cli::parse(args) {
         Ok(cli::Command::Help) => {
             print!("{}", cli::help());

@@ -273,14 +273,24 @@ struct Line<'a> {
     #[serde(flatten)]
     record: &'a GameRecord,
     plies: usize,
+    /// The run the game belongs to ([`crate::shard::RunInfo`]), for `-resume` and
+    /// `tournament merge` (read back by them, not into the record).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    run: Option<&'a serde_json::value::RawValue>,
 }
 
 impl GameRecord {
     /// The JSON line (without the newline).
     pub fn to_json(&self) -> String {
+        self.to_json_in(None)
+    }
+
+    /// The JSON line with the run's `run` field.
+    fn to_json_in(&self, run: Option<&serde_json::value::RawValue>) -> String {
         let line = Line {
             record: self,
             plies: self.moves.len(),
+            run,
         };
         serde_json::to_string(&line).expect("a record always serializes")
     }
@@ -352,6 +362,7 @@ pub fn load(path: &Path) -> Result<(Vec<GameRecord>, bool), String> {
 /// The open results file.
 pub struct ResultsWriter {
     file: File,
+    run: Option<Box<serde_json::value::RawValue>>,
 }
 
 impl ResultsWriter {
@@ -379,12 +390,17 @@ impl ResultsWriter {
             file.write_all(b"\n")
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
-        Ok(ResultsWriter { file })
+        Ok(ResultsWriter { file, run: None })
+    }
+
+    /// Every line from now on carries `run` as its `run` field.
+    pub fn set_run(&mut self, run: &impl Serialize) {
+        self.run = serde_json::value::to_raw_value(run).ok();
     }
 
     /// Appends one record and makes it durable before returning.
     pub fn append(&mut self, record: &GameRecord) -> Result<(), String> {
-        let mut line = record.to_json();
+        let mut line = record.to_json_in(self.run.as_deref());
         line.push('\n');
         self.file
             .write_all(line.as_bytes())

@@ -61,6 +61,8 @@ pub struct Config {
     pub recover: bool,
     /// Seed for openings order, built-in players and text engines.
     pub seed: u64,
+    /// Play only one shard of the schedule (`-shard I/N`; see [`crate::shard`]).
+    pub shard: Option<crate::shard::ShardSpec>,
     /// Material adjudication.
     pub adjudicate: Option<Adjudication>,
     /// Score-based draw adjudication (`-draw`).
@@ -426,11 +428,16 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
 /// `proto=text` engines. Returns the exit status on success.
 pub fn run<G: GameIo, D: TextProtocol<Game = G>>(cfg: &Config) -> Result<i32, RunError> {
     let started = Instant::now();
-    let plan = Plan::<G>::new::<D>(cfg)?;
+    let mut plan = Plan::<G>::new::<D>(cfg)?;
     let (done, cut) = load_done::<G>(cfg, &plan.schedule)?;
+    let (run_info, shard) = crate::shard::setup(cfg, &mut plan.schedule)?;
+    plan.shard = shard;
     let log = traffic_log(cfg, started)?;
     check_engines::<G, D>(cfg, &plan, &done, log.as_ref())?;
     let mut ledger = Ledger::open::<G>(cfg, &plan.schedule, done, cut)?;
+    if let Some(w) = ledger.writer.as_mut() {
+        w.set_run(&run_info);
+    }
     let ended = play::<G, D>(cfg, &plan, &mut ledger, log.as_ref());
     let mut stdout = std::io::stdout();
     let _ = write!(stdout, "{}", report(cfg, &ledger.tally));
@@ -465,6 +472,8 @@ pub fn run<G: GameIo, D: TextProtocol<Game = G>>(cfg: &Config) -> Result<i32, Ru
 struct Plan<G: GameIo> {
     book: Book<G>,
     schedule: Vec<GameSpec>,
+    /// With `-shard`: the shard (`schedule` is then its share).
+    shard: Option<crate::shard::Shard>,
 }
 
 impl<G: GameIo> Plan<G> {
@@ -512,7 +521,11 @@ impl<G: GameIo> Plan<G> {
                 .as_ref()
                 .map_or(OpeningPolicy::Shared, |o| o.policy),
         );
-        Ok(Plan { book, schedule })
+        Ok(Plan {
+            book,
+            schedule,
+            shard: None,
+        })
     }
 }
 
@@ -787,6 +800,10 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
     log: Option<&Arc<TrafficLog>>,
 ) -> Ended {
     let sprt_done = |tally: &Tally| {
+        // A shard's own games are a sample: the run's SPRT is over all shards.
+        if let Some(shard) = &plan.shard {
+            return shard.stop(tally);
+        }
         cfg.sprt.as_ref().is_some_and(|spec| {
             stats::sprt_decision(tally.llr(spec), spec) != SprtDecision::Continue
         })

@@ -1,0 +1,494 @@
+//! End-to-end tests of sharded runs (`-shard I/N`) and `tournament merge`: shards run
+//! as separate processes of the real binary, as a scheduler would start them.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const TOURNAMENT: &str = env!("CARGO_BIN_EXE_tournament");
+const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
+
+/// A fresh scratch directory per test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tournament-shard-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|s| s.to_string()).collect()
+}
+
+fn run(args: &[String]) -> Output {
+    Command::new(TOURNAMENT)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run tournament")
+}
+
+fn spawn(args: &[String], env: &[(&str, &str)]) -> Child {
+    let mut c = Command::new(TOURNAMENT);
+    c.args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for var in tournament::shard::INDEX_VARS {
+        c.env_remove(var);
+    }
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.spawn().expect("start tournament")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn p(path: &Path) -> String {
+    path.to_str().unwrap().to_string()
+}
+
+/// Every line of a results file, parsed.
+fn lines(path: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+/// What decides a game, by id: everything but times and dates.
+fn games(files: &[PathBuf]) -> BTreeMap<u64, serde_json::Value> {
+    let mut out = BTreeMap::new();
+    for f in files {
+        for mut v in lines(f) {
+            let o = v.as_object_mut().unwrap();
+            for timing in ["date", "duration_ms", "info"] {
+                o.remove(timing);
+            }
+            let id = o["id"].as_u64().unwrap();
+            assert!(out.insert(id, v).is_none(), "game {id} recorded twice");
+        }
+    }
+    out
+}
+
+fn without_dates(pgn: &Path) -> String {
+    std::fs::read_to_string(pgn)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("[Date "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The built-in match of these tests, with random openings (the order depends on the
+/// seed, as the built-in players' moves do).
+fn builtin_match(rounds: u32, seed: u32, extra: &[&str]) -> Vec<String> {
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/openings/ataxx-openings.txt");
+    let mut args = strings(&[
+        "-engine",
+        "builtin=greedy",
+        "-engine",
+        "builtin=random",
+        "-games",
+        "2",
+        "-rounds",
+        &rounds.to_string(),
+        "-repeat",
+        "-seed",
+        &seed.to_string(),
+        "-openings",
+        &format!("file={book}"),
+        "order=random",
+    ]);
+    args.extend(strings(extra));
+    args
+}
+
+#[test]
+fn shards_and_merge_equal_the_unsharded_run() {
+    let dir = scratch("equal");
+    let base = builtin_match(13, 7, &["-sprt", "elo0=-200", "elo1=200", "-report"]);
+    let mut full = base.clone();
+    full.extend(strings(&[
+        "-results",
+        &p(&dir.join("full.jsonl")),
+        "-pgnout",
+        &p(&dir.join("full.pgn")),
+        "min",
+    ]));
+    let o = run(&full);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let full_report = stdout(&o);
+
+    // Three shards at once, as a job array starts them: one names its index, the
+    // others take it from the scheduler's variable.
+    let shard_args = |i: usize, given: &str| {
+        let mut a = base.clone();
+        a.extend(strings(&[
+            "-shard",
+            given,
+            "-results",
+            &p(&dir.join(format!("s{i}.jsonl"))),
+            "-pgnout",
+            &p(&dir.join(format!("s{i}.pgn"))),
+            "min",
+        ]));
+        a
+    };
+    let children = [
+        spawn(&shard_args(0, "0/3"), &[]),
+        spawn(&shard_args(1, "auto/3"), &[("SLURM_ARRAY_TASK_ID", "1")]),
+        spawn(&shard_args(2, "auto/3"), &[("JOB_COMPLETION_INDEX", "2")]),
+    ];
+    for c in children {
+        let o = c.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let shard_files: Vec<PathBuf> = (0..3).map(|i| dir.join(format!("s{i}.jsonl"))).collect();
+    // 13 rounds of one pair: 13 units, 5 + 4 + 4.
+    let sizes: Vec<usize> = shard_files.iter().map(|f| lines(f).len()).collect();
+    assert_eq!(sizes, [10, 8, 8]);
+    assert_eq!(
+        games(&shard_files),
+        games(&[dir.join("full.jsonl")]),
+        "the shards played the unsharded run's games"
+    );
+
+    let mut merge = strings(&[
+        "merge",
+        "-pgnout",
+        &p(&dir.join("merged.pgn")),
+        "-report",
+        "-sprt",
+        "elo0=-200",
+        "elo1=200",
+    ]);
+    merge.extend(shard_files.iter().map(|f| p(f)));
+    merge.extend((0..3).map(|i| p(&dir.join(format!("s{i}.pgn")))));
+    let o = run(&merge);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("merged: 26 of 26 games") && !stderr(&o).contains("missing"),
+        "{}",
+        stderr(&o)
+    );
+    let report = |s: &str| {
+        s.lines()
+            .filter(|l| !l.starts_with("Finished match"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let merged = stdout(&o);
+    assert!(
+        full_report.contains("SPRT (normalized, elo0=-200"),
+        "{full_report}"
+    );
+    assert!(full_report.contains("Pentanomial") && full_report.contains("Rank"));
+    assert_eq!(report(&merged), report(&full_report));
+    assert!(
+        merged.contains("Finished match: 26 of 26 games, merged from 3 files"),
+        "{merged}"
+    );
+    assert_eq!(
+        without_dates(&dir.join("merged.pgn")),
+        without_dates(&dir.join("full.pgn")),
+        "the merged PGN is the unsharded run's, in schedule order"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn killed_shard_reruns_without_losing_or_doubling_games() {
+    let dir = scratch("kill");
+    let res = dir.join("s1.jsonl");
+    let pgn = dir.join("s1.pgn");
+    let mut base = strings(&[
+        "-engine",
+        &format!("cmd={FAKE}"),
+        "name=fake",
+        "args=--slow 5",
+        "st=0.5",
+        "-engine",
+        "builtin=greedy",
+        "-games",
+        "2",
+        "-rounds",
+        "8",
+        "-repeat",
+    ]);
+    let shard = |base: &[String], i: usize| {
+        let mut a = base.to_vec();
+        a.extend(strings(&[
+            "-shard",
+            &format!("{i}/2"),
+            "-results",
+            &p(&dir.join(format!("s{i}.jsonl"))),
+            "-pgnout",
+            &p(&dir.join(format!("s{i}.pgn"))),
+        ]));
+        a
+    };
+    let mut child = spawn(&shard(&base, 1), &[]);
+    let started = Instant::now();
+    while lines(&res).len() < 2 && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = lines(&res).len();
+    assert!((2..8).contains(&before), "{before} games before the kill");
+
+    // The scheduler's retry: the same command, which resumes.
+    let o = run(&shard(&base, 1));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("resuming"), "{}", stderr(&o));
+    let ids: Vec<u64> = lines(&res)
+        .iter()
+        .map(|v| v["id"].as_u64().unwrap())
+        .collect();
+    // Shard 1 of 2: the second pair of every two.
+    let share: Vec<u64> = vec![2, 3, 6, 7, 10, 11, 14, 15];
+    let mut sorted = ids.clone();
+    sorted.sort();
+    assert_eq!(sorted, share, "each game of the share once: {ids:?}");
+    let pgn_text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(pgn_text.matches("[Event ").count(), 8);
+
+    // Another run's settings on this file are refused, and nothing is written.
+    let mut other = shard(&base, 1);
+    other.extend(strings(&["-seed", "9"]));
+    let o = run(&other);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("another run"), "{}", stderr(&o));
+    // So is this file for another shard index.
+    let mut wrong = shard(&base, 0);
+    let at = wrong.iter().position(|a| a.ends_with("s0.jsonl")).unwrap();
+    wrong[at] = p(&res);
+    let o = run(&wrong);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("belongs to shard 1"), "{}", stderr(&o));
+    assert_eq!(lines(&res).len(), 8);
+
+    // The other shard, then the merge: all 16 games, once.
+    base.extend(strings(&["-concurrency", "2"]));
+    let o = run(&shard(&base, 0));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&strings(&[
+        "merge",
+        &p(&dir.join("s0.jsonl")),
+        &p(&dir.join("s1.jsonl")),
+    ]));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("merged: 16 of 16 games"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stdout(&o).contains("Score of fake vs greedy:"),
+        "{}",
+        stdout(&o)
+    );
+    let all: HashSet<u64> = games(&[dir.join("s0.jsonl"), res.clone()])
+        .into_keys()
+        .collect();
+    assert_eq!(all, (0..16).collect());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn merge_refuses_mixed_runs_and_lists_missing_games() {
+    let dir = scratch("mixed");
+    for (i, seed) in [(0, 1), (1, 1), (2, 2)] {
+        let n = if i == 2 { 1 } else { i };
+        let mut a = builtin_match(4, seed, &["-shard", &format!("{n}/2")]);
+        a.extend(strings(&[
+            "-results",
+            &p(&dir.join(format!("s{i}.jsonl"))),
+            "-pgnout",
+            &p(&dir.join(format!("s{i}.pgn"))),
+        ]));
+        let o = run(&a);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let f = |name: &str| p(&dir.join(name));
+    let merge = |files: &[&str]| {
+        let mut a = strings(&["merge"]);
+        a.extend(files.iter().map(|n| f(n)));
+        run(&a)
+    };
+
+    // Shard 1 of another seed is another run.
+    let o = merge(&["s0.jsonl", "s2.jsonl"]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(e.contains("mixed runs") && e.lines().count() == 1, "{e}");
+    assert!(stdout(&o).is_empty());
+    // Its PGN does not fit this run's records either.
+    let mut a = strings(&["merge", "-pgnout", &f("m.pgn")]);
+    a.extend([f("s0.jsonl"), f("s1.jsonl"), f("s0.pgn"), f("s2.pgn")]);
+    let o = run(&a);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("not the same run"), "{}", stderr(&o));
+
+    // One shard alone: a report of its games and the missing ones named.
+    let o = merge(&["s0.jsonl"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.contains("merged: 4 of 8 games"), "{e}");
+    assert!(e.contains("missing: 4 games: ids 2-3, 6-7"), "{e}");
+    assert!(
+        stdout(&o).contains("Score of greedy vs random:"),
+        "{}",
+        stdout(&o)
+    );
+
+    // The same games twice count once; a game recorded with another result is an error.
+    let o = merge(&["s0.jsonl", "s1.jsonl", "s0.jsonl"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("merged: 8 of 8 games"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("4 duplicates dropped"),
+        "{}",
+        stderr(&o)
+    );
+    let text = std::fs::read_to_string(dir.join("s0.jsonl")).unwrap();
+    let first = text.lines().next().unwrap();
+    let flipped = ["1-0", "0-1", "1/2-1/2"]
+        .iter()
+        .zip(["0-1", "1-0", "1-0"])
+        .map(|(from, to)| {
+            let field = |r: &str| format!("\"result\":\"{r}\"");
+            first.replace(&field(from), &field(to))
+        })
+        .find(|l| l != first)
+        .unwrap();
+    assert_ne!(flipped, first);
+    std::fs::write(dir.join("bad.jsonl"), format!("{flipped}\n")).unwrap();
+    let o = merge(&["s0.jsonl", "bad.jsonl"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("differs from game"), "{}", stderr(&o));
+
+    // A line without a run identity (a runner from before shards), a file that is not
+    // there, no files: refused.
+    let old: String = first
+        .split(",\"run\":")
+        .next()
+        .map(|s| format!("{s}}}\n"))
+        .unwrap();
+    assert!(!old.contains("\"run\""));
+    std::fs::write(dir.join("old.jsonl"), old).unwrap();
+    let o = merge(&["old.jsonl"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("no run identity"), "{}", stderr(&o));
+    assert_eq!(merge(&["nothing.jsonl"]).status.code(), Some(1));
+    assert_eq!(merge(&[]).status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn shards_sharing_a_directory_stop_together_on_the_sprt() {
+    let dir = scratch("sprt");
+    let shared = dir.join("shared");
+    std::fs::create_dir_all(&shared).unwrap();
+    let sprt = ["-sprt", "elo0=0", "elo1=20"];
+    let shard = |i: usize| {
+        let mut a = strings(&[
+            "-engine",
+            "builtin=greedy",
+            "-engine",
+            "builtin=random",
+            "-games",
+            "2",
+            "-rounds",
+            "500",
+            "-repeat",
+        ]);
+        a.extend(strings(&sprt));
+        a.extend(strings(&[
+            "-shard",
+            &format!("{i}/3"),
+            &format!("dir={}", p(&shared)),
+            "poll=0",
+            "-results",
+            &p(&shared.join(format!("s{i}.jsonl"))),
+        ]));
+        a
+    };
+    let children = [spawn(&shard(0), &[]), spawn(&shard(1), &[])];
+    for c in children {
+        let o = c.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let decisions: Vec<PathBuf> = std::fs::read_dir(&shared)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "sprt"))
+        .collect();
+    assert_eq!(decisions.len(), 1, "{decisions:?}");
+    let decision: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&decisions[0]).unwrap()).unwrap();
+    assert_eq!(decision["decision"], "H1", "{decision}");
+    let played = lines(&shared.join("s0.jsonl")).len() + lines(&shared.join("s1.jsonl")).len();
+    assert!(
+        played < 300,
+        "{played} of 668 games: the shards did not stop"
+    );
+
+    // A shard that starts after the decision plays nothing.
+    let o = run(&shard(2));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(lines(&shared.join("s2.jsonl")).is_empty());
+
+    let mut merge = strings(&["merge", "-report"]);
+    merge.extend(strings(&sprt));
+    merge.extend((0..3).map(|i| p(&shared.join(format!("s{i}.jsonl")))));
+    let o = run(&merge);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("H1 accepted"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "Finished match: {played} of 1000 games, stopped by the SPRT"
+        )),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn resume_refuses_a_file_of_another_run() {
+    let dir = scratch("resume");
+    let res = p(&dir.join("r.jsonl"));
+    let with = |extra: &[&str]| {
+        let mut a = builtin_match(2, 1, extra);
+        a.extend(strings(&["-results", &res]));
+        a
+    };
+    let o = run(&with(&[]));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(lines(&dir.join("r.jsonl"))[0]["run"]["games"], 4);
+    // Other games: refused, the file untouched.
+    let o = run(&with(&["-resume", "-seed", "2"]));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("another run"), "{}", stderr(&o));
+    // Other output or concurrency: the same run.
+    let o = run(&with(&["-resume", "-concurrency", "2", "-report"]));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(lines(&dir.join("r.jsonl")).len(), 4);
+    let _ = std::fs::remove_dir_all(&dir);
+}

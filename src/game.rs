@@ -160,6 +160,13 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         let _ = budget;
         (None, 0)
     }
+
+    /// Makes what [`Game::solve`] keeps per thread (Reversi: the solver's table), on
+    /// the calling thread; called when a searcher is made, so the first move that needs
+    /// it does not pay for it on its clock (issue 25 item 8: 20–50 ms for Reversi's
+    /// table on a loaded 2-core machine, a time forfeit at 50 ms a move). Default:
+    /// nothing.
+    fn prepare_thread() {}
 }
 
 /// What [`Game::solve`] may spend.

@@ -75,6 +75,8 @@ pub struct Config {
     pub rating_interval: u64,
     /// End with the summary (`-report`).
     pub report: bool,
+    /// Show the pentanomial line (fastchess's `-report penta=false` hides it).
+    pub penta: bool,
 }
 
 /// Why a run could not be carried out.
@@ -353,7 +355,7 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
                 stats::fmt_elo(e.nelo_error)
             ));
         }
-        if let Some(e) = stats::pentanomial(&penta) {
+        if let Some(e) = stats::pentanomial(&penta).filter(|_| cfg.penta) {
             let p = penta.0;
             out.push_str(&format!(
                 "Pentanomial [0, 0.5, 1, 1.5, 2]: [{}, {}, {}, {}, {}] ({} pairs): Elo {} ± {}, nElo: {} ± {}\n",

@@ -14,8 +14,13 @@ const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
 /// `cargo test -p tournament` does not build the engine crate's binaries, so it is built
 /// here (a no-op when it is up to date, and never a stale binary from an older build).
 fn ataxx_binary() -> PathBuf {
+    engine_binary("ataxx")
+}
+
+/// One of our engine binaries (`ataxx`, `loa`, `reversi`), built as [`ataxx_binary`] says.
+fn engine_binary(bin: &str) -> PathBuf {
     let path =
-        Path::new(TOURNAMENT).with_file_name(format!("ataxx{}", std::env::consts::EXE_SUFFIX));
+        Path::new(TOURNAMENT).with_file_name(format!("{bin}{}", std::env::consts::EXE_SUFFIX));
     if let Some(cargo) = std::env::var_os("CARGO") {
         let profile = path
             .parent()
@@ -23,7 +28,7 @@ fn ataxx_binary() -> PathBuf {
             .and_then(|p| p.to_str())
             .unwrap_or("debug");
         let mut build = Command::new(cargo);
-        build.args(["build", "--quiet", "-p", "ataxx-engine", "--bin", "ataxx"]);
+        build.args(["build", "--quiet", "-p", "ataxx-engine", "--bin", bin]);
         match profile {
             "debug" => {}
             "release" => {
@@ -35,8 +40,8 @@ fn ataxx_binary() -> PathBuf {
         }
         let status = build
             .status()
-            .expect("run cargo build for the ataxx binary");
-        assert!(status.success(), "building the ataxx binary failed");
+            .expect("run cargo build for the engine binary");
+        assert!(status.success(), "building the {bin} binary failed");
     }
     assert!(path.exists(), "no engine binary at {}", path.display());
     path
@@ -445,6 +450,135 @@ fn text_engine_meets_uai_engine_with_openings() {
     assert_eq!(recs.len(), 6);
     // Games end by the rules, never by a fault.
     assert_rule_endings(&recs, "25 consecutive jumps");
+}
+
+/// A Reversi opening `plies` moves deep (no passes), from seeded random play, in
+/// protocol notation: games from it end within a few moves.
+fn deep_reversi_opening(plies: usize, seed: u64) -> String {
+    use engine::game::{GameIo, RuleSet};
+    use engine::games::reversi::position::Position;
+    let mut rng = engine::rng::SplitMix64::new(seed);
+    'again: loop {
+        let mut pos = Position::startpos(RuleSet::Text);
+        let mut line = Vec::new();
+        for _ in 0..plies {
+            let legal = pos.legal_moves();
+            let Some(&mv) = rng.choose(&legal).filter(|m| !m.is_pass()) else {
+                continue 'again;
+            };
+            line.push(pos.move_name(mv));
+            pos.make_move(mv);
+        }
+        if pos.legal_moves().iter().any(|m| m.is_pass()) {
+            continue;
+        }
+        return line.join(" ");
+    }
+}
+
+/// Issue 25 item 1: when the other engine played the last move, the Reversi text
+/// engine was never told it, refused the next game's `clear` and every set-up line
+/// (`error: clear is refused while a game is in progress`), and the runner, ignoring
+/// the errors, scored it a time forfeit 5 s later. Now it is sent the last move, and
+/// every game ends on the board.
+#[test]
+fn text_engine_is_told_the_move_that_ended_the_game() {
+    let reversi = engine_binary("reversi");
+    let dir = scratch("reversi-text-end");
+    let book = dir.join("book.txt");
+    // 48 plies: 12 empties, which both sides solve at once.
+    std::fs::write(&book, deep_reversi_opening(48, 5) + "\n").unwrap();
+    let res = dir.join("r.jsonl");
+    let o = run(&[
+        "-variant",
+        "reversi",
+        "-engine",
+        &format!("cmd={}", reversi.display()),
+        "name=txt",
+        "proto=text",
+        "st=5",
+        "-engine",
+        &format!("cmd={}", reversi.display()),
+        "name=ugi",
+        "proto=ugi",
+        "nodes=2000",
+        "-games",
+        "4",
+        "-openings",
+        &format!("file={}", book.display()),
+        "-results",
+        res.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&res)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    let mut ugi_ended_one = false;
+    for (k, g) in lines.iter().enumerate() {
+        assert_eq!(g["ending"], "rules", "{g}");
+        let plies = g["moves"].as_array().unwrap().len();
+        let last_mover = &g["players"][(plies + 1) % 2];
+        ugi_ended_one |= k < 3 && last_mover == "ugi";
+    }
+    // The case of the issue happened: the text engine had a game after one that the
+    // UGI engine ended.
+    assert!(ugi_ended_one, "{lines:?}");
+}
+
+/// Issue 25 item 1: a set-up command the text engine refuses (here every `clear`, so
+/// the second game) loses that game as what it is, `set-up refused: <its error line>`,
+/// at once and never as a time forfeit; like other faults of the process it stops
+/// the run unless `-recover` (which starts the program afresh) is given.
+#[test]
+fn refused_set_up_loses_the_game_as_such() {
+    let dir = scratch("setup-refused");
+    let res = dir.join("r.jsonl");
+    for recover in [false, true] {
+        let _ = std::fs::remove_file(&res);
+        let started = Instant::now();
+        let mut args = vec![
+            "-engine".to_string(),
+            format!("cmd={FAKE}"),
+            "name=fake".into(),
+            "proto=text".into(),
+            "args=--text --refuse clear".into(),
+            "st=5".into(),
+            "-engine".into(),
+            "builtin=random".into(),
+            "-games".into(),
+            "3".into(),
+            "-results".into(),
+            res.to_str().unwrap().into(),
+        ];
+        if recover {
+            args.push("-recover".into());
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = run(&args);
+        // Far below the 5 s a time forfeit would have waited.
+        assert!(started.elapsed() < Duration::from_secs(4), "{}", stderr(&o));
+        let recs = records(&res);
+        let (_, result, reason, first) = &recs[1];
+        assert_eq!((first.as_str(), result.as_str()), ("random", "1-0"));
+        assert_eq!(
+            reason, "fake set-up refused: error: clear is refused",
+            "{recs:?}"
+        );
+        let text = std::fs::read_to_string(&res).unwrap();
+        assert!(text.contains("\"ending\":\"set-up refused\""), "{text}");
+        if recover {
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+            assert_eq!(recs.len(), 3, "{recs:?}");
+            assert!(!recs[2].2.contains("refused"), "{recs:?}");
+        } else {
+            assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+            assert_eq!(recs.len(), 2, "{recs:?}");
+            assert!(stderr(&o).contains("set-up refused"), "{}", stderr(&o));
+        }
+    }
 }
 
 #[test]

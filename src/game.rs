@@ -373,4 +373,10 @@ pub trait GameIo: Game {
     /// Whether material adjudication means anything in this game (Ataxx: yes; in Lines
     /// of Action fewer pieces are easier to connect, in Reversi discs swing wildly).
     const MATERIAL_ADJUDICATION: bool = false;
+
+    /// Whether the text language's rules ([`RuleSet::Text`]) and the engine protocols'
+    /// ([`RuleSet::Engine`]) end every game alike, so a match between engines of both
+    /// kinds is judged by rules both know (Reversi: yes; Ataxx: 25 consecutive jumps
+    /// against 100 plies; LOA: a move limit against repetitions).
+    const RULE_SETS_AGREE: bool = false;
 }

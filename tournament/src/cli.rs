@@ -18,6 +18,7 @@ use crate::referee::{Adjudication, DrawAdjudication, ResignAdjudication};
 use crate::runner::Config;
 use crate::schedule::{OpeningPolicy, TournamentKind};
 use crate::stats::{SprtModel, SprtSpec};
+use engine::game::RuleSet;
 use engine::games::Variant;
 use std::path::PathBuf;
 
@@ -75,6 +76,7 @@ options:
   -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=normalized|logistic]
   -pgnout FILE [min] | file=FILE [min=true] [notation=uci]   -results FILE   -resume   -recover
   -maxmoves N   -seed N (or -srand N)   -event NAME   -site NAME
+  -rules text|engine  the rules that judge (needed when text and UAI/UGI engines meet)
   -adjudicate material=M [plies=P]
   -draw movenumber=N movecount=M score=S   -resign movecount=M score=S [twosided=true]
   -ratinginterval N   -report [penta=true|false]   -log FILE | file=FILE [engine=true]   -debug
@@ -307,6 +309,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         rating_interval: 0,
         report: false,
         penta: true,
+        rules: None,
     };
     let mut i = 0;
     while i < args.len() {
@@ -515,6 +518,17 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 cfg.report = true
             }
             "maxmoves" => cfg.maxmoves = Some(positive("-maxmoves", one("-maxmoves")?)?),
+            "rules" => {
+                cfg.rules = Some(match one("-rules")? {
+                    "text" => RuleSet::Text,
+                    "engine" | "uai" | "ugi" => RuleSet::Engine,
+                    v => {
+                        return Err(format!(
+                            "-rules: unknown rules '{v}' (text, or engine: UAI/UGI)"
+                        ))
+                    }
+                })
+            }
             // cutechess-cli calls it -srand.
             "seed" | "srand" => cfg.seed = parse_num(opt, one(opt)?)?,
             "adjudicate" => {

@@ -99,6 +99,11 @@ pub fn format<G: GameIo>(rec: &GameRecord, style: &PgnStyle) -> String {
     }
     tag(&mut out, "Result", rec.result.as_str());
     tag(&mut out, "Variant", G::NAME);
+    // Which rules judged (`-rules`): a game the text rules ended may go on under the
+    // engine protocols', and the reverse.
+    if let Some(rules) = rec.rules.as_deref().filter(|_| !style.min) {
+        tag(&mut out, "Rules", rules);
+    }
     // The standard leaves the tags out for a game from the start position.
     if rec.fen != G::startpos(RuleSet::Engine).fen() {
         tag(&mut out, "SetUp", "1");
@@ -431,6 +436,7 @@ mod tests {
             date: "2024.01.02".into(),
             duration_ms: 0,
             pair_key: None,
+            rules: None,
         };
         let text = format::<Position>(&rec, &PgnStyle::default());
         assert!(text.contains("[White \"b\"]\n[Black \"a\"]\n"));
@@ -615,6 +621,7 @@ mod tests {
             date: "2024.01.02".into(),
             duration_ms: 0,
             pair_key: None,
+            rules: None,
         }
     }
 

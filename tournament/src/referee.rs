@@ -397,5 +397,6 @@ fn record<G: GameIo>(
         date: today(),
         duration_ms: started.elapsed().as_millis() as u64,
         pair_key: m.spec.pair_key,
+        rules: Some(crate::runner::rules_name(m.opening.base.rule_set()).to_string()),
     }
 }

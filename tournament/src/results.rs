@@ -283,6 +283,9 @@ pub struct GameRecord {
     /// With `-repeat`: the id of the first game of its pair.
     #[serde(default, rename = "pair")]
     pub pair_key: Option<u64>,
+    /// The rules that judged it (`text`, `engine`; missing in files written before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
 }
 
 /// A line as written: the record plus its ply count, for people and scripts reading
@@ -468,6 +471,7 @@ mod tests {
             date: "2024.05.06".into(),
             duration_ms: 12,
             pair_key: Some(0),
+            rules: None,
         }
     }
 

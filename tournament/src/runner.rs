@@ -77,6 +77,9 @@ pub struct Config {
     pub report: bool,
     /// Show the pentanomial line (fastchess's `-report penta=false` hides it).
     pub penta: bool,
+    /// The rules that judge the games (`-rules`); `None`: those the engines play by,
+    /// which must then be one set.
+    pub rules: Option<RuleSet>,
 }
 
 /// Why a run could not be carried out.
@@ -478,13 +481,7 @@ impl<G: GameIo> Plan<G> {
             .engines
             .iter()
             .any(|e| e.proto::<G>() == Some(Proto::Text));
-        // The referee judges by the rules the engines search under: the text language's
-        // when a text engine plays, else the engine protocols'.
-        let rules = if text_engines {
-            RuleSet::Text
-        } else {
-            RuleSet::Engine
-        };
+        let rules = judging_rules::<G>(cfg).map_err(usage)?;
         if cfg.adjudicate.is_some() && !G::MATERIAL_ADJUDICATION {
             return Err(usage(format!(
                 "-adjudicate material=: material decides nothing in {}",
@@ -515,6 +512,37 @@ impl<G: GameIo> Plan<G> {
                 .map_or(OpeningPolicy::Shared, |o| o.policy),
         );
         Ok(Plan { book, schedule })
+    }
+}
+
+/// The rules that judge the games: `-rules` if given, else the ones the engines play by
+/// (the text language's when a text engine plays, else the engine protocols'). A run
+/// whose engines play by different rules (text and UAI/UGI engines, in a game whose
+/// rule sets differ) is refused unless `-rules` names the judge: either choice judges
+/// one of them by a rule it cannot know (issue 25 item 2: a UAI engine lost a game by
+/// the text rules' 25 consecutive jumps while its own 100-ply rule let it shuffle on).
+pub fn judging_rules<G: GameIo>(cfg: &Config) -> Result<RuleSet, String> {
+    let speaks = |p: Proto| cfg.engines.iter().any(|e| e.proto::<G>() == Some(p));
+    let text = speaks(Proto::Text);
+    let engine = speaks(Proto::Uai) || speaks(Proto::Ugi);
+    if let Some(rules) = cfg.rules {
+        return Ok(rules);
+    }
+    if text && engine && !G::RULE_SETS_AGREE {
+        return Err(format!(
+            "text and UAI/UGI engines end {} games by different rules; name the judge with \
+             -rules text or -rules engine (the other side is then judged by rules it does not know)",
+            G::NAME
+        ));
+    }
+    Ok(if text { RuleSet::Text } else { RuleSet::Engine })
+}
+
+/// The name of a rule set in the results and the PGN (`text`, `engine`).
+pub fn rules_name(rules: RuleSet) -> &'static str {
+    match rules {
+        RuleSet::Text => "text",
+        RuleSet::Engine => "engine",
     }
 }
 

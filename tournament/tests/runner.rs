@@ -444,12 +444,77 @@ fn text_engine_meets_uai_engine_with_openings() {
         res.to_str().unwrap(),
         "-concurrency",
         "2",
+        "-rules",
+        "text",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let recs = records(&res);
     assert_eq!(recs.len(), 6);
     // Games end by the rules, never by a fault.
     assert_rule_endings(&recs, "25 consecutive jumps");
+}
+
+/// Issue 25 item 2: text and UAI engines end Ataxx games by different rules (25
+/// consecutive jumps against 100 plies), so a run that mixes them is refused with one
+/// line unless `-rules` names the judge; the results record which rules judged. In
+/// Reversi, whose rule sets agree, nothing needs naming.
+#[test]
+fn mixed_rules_must_be_named() {
+    let dir = scratch("mixed-rules");
+    let res = dir.join("r.jsonl");
+    let args = |rules: &[&'static str]| {
+        let mut a: Vec<String> = [
+            "-engine",
+            &format!("cmd={FAKE}"),
+            "name=text",
+            "proto=text",
+            "args=--text",
+            "st=1",
+            "-engine",
+            &format!("cmd={FAKE}"),
+            "name=uai",
+            "st=1",
+            "-results",
+            res.to_str().unwrap(),
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        a.extend(rules.iter().map(|s| s.to_string()));
+        a
+    };
+    let run_owned = |a: Vec<String>| {
+        let v: Vec<&str> = a.iter().map(String::as_str).collect();
+        run(&v)
+    };
+    let o = run_owned(args(&[]));
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("-rules text or -rules engine"), "{err}");
+    assert!(!res.exists());
+    for (rules, name) in [("text", "text"), ("engine", "engine"), ("uai", "engine")] {
+        let _ = std::fs::remove_file(&res);
+        let o = run_owned(args(&["-rules", rules]));
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let text = std::fs::read_to_string(&res).unwrap();
+        assert!(text.contains(&format!("\"rules\":\"{name}\"")), "{text}");
+    }
+    // Two UAI engines need no naming, and are judged by their own rules.
+    let _ = std::fs::remove_file(&res);
+    let o = run(&[
+        "-engine",
+        &format!("cmd={FAKE}"),
+        "st=1",
+        "-engine",
+        "builtin=random",
+        "-results",
+        res.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(&res)
+        .unwrap()
+        .contains("\"rules\":\"engine\""));
 }
 
 /// A Reversi opening `plies` moves deep (no passes), from seeded random play, in
@@ -1405,11 +1470,20 @@ fn round_robin_of_uai_text_and_builtin_players() {
         "-pgnout",
         pgn.to_str().unwrap(),
         "-report",
+        "-rules",
+        "text",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let recs = records(&res);
     assert_eq!(recs.len(), 6, "{recs:?}");
     assert_rule_endings(&recs, "25 consecutive jumps");
+    assert_eq!(
+        std::fs::read_to_string(&pgn)
+            .unwrap()
+            .matches("[Rules \"text\"]")
+            .count(),
+        6
+    );
     let out = stdout(&o);
     assert!(out.contains("Endings: 6 rules\n"), "{out}");
     assert_pgn_reads_back_whole(&pgn, &res);

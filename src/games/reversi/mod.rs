@@ -201,6 +201,8 @@ impl Game for Position {
 impl GameIo for Position {
     const NAME: &'static str = "reversi";
     const BENCH_DEPTH: u32 = 13;
+    /// Reversi's rules do not depend on the rule set.
+    const RULE_SETS_AGREE: bool = true;
     const EVAL_TERMS: &'static [&'static str] = &eval::TERMS;
 
     fn eval_weights() -> [&'static [i32]; 2] {

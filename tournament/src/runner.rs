@@ -4,7 +4,7 @@
 //! and stops early when the SPRT decides.
 
 use crate::builtin::Builtin;
-use crate::engine_process::{Launch, LogTag, TrafficLog};
+use crate::engine_process::{self, Launch, LogTag, TrafficLog};
 use crate::openings::{Book, OpeningsSpec};
 use crate::pgn::{PgnOut, PgnStyle, PgnWriter};
 use crate::player::{EngineKind, EngineSpec, Fault, GameStart, Player, Proto};
@@ -21,8 +21,28 @@ use engine::protocol::uci::Dialect;
 use std::collections::{BTreeMap, HashMap};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
+
+/// Exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+pub const INTERRUPTED_STATUS: i32 = 130;
+
+/// Ctrl-C (SIGINT), as messages: the handler is installed once per process, at the
+/// first call (`never` if it cannot be installed: then Ctrl-C kills the runner as
+/// before, and `-resume` still recovers every game recorded).
+fn interrupts() -> crossbeam_channel::Receiver<()> {
+    static RX: OnceLock<Option<crossbeam_channel::Receiver<()>>> = OnceLock::new();
+    RX.get_or_init(|| {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        ctrlc::set_handler(move || {
+            let _ = tx.send(());
+        })
+        .ok()
+        .map(|()| rx)
+    })
+    .clone()
+    .unwrap_or_else(crossbeam_channel::never)
+}
 
 /// A complete run configuration.
 #[derive(Clone, Debug, PartialEq)]
@@ -440,7 +460,9 @@ pub fn run<G: GameIo, D: TextProtocol<Game = G>>(cfg: &Config) -> Result<i32, Ru
     let mut stdout = std::io::stdout();
     let _ = write!(stdout, "{}", report(cfg, &ledger.tally));
     if cfg.report {
-        let stopped = if ended.fatal.is_some() || ended.write_error.is_some() {
+        let stopped = if ended.interrupted {
+            ", interrupted"
+        } else if ended.fatal.is_some() || ended.write_error.is_some() {
             ", stopped by a fault"
         } else if ledger.tally.games < ledger.total as u64 {
             ", stopped by the SPRT"
@@ -462,6 +484,18 @@ pub fn run<G: GameIo, D: TextProtocol<Game = G>>(cfg: &Config) -> Result<i32, Ru
     if let Some(msg) = ended.fatal {
         eprintln!("{msg}");
         return Ok(1);
+    }
+    if ended.interrupted {
+        let resume = if cfg.results.is_some() {
+            "; the same command with -resume plays the rest"
+        } else {
+            ""
+        };
+        eprintln!(
+            "interrupted: {} of {} games played{resume}",
+            ledger.tally.games, ledger.total
+        );
+        return Ok(INTERRUPTED_STATUS);
     }
     Ok(0)
 }
@@ -803,13 +837,17 @@ struct Ended {
     fatal: Option<String>,
     /// The results or PGN file could not be written.
     write_error: Option<String>,
+    /// Ctrl-C: games under way were dropped (not recorded: `-resume` plays them).
+    interrupted: bool,
 }
 
 /// Plays the pending games on `cfg.concurrency` workers and records each one as it
 /// ends. This thread hands out games over a channel, one for each game recorded, so
 /// exactly as many are under way as there are workers: a stop (SPRT decision, fatal
 /// fault, write error) is not overrun by games nobody needs. Closing the channel ends
-/// the workers; nothing polls.
+/// the workers; nothing polls. Ctrl-C stops recording at once (a game that ends after
+/// it may have been cut short by it), hands nothing more out and kills the engines, so
+/// the workers finish at once; a second Ctrl-C exits there and then.
 fn play<G: GameIo, D: TextProtocol<Game = G>>(
     cfg: &Config,
     plan: &Plan<G>,
@@ -826,6 +864,7 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
     let workers = cfg.concurrency.min(ledger.pending.len().max(1));
     let mut queue = std::mem::take(&mut ledger.pending).into_iter();
     let mut stopping = sprt_done(&ledger.tally);
+    let interrupts = interrupts();
 
     std::thread::scope(|scope| {
         let (job_tx, job_rx) = crossbeam_channel::unbounded::<GameSpec>();
@@ -848,7 +887,26 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
         for _ in 0..workers {
             hand_out(&mut feed, stopping);
         }
-        for played in done_rx {
+        loop {
+            let played = crossbeam_channel::select! {
+                recv(done_rx) -> played => match played {
+                    Ok(played) => played,
+                    Err(_) => break,
+                },
+                recv(interrupts) -> _ => {
+                    if ended.interrupted {
+                        engine_process::kill_all();
+                        std::process::exit(INTERRUPTED_STATUS);
+                    }
+                    ended.interrupted = true;
+                    feed = None;
+                    engine_process::kill_all();
+                    continue;
+                }
+            };
+            if ended.interrupted {
+                continue;
+            }
             let rec = &played.record;
             if let Err(e) = ledger.record::<G>(rec) {
                 ended.write_error.get_or_insert(e);

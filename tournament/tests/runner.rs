@@ -745,6 +745,88 @@ fn killed_run_resumes_without_losing_or_repeating_games() {
     assert_eq!(records(&res).len(), 16);
 }
 
+/// Issue 25 item 5: Ctrl-C (SIGINT to the terminal's whole process group, engines
+/// included) prints the standings so far and an `interrupted` line, exits with 130,
+/// records no game it cut short (no crash of an engine the signal reached), and
+/// `-resume` plays exactly the rest.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_prints_the_standings_and_resume_continues() {
+    use std::os::unix::process::CommandExt;
+    let dir = scratch("sigint");
+    let res = dir.join("r.jsonl");
+    let args: Vec<String> = [
+        "-engine",
+        &format!("cmd={FAKE}"),
+        "name=fake",
+        "args=--slow 5",
+        "st=0.5",
+        "-engine",
+        "builtin=greedy",
+        "-games",
+        "2",
+        "-rounds",
+        "8",
+        "-repeat",
+        "-concurrency",
+        "2",
+        "-results",
+        res.to_str().unwrap(),
+        "-report",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    // A process group of its own, as a shell gives a foreground job: the signal goes
+    // to the group, as the terminal's Ctrl-C does.
+    let child = Command::new(TOURNAMENT)
+        .args(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while records(&res).len() < 2 && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let group = format!("-{}", child.id());
+    let status = Command::new("kill")
+        .args(["-INT", "--", &group])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    let recs = records(&res);
+    assert!((2..16).contains(&recs.len()), "{recs:?}");
+    for (id, _, reason, _) in &recs {
+        assert!(!reason.contains("crash"), "game {id}: {reason}");
+    }
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("interrupted: {} of 16 games played", recs.len())),
+        "{err}"
+    );
+    let out = stdout(&o);
+    assert!(out.contains("Score of fake vs greedy: "), "{out}");
+    assert!(
+        out.contains(&format!(
+            "Finished match: {} of 16 games, interrupted",
+            recs.len()
+        )),
+        "{out}"
+    );
+    let mut resumed = args.clone();
+    resumed.push("-resume".into());
+    let o = run(&resumed.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let after = records(&res);
+    assert_eq!(&after[..recs.len()], &recs[..]);
+    let ids: HashSet<u64> = after.iter().map(|r| r.0).collect();
+    assert_eq!((after.len(), ids), (16, (0..16).collect()));
+}
+
 #[test]
 fn sprt_stops_early_with_h1() {
     let dir = scratch("sprt");

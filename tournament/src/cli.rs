@@ -72,7 +72,7 @@ options:
   -variant {games}   the game (default {default})
   -tournament round-robin|gauntlet   -games N   -rounds N   -repeat   -concurrency N
   -openings file=F [format=epd|pgn] [order=sequential|random] [start=N] [plies=N]
-            [policy=default|encounter|round]
+            [policy=default|encounter|round] [replays=allow]
   -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=normalized|logistic]
   -pgnout FILE [min] | file=FILE [min=true] [notation=uci]   -results FILE   -resume   -recover
   -maxmoves N   -seed N (or -srand N)   -event NAME   -site NAME
@@ -388,6 +388,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                     start: 1,
                     plies: None,
                     policy: OpeningPolicy::Shared,
+                    allow_replays: false,
                 };
                 let mut have_file = false;
                 for w in words {
@@ -427,6 +428,15 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                                     return Err(format!(
                                     "-openings: unknown policy '{v}' (default, encounter or round)"
                                 ))
+                                }
+                            }
+                        }
+                        "replays" => {
+                            spec.allow_replays = match v.as_str() {
+                                "allow" => true,
+                                "refuse" => false,
+                                _ => {
+                                    return Err(format!("-openings: replays={v}: allow or refuse"))
                                 }
                             }
                         }

@@ -827,6 +827,58 @@ fn ctrl_c_prints_the_standings_and_resume_continues() {
     assert_eq!((after.len(), ids), (16, (0..16).collect()));
 }
 
+/// Issue 25 item 3: engines limited only by nodes replay a game move for move when
+/// the schedule gives them an opening again in the same colours (an SPRT counted 153
+/// such pairs in 473 games). Such a run is refused with one line unless the user
+/// allows it (`-openings … replays=allow`), and the report then says how many games
+/// were distinct, counted from the games themselves.
+#[test]
+fn deterministic_replays_are_refused_or_counted() {
+    let ataxx = ataxx_binary();
+    let cmd = format!("cmd={}", ataxx.display());
+    let dir = scratch("replays");
+    let book = dir.join("book.txt");
+    std::fs::write(&book, "a7-b6 g7-f6\nf2 b2\n").unwrap();
+    let play = |limit: &str, openings: &str| {
+        run(&[
+            "-engine",
+            &cmd,
+            "name=a",
+            "-engine",
+            &cmd,
+            "name=b",
+            "option.Aspiration=0",
+            "-each",
+            limit,
+            "-games",
+            "2",
+            "-rounds",
+            "3",
+            "-repeat",
+            "-openings",
+            &format!("file={}", book.display()),
+            openings,
+        ])
+    };
+    // Round 3 takes opening 1 again: its two games replay round 1's.
+    let o = play("nodes=300", "order=sequential");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("2 of 6 games would replay"), "{err}");
+    assert!(err.contains("replays=allow"), "{err}");
+    let o = play("nodes=300", "replays=allow");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("Distinct games: 4 of 6 (2 replay an earlier game move for move)\n"),
+        "{out}"
+    );
+    // A fixed time per move makes the games depend on the machine: nothing to refuse.
+    let o = play("st=0.01", "order=sequential");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
 #[test]
 fn sprt_stops_early_with_h1() {
     let dir = scratch("sprt");

@@ -1294,7 +1294,7 @@ fn pgnout_with_min_writes_the_named_file_in_minimal_form() {
         let keys: Vec<&str> = g.tags.iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(
             keys,
-            ["Event", "Site", "Date", "Round", "Black", "White", "Result", "Variant"]
+            ["Event", "Site", "Date", "Round", "White", "Black", "Result", "Variant"]
         );
     }
     assert!(!text.contains('{'), "{text}");

@@ -222,6 +222,16 @@ fn build_engine(index: usize, words: &[(String, String)]) -> Result<EngineSpec, 
             "depth" | "plies" => limits.depth = Some(parse_num(k, v)?),
             "nodes" => limits.nodes = Some(parse_num("nodes", v)?),
             "timemargin" => limits.margin_ms = parse_num("timemargin", v)?,
+            // fastchess: `restart=off` is what the runner does (a process per engine
+            // and worker, restarted only after a fault of its own).
+            "restart" => match v {
+                "off" => {}
+                _ => {
+                    return Err(format!(
+                        "restart={v}: only restart=off (engines are restarted after a fault only)"
+                    ))
+                }
+            },
             "inittimeout" => init_timeout_ms = parse_seconds_ms("inittimeout", v)?,
             _ => {
                 if let Some(opt) = k.strip_prefix("option.") {
@@ -979,8 +989,9 @@ mod tests {
         ] {
             assert!(run(&format!("{two} {bad}")).is_err(), "{bad}");
         }
-        let c = run("-engine name=a cmd=./a plies=7 -engine builtin=random").unwrap();
+        let c = run("-engine name=a cmd=./a plies=7 restart=off -engine builtin=random").unwrap();
         assert_eq!(c.engines[0].limits.depth, Some(7));
+        assert!(run("-engine name=a cmd=./a plies=7 restart=on -engine builtin=random").is_err());
         let c = run(&format!("{two} -pgnout file=g.pgn notation=uci min=true")).unwrap();
         assert!(c.pgnout.unwrap().min);
         let log = |s: &str| run(&format!("{two} {s}")).map(|c| c.log.unwrap());

@@ -160,6 +160,13 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         let _ = budget;
         (None, 0)
     }
+
+    /// Makes what [`Game::solve`] keeps per thread (Reversi: the solver's table), on
+    /// the calling thread; called when a searcher is made, so the first move that needs
+    /// it does not pay for it on its clock (issue 25 item 8: 20–50 ms for Reversi's
+    /// table on a loaded 2-core machine, a time forfeit at 50 ms a move). Default:
+    /// nothing.
+    fn prepare_thread() {}
 }
 
 /// What [`Game::solve`] may spend.
@@ -366,4 +373,10 @@ pub trait GameIo: Game {
     /// Whether material adjudication means anything in this game (Ataxx: yes; in Lines
     /// of Action fewer pieces are easier to connect, in Reversi discs swing wildly).
     const MATERIAL_ADJUDICATION: bool = false;
+
+    /// Whether the text language's rules ([`RuleSet::Text`]) and the engine protocols'
+    /// ([`RuleSet::Engine`]) end every game alike, so a match between engines of both
+    /// kinds is judged by rules both know (Reversi: yes; Ataxx: 25 consecutive jumps
+    /// against 100 plies; LOA: a move limit against repetitions).
+    const RULE_SETS_AGREE: bool = false;
 }

@@ -16,11 +16,14 @@ fn run(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn version_help_and_bad_arguments() {
-    let (code, out, _) = run(&["--version"]);
-    assert_eq!(
-        (code, out.trim()),
-        (0, concat!("ataxx ", env!("CARGO_PKG_VERSION")))
-    );
+    for version in ["--version", "-version"] {
+        let (code, out, _) = run(&[version]);
+        assert_eq!(
+            (code, out.trim()),
+            (0, concat!("ataxx ", env!("CARGO_PKG_VERSION"))),
+            "{version}"
+        );
+    }
     let (code, out, _) = run(&["--help"]);
     assert!(code == 0 && out.starts_with("usage: ataxx"), "{out}");
     let (code, _, err) = run(&["--display"]);

@@ -43,7 +43,11 @@ fn every_suite_file_is_declared() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
     let this = std::fs::read_to_string(dir.join("tests.rs")).expect("tests.rs");
     for entry in std::fs::read_dir(&dir).expect("tests/") {
-        let name = entry.expect("an entry").file_name().to_string_lossy().into_owned();
+        let name = entry
+            .expect("an entry")
+            .file_name()
+            .to_string_lossy()
+            .into_owned();
         if let Some(suite) = name.strip_suffix(".rs").filter(|s| *s != "tests") {
             assert!(
                 this.contains(&format!("\nmod {suite};\n")),

@@ -96,7 +96,8 @@ pub fn run<D: TextDialect>(bin: &str, args: &[String]) -> u8 {
             println!("{}", usage_for::<D>(bin));
             0
         }
-        ["--version" | "-V"] => {
+        // `-version` too, as the tournament runners (cutechess-cli, fastchess) spell it.
+        ["--version" | "-version" | "-V"] => {
             println!("{bin} {}", env!("CARGO_PKG_VERSION"));
             0
         }

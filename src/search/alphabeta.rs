@@ -164,8 +164,11 @@ pub const PROOF_MOVES: u32 = 5;
 pub const PROOF_BUDGET: u64 = 1_000_000;
 
 impl<G: Game> Searcher<G> {
-    /// A searcher with a transposition table of `hash_mib` MiB.
+    /// A searcher with a transposition table of `hash_mib` MiB, on the thread that
+    /// will search with it (the game's per-thread tables are made here:
+    /// [`Game::prepare_thread`]).
     pub fn new(hash_mib: usize) -> Searcher<G> {
+        G::prepare_thread();
         Searcher {
             tt: Table::new(hash_mib),
             killers: vec![[None, None]; MAX_PLY + 1],

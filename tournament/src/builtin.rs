@@ -102,7 +102,7 @@ impl<G: Game> Player<G> for Builtin {
             .ok_or_else(|| Fault::Garbage("no legal move in a finished game".into()))
     }
 
-    fn game_over(&mut self, _faulted: bool) {}
+    fn game_over(&mut self, _faulted: bool, _final_moves: Option<&[G::Move]>) {}
 
     fn shutdown(&mut self) {}
 }

@@ -18,6 +18,7 @@ use crate::referee::{Adjudication, DrawAdjudication, ResignAdjudication};
 use crate::runner::Config;
 use crate::schedule::{OpeningPolicy, TournamentKind};
 use crate::stats::{SprtModel, SprtSpec};
+use engine::game::RuleSet;
 use engine::games::Variant;
 use std::path::PathBuf;
 
@@ -64,20 +65,21 @@ engine keys (in -engine, or in -each for every engine):
   proto=uai|ugi|text  protocol (default: uai where the game speaks it, else ugi)
   option.NAME=VALUE   sent as setoption (NAME must be an option the engine declares)
   tc=[MOVES/]TIME[+INC]  clock in seconds       st=SECONDS             fixed time per move
-  depth=N  nodes=N    search limits             timemargin=MS          grace past the deadline (default 50)
+  depth=N (plies=N)  nodes=N  search limits      timemargin=MS          grace past the deadline (default 50)
   inittimeout=SECONDS handshake deadline (default 10)
 
 options:
   -variant {games}   the game (default {default})
   -tournament round-robin|gauntlet   -games N   -rounds N   -repeat   -concurrency N
   -openings file=F [format=epd|pgn] [order=sequential|random] [start=N] [plies=N]
-            [policy=default|encounter|round]
+            [policy=default|encounter|round] [replays=allow]
   -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=normalized|logistic]
-  -pgnout FILE [min] | file=FILE [min=true]   -results FILE   -resume   -recover
+  -pgnout FILE [min] | file=FILE [min=true] [notation=uci]   -results FILE   -resume   -recover
   -maxmoves N   -seed N (or -srand N)   -event NAME   -site NAME
+  -rules text|engine  the rules that judge (needed when text and UAI/UGI engines meet)
   -adjudicate material=M [plies=P]
   -draw movenumber=N movecount=M score=S   -resign movecount=M score=S [twosided=true]
-  -ratinginterval N   -report   -log FILE   -debug
+  -ratinginterval N   -report [penta=true|false]   -log FILE | file=FILE [engine=true]   -debug
   -shard I/N|auto/N [dir=DIR] [poll=SECONDS]   play one shard of the run
   (tournament merge [-pgnout FILE] [-report] [-sprt ...] RESULTS... [PGNS...])
   -version   -help
@@ -218,9 +220,20 @@ fn build_engine(index: usize, words: &[(String, String)]) -> Result<EngineSpec, 
                 }
                 limits.movetime_ms = Some(ms);
             }
-            "depth" => limits.depth = Some(parse_num("depth", v)?),
+            // fastchess calls the depth limit `plies`.
+            "depth" | "plies" => limits.depth = Some(parse_num(k, v)?),
             "nodes" => limits.nodes = Some(parse_num("nodes", v)?),
             "timemargin" => limits.margin_ms = parse_num("timemargin", v)?,
+            // fastchess: `restart=off` is what the runner does (a process per engine
+            // and worker, restarted only after a fault of its own).
+            "restart" => match v {
+                "off" => {}
+                _ => {
+                    return Err(format!(
+                        "restart={v}: only restart=off (engines are restarted after a fault only)"
+                    ))
+                }
+            },
             "inittimeout" => init_timeout_ms = parse_seconds_ms("inittimeout", v)?,
             _ => {
                 if let Some(opt) = k.strip_prefix("option.") {
@@ -308,6 +321,8 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         debug: false,
         rating_interval: 0,
         report: false,
+        penta: true,
+        rules: None,
     };
     let mut i = 0;
     while i < args.len() {
@@ -386,6 +401,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                     start: 1,
                     plies: None,
                     policy: OpeningPolicy::Shared,
+                    allow_replays: false,
                 };
                 let mut have_file = false;
                 for w in words {
@@ -425,6 +441,15 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                                     return Err(format!(
                                     "-openings: unknown policy '{v}' (default, encounter or round)"
                                 ))
+                                }
+                            }
+                        }
+                        "replays" => {
+                            spec.allow_replays = match v.as_str() {
+                                "allow" => true,
+                                "refuse" => false,
+                                _ => {
+                                    return Err(format!("-openings: replays={v}: allow or refuse"))
                                 }
                             }
                         }
@@ -498,7 +523,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 none("-recover")?;
                 cfg.recover = true
             }
-            "log" => cfg.log = Some(file_arg("-log", words)?),
+            "log" => cfg.log = Some(log_arg(words)?),
             "ratinginterval" => {
                 cfg.rating_interval = parse_num("-ratinginterval", one("-ratinginterval")?)?
             }
@@ -506,11 +531,28 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 none("-debug")?;
                 cfg.debug = true
             }
+            // fastchess: `-report penta=true|false` (whether the pentanomial line is shown).
             "report" => {
-                none("-report")?;
+                for w in words {
+                    match key_value(w, "-report")? {
+                        (k, v) if k == "penta" => cfg.penta = parse_bool("-report penta", &v)?,
+                        (k, _) => return Err(format!("-report: unknown key '{k}' (penta=)")),
+                    }
+                }
                 cfg.report = true
             }
             "maxmoves" => cfg.maxmoves = Some(positive("-maxmoves", one("-maxmoves")?)?),
+            "rules" => {
+                cfg.rules = Some(match one("-rules")? {
+                    "text" => RuleSet::Text,
+                    "engine" | "uai" | "ugi" => RuleSet::Engine,
+                    v => {
+                        return Err(format!(
+                            "-rules: unknown rules '{v}' (text, or engine: UAI/UGI)"
+                        ))
+                    }
+                })
+            }
             // cutechess-cli calls it -srand.
             "seed" | "srand" => cfg.seed = parse_num(opt, one(opt)?)?,
             "adjudicate" => {
@@ -649,6 +691,47 @@ fn file_arg(what: &str, words: &[String]) -> Result<PathBuf, String> {
     }
 }
 
+/// `true` or `false`, as fastchess writes its switches.
+fn parse_bool(what: &str, v: &str) -> Result<bool, String> {
+    match v {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!("{what}={v}: expected true or false")),
+    }
+}
+
+/// `-log FILE`, `-log file=FILE`, or fastchess's `-log file=FILE [engine=true]
+/// [append=true] [level=L]`: our log is the engine traffic, always appended to, so
+/// `engine=true` and `append=true` say what it does and `level=` (fastchess's own
+/// messages) changes nothing; `engine=false` or `append=false` would ask for another
+/// log than ours and are refused.
+fn log_arg(words: &[String]) -> Result<PathBuf, String> {
+    let (file, rest) = match words {
+        [first, rest @ ..] if !first.contains('=') || first.starts_with("file=") => {
+            (file_arg("-log", std::slice::from_ref(first))?, rest)
+        }
+        _ => return Err("-log: needs a file name (FILE or file=FILE)".into()),
+    };
+    for w in rest {
+        match key_value(w, "-log")? {
+            (k, v) if k == "engine" || k == "append" => {
+                if !parse_bool(&format!("-log {k}"), &v)? {
+                    return Err(format!(
+                        "-log: {k}=false is not supported (the log is the engine traffic, appended to)"
+                    ));
+                }
+            }
+            (k, v) if k == "level" => {
+                if !["trace", "info", "warn", "err", "fatal"].contains(&v.as_str()) {
+                    return Err(format!("-log: unknown level '{v}'"));
+                }
+            }
+            (k, _) => return Err(format!("-log: unknown key '{k}'")),
+        }
+    }
+    Ok(file)
+}
+
 /// `-pgnout FILE [min] [fi]` (cutechess) or `-pgnout file=FILE [min=true|false]`
 /// (fastchess). `fi` (only finished games) is what the runner always does. Anything
 /// else is refused, never ignored.
@@ -658,16 +741,17 @@ fn pgnout_arg(words: &[String]) -> Result<PgnOut, String> {
     for w in words {
         match w.split_once('=') {
             Some(("file", f)) if file.is_none() && !f.is_empty() => file = Some(f),
-            Some(("min", v)) => {
-                min = match v {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(format!("-pgnout: min={v}: expected true or false")),
-                }
+            Some(("min", v)) => min = parse_bool("-pgnout min", v)?,
+            // fastchess's notation for coordinate moves: ours, the protocol's.
+            Some(("notation", "uci")) => {}
+            Some(("notation", v)) => {
+                return Err(format!(
+                    "-pgnout: notation={v}: only notation=uci (the protocol's move notation) is written"
+                ))
             }
             Some((k, _)) => {
                 return Err(format!(
-                    "-pgnout: unsupported '{k}=' (supported: file=, min=)"
+                    "-pgnout: unsupported '{k}=' (supported: file=, min=, notation=uci)"
                 ))
             }
             None => match w.as_str() {
@@ -890,6 +974,50 @@ mod tests {
             "-results fi=1 r.jsonl",
         ] {
             assert!(res(bad).is_err(), "{bad}");
+        }
+    }
+
+    /// Issue 25 item 7: fastchess's spellings of the options it shares with us.
+    #[test]
+    fn fastchess_forms() {
+        let two = "-engine builtin=random -engine name=b builtin=greedy";
+        let c = run(&format!("{two} -report penta=true")).unwrap();
+        assert!(c.report && c.penta);
+        let c = run(&format!("{two} -report penta=false")).unwrap();
+        assert!(c.report && !c.penta);
+        let c = run(&format!("{two} -report")).unwrap();
+        assert!(c.report && c.penta);
+        for bad in [
+            "-report penta=maybe",
+            "-report pentanomial=true",
+            "-report x",
+        ] {
+            assert!(run(&format!("{two} {bad}")).is_err(), "{bad}");
+        }
+        let c = run("-engine name=a cmd=./a plies=7 restart=off -engine builtin=random").unwrap();
+        assert_eq!(c.engines[0].limits.depth, Some(7));
+        assert!(run("-engine name=a cmd=./a plies=7 restart=on -engine builtin=random").is_err());
+        let c = run(&format!("{two} -pgnout file=g.pgn notation=uci min=true")).unwrap();
+        assert!(c.pgnout.unwrap().min);
+        let log = |s: &str| run(&format!("{two} {s}")).map(|c| c.log.unwrap());
+        for ok in [
+            "-log e.log",
+            "-log file=e.log",
+            "-log file=e.log engine=true",
+            "-log file=e.log level=trace append=true engine=true",
+        ] {
+            assert_eq!(log(ok).unwrap(), PathBuf::from("e.log"), "{ok}");
+        }
+        for bad in [
+            "-log",
+            "-log engine=true",
+            "-log file=e.log engine=false",
+            "-log file=e.log append=false",
+            "-log file=e.log level=loud",
+            "-log file=e.log compress=true",
+            "-log a b",
+        ] {
+            assert!(log(bad).is_err(), "{bad}");
         }
     }
 

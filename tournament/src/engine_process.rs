@@ -20,8 +20,22 @@ use std::io::{BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Instant;
+
+/// Every engine process alive, so an interrupted run can kill them all
+/// ([`kill_all`]) from the thread that saw the interrupt.
+static LIVE: Mutex<Vec<Weak<Mutex<Child>>>> = Mutex::new(Vec::new());
+
+/// Kills every engine process still running (Ctrl-C: the engines run in process
+/// groups of their own, so the terminal's SIGINT does not reach them, and they must
+/// not outlive the runner). Their workers then see them exit and finish at once.
+pub fn kill_all() {
+    let live = std::mem::take(&mut *LIVE.lock().unwrap_or_else(|e| e.into_inner()));
+    for child in live.iter().filter_map(Weak::upgrade) {
+        let _ = child.lock().map(|mut c| c.kill());
+    }
+}
 
 /// Longest line accepted from an engine (a protocol line, not a file).
 pub const MAX_LINE: usize = 64 * 1024;
@@ -120,7 +134,8 @@ struct EngineLine {
 
 /// A running engine process.
 pub struct EngineProcess {
-    child: Child,
+    /// Shared with [`LIVE`] (weakly), for [`kill_all`].
+    child: Arc<Mutex<Child>>,
     /// Lines for the writer thread; `None` once input is closed.
     stdin: Option<Sender<String>>,
     /// Set by the writer thread when a write fails (the engine closed its input).
@@ -145,6 +160,14 @@ impl EngineProcess {
             });
         if let Some(dir) = &launch.dir {
             cmd.current_dir(dir);
+        }
+        // A process group of its own: Ctrl-C at the terminal signals the runner, which
+        // stops recording before it kills the engines, instead of killing the engines
+        // first, whose deaths would be recorded as crashes (issue 25 item 5).
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            cmd.process_group(0);
         }
         let spawned = cmd.spawn();
         if let Some(log) = log {
@@ -228,6 +251,12 @@ impl EngineProcess {
                 }
             })
             .map_err(|e| format!("cannot start reader thread: {e}"))?;
+        let child = Arc::new(Mutex::new(child));
+        {
+            let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+            live.retain(|c| c.strong_count() > 0);
+            live.push(Arc::downgrade(&child));
+        }
         Ok(EngineProcess {
             child,
             stdin: Some(in_tx),
@@ -272,9 +301,14 @@ impl EngineProcess {
         while self.lines.try_recv().is_ok() {}
     }
 
+    /// The child process, locked (a poisoned lock still holds a usable child).
+    fn child(&self) -> std::sync::MutexGuard<'_, Child> {
+        self.child.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// True while the process has not exited.
     pub fn is_alive(&mut self) -> bool {
-        matches!(self.child.try_wait(), Ok(None))
+        matches!(self.child().try_wait(), Ok(None))
     }
 
     /// Asks the engine to quit, waits up to `grace`, then kills it. The wait is on the
@@ -297,8 +331,9 @@ impl EngineProcess {
             }
         }
         self.stdin = None;
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let mut child = self.child();
+        let _ = child.kill();
+        let _ = child.wait();
     }
 }
 
@@ -314,7 +349,7 @@ fn forward_lines(from: impl Read, mut each: impl FnMut(&str, bool)) {
 
 impl Drop for EngineProcess {
     fn drop(&mut self) {
-        if matches!(self.child.try_wait(), Ok(None)) {
+        if matches!(self.child().try_wait(), Ok(None)) {
             self.kill();
         }
     }

@@ -76,6 +76,9 @@ pub struct OpeningsSpec {
     pub plies: Option<usize>,
     /// When a game takes a new opening.
     pub policy: OpeningPolicy,
+    /// `replays=allow`: play games that deterministic engines would replay move for
+    /// move (see `runner::replayed_games`), which are otherwise refused.
+    pub allow_replays: bool,
 }
 
 /// One opening of the book.
@@ -329,6 +332,7 @@ mod tests {
 
     fn spec(file: PathBuf, order: OpeningOrder, start: usize) -> OpeningsSpec {
         OpeningsSpec {
+            allow_replays: false,
             file,
             format: None,
             order,

@@ -1,8 +1,10 @@
-//! PGN as the game's tools write it: the first and second players under the game's tag
-//! names ([`GameIo::PGN_PLAYERS`]), a `Variant` tag with the game's name, a FEN tag for
-//! the starting position, moves in protocol notation, PlyCount, and the end reason as a
-//! final comment; or, with `min`, the minimal form (the seven-tag roster, `Variant`, the
-//! FEN only where the game does not start from the start position, no comments).
+//! PGN as the standard and cutechess-cli write it: the seven-tag roster in its order
+//! (the players under the game's tag names, [`GameIo::PGN_PLAYERS`]), a `Variant` tag
+//! with the game's name, `SetUp`/`FEN` only where the game does not start from the
+//! start position, moves in protocol notation numbered on from the FEN's fullmove
+//! number, PlyCount, `Termination` with the standard's values and the end reason as a
+//! final comment; or, with `min`, the minimal form (the roster, `Variant`, the FEN
+//! tags, no comments).
 
 use crate::player::Limits;
 use crate::results::GameRecord;
@@ -86,11 +88,24 @@ pub fn format<G: GameIo>(rec: &GameRecord, style: &PgnStyle) -> String {
     tag(&mut out, "Site", &style.site);
     tag(&mut out, "Date", &rec.date);
     tag(&mut out, "Round", &(rec.id + 1).to_string());
-    tag(&mut out, first, &rec.players[0]);
-    tag(&mut out, second, &rec.players[1]);
+    // The seven-tag roster's order is White, then Black, whichever of them moves first
+    // (Black, in all our games).
+    let mut players = [(first, &rec.players[0]), (second, &rec.players[1])];
+    if players[1].0 == "White" {
+        players.swap(0, 1);
+    }
+    for (name, player) in players {
+        tag(&mut out, name, player);
+    }
     tag(&mut out, "Result", rec.result.as_str());
     tag(&mut out, "Variant", G::NAME);
-    if !style.min || rec.fen != G::startpos(RuleSet::Engine).fen() {
+    // Which rules judged (`-rules`): a game the text rules ended may go on under the
+    // engine protocols', and the reverse.
+    if let Some(rules) = rec.rules.as_deref().filter(|_| !style.min) {
+        tag(&mut out, "Rules", rules);
+    }
+    // The standard leaves the tags out for a game from the start position.
+    if rec.fen != G::startpos(RuleSet::Engine).fen() {
         tag(&mut out, "SetUp", "1");
         tag(&mut out, "FEN", &rec.fen);
     }
@@ -113,7 +128,8 @@ pub fn format<G: GameIo>(rec: &GameRecord, style: &PgnStyle) -> String {
         if !rec.opening.is_empty() {
             tag(&mut out, "Opening", &rec.opening);
         }
-        tag(&mut out, "Termination", &rec.reason);
+        // The standard's value; the detail is the final comment.
+        tag(&mut out, "Termination", rec.ending().pgn_termination());
     }
     out.push('\n');
     // Move numbers: a full move is the first player's then the second's; a game starting
@@ -122,7 +138,7 @@ pub fn format<G: GameIo>(rec: &GameRecord, style: &PgnStyle) -> String {
         .map(|pos| pos.side_to_move() == Side::Second)
         .unwrap_or(false);
     let mut words: Vec<String> = Vec::new();
-    let mut number = 1;
+    let mut number = fullmove_number(&rec.fen);
     for (ply, mv) in rec.moves.iter().enumerate() {
         let is_second = (ply % 2 == 1) != second_first;
         if !is_second {
@@ -148,6 +164,21 @@ pub fn format<G: GameIo>(rec: &GameRecord, style: &PgnStyle) -> String {
     out.push_str(&words.join(" "));
     out.push_str("\n\n");
     out
+}
+
+/// The fullmove number of a FEN that carries one (its last field, after the halfmove
+/// clock, as in chess and our Ataxx and LOA FENs), else 1: PGN numbers the movetext on
+/// from it.
+fn fullmove_number(fen: &str) -> u32 {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.len() < 4 {
+        return 1;
+    }
+    fields[fields.len() - 1]
+        .parse::<u32>()
+        .ok()
+        .filter(|&n| n >= 1 && fields[fields.len() - 2].parse::<u32>().is_ok())
+        .unwrap_or(1)
 }
 
 /// A game read back from PGN text.
@@ -385,7 +416,7 @@ impl PgnWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::{GameResult, MoveInfo};
+    use crate::results::{Ending, GameResult, MoveInfo};
     use engine::games::ataxx::Position;
 
     #[test]
@@ -405,9 +436,10 @@ mod tests {
             date: "2024.01.02".into(),
             duration_ms: 0,
             pair_key: None,
+            rules: None,
         };
         let text = format::<Position>(&rec, &PgnStyle::default());
-        assert!(text.contains("[Black \"a\"]\n[White \"b\"]\n"));
+        assert!(text.contains("[White \"b\"]\n[Black \"a\"]\n"));
         assert!(text.starts_with("[Event \"tournament\"]\n[Site \"?\"]\n"));
         let named = PgnStyle {
             event: "Club \"cup\"".into(),
@@ -438,6 +470,67 @@ mod tests {
             !text.contains("[FEN ") && !text.contains("[SetUp "),
             "{text}"
         );
+    }
+
+    /// Issue 25 item 4: the seven-tag roster in the standard's order (White before
+    /// Black, though Black moves first), no `SetUp`/`FEN` from the start position,
+    /// `Termination` with the standard's values (the detail in the final comment), and
+    /// move numbers that go on from the FEN's fullmove number.
+    #[test]
+    fn pgn_as_the_standard_writes_it() {
+        let mut rec = long_record(3, 4);
+        rec.result = GameResult::SecondWins;
+        rec.reason = "a time forfeit (160 ms)".into();
+        rec.ending = Some(Ending::TimeForfeit);
+        let text = format::<Position>(&rec, &PgnStyle::default());
+        let tags: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix('['))
+            .map(|l| l.split(' ').next().unwrap())
+            .collect();
+        assert_eq!(
+            &tags[..7],
+            ["Event", "Site", "Date", "Round", "White", "Black", "Result"],
+            "{text}"
+        );
+        assert!(text.contains("[White \"b\"]\n[Black \"a\"]\n"), "{text}");
+        assert!(!text.contains("[SetUp") && !text.contains("[FEN"), "{text}");
+        assert!(text.contains("[Termination \"time forfeit\"]\n"), "{text}");
+        assert!(text.contains("{a time forfeit (160 ms)} 0-1\n"), "{text}");
+        assert!(text.contains("\n\n1. "), "{text}");
+        for (ending, word) in [
+            (Ending::Rules, "normal"),
+            (Ending::Adjudication, "adjudication"),
+            (Ending::IllegalMove, "rules infraction"),
+            (Ending::Unparsable, "rules infraction"),
+            (Ending::SetupRefused, "rules infraction"),
+            (Ending::Crash, "abandoned"),
+            (Ending::Handshake, "abandoned"),
+            (Ending::Start, "abandoned"),
+        ] {
+            rec.ending = Some(ending);
+            let text = format::<Position>(&rec, &PgnStyle::default());
+            assert!(
+                text.contains(&format!("[Termination \"{word}\"]\n")),
+                "{ending:?}: {text}"
+            );
+        }
+        // From a FEN at fullmove 12, x to move: `12.`, then `13.`; o to move: `12...`.
+        rec.fen = "x5o/7/7/7/7/7/o5x x 0 12".into();
+        let text = format::<Position>(&rec, &PgnStyle::default());
+        assert!(text.contains("[SetUp \"1\"]\n[FEN \"x5o/7/7/7/7/7/o5x x 0 12\"]"));
+        let movetext = text.lines().rfind(|l| !l.is_empty()).unwrap_or_default();
+        assert!(
+            movetext.starts_with("12. ") && movetext.contains(" 13. "),
+            "{text}"
+        );
+        rec.fen = "x5o/7/7/7/7/7/o5x o 0 12".into();
+        let text = format::<Position>(&rec, &PgnStyle::default());
+        assert!(text.contains("\n\n12... "), "{text}");
+        // A FEN without counters (Reversi's) numbers from 1.
+        assert_eq!(fullmove_number("8/8/8/3ox3/3xo3/8/8/8 x"), 1);
+        assert_eq!(fullmove_number("x5o/7/7/7/7/7/o5x x 3 40"), 40);
+        assert_eq!(fullmove_number("x5o/7/7/7/7/7/o5x x 0 0"), 1);
     }
 
     #[test]
@@ -528,6 +621,7 @@ mod tests {
             date: "2024.01.02".into(),
             duration_ms: 0,
             pair_key: None,
+            rules: None,
         }
     }
 
@@ -551,7 +645,8 @@ mod tests {
                 assert_eq!(g.result.as_deref(), Some(r.result.as_str()));
                 assert_eq!(g.tag("Result"), Some(r.result.as_str()));
                 assert_eq!(g.tag("PlyCount"), Some(r.moves.len().to_string().as_str()));
-                assert_eq!(g.tag("FEN"), Some(r.fen.as_str()));
+                // None from the start position, as the standard says.
+                assert_eq!(g.tag("FEN"), None);
             }
         }
     }

@@ -113,6 +113,9 @@ pub enum Fault {
     Config(String),
     /// The engine answered with something that is not a move.
     Garbage(String),
+    /// A text engine refused a command of the game's set-up (the error line it
+    /// printed), so the game it would play is not the scheduled one.
+    SetupRefused(String),
 }
 
 impl Fault {
@@ -121,7 +124,11 @@ impl Fault {
     pub fn is_process_fault(&self) -> bool {
         matches!(
             self,
-            Fault::Crash(_) | Fault::Handshake(_) | Fault::Start(_) | Fault::Config(_)
+            Fault::Crash(_)
+                | Fault::Handshake(_)
+                | Fault::Start(_)
+                | Fault::Config(_)
+                | Fault::SetupRefused(_)
         )
     }
 
@@ -133,6 +140,7 @@ impl Fault {
             Fault::Handshake(_) | Fault::Config(_) => Ending::Handshake,
             Fault::Start(_) => Ending::Start,
             Fault::Garbage(_) => Ending::Unparsable,
+            Fault::SetupRefused(_) => Ending::SetupRefused,
         }
     }
 
@@ -145,6 +153,7 @@ impl Fault {
             Fault::Start(s) => format!("could not start: {s}"),
             Fault::Config(s) => format!("bad option: {s}"),
             Fault::Garbage(s) => format!("unparsable answer: {s}"),
+            Fault::SetupRefused(s) => format!("set-up refused: {s}"),
         }
     }
 }
@@ -239,7 +248,11 @@ pub trait Player<G: Game>: Send {
 
     /// The game is over. `faulted` means this player misbehaved: its process is
     /// killed and restarted before the next game, so stale output cannot leak.
-    fn game_over(&mut self, faulted: bool);
+    /// `final_moves` holds every move of the game (from its start position) when the
+    /// rules ended it, so an engine that follows the game itself (a text engine) can
+    /// be told the last move and end its game as the referee did; `None` when it ended
+    /// otherwise (adjudication, a fault), and such an engine's game must be abandoned.
+    fn game_over(&mut self, faulted: bool, final_moves: Option<&[G::Move]>);
 
     /// Stops the player for good (end of the run).
     fn shutdown(&mut self);

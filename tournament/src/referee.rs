@@ -193,9 +193,11 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
     let start = m.opening.end();
     let start_fen = start.fen();
 
-    let finish = |players: &mut [&mut dyn Player<G>; 2], faults: &[Option<Fault>; 2]| {
+    let finish = |players: &mut [&mut dyn Player<G>; 2],
+                  faults: &[Option<Fault>; 2],
+                  final_moves: Option<&[G::Move]>| {
         for (i, p) in players.iter_mut().enumerate() {
-            p.game_over(faults[i].is_some());
+            p.game_over(faults[i].is_some(), final_moves);
         }
     };
 
@@ -213,7 +215,7 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
             let reason = format!("{} {}", m.names[i], f.describe());
             let end = (loss_for(side), reason, f.ending());
             faults[i] = Some(f);
-            finish(&mut players, &faults);
+            finish(&mut players, &faults, None);
             return Played {
                 record: record(m, start_fen, end, (move_text, info), started),
                 faults,
@@ -365,7 +367,8 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
             }
         }
     };
-    finish(&mut players, &faults);
+    let by_rules = end.2 == Ending::Rules;
+    finish(&mut players, &faults, by_rules.then_some(&moves[..]));
     Played {
         record: record(m, start_fen, end, (move_text, info), started),
         faults,
@@ -394,5 +397,6 @@ fn record<G: GameIo>(
         date: today(),
         duration_ms: started.elapsed().as_millis() as u64,
         pair_key: m.spec.pair_key,
+        rules: Some(crate::runner::rules_name(m.opening.base.rule_set()).to_string()),
     }
 }

@@ -84,11 +84,27 @@ pub enum Ending {
     /// The loser's program could not be started.
     #[serde(rename = "could not start")]
     Start,
+    /// The loser (a text engine) refused a command of the game's set-up.
+    #[serde(rename = "set-up refused")]
+    SetupRefused,
 }
 
 impl Ending {
+    /// The PGN `Termination` value (the standard's: `normal`, `adjudication`, `time
+    /// forfeit`, `rules infraction` for a move or answer against the protocol,
+    /// `abandoned` for an engine that left or never came).
+    pub fn pgn_termination(self) -> &'static str {
+        match self {
+            Ending::Rules => "normal",
+            Ending::Adjudication => "adjudication",
+            Ending::TimeForfeit => "time forfeit",
+            Ending::IllegalMove | Ending::Unparsable | Ending::SetupRefused => "rules infraction",
+            Ending::Crash | Ending::Handshake | Ending::Start => "abandoned",
+        }
+    }
+
     /// Every ending, in report order.
-    pub const ALL: [Ending; 8] = [
+    pub const ALL: [Ending; 9] = [
         Ending::Rules,
         Ending::Adjudication,
         Ending::TimeForfeit,
@@ -97,6 +113,7 @@ impl Ending {
         Ending::Crash,
         Ending::Handshake,
         Ending::Start,
+        Ending::SetupRefused,
     ];
 
     /// The words for people and for the results file.
@@ -110,6 +127,7 @@ impl Ending {
             Ending::Crash => "crash",
             Ending::Handshake => "handshake failed",
             Ending::Start => "could not start",
+            Ending::SetupRefused => "set-up refused",
         }
     }
 
@@ -132,6 +150,7 @@ impl Ending {
             (" handshake failed: ", Ending::Handshake),
             (" bad option: ", Ending::Handshake),
             (" could not start: ", Ending::Start),
+            (" set-up refused: ", Ending::SetupRefused),
         ]
         .into_iter()
         .find(|(words, _)| reason.contains(words))
@@ -264,6 +283,9 @@ pub struct GameRecord {
     /// With `-repeat`: the id of the first game of its pair.
     #[serde(default, rename = "pair")]
     pub pair_key: Option<u64>,
+    /// The rules that judged it (`text`, `engine`; missing in files written before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
 }
 
 /// A line as written: the record plus its ply count, for people and scripts reading
@@ -465,6 +487,7 @@ mod tests {
             date: "2024.05.06".into(),
             duration_ms: 12,
             pair_key: Some(0),
+            rules: None,
         }
     }
 

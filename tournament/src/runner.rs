@@ -4,7 +4,7 @@
 //! and stops early when the SPRT decides.
 
 use crate::builtin::Builtin;
-use crate::engine_process::{Launch, LogTag, TrafficLog};
+use crate::engine_process::{self, Launch, LogTag, TrafficLog};
 use crate::openings::{Book, OpeningsSpec};
 use crate::pgn::{PgnOut, PgnStyle, PgnWriter};
 use crate::player::{EngineKind, EngineSpec, Fault, GameStart, Player, Proto};
@@ -19,10 +19,31 @@ use engine::games::Variant;
 use engine::protocol::text::TextProtocol;
 use engine::protocol::uci::Dialect;
 use std::collections::{BTreeMap, HashMap};
+use std::hash::{Hash, Hasher};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
+
+/// Exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+pub const INTERRUPTED_STATUS: i32 = 130;
+
+/// Ctrl-C (SIGINT), as messages: the handler is installed once per process, at the
+/// first call (`never` if it cannot be installed: then Ctrl-C kills the runner as
+/// before, and `-resume` still recovers every game recorded).
+fn interrupts() -> crossbeam_channel::Receiver<()> {
+    static RX: OnceLock<Option<crossbeam_channel::Receiver<()>>> = OnceLock::new();
+    RX.get_or_init(|| {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        ctrlc::set_handler(move || {
+            let _ = tx.send(());
+        })
+        .ok()
+        .map(|()| rx)
+    })
+    .clone()
+    .unwrap_or_else(crossbeam_channel::never)
+}
 
 /// A complete run configuration.
 #[derive(Clone, Debug, PartialEq)]
@@ -77,6 +98,11 @@ pub struct Config {
     pub rating_interval: u64,
     /// End with the summary (`-report`).
     pub report: bool,
+    /// Show the pentanomial line (fastchess's `-report penta=false` hides it).
+    pub penta: bool,
+    /// The rules that judge the games (`-rules`); `None`: those the engines play by,
+    /// which must then be one set.
+    pub rules: Option<RuleSet>,
 }
 
 /// Why a run could not be carried out.
@@ -108,6 +134,9 @@ pub struct Tally {
     endings: BTreeMap<Ending, BTreeMap<String, u64>>,
     /// Games counted.
     pub games: u64,
+    /// Each counted game's players, start and moves, hashed: games that replay an
+    /// earlier one move for move count once here.
+    distinct: std::collections::HashSet<u64>,
 }
 
 impl Tally {
@@ -119,6 +148,7 @@ impl Tally {
             pairs: HashMap::new(),
             endings: BTreeMap::new(),
             games: 0,
+            distinct: std::collections::HashSet::new(),
         }
     }
 
@@ -156,6 +186,22 @@ impl Tally {
             .entry(culprit)
             .or_default() += 1;
         self.games += 1;
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (&rec.players, &rec.fen, &rec.moves).hash(&mut h);
+        self.distinct.insert(h.finish());
+    }
+
+    /// `Distinct games: 320 of 400 (80 replay an earlier game move for move)`, or
+    /// `None` when every game counted differs from the others.
+    pub fn distinct_line(&self) -> Option<String> {
+        let distinct = self.distinct.len() as u64;
+        (distinct < self.games).then(|| {
+            format!(
+                "Distinct games: {distinct} of {} ({} replay an earlier game move for move)",
+                self.games,
+                self.games - distinct
+            )
+        })
     }
 
     /// `Endings other than by the rules: 2 time forfeit (fake 2), 1 adjudication`, or
@@ -355,7 +401,7 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
                 stats::fmt_elo(e.nelo_error)
             ));
         }
-        if let Some(e) = stats::pentanomial(&penta) {
+        if let Some(e) = stats::pentanomial(&penta).filter(|_| cfg.penta) {
             let p = penta.0;
             out.push_str(&format!(
                 "Pentanomial [0, 0.5, 1, 1.5, 2]: [{}, {}, {}, {}, {}] ({} pairs): Elo {} ± {}, nElo: {} ± {}\n",
@@ -421,6 +467,10 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
         out.push_str(&line);
         out.push('\n');
     }
+    if let Some(line) = tally.distinct_line() {
+        out.push_str(&line);
+        out.push('\n');
+    }
     out
 }
 
@@ -442,7 +492,9 @@ pub fn run<G: GameIo, D: TextProtocol<Game = G>>(cfg: &Config) -> Result<i32, Ru
     let mut stdout = std::io::stdout();
     let _ = write!(stdout, "{}", report(cfg, &ledger.tally));
     if cfg.report {
-        let stopped = if ended.fatal.is_some() || ended.write_error.is_some() {
+        let stopped = if ended.interrupted {
+            ", interrupted"
+        } else if ended.fatal.is_some() || ended.write_error.is_some() {
             ", stopped by a fault"
         } else if ledger.tally.games < ledger.total as u64 {
             ", stopped by the SPRT"
@@ -465,6 +517,18 @@ pub fn run<G: GameIo, D: TextProtocol<Game = G>>(cfg: &Config) -> Result<i32, Ru
         eprintln!("{msg}");
         return Ok(1);
     }
+    if ended.interrupted {
+        let resume = if cfg.results.is_some() {
+            "; the same command with -resume plays the rest"
+        } else {
+            ""
+        };
+        eprintln!(
+            "interrupted: {} of {} games played{resume}",
+            ledger.tally.games, ledger.total
+        );
+        return Ok(INTERRUPTED_STATUS);
+    }
     Ok(0)
 }
 
@@ -485,13 +549,7 @@ impl<G: GameIo> Plan<G> {
             .engines
             .iter()
             .any(|e| e.proto::<G>() == Some(Proto::Text));
-        // The referee judges by the rules the engines search under: the text language's
-        // when a text engine plays, else the engine protocols'.
-        let rules = if text_engines {
-            RuleSet::Text
-        } else {
-            RuleSet::Engine
-        };
+        let rules = judging_rules::<G>(cfg).map_err(usage)?;
         if cfg.adjudicate.is_some() && !G::MATERIAL_ADJUDICATION {
             return Err(usage(format!(
                 "-adjudicate material=: material decides nothing in {}",
@@ -521,11 +579,82 @@ impl<G: GameIo> Plan<G> {
                 .as_ref()
                 .map_or(OpeningPolicy::Shared, |o| o.policy),
         );
+        let replays = replayed_games::<G>(cfg, &schedule, book.len());
+        let allowed = cfg.openings.as_ref().is_some_and(|o| o.allow_replays);
+        if replays > 0 && !allowed {
+            let fix = if cfg.openings.is_some() {
+                "more openings, fewer rounds, a time limit, or -openings … replays=allow to play them anyway"
+            } else {
+                "an openings file (-openings file=F), fewer rounds or a time limit"
+            };
+            return Err(usage(format!(
+                "{replays} of {} games would replay an earlier game move for move (engines limited \
+                 only by depth or nodes play the same game from the same opening): use {fix}",
+                schedule.len()
+            )));
+        }
         Ok(Plan {
             book,
             schedule,
             shard: None,
         })
+    }
+}
+
+/// The rules that judge the games: `-rules` if given, else the ones the engines play by
+/// (the text language's when a text engine plays, else the engine protocols'). A run
+/// whose engines play by different rules (text and UAI/UGI engines, in a game whose
+/// rule sets differ) is refused unless `-rules` names the judge: either choice judges
+/// one of them by a rule it cannot know (issue 25 item 2: a UAI engine lost a game by
+/// the text rules' 25 consecutive jumps while its own 100-ply rule let it shuffle on).
+pub fn judging_rules<G: GameIo>(cfg: &Config) -> Result<RuleSet, String> {
+    let speaks = |p: Proto| cfg.engines.iter().any(|e| e.proto::<G>() == Some(p));
+    let text = speaks(Proto::Text);
+    let engine = speaks(Proto::Uai) || speaks(Proto::Ugi);
+    if let Some(rules) = cfg.rules {
+        return Ok(rules);
+    }
+    if text && engine && !G::RULE_SETS_AGREE {
+        return Err(format!(
+            "text and UAI/UGI engines end {} games by different rules; name the judge with \
+             -rules text or -rules engine (the other side is then judged by rules it does not know)",
+            G::NAME
+        ));
+    }
+    Ok(if text { RuleSet::Text } else { RuleSet::Engine })
+}
+
+/// Whether an engine plays the same moves whenever it meets the same position: a UAI/UGI
+/// program limited only by depth or nodes (ours are). Built-in players and text engines
+/// are seeded per game; a clock or a movetime makes the search depend on the machine.
+fn deterministic<G: GameIo>(e: &EngineSpec) -> bool {
+    matches!(e.proto::<G>(), Some(Proto::Uai | Proto::Ugi))
+        && e.limits.tc.is_none()
+        && e.limits.movetime_ms.is_none()
+}
+
+/// How many scheduled games would replay an earlier one move for move: both players
+/// deterministic, in the same colours, from the same opening of a book of `openings`
+/// lines (issue 25 item 3: an SPRT over 473 games of `nodes=5000` engines with the
+/// 160-line book counted 153 identical pairs).
+pub fn replayed_games<G: GameIo>(cfg: &Config, schedule: &[GameSpec], openings: usize) -> usize {
+    let mut seen = std::collections::HashSet::new();
+    schedule
+        .iter()
+        .filter(|s| {
+            s.players
+                .iter()
+                .all(|&e| deterministic::<G>(&cfg.engines[e]))
+        })
+        .filter(|s| !seen.insert((s.players, s.opening_slot % openings.max(1) as u64)))
+        .count()
+}
+
+/// The name of a rule set in the results and the PGN (`text`, `engine`).
+pub fn rules_name(rules: RuleSet) -> &'static str {
+    match rules {
+        RuleSet::Text => "text",
+        RuleSet::Engine => "engine",
     }
 }
 
@@ -786,13 +915,17 @@ struct Ended {
     fatal: Option<String>,
     /// The results or PGN file could not be written.
     write_error: Option<String>,
+    /// Ctrl-C: games under way were dropped (not recorded: `-resume` plays them).
+    interrupted: bool,
 }
 
 /// Plays the pending games on `cfg.concurrency` workers and records each one as it
 /// ends. This thread hands out games over a channel, one for each game recorded, so
 /// exactly as many are under way as there are workers: a stop (SPRT decision, fatal
 /// fault, write error) is not overrun by games nobody needs. Closing the channel ends
-/// the workers; nothing polls.
+/// the workers; nothing polls. Ctrl-C stops recording at once (a game that ends after
+/// it may have been cut short by it), hands nothing more out and kills the engines, so
+/// the workers finish at once; a second Ctrl-C exits there and then.
 fn play<G: GameIo, D: TextProtocol<Game = G>>(
     cfg: &Config,
     plan: &Plan<G>,
@@ -813,6 +946,7 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
     let workers = cfg.concurrency.min(ledger.pending.len().max(1));
     let mut queue = std::mem::take(&mut ledger.pending).into_iter();
     let mut stopping = sprt_done(&ledger.tally);
+    let interrupts = interrupts();
 
     std::thread::scope(|scope| {
         let (job_tx, job_rx) = crossbeam_channel::unbounded::<GameSpec>();
@@ -835,7 +969,26 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
         for _ in 0..workers {
             hand_out(&mut feed, stopping);
         }
-        for played in done_rx {
+        loop {
+            let played = crossbeam_channel::select! {
+                recv(done_rx) -> played => match played {
+                    Ok(played) => played,
+                    Err(_) => break,
+                },
+                recv(interrupts) -> _ => {
+                    if ended.interrupted {
+                        engine_process::kill_all();
+                        std::process::exit(INTERRUPTED_STATUS);
+                    }
+                    ended.interrupted = true;
+                    feed = None;
+                    engine_process::kill_all();
+                    continue;
+                }
+            };
+            if ended.interrupted {
+                continue;
+            }
             let rec = &played.record;
             if let Err(e) = ledger.record::<G>(rec) {
                 ended.write_error.get_or_insert(e);

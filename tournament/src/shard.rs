@@ -192,6 +192,7 @@ pub fn identity(cfg: &Config) -> Result<String, String> {
         debug: false,
         rating_interval: 0,
         report: false,
+        penta: false,
         shard: None,
         ..cfg.clone()
     };
@@ -199,6 +200,8 @@ pub fn identity(cfg: &Config) -> Result<String, String> {
         let bytes =
             std::fs::read(&o.file).map_err(|e| format!("cannot read {}: {e}", o.file.display()))?;
         o.file = PathBuf::from(format!("{} bytes {:016x}", bytes.len(), fnv1a64(&bytes)));
+        // Allowing replays changes whether a run starts, not its games.
+        o.allow_replays = false;
     }
     Ok(format!(
         "{:016x}",
@@ -685,6 +688,7 @@ mod tests {
             "-sprt elo0=0 elo1=5",
             "-shard 1/4 -results r.jsonl",
             "-event X -site Y -recover -ratinginterval 5",
+            "-report penta=false",
         ] {
             assert_eq!(id(same), plain, "{same}");
         }

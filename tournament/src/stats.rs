@@ -176,11 +176,13 @@ pub struct Estimate {
     pub score: f64,
     /// Elo of the score.
     pub elo: f64,
-    /// Half-width of the 95 % Elo interval (mean of the two sides).
+    /// Half-width of the 95 % Elo interval (mean of the two sides); NaN (printed
+    /// `n/a`) when the sample cannot give one: fewer than two games (pairs), or all of
+    /// them alike, whose sample variance of 0 would claim an interval of ± 0.
     pub elo_error: f64,
     /// Normalized Elo.
     pub nelo: f64,
-    /// Half-width of the 95 % nElo interval.
+    /// Half-width of the 95 % nElo interval (NaN, `n/a`, under the same conditions).
     pub nelo_error: f64,
 }
 
@@ -201,13 +203,19 @@ fn estimate(dist: &[(f64, f64)], games_per_unit: f64) -> Option<Estimate> {
         0.0
     };
     let half = (hi - lo) / 2.0;
+    // One sample, or samples all alike, estimate no spread: the normal interval would
+    // be ± 0 (`Elo 0.0 ± 0.0` after one drawn game), which claims certainty.
+    let known = n >= 2.0 && v > 0.0;
     Some(Estimate {
         score: s,
         elo: elo(s),
-        // A perfect score has no finite interval.
-        elo_error: if half.is_nan() { f64::INFINITY } else { half },
+        elo_error: if known { half } else { f64::NAN },
         nelo,
-        nelo_error: Z95 / (n * games_per_unit).sqrt() * NELO_SCALE,
+        nelo_error: if known {
+            Z95 / (n * games_per_unit).sqrt() * NELO_SCALE
+        } else {
+            f64::NAN
+        },
     })
 }
 
@@ -355,10 +363,11 @@ pub fn sprt_decision(llr: f64, spec: &SprtSpec) -> SprtDecision {
     }
 }
 
-/// Formats an Elo value, with `inf` for a perfect score.
+/// Formats an Elo value, with `inf` for a perfect score and `n/a` for an interval the
+/// sample cannot give (NaN).
 pub fn fmt_elo(e: f64) -> String {
     if e.is_nan() {
-        "nan".into()
+        "n/a".into()
     } else if e.is_infinite() {
         if e > 0.0 { "+inf" } else { "-inf" }.into()
     } else {
@@ -393,6 +402,31 @@ mod tests {
         assert!((phi(0.0) - 0.5).abs() < 1e-7);
         assert!((phi(Z95) - 0.975).abs() < 1e-6);
         assert!((phi(-1.0) - 0.158_655_25).abs() < 1e-6);
+    }
+
+    /// One or two games (or pairs) alike give no interval: `n/a`, never `± 0.0`.
+    #[test]
+    fn no_interval_from_samples_alike() {
+        for wdl in [
+            Wdl { w: 0, l: 0, d: 1 },
+            Wdl { w: 0, l: 0, d: 2 },
+            Wdl { w: 1, l: 0, d: 0 },
+            Wdl { w: 0, l: 3, d: 0 },
+        ] {
+            let e = trinomial(&wdl).unwrap();
+            assert_eq!(fmt_elo(e.elo_error), "n/a", "{wdl:?}");
+            assert_eq!(fmt_elo(e.nelo_error), "n/a", "{wdl:?}");
+        }
+        let mut p = Penta::default();
+        p.add(1.0);
+        let e = pentanomial(&p).unwrap();
+        assert_eq!(fmt_elo(e.elo_error), "n/a");
+        // Games that differ do give one (infinite where it reaches a score of 1).
+        let e = trinomial(&Wdl { w: 1, l: 0, d: 1 }).unwrap();
+        assert_eq!(fmt_elo(e.elo_error), "+inf");
+        let e = trinomial(&Wdl { w: 5, l: 4, d: 3 }).unwrap();
+        assert!(e.elo_error.is_finite() && e.elo_error > 0.0);
+        assert!(e.nelo_error.is_finite() && e.nelo_error > 0.0);
     }
 
     #[test]

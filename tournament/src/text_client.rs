@@ -8,6 +8,16 @@
 //! the engine's own moves are read from its AI move lines; a result line in a game the
 //! referee considers unfinished is a fault. The language has no clock, so the referee's
 //! deadline is the only limit.
+//!
+//! Every answer to the set-up is checked: an error line (`error: …`) before the dump, or
+//! before play has begun, is a refused set-up ([`Fault::SetupRefused`]), never left to
+//! run into the move deadline. The engine's game must end when the referee's does:
+//! when the other player's move ended it, that move is delivered (the engine then ends
+//! the game itself, as the language says); when it ended otherwise (adjudication, the
+//! other player's fault), the program is asked to quit, which abandons a game in every
+//! dialect, and is started afresh for the next game. (Issue 25 item 1: the Reversi
+//! engine never learnt the last move, refused the next game's `clear`, and was scored a
+//! time forfeit.)
 
 use crate::engine_process::{EngineProcess, Launch, LogTag, ReadError};
 use crate::player::{Answer, Fault, GameStart, MoveRequest, Player, Reply};
@@ -28,6 +38,9 @@ pub struct TextClient<D: TextProtocol> {
     applied: usize,
     /// Games set up in this process, so a fresh process is not sent the reset.
     games_played: u64,
+    /// A move has been exchanged in the current game (sent or read): an error line
+    /// before that answers the set-up or `start`.
+    in_play: bool,
     /// The language is a type only; `fn() -> D` keeps the client `Send` whatever `D` is.
     language: PhantomData<fn() -> D>,
     log: Option<LogTag>,
@@ -45,6 +58,7 @@ impl<D: TextProtocol> TextClient<D> {
             known: None,
             applied: 0,
             games_played: 0,
+            in_play: false,
             language: PhantomData,
             log,
         }
@@ -87,6 +101,8 @@ impl<D: TextProtocol> TextClient<D> {
                 Ok(line) => {
                     if D::is_dump_marker(&line) {
                         markers += 1;
+                    } else if let Some(error) = error_line(&line) {
+                        return Err(Fault::SetupRefused(error));
                     }
                 }
                 Err(ReadError::Timeout) => {
@@ -110,8 +126,43 @@ impl<D: TextProtocol> TextClient<D> {
         self.side = start.side;
         self.known = Some(start.start.clone());
         self.applied = 0;
+        self.in_play = false;
         Ok(())
     }
+
+    /// Tells the engine the moves of the game it has not seen yet: the other side's
+    /// (its own it made itself).
+    fn deliver(&mut self, moves: &[<D::Game as Game>::Move]) -> Result<(), Fault> {
+        let side = self.side;
+        let (Some(p), Some(known)) = (self.process.as_mut(), self.known.as_mut()) else {
+            return Err(Fault::Crash("no game set up".into()));
+        };
+        for &mv in moves.iter().skip(self.applied) {
+            if known.side_to_move() != side {
+                p.send(&D::move_text(known, mv)).map_err(Fault::Crash)?;
+                self.in_play = true;
+            }
+            known.make_move(mv);
+            self.applied += 1;
+        }
+        Ok(())
+    }
+}
+
+/// The message of an error line (`error: …`, `Error: …`, as every course language
+/// writes them), trimmed and cut to a length fit for a reason; `None` for other lines.
+fn error_line(line: &str) -> Option<String> {
+    let t = line.trim();
+    let head = t.get(..6)?;
+    if !head.eq_ignore_ascii_case("error:") {
+        return None;
+    }
+    let clean: String = t
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .take(200)
+        .collect();
+    Some(clean)
 }
 
 impl<D: TextProtocol> Player<D::Game> for TextClient<D> {
@@ -133,26 +184,19 @@ impl<D: TextProtocol> Player<D::Game> for TextClient<D> {
 
     fn think(&mut self, req: &MoveRequest<'_, D::Game>) -> Result<Answer<D::Game>, Fault> {
         let side = self.side;
-        let p = self
-            .process
-            .as_mut()
-            .ok_or_else(|| Fault::Crash("engine not running".into()))?;
-        let known = self
-            .known
-            .as_mut()
-            .ok_or_else(|| Fault::Crash("no game set up".into()))?;
-        for &mv in req.moves.iter().skip(self.applied) {
-            if known.side_to_move() != side {
-                p.send(&D::move_text(known, mv)).map_err(Fault::Crash)?;
-            }
-            known.make_move(mv);
-            self.applied += 1;
+        if self.process.is_none() {
+            return Err(Fault::Crash("engine not running".into()));
         }
+        self.deliver(req.moves)?;
+        let (Some(p), Some(known)) = (self.process.as_mut(), self.known.as_mut()) else {
+            return Err(Fault::Crash("no game set up".into()));
+        };
         loop {
             match p.recv_deadline(req.deadline) {
                 Ok(line) => {
                     if let Some((mover, text)) = D::parse_ai_move(&line) {
                         if mover.is_none_or(|m| m == side) {
+                            self.in_play = true;
                             return Ok(match D::parse_move_text(known, &text) {
                                 Some(mv) => Reply::Move(mv),
                                 None => Reply::Unreadable(text),
@@ -164,6 +208,14 @@ impl<D: TextProtocol> Player<D::Game> for TextClient<D> {
                             "announced '{}' in a game that is not over",
                             line.trim()
                         )));
+                    } else if let Some(error) = error_line(&line) {
+                        // Before any move: `start` (or a late set-up line) was refused.
+                        // After: a move it was sent, legal by our rules, was refused.
+                        return Err(if self.in_play {
+                            Fault::Garbage(format!("refused a move in play: {error}"))
+                        } else {
+                            Fault::SetupRefused(error)
+                        });
                     }
                 }
                 Err(ReadError::Timeout) => return Err(Fault::Timeout),
@@ -177,11 +229,19 @@ impl<D: TextProtocol> Player<D::Game> for TextClient<D> {
         }
     }
 
-    fn game_over(&mut self, faulted: bool) {
-        self.known = None;
+    fn game_over(&mut self, faulted: bool, final_moves: Option<&[<D::Game as Game>::Move]>) {
         if faulted {
             self.kill();
+        } else if self.known.is_some() {
+            // The engine's game is still on unless the last move tells it otherwise.
+            let delivered = final_moves.is_some_and(|moves| self.deliver(moves).is_ok());
+            if !delivered {
+                if let Some(p) = self.process.take() {
+                    p.quit("quit", Duration::from_millis(300));
+                }
+            }
         }
+        self.known = None;
     }
 
     fn shutdown(&mut self) {

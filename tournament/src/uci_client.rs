@@ -283,7 +283,8 @@ impl<G: GameIo> Player<G> for UciClient {
         }
     }
 
-    fn game_over(&mut self, faulted: bool) {
+    /// UAI/UGI engines are told each position whole: nothing to deliver.
+    fn game_over(&mut self, faulted: bool, _final_moves: Option<&[G::Move]>) {
         if faulted {
             self.kill();
         }

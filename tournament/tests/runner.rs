@@ -14,8 +14,13 @@ const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
 /// `cargo test -p tournament` does not build the engine crate's binaries, so it is built
 /// here (a no-op when it is up to date, and never a stale binary from an older build).
 fn ataxx_binary() -> PathBuf {
+    engine_binary("ataxx")
+}
+
+/// One of our engine binaries (`ataxx`, `loa`, `reversi`), built as [`ataxx_binary`] says.
+fn engine_binary(bin: &str) -> PathBuf {
     let path =
-        Path::new(TOURNAMENT).with_file_name(format!("ataxx{}", std::env::consts::EXE_SUFFIX));
+        Path::new(TOURNAMENT).with_file_name(format!("{bin}{}", std::env::consts::EXE_SUFFIX));
     if let Some(cargo) = std::env::var_os("CARGO") {
         let profile = path
             .parent()
@@ -23,7 +28,7 @@ fn ataxx_binary() -> PathBuf {
             .and_then(|p| p.to_str())
             .unwrap_or("debug");
         let mut build = Command::new(cargo);
-        build.args(["build", "--quiet", "-p", "ataxx-engine", "--bin", "ataxx"]);
+        build.args(["build", "--quiet", "-p", "ataxx-engine", "--bin", bin]);
         match profile {
             "debug" => {}
             "release" => {
@@ -35,8 +40,8 @@ fn ataxx_binary() -> PathBuf {
         }
         let status = build
             .status()
-            .expect("run cargo build for the ataxx binary");
-        assert!(status.success(), "building the ataxx binary failed");
+            .expect("run cargo build for the engine binary");
+        assert!(status.success(), "building the {bin} binary failed");
     }
     assert!(path.exists(), "no engine binary at {}", path.display());
     path
@@ -439,12 +444,206 @@ fn text_engine_meets_uai_engine_with_openings() {
         res.to_str().unwrap(),
         "-concurrency",
         "2",
+        "-rules",
+        "text",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let recs = records(&res);
     assert_eq!(recs.len(), 6);
     // Games end by the rules, never by a fault.
     assert_rule_endings(&recs, "25 consecutive jumps");
+}
+
+/// Issue 25 item 2: text and UAI engines end Ataxx games by different rules (25
+/// consecutive jumps against 100 plies), so a run that mixes them is refused with one
+/// line unless `-rules` names the judge; the results record which rules judged. In
+/// Reversi, whose rule sets agree, nothing needs naming.
+#[test]
+fn mixed_rules_must_be_named() {
+    let dir = scratch("mixed-rules");
+    let res = dir.join("r.jsonl");
+    let args = |rules: &[&'static str]| {
+        let mut a: Vec<String> = [
+            "-engine",
+            &format!("cmd={FAKE}"),
+            "name=text",
+            "proto=text",
+            "args=--text",
+            "st=1",
+            "-engine",
+            &format!("cmd={FAKE}"),
+            "name=uai",
+            "st=1",
+            "-results",
+            res.to_str().unwrap(),
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        a.extend(rules.iter().map(|s| s.to_string()));
+        a
+    };
+    let run_owned = |a: Vec<String>| {
+        let v: Vec<&str> = a.iter().map(String::as_str).collect();
+        run(&v)
+    };
+    let o = run_owned(args(&[]));
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("-rules text or -rules engine"), "{err}");
+    assert!(!res.exists());
+    for (rules, name) in [("text", "text"), ("engine", "engine"), ("uai", "engine")] {
+        let _ = std::fs::remove_file(&res);
+        let o = run_owned(args(&["-rules", rules]));
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let text = std::fs::read_to_string(&res).unwrap();
+        assert!(text.contains(&format!("\"rules\":\"{name}\"")), "{text}");
+    }
+    // Two UAI engines need no naming, and are judged by their own rules.
+    let _ = std::fs::remove_file(&res);
+    let o = run(&[
+        "-engine",
+        &format!("cmd={FAKE}"),
+        "st=1",
+        "-engine",
+        "builtin=random",
+        "-results",
+        res.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(&res)
+        .unwrap()
+        .contains("\"rules\":\"engine\""));
+}
+
+/// A Reversi opening `plies` moves deep (no passes), from seeded random play, in
+/// protocol notation: games from it end within a few moves.
+fn deep_reversi_opening(plies: usize, seed: u64) -> String {
+    use engine::game::{GameIo, RuleSet};
+    use engine::games::reversi::position::Position;
+    let mut rng = engine::rng::SplitMix64::new(seed);
+    'again: loop {
+        let mut pos = Position::startpos(RuleSet::Text);
+        let mut line = Vec::new();
+        for _ in 0..plies {
+            let legal = pos.legal_moves();
+            let Some(&mv) = rng.choose(&legal).filter(|m| !m.is_pass()) else {
+                continue 'again;
+            };
+            line.push(pos.move_name(mv));
+            pos.make_move(mv);
+        }
+        if pos.legal_moves().iter().any(|m| m.is_pass()) {
+            continue;
+        }
+        return line.join(" ");
+    }
+}
+
+/// Issue 25 item 1: when the other engine played the last move, the Reversi text
+/// engine was never told it, refused the next game's `clear` and every set-up line
+/// (`error: clear is refused while a game is in progress`), and the runner, ignoring
+/// the errors, scored it a time forfeit 5 s later. Now it is sent the last move, and
+/// every game ends on the board.
+#[test]
+fn text_engine_is_told_the_move_that_ended_the_game() {
+    let reversi = engine_binary("reversi");
+    let dir = scratch("reversi-text-end");
+    let book = dir.join("book.txt");
+    // 48 plies: 12 empties, which both sides solve at once.
+    std::fs::write(&book, deep_reversi_opening(48, 5) + "\n").unwrap();
+    let res = dir.join("r.jsonl");
+    let o = run(&[
+        "-variant",
+        "reversi",
+        "-engine",
+        &format!("cmd={}", reversi.display()),
+        "name=txt",
+        "proto=text",
+        "st=5",
+        "-engine",
+        &format!("cmd={}", reversi.display()),
+        "name=ugi",
+        "proto=ugi",
+        "nodes=2000",
+        "-games",
+        "4",
+        "-openings",
+        &format!("file={}", book.display()),
+        "-results",
+        res.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&res)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    let mut ugi_ended_one = false;
+    for (k, g) in lines.iter().enumerate() {
+        assert_eq!(g["ending"], "rules", "{g}");
+        let plies = g["moves"].as_array().unwrap().len();
+        let last_mover = &g["players"][(plies + 1) % 2];
+        ugi_ended_one |= k < 3 && last_mover == "ugi";
+    }
+    // The case of the issue happened: the text engine had a game after one that the
+    // UGI engine ended.
+    assert!(ugi_ended_one, "{lines:?}");
+}
+
+/// Issue 25 item 1: a set-up command the text engine refuses (here every `clear`, so
+/// the second game) loses that game as what it is, `set-up refused: <its error line>`,
+/// at once and never as a time forfeit; like other faults of the process it stops
+/// the run unless `-recover` (which starts the program afresh) is given.
+#[test]
+fn refused_set_up_loses_the_game_as_such() {
+    let dir = scratch("setup-refused");
+    let res = dir.join("r.jsonl");
+    for recover in [false, true] {
+        let _ = std::fs::remove_file(&res);
+        let started = Instant::now();
+        let mut args = vec![
+            "-engine".to_string(),
+            format!("cmd={FAKE}"),
+            "name=fake".into(),
+            "proto=text".into(),
+            "args=--text --refuse clear".into(),
+            "st=5".into(),
+            "-engine".into(),
+            "builtin=random".into(),
+            "-games".into(),
+            "3".into(),
+            "-results".into(),
+            res.to_str().unwrap().into(),
+        ];
+        if recover {
+            args.push("-recover".into());
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = run(&args);
+        // Far below the 5 s a time forfeit would have waited.
+        assert!(started.elapsed() < Duration::from_secs(4), "{}", stderr(&o));
+        let recs = records(&res);
+        let (_, result, reason, first) = &recs[1];
+        assert_eq!((first.as_str(), result.as_str()), ("random", "1-0"));
+        assert_eq!(
+            reason, "fake set-up refused: error: clear is refused",
+            "{recs:?}"
+        );
+        let text = std::fs::read_to_string(&res).unwrap();
+        assert!(text.contains("\"ending\":\"set-up refused\""), "{text}");
+        if recover {
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+            assert_eq!(recs.len(), 3, "{recs:?}");
+            assert!(!recs[2].2.contains("refused"), "{recs:?}");
+        } else {
+            assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+            assert_eq!(recs.len(), 2, "{recs:?}");
+            assert!(stderr(&o).contains("set-up refused"), "{}", stderr(&o));
+        }
+    }
 }
 
 #[test]
@@ -544,6 +743,140 @@ fn killed_run_resumes_without_losing_or_repeating_games() {
     let o = run(&resumed.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(records(&res).len(), 16);
+}
+
+/// Issue 25 item 5: Ctrl-C (SIGINT to the terminal's whole process group, engines
+/// included) prints the standings so far and an `interrupted` line, exits with 130,
+/// records no game it cut short (no crash of an engine the signal reached), and
+/// `-resume` plays exactly the rest.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_prints_the_standings_and_resume_continues() {
+    use std::os::unix::process::CommandExt;
+    let dir = scratch("sigint");
+    let res = dir.join("r.jsonl");
+    let args: Vec<String> = [
+        "-engine",
+        &format!("cmd={FAKE}"),
+        "name=fake",
+        "args=--slow 5",
+        "st=0.5",
+        "-engine",
+        "builtin=greedy",
+        "-games",
+        "2",
+        "-rounds",
+        "8",
+        "-repeat",
+        "-concurrency",
+        "2",
+        "-results",
+        res.to_str().unwrap(),
+        "-report",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    // A process group of its own, as a shell gives a foreground job: the signal goes
+    // to the group, as the terminal's Ctrl-C does.
+    let child = Command::new(TOURNAMENT)
+        .args(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while records(&res).len() < 2 && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let group = format!("-{}", child.id());
+    let status = Command::new("kill")
+        .args(["-INT", "--", &group])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    let recs = records(&res);
+    assert!((2..16).contains(&recs.len()), "{recs:?}");
+    for (id, _, reason, _) in &recs {
+        assert!(!reason.contains("crash"), "game {id}: {reason}");
+    }
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("interrupted: {} of 16 games played", recs.len())),
+        "{err}"
+    );
+    let out = stdout(&o);
+    assert!(out.contains("Score of fake vs greedy: "), "{out}");
+    assert!(
+        out.contains(&format!(
+            "Finished match: {} of 16 games, interrupted",
+            recs.len()
+        )),
+        "{out}"
+    );
+    let mut resumed = args.clone();
+    resumed.push("-resume".into());
+    let o = run(&resumed.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let after = records(&res);
+    assert_eq!(&after[..recs.len()], &recs[..]);
+    let ids: HashSet<u64> = after.iter().map(|r| r.0).collect();
+    assert_eq!((after.len(), ids), (16, (0..16).collect()));
+}
+
+/// Issue 25 item 3: engines limited only by nodes replay a game move for move when
+/// the schedule gives them an opening again in the same colours (an SPRT counted 153
+/// such pairs in 473 games). Such a run is refused with one line unless the user
+/// allows it (`-openings … replays=allow`), and the report then says how many games
+/// were distinct, counted from the games themselves.
+#[test]
+fn deterministic_replays_are_refused_or_counted() {
+    let ataxx = ataxx_binary();
+    let cmd = format!("cmd={}", ataxx.display());
+    let dir = scratch("replays");
+    let book = dir.join("book.txt");
+    std::fs::write(&book, "a7-b6 g7-f6\nf2 b2\n").unwrap();
+    let play = |limit: &str, openings: &str| {
+        run(&[
+            "-engine",
+            &cmd,
+            "name=a",
+            "-engine",
+            &cmd,
+            "name=b",
+            "option.Aspiration=0",
+            "-each",
+            limit,
+            "-games",
+            "2",
+            "-rounds",
+            "3",
+            "-repeat",
+            "-openings",
+            &format!("file={}", book.display()),
+            openings,
+        ])
+    };
+    // Round 3 takes opening 1 again: its two games replay round 1's.
+    let o = play("nodes=300", "order=sequential");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("2 of 6 games would replay"), "{err}");
+    assert!(err.contains("replays=allow"), "{err}");
+    let o = play("nodes=300", "replays=allow");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("Distinct games: 4 of 6 (2 replay an earlier game move for move)\n"),
+        "{out}"
+    );
+    // A fixed time per move makes the games depend on the machine: nothing to refuse.
+    let o = play("st=0.01", "order=sequential");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
 #[test]
@@ -961,7 +1294,7 @@ fn pgnout_with_min_writes_the_named_file_in_minimal_form() {
         let keys: Vec<&str> = g.tags.iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(
             keys,
-            ["Event", "Site", "Date", "Round", "Black", "White", "Result", "Variant"]
+            ["Event", "Site", "Date", "Round", "White", "Black", "Result", "Variant"]
         );
     }
     assert!(!text.contains('{'), "{text}");
@@ -1271,11 +1604,20 @@ fn round_robin_of_uai_text_and_builtin_players() {
         "-pgnout",
         pgn.to_str().unwrap(),
         "-report",
+        "-rules",
+        "text",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let recs = records(&res);
     assert_eq!(recs.len(), 6, "{recs:?}");
     assert_rule_endings(&recs, "25 consecutive jumps");
+    assert_eq!(
+        std::fs::read_to_string(&pgn)
+            .unwrap()
+            .matches("[Rules \"text\"]")
+            .count(),
+        6
+    );
     let out = stdout(&o);
     assert!(out.contains("Endings: 6 rules\n"), "{out}");
     assert_pgn_reads_back_whole(&pgn, &res);

@@ -27,8 +27,9 @@ use std::cell::RefCell;
 /// ([`Game::solve`]), time and nodes permitting: 24 empties take the solver seconds
 /// (`docs/reversi.md`), so beyond that a timed move could never finish.
 pub const SEARCH_SOLVE_EMPTIES: u32 = 24;
-/// The search's solver table: 2^21 entries (48 MiB), made on a thread's first solve and
-/// kept, so consecutive moves of a game (and attempts that ran out) reuse what it learnt.
+/// The search's solver table: 2^21 entries (48 MiB), made with the thread's searcher
+/// ([`Game::prepare_thread`], off any clock) and kept, so consecutive moves of a game
+/// (and attempts that ran out) reuse what it learnt.
 const SEARCH_SOLVER_BITS: u32 = 21;
 /// The solver's typical tree: about 15 M nodes at 21 empties, 2.5 times as many per
 /// further empty (averages of our position sets at 21–23 empties, `docs/reversi.md`).
@@ -41,6 +42,11 @@ const SOLVE_NODES_PER_SEC: f64 = 30e6;
 
 thread_local! {
     static SOLVER: RefCell<Option<Box<Solver>>> = const { RefCell::new(None) };
+}
+
+/// The search's solver, with its table of 2^[`SEARCH_SOLVER_BITS`] entries.
+fn search_solver() -> Box<Solver> {
+    Box::new(Solver::new(SEARCH_SOLVER_BITS))
 }
 
 /// Static ordering value of each square: corners first, X and C squares last.
@@ -158,7 +164,7 @@ impl Game for Position {
         };
         SOLVER.with(|cell| {
             let mut cell = cell.borrow_mut();
-            let solver = cell.get_or_insert_with(|| Box::new(Solver::new(SEARCH_SOLVER_BITS)));
+            let solver = cell.get_or_insert_with(search_solver);
             let Some(s) = solver.solve_within(self, &limit) else {
                 return (None, solver.nodes());
             };
@@ -176,6 +182,14 @@ impl Game for Position {
         })
     }
 
+    /// Makes the thread's solver table now, with its searcher: on the first solve it
+    /// cost a timed move 20–50 ms (filling 48 MiB) on a loaded machine.
+    fn prepare_thread() {
+        SOLVER.with(|cell| {
+            cell.borrow_mut().get_or_insert_with(search_solver);
+        });
+    }
+
     /// The selective search with Ataxx's margins: +45 ± 34 Elo over the plain search
     /// in 400 games at 2 s + 20 ms (`docs/reversi.md`). No null move: zugzwang and
     /// tempo decide too many Othello positions for a pass to be a fair test.
@@ -187,6 +201,8 @@ impl Game for Position {
 impl GameIo for Position {
     const NAME: &'static str = "reversi";
     const BENCH_DEPTH: u32 = 13;
+    /// Reversi's rules do not depend on the rule set.
+    const RULE_SETS_AGREE: bool = true;
     const EVAL_TERMS: &'static [&'static str] = &eval::TERMS;
 
     fn eval_weights() -> [&'static [i32]; 2] {
@@ -316,6 +332,20 @@ mod tests {
             let r = searcher.search(&pos, &Limits::depth(2), &stop, None, &mut |_| {});
             assert_eq!((r.depth, r.reason), (2, StopReason::Depth), "{pos:?}");
         }
+    }
+
+    /// The solver's table is made with the searcher, on its thread, not by the first
+    /// solve inside a timed move (issue 25 item 8: filling its 48 MiB took 20–50 ms of a
+    /// 50 ms move on a loaded machine).
+    #[test]
+    fn the_solver_table_is_made_with_the_searcher() {
+        std::thread::spawn(|| {
+            assert!(SOLVER.with(|c| c.borrow().is_none()));
+            let _searcher = Searcher::<Position>::new(1);
+            assert!(SOLVER.with(|c| c.borrow().is_some()));
+        })
+        .join()
+        .unwrap();
     }
 
     #[test]

@@ -84,6 +84,13 @@ macro_rules! search_functions {
             if depth == 0 {
                 return order_eval(s, own, opp);
             }
+            // The ordering searches at the root and on the principal variation run
+            // thousands of nodes before the solve proper reaches a node that looks at
+            // its limit: they must look too (issue 25 item 8). Their result is thrown
+            // away once stopped, as the solve's is.
+            if depth >= 2 && s.stopped() {
+                return 0;
+            }
             let legal = moves(own, opp);
             if legal == 0 {
                 if moves(opp, own) == 0 {

@@ -10,6 +10,8 @@
 //! with one 1 MiB line whose bytes from 64 KiB on are a legal move's answer (a reader that
 //! split long lines would take that piece for a move). `--prompt` prints text-language
 //! prompts. `--score CP` sets the score of its `info` line before each move (default 0).
+//! `--refuse WORD` (text language) answers every command WORD with `error: WORD is
+//! refused` and ignores it, as a program refuses a set-up command.
 //! It writes one line on stderr when it starts.
 
 use engine::game::Side;
@@ -33,6 +35,7 @@ struct Opts {
     score: i64,
     seed: u64,
     prompt: bool,
+    refuse: Option<String>,
 }
 
 fn parse_opts() -> Opts {
@@ -57,6 +60,7 @@ fn parse_opts() -> Opts {
             "--slow" => o.slow_ms = num(i),
             "--seed" => o.seed = num(i),
             "--score" => o.score = args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(0),
+            "--refuse" => o.refuse = args.get(i + 1).cloned(),
             _ => {}
         }
         if args[i].starts_with("--")
@@ -278,6 +282,7 @@ fn text_main(o: &Opts) {
         };
         match words.first().copied() {
             None => {}
+            Some(w) if o.refuse.as_deref() == Some(w) => out(&format!("error: {w} is refused")),
             Some("quit") => return,
             Some("clear") => {
                 pos = Position::startpos(Rules::Text);

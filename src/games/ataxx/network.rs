@@ -424,8 +424,9 @@ fn apply_avx2(
 
 /// The accumulators of a position and of the positions before it in the current line:
 /// make computes the next from the top, unmake drops the top. A clone keeps only the
-/// top; an unmake past the bottom (a clone's, or after [`AccStack::LIMIT`] makes
-/// without unmake) recomputes from the board.
+/// top (and starts small: a search grows it to its depth once, a front end's copies
+/// stay cheap); an unmake past the bottom (a clone's, or after [`AccStack::LIMIT`]
+/// makes without unmake) recomputes from the board.
 #[derive(Debug)]
 pub struct AccStack {
     buf: Vec<Accumulator>,
@@ -438,7 +439,7 @@ impl AccStack {
 
     /// A stack holding the accumulator of this board.
     pub fn new(pieces: [u64; 2], gaps: u64) -> AccStack {
-        let mut buf = Vec::with_capacity(160);
+        let mut buf = Vec::with_capacity(4);
         let mut acc = Accumulator::zeroed();
         acc.refresh(NET, pieces, gaps);
         buf.push(acc);
@@ -485,7 +486,7 @@ impl AccStack {
 
 impl Clone for AccStack {
     fn clone(&self) -> AccStack {
-        let mut buf = Vec::with_capacity(160);
+        let mut buf = Vec::with_capacity(4);
         buf.push(self.top().clone());
         AccStack { buf, top: 0 }
     }

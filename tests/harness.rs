@@ -646,14 +646,14 @@ fn seed_reproducible() {
     assert_eq!(
         moves,
         [
-            "Red moves a7-b6.",
+            "Red moves g1-f1.",
             "Blue moves g7-f7.",
-            "Red moves b6-c7.",
-            "Blue moves f7-e7.",
-            "Red moves g1-g2.",
-            "Blue moves a1-b2.",
-            "Red moves g1-e1.",
-            "Blue moves b2-c2.",
+            "Red moves a7-b7.",
+            "Blue moves a1-b1.",
+            "Red moves f1-e1.",
+            "Blue moves b1-c1.",
+            "Red moves b7-c7.",
+            "Blue moves f7-f6.",
         ],
         "the seeded AI game changed: {game:?}"
     );

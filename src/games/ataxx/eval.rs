@@ -11,6 +11,10 @@
 //! the board is empty, `EG` when it is full. Linear so that `tune fit`
 //! (`tournament/src/bin/tune/main.rs`) can fit the weights to game results (see
 //! `docs/strength.md`); a small network ([`super::nnue`]) adds what the terms miss.
+//!
+//! Since round 6 the engine plays with the window network alone ([`evaluate`],
+//! [`super::network`]), which beat these terms and the small network by 193 Elo; they
+//! stay for `tune fit`, `tune nnue` and as a yardstick ([`evaluate_linear_nnue`]).
 
 use super::bitboard::{dilate, dilate2, max_count, neighbour_counts, FILE_A, FILE_G, FULL};
 use super::position::Position;
@@ -82,8 +86,16 @@ pub fn linear(pos: &Position) -> i32 {
     phase.blend(&t, &MG, &EG)
 }
 
-/// Evaluation of `pos` for the side to move: the linear terms and the network's
-/// correction ([`super::nnue`]).
+/// Evaluation of `pos` for the side to move: the window network ([`super::network`],
+/// round 6 of `docs/strength.md`) from the position's accumulators.
+#[inline]
 pub fn evaluate(pos: &Position) -> i32 {
+    pos.accumulator()
+        .evaluate(super::network::NET, pos.side_to_move().index())
+}
+
+/// The round-4 evaluation (the linear terms and the small network's correction,
+/// [`super::nnue`]), kept for `tune nnue` and comparisons.
+pub fn evaluate_linear_nnue(pos: &Position) -> i32 {
     linear(pos) + super::nnue::evaluate(pos)
 }

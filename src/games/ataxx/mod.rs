@@ -3,6 +3,7 @@
 
 pub mod bitboard;
 pub mod eval;
+pub mod network;
 pub mod nnue;
 pub mod notation;
 pub mod position;
@@ -125,8 +126,10 @@ impl GameIo for Position {
         (t.to_vec(), phase)
     }
 
+    /// The network is the whole evaluation: the linear model's terms are what `tune fit`
+    /// still reads, and the offset is the rest.
     fn eval_offset(&self) -> i32 {
-        nnue::evaluate(self)
+        eval::evaluate(self) - eval::linear(self)
     }
     const MATERIAL_ADJUDICATION: bool = true;
     const SPEAKS_UAI: bool = true;

@@ -1,4 +1,5 @@
-//! A small neural network that corrects the linear evaluation ([`super::eval`]): our own
+//! Round 4's small neural network that corrects the linear evaluation ([`super::eval`]),
+//! no longer in play since the window network ([`super::network`]) replaced both: our own
 //! architecture, trained by `tune nnue` (`tournament/src/bin/tune/nnue.rs`) on our own
 //! self-play games only, and embedded in the binary from `nnue.bin` next to this file.
 //!

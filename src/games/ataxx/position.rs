@@ -2,6 +2,7 @@
 //! incremental hash, and make/unmake. Everything about Ataxx rules lives here.
 
 use super::bitboard::{dilate, dilate2, Bits, ADJACENT, FULL, JUMPS};
+use super::network::AccStack;
 use crate::game::{Outcome, RuleSet, Side};
 use crate::rng;
 use std::fmt;
@@ -137,7 +138,7 @@ fn piece_key(side: Side, sq: u8) -> u64 {
 }
 
 /// An Ataxx position under a given rule set.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Position {
     pieces: [u64; 2],
     gaps: u64,
@@ -147,7 +148,24 @@ pub struct Position {
     fullmove: u32,
     rules: Rules,
     hash: u64,
+    /// The evaluation network's accumulators ([`super::network`]), kept by make/unmake;
+    /// not part of the position's identity.
+    acc: AccStack,
 }
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.pieces == other.pieces
+            && self.gaps == other.gaps
+            && self.side == other.side
+            && self.clock == other.clock
+            && self.fullmove == other.fullmove
+            && self.rules == other.rules
+            && self.hash == other.hash
+    }
+}
+
+impl Eq for Position {}
 
 impl Position {
     /// The standard start: first player on a7 and g1, second on g7 and a1, no gaps.
@@ -183,6 +201,7 @@ impl Position {
             fullmove: fullmove.max(1),
             rules,
             hash: 0,
+            acc: AccStack::new([first, second], gaps),
         };
         pos.hash = pos.compute_hash();
         Ok(pos)
@@ -275,6 +294,7 @@ impl Position {
             self.hash ^= GAP_KEYS[sq as usize];
         }
         self.gaps |= squares;
+        self.acc.reset(self.pieces, self.gaps);
         Ok(())
     }
 
@@ -375,8 +395,30 @@ impl Position {
         }
     }
 
+    /// The evaluation network's accumulator of this position.
+    #[inline]
+    pub fn accumulator(&self) -> &super::network::Accumulator {
+        self.acc.top()
+    }
+
     /// Plays a legal move and returns what is needed to take it back.
+    #[inline]
     pub fn make_move(&mut self, mv: Move) -> Undo {
+        let old = self.pieces;
+        let undo = self.make_board(mv);
+        self.acc.push(old, self.pieces);
+        undo
+    }
+
+    /// Takes back `mv`, which must be the last move made.
+    #[inline]
+    pub fn unmake_move(&mut self, mv: Move, undo: Undo) {
+        self.unmake_board(mv, undo);
+        self.acc.pop(self.pieces, self.gaps);
+    }
+
+    /// [`Position::make_move`] without the network's accumulators (perft's).
+    fn make_board(&mut self, mv: Move) -> Undo {
         let undo = Undo {
             captured: 0,
             clock: self.clock,
@@ -416,8 +458,8 @@ impl Position {
         Undo { captured, ..undo }
     }
 
-    /// Takes back `mv`, which must be the last move made.
-    pub fn unmake_move(&mut self, mv: Move, undo: Undo) {
+    /// [`Position::unmake_move`] for [`Position::make_board`].
+    fn unmake_board(&mut self, mv: Move, undo: Undo) {
         let them = self.side;
         let us = them.opponent();
         self.side = us;
@@ -463,9 +505,9 @@ impl Position {
         self.generate_moves(&mut moves);
         let mut total = 0;
         for mv in moves {
-            let undo = self.make_move(mv);
+            let undo = self.make_board(mv);
             total += self.perft(depth - 1);
-            self.unmake_move(mv, undo);
+            self.unmake_board(mv, undo);
         }
         total
     }

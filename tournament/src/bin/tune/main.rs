@@ -26,6 +26,12 @@
 //! - `tune nnue [--lambda L] [--epochs N] [--seed S] --out FILE RESULTS.jsonl...`: trains
 //!   Ataxx's network on the Ataxx games of the results files and writes its file
 //!   (`nnue.rs` here; the engine embeds `src/games/ataxx/nnue.bin`).
+//! - `tune datagen --out FILE --games N [--nodes N] [--threads T] [--seed S] [--blocks P]
+//!   [--seconds S]`: self-play training data for Ataxx's window network at a fixed node
+//!   count, multi-threaded and resumable (`datagen.rs` here, with the file format).
+//! - `tune window [--lambda L] [--epochs N] [--seed S] [--threads T] [--batch B] [--lr R]
+//!   --out FILE DATA...`: trains the window network on such files and writes its file
+//!   (`window.rs` here; the engine embeds `src/games/ataxx/window.bin`).
 //! - `tune reversi-data COUNT SEED LO HI`: positions with `LO`..=`HI` empties from
 //!   `COUNT` partly random Reversi games, each with its exact score (`;` then the disc
 //!   difference for the side to move), solved by our solver.
@@ -45,10 +51,12 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use tournament::results::GameRecord;
 
+mod datagen;
 mod nnue;
 mod patterns;
+mod window;
 
-const USAGE: &str = "usage: tune openings COUNT SEED [--variant NAME | --no-blocks] | tune fit [--variant NAME] [--l2 L] RESULTS.jsonl... | tune nnue [--lambda L] [--epochs N] [--seed S] --out FILE RESULTS.jsonl... | tune reversi-data COUNT SEED LO HI | tune reversi-patterns [--epochs N] [--l2 L] --out FILE DATA...";
+const USAGE: &str = "usage: tune openings COUNT SEED [--variant NAME | --no-blocks] | tune fit [--variant NAME] [--l2 L] RESULTS.jsonl... | tune nnue [--lambda L] [--epochs N] [--seed S] --out FILE RESULTS.jsonl... | tune datagen --out FILE --games N [--nodes N] [--threads T] [--seed S] [--blocks P] [--seconds S] | tune window [--lambda L] [--epochs N] [--seed S] [--threads T] [--batch B] [--lr R] --out FILE DATA... | tune reversi-data COUNT SEED LO HI | tune reversi-patterns [--epochs N] [--l2 L] --out FILE DATA...";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -87,6 +95,14 @@ fn main() -> ExitCode {
             }
         }
         ["reversi-patterns", rest @ ..] => report(patterns::fit(rest)),
+        ["datagen", rest @ ..] => match datagen::parse_args(rest) {
+            Some(o) => report(datagen::run(&o)),
+            None => usage(),
+        },
+        ["window", rest @ ..] => match window::parse_args(rest) {
+            Some(o) => report(window::train(&o)),
+            None => usage(),
+        },
         ["nnue", rest @ ..] => match nnue::parse_args(rest) {
             Some(o) => report(nnue::train(&o)),
             None => usage(),

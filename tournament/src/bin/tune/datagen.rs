@@ -1,0 +1,428 @@
+//! `tune datagen`: self-play training data for Ataxx's window network
+//! (`src/games/ataxx/network.rs`), made by the engine compiled into `tune` at a fixed
+//! node count per move.
+//!
+//! Game `i` of a run is a function of `(SEED, i)` alone: its opening (4–8 random plies
+//! from the start, after one or two random block pairs in `--blocks` percent of the
+//! games), then both sides search `--nodes` nodes from a fresh searcher. So a run can
+//! be cut and resumed: the file is read back, a cut last record dropped, and only the
+//! games not in it are played. Games run on `--threads` threads; each is written whole,
+//! in the order they finish.
+//!
+//! Adjudication: a proven score ends the game for the side it favours; a score of at
+//! least [`ADJUDICATE_SCORE`] for the same side for [`ADJUDICATE_PLIES`] plies in a row
+//! ends it too; [`MAX_PLIES`] plies is a draw. The 100-ply rule of UAI applies.
+//!
+//! File format (little-endian): `ATXDATA1`, then one record per game: `u32` game
+//! index, `u64` first player's stones, `u64` second player's, `u64` blocks (of the
+//! position after the opening), `u8` side to move (0 first), `u8` result (0 second
+//! player won, 1 draw, 2 first won), `u16` plies, then per ply `u16` move
+//! (`from·64 + to`, a single has `from = to`, the pass is `0xFFFF`) and `i16` search
+//! score for the side to move (proven scores as the search reports them, ±30 000 − plies).
+//! 4 bytes a position.
+
+use engine::game::{Outcome, Side};
+use engine::games::ataxx::text::block_squares;
+use engine::games::ataxx::{Move, Position, Rules};
+use engine::rng::SplitMix64;
+use engine::search::{Limits, Searcher, WIN};
+use std::collections::HashSet;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// File magic.
+pub const MAGIC: &[u8; 8] = b"ATXDATA1";
+/// Header bytes of one game record.
+const GAME_HEADER: usize = 4 + 24 + 4;
+/// A score this large for one side ...
+pub const ADJUDICATE_SCORE: i32 = 2500;
+/// ... this many plies in a row ends the game.
+pub const ADJUDICATE_PLIES: usize = 6;
+/// Games longer than this are drawn.
+pub const MAX_PLIES: usize = 400;
+/// Openings whose first search scores beyond this are replaced (lopsided starts teach
+/// little).
+pub const OPENING_LIMIT: i32 = 600;
+/// Transposition table of each thread's searcher.
+const HASH_MIB: usize = 8;
+
+/// One game of a data file.
+pub struct Game {
+    pub index: u32,
+    pub start: Position,
+    /// 2 first player won, 1 draw, 0 second player won.
+    pub result: u8,
+    pub plies: Vec<(Move, i16)>,
+}
+
+impl Game {
+    fn encode(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.index.to_le_bytes());
+        out.extend_from_slice(&self.start.pieces(Side::First).to_le_bytes());
+        out.extend_from_slice(&self.start.pieces(Side::Second).to_le_bytes());
+        out.extend_from_slice(&self.start.gaps().to_le_bytes());
+        out.push(self.start.side_to_move().index() as u8);
+        out.push(self.result);
+        out.extend_from_slice(&(self.plies.len() as u16).to_le_bytes());
+        for &(mv, score) in &self.plies {
+            let code = if mv.is_pass() {
+                0xFFFF
+            } else {
+                u16::from(mv.from()) * 64 + u16::from(mv.to())
+            };
+            out.extend_from_slice(&code.to_le_bytes());
+            out.extend_from_slice(&score.to_le_bytes());
+        }
+    }
+
+    /// The game's result for `side`: 1 win, 0.5 draw, 0 loss.
+    pub fn result_for(&self, side: Side) -> f32 {
+        let first = f32::from(self.result) / 2.0;
+        match side {
+            Side::First => first,
+            Side::Second => 1.0 - first,
+        }
+    }
+}
+
+/// Reads the games of a data file's bytes; returns them and the length of the complete
+/// part (a record cut by a kill is left out).
+pub fn decode(bytes: &[u8]) -> Result<(Vec<Game>, usize), String> {
+    if bytes.len() < 8 || &bytes[..8] != MAGIC {
+        return Err("not an ataxx data file (no ATXDATA1)".into());
+    }
+    let mut games = Vec::new();
+    let mut at = 8;
+    let u64_at = |b: &[u8], i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8"));
+    while at + GAME_HEADER <= bytes.len() {
+        let b = &bytes[at..];
+        let index = u32::from_le_bytes(b[0..4].try_into().expect("4"));
+        let (first, second, gaps) = (u64_at(b, 4), u64_at(b, 12), u64_at(b, 20));
+        let side = if b[28] == 0 {
+            Side::First
+        } else {
+            Side::Second
+        };
+        let result = b[29];
+        let n = usize::from(u16::from_le_bytes([b[30], b[31]]));
+        if at + GAME_HEADER + 4 * n > bytes.len() {
+            break;
+        }
+        let start = Position::from_parts(first, second, gaps, side, 0, 1, Rules::Uai)
+            .map_err(|e| format!("game {index}: {e}"))?;
+        if result > 2 {
+            return Err(format!("game {index}: result {result}"));
+        }
+        let mut plies = Vec::with_capacity(n);
+        for k in 0..n {
+            let p = &b[GAME_HEADER + 4 * k..];
+            let code = u16::from_le_bytes([p[0], p[1]]);
+            let score = i16::from_le_bytes([p[2], p[3]]);
+            let mv = if code == 0xFFFF {
+                Move::PASS
+            } else {
+                let (from, to) = ((code / 64) as u8, (code % 64) as u8);
+                if from >= 49 || to >= 49 {
+                    return Err(format!("game {index}: bad move code {code}"));
+                }
+                if from == to {
+                    Move::single(to)
+                } else {
+                    Move::double(from, to)
+                }
+            };
+            plies.push((mv, score));
+        }
+        games.push(Game {
+            index,
+            start,
+            result,
+            plies,
+        });
+        at += GAME_HEADER + 4 * n;
+    }
+    Ok((games, at))
+}
+
+/// `tune datagen`'s settings.
+pub struct Options {
+    pub out: String,
+    pub games: u32,
+    pub nodes: u64,
+    pub threads: usize,
+    pub seed: u64,
+    pub blocks_percent: u32,
+    pub seconds: Option<u64>,
+}
+
+/// `tune datagen --out FILE --games N [--nodes N] [--threads T] [--seed S] [--blocks P]
+/// [--seconds S]`.
+pub fn parse_args(mut args: &[&str]) -> Option<Options> {
+    let mut o = Options {
+        out: String::new(),
+        games: 0,
+        nodes: 5000,
+        threads: 1,
+        seed: 1,
+        blocks_percent: 10,
+        seconds: None,
+    };
+    loop {
+        match args {
+            ["--out", v, rest @ ..] => (o.out, args) = (v.to_string(), rest),
+            ["--games", v, rest @ ..] => (o.games, args) = (v.parse().ok()?, rest),
+            ["--nodes", v, rest @ ..] => {
+                (o.nodes, args) = (v.parse().ok().filter(|&n| n > 0)?, rest)
+            }
+            ["--threads", v, rest @ ..] => {
+                (o.threads, args) = (v.parse().ok().filter(|&t| (1..=256).contains(&t))?, rest)
+            }
+            ["--seed", v, rest @ ..] => (o.seed, args) = (v.parse().ok()?, rest),
+            ["--blocks", v, rest @ ..] => {
+                (o.blocks_percent, args) = (v.parse().ok().filter(|&p| p <= 100)?, rest)
+            }
+            ["--seconds", v, rest @ ..] => (o.seconds, args) = (Some(v.parse().ok()?), rest),
+            [] => break,
+            _ => return None,
+        }
+    }
+    (!o.out.is_empty() && o.games > 0).then_some(o)
+}
+
+/// The opening of game `index`: blocks (sometimes) and 4–8 random plies, redrawn while
+/// the game would be over or a side must pass.
+fn opening(rng: &mut SplitMix64, blocks_percent: u32) -> Position {
+    loop {
+        let mut pos = Position::startpos(Rules::Uai);
+        if (rng.below(100) as u32) < blocks_percent {
+            for _ in 0..1 + rng.below(2) {
+                let b = block_squares(rng.below(49) as u8);
+                if b & pos.empty() == b {
+                    pos.add_gaps(b).expect("the squares are empty");
+                }
+            }
+        }
+        let mut ok = true;
+        for _ in 0..4 + rng.below(5) {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || moves[0].is_pass() {
+                ok = false;
+                break;
+            }
+            pos.make_move(moves[rng.below(moves.len())]);
+        }
+        if ok && pos.outcome().is_none() && pos.can_move(pos.side_to_move()) {
+            // A clean start: the clock at 0 and move 1, as the file stores it.
+            return Position::from_parts(
+                pos.pieces(Side::First),
+                pos.pieces(Side::Second),
+                pos.gaps(),
+                pos.side_to_move(),
+                0,
+                1,
+                Rules::Uai,
+            )
+            .expect("a legal position");
+        }
+    }
+}
+
+/// Plays game `index`.
+fn play(index: u32, o: &Options, searcher: &mut Searcher<Position>, stop: &AtomicBool) -> Game {
+    let mut rng = SplitMix64::new(o.seed ^ u64::from(index).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let limits = Limits::nodes(o.nodes);
+    'redraw: loop {
+        let start = opening(&mut rng, o.blocks_percent);
+        searcher.new_game();
+        let mut pos = start.clone();
+        let mut plies = Vec::new();
+        let mut streak: (i32, usize) = (0, 0);
+        let result = loop {
+            if let Some(outcome) = pos.outcome() {
+                break outcome;
+            }
+            if plies.len() >= MAX_PLIES {
+                break Outcome::Draw;
+            }
+            let r = searcher.search(&pos, &limits, stop, None, &mut |_| {});
+            let Some(mv) = r.best else {
+                break Outcome::Draw;
+            };
+            let score = r.score.0;
+            if plies.is_empty() && score.abs() > OPENING_LIMIT {
+                continue 'redraw;
+            }
+            plies.push((mv, score.clamp(-i16::MAX as i32, i16::MAX as i32) as i16));
+            let us = pos.side_to_move();
+            let winner = if score > 0 { us } else { us.opponent() };
+            if score.abs() >= WIN - engine::search::report::MAX_PLY as i32 {
+                break Outcome::Win(winner);
+            }
+            // Who the score favours, as +1 first / -1 second, and for how long.
+            let sign = if score.abs() < ADJUDICATE_SCORE {
+                0
+            } else if winner == Side::First {
+                1
+            } else {
+                -1
+            };
+            streak = if sign != 0 && sign == streak.0 {
+                (sign, streak.1 + 1)
+            } else {
+                (sign, 1)
+            };
+            if sign != 0 && streak.1 >= ADJUDICATE_PLIES {
+                break Outcome::Win(winner);
+            }
+            pos.make_move(mv);
+        };
+        let result = match result {
+            Outcome::Win(Side::First) => 2,
+            Outcome::Draw => 1,
+            Outcome::Win(Side::Second) => 0,
+        };
+        return Game {
+            index,
+            start,
+            result,
+            plies,
+        };
+    }
+}
+
+pub fn run(o: &Options) -> Result<(), String> {
+    use std::fs::OpenOptions;
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&o.out)
+        .map_err(|e| format!("{}: {e}", o.out))?;
+    let bytes = std::fs::read(&o.out).map_err(|e| format!("{}: {e}", o.out))?;
+    let mut done = HashSet::new();
+    let mut positions_before = 0;
+    if bytes.is_empty() {
+        file.write_all(MAGIC).map_err(|e| e.to_string())?;
+    } else {
+        let (games, len) = decode(&bytes)?;
+        if len < bytes.len() {
+            eprintln!("dropping a cut last record ({} bytes)", bytes.len() - len);
+            file.set_len(len as u64).map_err(|e| e.to_string())?;
+        }
+        for g in &games {
+            done.insert(g.index);
+            positions_before += g.plies.len();
+        }
+        eprintln!(
+            "resuming: {} games, {positions_before} positions already in {}",
+            games.len(),
+            o.out
+        );
+    }
+    use std::io::Seek;
+    file.seek(std::io::SeekFrom::End(0))
+        .map_err(|e| e.to_string())?;
+    let file = Mutex::new(file);
+    let next = AtomicUsize::new(0);
+    let (games_made, positions) = (AtomicU64::new(0), AtomicU64::new(0));
+    let stop = AtomicBool::new(false);
+    let started = Instant::now();
+    let deadline = o.seconds.map(|s| started + Duration::from_secs(s));
+    let error = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..o.threads {
+            scope.spawn(|| {
+                let mut searcher = Searcher::<Position>::new(HASH_MIB);
+                let mut buf = Vec::new();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= o.games as usize || deadline.is_some_and(|d| Instant::now() >= d) {
+                        break;
+                    }
+                    if done.contains(&(i as u32)) {
+                        continue;
+                    }
+                    let game = play(i as u32, o, &mut searcher, &stop);
+                    buf.clear();
+                    game.encode(&mut buf);
+                    let mut f = file.lock().expect("no panics while writing");
+                    if let Err(e) = f.write_all(&buf) {
+                        *error.lock().expect("no panics") = Some(e.to_string());
+                        break;
+                    }
+                    drop(f);
+                    let made = games_made.fetch_add(1, Ordering::Relaxed) + 1;
+                    positions.fetch_add(game.plies.len() as u64, Ordering::Relaxed);
+                    if made % 1000 == 0 {
+                        eprintln!(
+                            "{made} games, {} positions, {:.0} s",
+                            positions.load(Ordering::Relaxed),
+                            started.elapsed().as_secs_f64()
+                        );
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = error.into_inner().expect("no panics") {
+        return Err(format!("{}: {e}", o.out));
+    }
+    let secs = started.elapsed().as_secs_f64();
+    let (g, p) = (games_made.into_inner(), positions.into_inner());
+    eprintln!(
+        "{g} games, {p} positions in {secs:.1} s ({:.0} positions/s) on {} threads; {} positions in {} now",
+        p as f64 / secs.max(1e-9),
+        o.threads,
+        p as usize + positions_before,
+        o.out
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_round_trip_and_replay() {
+        let o = Options {
+            out: String::new(),
+            games: 2,
+            nodes: 300,
+            threads: 1,
+            seed: 7,
+            blocks_percent: 50,
+            seconds: None,
+        };
+        let mut s = Searcher::new(1);
+        let stop = AtomicBool::new(false);
+        let mut bytes = MAGIC.to_vec();
+        let games: Vec<Game> = (0..3).map(|i| play(i, &o, &mut s, &stop)).collect();
+        for g in &games {
+            g.encode(&mut bytes);
+        }
+        // Deterministic per index.
+        let again = play(1, &o, &mut s, &stop);
+        assert_eq!(again.plies, games[1].plies);
+        let (back, len) = decode(&bytes).unwrap();
+        assert_eq!(len, bytes.len());
+        assert_eq!(back.len(), 3);
+        for (a, b) in back.iter().zip(&games) {
+            assert_eq!(a.plies, b.plies);
+            assert_eq!(a.start, b.start);
+            assert_eq!(a.result, b.result);
+            let mut pos = a.start.clone();
+            for &(mv, _) in &a.plies {
+                assert!(pos.is_legal(mv));
+                pos.make_move(mv);
+            }
+        }
+        // A cut record is left out.
+        let (cut, len) = decode(&bytes[..bytes.len() - 3]).unwrap();
+        assert_eq!(cut.len(), 2);
+        assert!(len < bytes.len() - 3);
+    }
+}

@@ -137,9 +137,25 @@ fn interactive<D: TextDialect>(forced: Option<Dialect>) -> u8 {
             let _ = stdout.flush();
         }
     }
-    let first: Option<Line> = lines
-        .iter()
-        .find(|l| l.too_long || !l.text.trim().is_empty());
+    let prompt = D::new().prompt().filter(|_| terminal);
+    let say = |text: &str| {
+        use std::io::Write;
+        let mut out = std::io::stdout();
+        let _ = write!(out, "{text}");
+        let _ = out.flush();
+    };
+    // A blank line at a terminal gets the prompt again, as every later one does.
+    let first: Option<Line> = lines.iter().find(|l| {
+        let blank = !l.too_long && l.text.trim().is_empty();
+        if blank {
+            prompt.as_deref().map(say);
+        }
+        !blank
+    });
+    if first.is_none() && terminal {
+        say("\n"); // Ctrl-D at the prompt: the shell's prompt starts on a line of its own
+        return 0;
+    }
     let word = first.as_ref().map(|l| l.text.trim());
     let chosen = [Dialect::Uai, Dialect::Ugi]
         .into_iter()

@@ -573,10 +573,14 @@ pub fn run<D: TextDialect>(
             hosting: None,
         },
     };
+    let mut end_of_input = false;
     loop {
         s.prompt();
         let go_on = match s.host.next_event() {
-            None => false,
+            None => {
+                end_of_input = true;
+                false
+            }
             Some(Ok(line)) => s.run_line(&line, 0),
             Some(Err(event)) => {
                 let flow = s.dialect.on_remote(event, &mut s.host);
@@ -586,6 +590,10 @@ pub fn run<D: TextDialect>(
         if !go_on {
             break;
         }
+    }
+    // Ctrl-D at a prompt: end the line, so the shell's prompt starts on its own.
+    if end_of_input && s.host.interactive {
+        let _ = writeln!(s.host.out).and_then(|_| s.host.out.flush());
     }
     // Quit or end of input: the dialect says goodbye to any peer, then the line closes.
     s.dialect.at_exit(&mut s.host);

@@ -166,7 +166,7 @@ fn users_play_through_the_connection_with_passes() {
     v.send("color white");
     expect(
         &v,
-        &["error: the host sets this game up: only dump, help and quit now"],
+        &["error: the host sets this game up: only dump, board, help and quit now"],
     );
     let (game, k) = game_with_a_pass();
     for m in texts(&game[..k]) {

@@ -358,3 +358,22 @@ fn ai_against_ai_finishes_and_a_seed_repeats() {
         "{a}"
     );
 }
+
+#[test]
+fn board_shows_coordinates_and_whose_turn() {
+    let out = session("d3\nboard\ndump\n");
+    let want = "  a b c d e f g h\n\
+                1 . . . . . . . .\n\
+                2 . . . . . . . .\n\
+                3 . . * x * . . .\n\
+                4 . . . x x . . .\n\
+                5 . . * x o . . .\n\
+                6 . . . . . . . .\n\
+                7 . . . . . . . .\n\
+                8 . . . . . . . .\n\
+                white (o) to play; black 4 white 1\n";
+    assert!(out.starts_with(want), "{out}");
+    // It changes nothing: the dump after it is the set-up move's.
+    assert!(out.ends_with("User: black\nMoves: 1\n===\n"), "{out}");
+    assert!(session("board x\n").starts_with("error: usage: board"));
+}

@@ -70,8 +70,10 @@ pub fn engine_name<G: GameIo>() -> String {
     format!("{}-engine {}", G::NAME, env!("CARGO_PKG_VERSION"))
 }
 
-/// Author announced by `id author`.
-pub const ENGINE_AUTHOR: &str = "the ataxx-engine authors";
+/// Author announced by `id author`: each engine's own (`the loa-engine authors`).
+pub fn engine_author<G: GameIo>() -> String {
+    format!("the {}-engine authors", G::NAME)
+}
 
 /// Deepest `perft` accepted: deeper would run for hours.
 pub const MAX_PERFT_DEPTH: u32 = 12;
@@ -751,7 +753,7 @@ impl<G: GameIo> Session<G> {
             Command::Nothing => {}
             Command::Hello => {
                 emit(out, &format!("id name {}", engine_name::<G>()));
-                emit(out, &format!("id author {ENGINE_AUTHOR}"));
+                emit(out, &format!("id author {}", engine_author::<G>()));
                 for o in OPTIONS {
                     emit(
                         out,

@@ -62,6 +62,8 @@ pub enum Command {
     Join(String),
     Help,
     Dump,
+    /// The board for people (coordinates, whose turn), as `ataxx` has.
+    Board,
     Load(String),
 }
 
@@ -128,6 +130,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
         "quit" => no_args(Command::Quit, "quit"),
         "help" => no_args(Command::Help, "help"),
         "dump" => no_args(Command::Dump, "dump"),
+        "board" => no_args(Command::Board, "board"),
         "auto" => no_args(Command::Auto, "auto"),
         "manual" => no_args(Command::Manual, "manual"),
         "resign" => no_args(Command::Resign, "resign"),
@@ -282,6 +285,8 @@ Commands (one a line; # starts a comment; words are case-insensitive):
   join ID@HOST   play the program hosting game ID on HOST (e.g. localhost);
                  it sets the game up and starts it                    [no game]
   dump           print the board for the test harness
+  board          print the board for people (x black, o white, * where
+                 the side to play may place a piece)
   load FILE      read commands from FILE
   help           print this summary";
 
@@ -411,6 +416,7 @@ impl TextDialect for ReversiText {
             Command::Move(mv) => return self.user_move(mv, host),
             Command::Help => host.say(HELP),
             Command::Dump => host.say(&self.pos.dump(self.player, self.moves)),
+            Command::Board => host.say(&self.pos.pretty()),
             Command::Load(file) => return Ok(Flow::Load(file)),
         }
         Ok(Flow::Continue)

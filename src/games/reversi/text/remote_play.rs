@@ -87,14 +87,17 @@ fn acts_while_waiting(line: &str) -> bool {
     matches!(
         super::parse(line),
         Ok(Some(
-            Command::Resign | Command::Quit | Command::Dump | Command::Help
+            Command::Resign | Command::Quit | Command::Dump | Command::Help | Command::Board
         ))
     )
 }
 
 /// `dump` and `help`: lines that change nothing.
 fn only_looks(line: &str) -> bool {
-    matches!(super::parse(line), Ok(Some(Command::Dump | Command::Help)))
+    matches!(
+        super::parse(line),
+        Ok(Some(Command::Dump | Command::Help | Command::Board))
+    )
 }
 
 /// Lines a visitor's User types while the host sets up: every command (most are
@@ -113,10 +116,13 @@ impl ReversiText {
     /// up) may only look and leave; while waiting for a visitor, set-up moves and
     /// `start` must wait (they would not reach it).
     pub(super) fn remote_allows(&self, cmd: &Command) -> Result<(), TextError> {
-        let looking = matches!(cmd, Command::Dump | Command::Help | Command::Quit);
+        let looking = matches!(
+            cmd,
+            Command::Dump | Command::Help | Command::Board | Command::Quit
+        );
         match (self.link, self.state) {
             (Link::Visitor, State::Setup) if !looking => Err(TextError::WrongState(
-                "the host sets this game up: only dump, help and quit now",
+                "the host sets this game up: only dump, board, help and quit now",
             )),
             (Link::Waiting, _) if matches!(cmd, Command::Start | Command::Move(_)) => {
                 Err(TextError::WrongState(
@@ -458,7 +464,7 @@ mod tests {
             "The host started game g; the Player is white.",
             "Hosting game g on 127.0.0.1 port 50000; waiting for an opponent (clear or quit cancels).",
             "No longer hosting; the opponent is the computer again.",
-            "the host sets this game up: only dump, help and quit now",
+            "the host sets this game up: only dump, board, help and quit now",
             "waiting for an opponent to join first (clear cancels hosting)",
             "cannot host: already connected (clear cancels hosting; quit leaves)",
         ] {

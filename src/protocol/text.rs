@@ -122,10 +122,13 @@ pub trait TextDialect {
 }
 
 /// A protocol only one game speaks (an Othello GUI's, say): chosen when the first
-/// command's first word is `hello`, or by the flag `--hello`.
+/// command's first word is `hello`, or by its flag.
 pub struct OtherProtocol {
-    /// The first word of the first command, and the flag's name without `--`.
+    /// The first word of the first command.
     pub hello: &'static str,
+    /// The command-line flag that chooses it (`--nboard`), and its help line.
+    pub flag: &'static str,
+    pub help: &'static str,
     /// Runs the session from its first line (`None` when the flag chose it) until it
     /// ends; returns the exit status.
     pub run: fn(Option<Line>, Receiver<Line>, &mut dyn Write) -> i32,

@@ -35,8 +35,11 @@ pub enum Flow {
 /// Why [`Host::think`] returned no move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ThinkError {
-    /// `quit` arrived while the AI was thinking (or stdout is gone): end the session.
+    /// Stdout is gone: end the session.
     Quit,
+    /// A person typed a line that acts at once (`quit`, or the dialect's command that
+    /// abandons the game) while the AI was thinking: the search is stopped; run it.
+    Interrupted(String),
     /// The search gave no legal move: a bug, reported rather than hidden.
     Internal(String),
 }
@@ -87,6 +90,13 @@ pub trait TextDialect {
     /// True if the line is this language's `quit` (checked while the AI thinks).
     fn is_quit(line: &str) -> bool {
         matches!(Self::parse_line(line), Ok(Some(cmd)) if cmd == Self::QUIT)
+    }
+
+    /// True for a line that a person's typing makes act at once while the AI thinks:
+    /// `quit`, and the command that abandons a game (so AI against AI can be stopped
+    /// without leaving the program).
+    fn acts_at_once(line: &str) -> bool {
+        Self::is_quit(line)
     }
 
     /// Reports an error in this language's form and stream: by default one
@@ -242,14 +252,16 @@ impl<'a, G: GameIo> Host<'a, G> {
     /// Searches `pos` within `limits` for the AI's move, reading input meanwhile. The
     /// root order is shuffled by `seed` mixed with `ply`, so a seed and the same input
     /// give the same moves. Lines that arrive are kept for later, except a person's
-    /// `quit` (recognised by `is_quit`), which abandons the search.
+    /// line for which `acts_now` holds (`quit`, the command that abandons a game: so
+    /// a person watching AI against AI can stop it), which stops the search and comes
+    /// back as [`ThinkError::Interrupted`].
     pub fn think(
         &mut self,
         pos: &G,
         limits: Limits,
         seed: u64,
         ply: u64,
-        is_quit: fn(&str) -> bool,
+        acts_now: fn(&str) -> bool,
     ) -> Result<G::Move, ThinkError> {
         if self.broken {
             return Err(ThinkError::Quit);
@@ -284,9 +296,16 @@ impl<'a, G: GameIo> Host<'a, G> {
                     Err(_) => return Err(ThinkError::Internal("the search thread is gone".into())),
                 },
                 recv(input) -> line => match line {
-                    Ok(l) if self.interactive && !l.too_long && is_quit(&l.text) => {
+                    Ok(l) if self.interactive && !l.too_long && acts_now(&l.text) => {
                         self.engine.stop();
-                        return Err(ThinkError::Quit);
+                        // Its `Done` must not be taken for the next search's.
+                        let deadline = Instant::now() + Duration::from_secs(10);
+                        while let Ok(r) = reports.recv_deadline(deadline) {
+                            if matches!(r, Report::Done(_)) {
+                                break;
+                            }
+                        }
+                        return Err(ThinkError::Interrupted(l.text));
                     }
                     Ok(l) => self.pending.push_back(l),
                     Err(_) => self.input_closed = true,

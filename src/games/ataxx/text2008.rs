@@ -481,6 +481,14 @@ impl TextDialect for Ataxx2008 {
 
     const QUIT: Command = Command::Quit;
 
+    /// `quit`, and `clear` abandons the game: typed while an AI thinks, they act at once.
+    fn acts_at_once(line: &str) -> bool {
+        matches!(
+            Self::parse_line(line),
+            Ok(Some(Command::Quit | Command::Clear))
+        )
+    }
+
     fn prompt(&self) -> Option<String> {
         let who = side_word(self.pos.side_to_move());
         Some(match self.state {
@@ -719,9 +727,11 @@ impl Ataxx2008 {
             hard_time: Some(AI_TIME_CAP),
             ..Limits::default()
         };
-        let mv = match host.think(&self.pos, limits, self.seed, self.ply, Self::is_quit) {
+        let acts = Self::acts_at_once;
+        let mv = match host.think(&self.pos, limits, self.seed, self.ply, acts) {
             Ok(mv) => mv,
             Err(ThinkError::Quit) => return Some(Flow::Quit),
+            Err(ThinkError::Interrupted(line)) => return Some(self.execute(&line, host)),
             Err(ThinkError::Internal(why)) => {
                 Self::error(host, &format!("internal error, no AI move made: {why}"));
                 return Some(Flow::Continue);

@@ -424,6 +424,14 @@ impl TextDialect for ReversiText {
 
     const QUIT: Command = Command::Quit;
 
+    /// `quit`, and `resign` ends the game (`clear` is refused in one): typed while an AI thinks, they act at once.
+    fn acts_at_once(line: &str) -> bool {
+        matches!(
+            Self::parse_line(line),
+            Ok(Some(Command::Quit | Command::Resign))
+        )
+    }
+
     fn prompt(&self) -> Option<String> {
         let who = side_word(self.pos.side_to_move());
         Some(match self.state {
@@ -539,7 +547,7 @@ impl ReversiText {
             limits,
             self.seed,
             self.moves as u64,
-            Self::is_quit,
+            Self::acts_at_once,
         )
     }
 
@@ -580,6 +588,7 @@ impl ReversiText {
         let mv = match self.ai_move(host) {
             Ok(mv) => mv,
             Err(ThinkError::Quit) => return Some(Flow::Quit),
+            Err(ThinkError::Interrupted(line)) => return Some(self.execute(&line, host)),
             Err(ThinkError::Internal(why)) => {
                 Self::error(host, &format!("internal error, no AI move made: {why}"));
                 return Some(Flow::Continue);

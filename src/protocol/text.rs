@@ -100,9 +100,11 @@ pub trait TextDialect {
     }
 
     /// Reports an error in this language's form and stream: by default one
-    /// `error: MESSAGE` line on stdout, among the program's other output.
+    /// `error: MESSAGE` line on stdout, among the program's other output (inside a
+    /// `load`ed file, `error: 'FILE' line N: MESSAGE`).
     fn error(host: &mut Host<Self::Game>, message: &str) {
-        host.say(&format!("error: {message}"));
+        let at = host.location();
+        host.say(&format!("error: {at}{message}"));
     }
 
     /// Transposition table size of the AI, in MiB.
@@ -225,9 +227,20 @@ pub struct Host<'a, G: GameIo> {
     peer: Option<Peer>,
     /// A hosted game still waiting for its visitor.
     hosting: Option<Hosting>,
+    /// The `load`ed file and line being run, if any (for error lines).
+    loading: Option<(String, usize)>,
 }
 
 impl<'a, G: GameIo> Host<'a, G> {
+    /// Where the line being run came from, for an error line: `'FILE' line N: ` inside
+    /// a `load`ed file, else nothing.
+    pub fn location(&self) -> String {
+        match &self.loading {
+            Some((file, n)) => format!("{} line {n}: ", super::quote(file)),
+            None => String::new(),
+        }
+    }
+
     /// Prints one line on stdout.
     pub fn say(&mut self, line: &str) {
         if writeln!(self.out, "{line}")
@@ -524,17 +537,22 @@ impl<D: TextDialect> Session<'_, D> {
                 return true;
             }
         };
-        for l in text.lines() {
+        let outer = self.host.loading.take();
+        let mut go_on = true;
+        for (i, l) in text.lines().enumerate() {
             let mut line = Line::new(l);
             if l.len() > MAX_LINE {
                 line.text.truncate(l.floor_char_boundary(MAX_LINE));
                 line.too_long = true;
             }
+            self.host.loading = Some((file.to_string(), i + 1));
             if !self.run_line(&line, depth + 1) {
-                return false;
+                go_on = false;
+                break;
             }
         }
-        true
+        self.host.loading = outer;
+        go_on
     }
 
     fn prompt(&mut self) {
@@ -593,6 +611,7 @@ pub fn run<D: TextDialect>(
             engine: text_engine(D::hash_mib()),
             peer: None,
             hosting: None,
+            loading: None,
         },
     };
     let mut end_of_input = false;

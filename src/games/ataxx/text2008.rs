@@ -230,9 +230,9 @@ pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
             },
             _ => Err(TextError::BadArgs("join ID@HOST")),
         },
-        "load" => match args {
-            [file] => Ok(Some(Command::Load(file.to_string()))),
-            _ => Err(TextError::BadArgs("load FILE")),
+        "load" => match crate::protocol::rest_of_line(line, first) {
+            Some(file) => Ok(Some(Command::Load(file))),
+            None => Err(TextError::BadArgs("load FILE")),
         },
         _ => {
             if args.is_empty() {

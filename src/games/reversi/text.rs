@@ -74,6 +74,8 @@ pub enum TextError {
     BadArgs(&'static str),
     WrongState(&'static str),
     Illegal(String),
+    /// An illegal move and why (`d4 is occupied`, `c3 turns over no white piece`).
+    IllegalBecause(String, String),
     NotYourTurn,
     /// Remote play refused (a bad address, no host, already connected, …): why.
     Remote(String),
@@ -86,6 +88,9 @@ impl std::fmt::Display for TextError {
             TextError::BadArgs(usage) => write!(f, "usage: {usage}"),
             TextError::WrongState(what) => write!(f, "{what}"),
             TextError::Illegal(m) => write!(f, "illegal move {}", quote_input(m)),
+            TextError::IllegalBecause(m, why) => {
+                write!(f, "illegal move {}: {why}", quote_input(m))
+            }
             TextError::NotYourTurn => write!(f, "it is not the user's turn"),
             TextError::Remote(why) => write!(f, "{why}"),
         }
@@ -146,9 +151,9 @@ pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
                 .ok_or(TextError::BadArgs("seed N (a 64-bit integer)")),
             _ => Err(TextError::BadArgs("seed N (a 64-bit integer)")),
         },
-        "load" => match args {
-            [file] => Ok(Some(Command::Load(file.to_string()))),
-            _ => Err(TextError::BadArgs("load FILE")),
+        "load" => match crate::protocol::rest_of_line(line, first) {
+            Some(file) => Ok(Some(Command::Load(file))),
+            None => Err(TextError::BadArgs("load FILE")),
         },
         "host" => match args {
             [id] if remote::valid_id(id) => Ok(Some(Command::Host(id.to_string()))),
@@ -170,6 +175,23 @@ pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
             }
             Err(TextError::Unknown(first.to_string()))
         }
+    }
+}
+
+/// Why `mv` is not legal in `pos` (a game in progress or set-up), in a few words free
+/// of the words the harness reserves.
+pub fn why_illegal(pos: &Position, mv: Move) -> String {
+    let side = pos.side_to_move();
+    let (who, other) = (side_word(side), side_word(side.opponent()));
+    let placements = pos.move_mask() != 0;
+    if mv.is_pass() {
+        format!("{who} can place a piece, so it cannot skip")
+    } else if pos.disc_at(mv.square()).is_some() {
+        format!("{} is occupied", mv.text())
+    } else if !placements {
+        format!("{who} has no placement: skip the turn with -")
+    } else {
+        format!("{} turns over no {other} piece", mv.text())
     }
 }
 
@@ -502,7 +524,10 @@ impl ReversiText {
             _ => {}
         }
         if !self.pos.is_legal(mv) {
-            return Err(TextError::Illegal(mv.text()));
+            return Err(TextError::IllegalBecause(
+                mv.text(),
+                why_illegal(&self.pos, mv),
+            ));
         }
         if self.state == State::Setup {
             self.play(mv);
@@ -742,10 +767,16 @@ mod tests {
             parse("d3").unwrap(),
             Some(Command::Move(Move::parse_text("d3").unwrap()))
         );
+        // A file name may hold blanks (quotes around it are taken off).
         assert_eq!(
-            parse("load a b").unwrap_err(),
-            TextError::BadArgs("load FILE")
+            parse("load  my file  # x").unwrap(),
+            Some(Command::Load("my file".into()))
         );
+        assert_eq!(
+            parse("load \"my file\"").unwrap(),
+            Some(Command::Load("my file".into()))
+        );
+        assert_eq!(parse("load").unwrap_err(), TextError::BadArgs("load FILE"));
     }
 
     #[test]

@@ -682,10 +682,16 @@ mod tests {
         assert!(parse("b7c7").is_err());
         assert!(parse("g1-h1").is_err());
         assert_eq!(parse("-").unwrap(), Some(Command::Move(TextMove::Pass)));
+        // A file name may hold blanks.
         assert_eq!(
-            parse("load my file").unwrap_err(),
-            TextError::BadArgs("load FILE")
+            parse("load my file").unwrap(),
+            Some(Command::Load("my file".into()))
         );
+        assert_eq!(parse("load").unwrap_err(), TextError::BadArgs("load FILE"));
+        assert!(matches!(
+            parse("g7-f7 extra"),
+            Err(TextError::Refused(m)) if m.contains("'extra'")
+        ));
     }
 
     #[test]

@@ -387,7 +387,12 @@ fn load_runs_a_file() {
     );
     let e = errors(&t);
     assert_eq!(e.len(), 2, "{e:?}");
-    assert_eq!(e[0], "error: unknown command 'bogus' (type help)");
+    // The refused line names its file and line.
+    let at = engine::protocol::quote(&path);
+    assert_eq!(
+        e[0],
+        format!("error: {at} line 6: unknown command 'bogus' (type help)")
+    );
     assert!(
         e[1].starts_with("error: cannot load '/nonexistent/file'"),
         "{e:?}"

@@ -1,12 +1,32 @@
-//! The shared command line of the game binaries (`src/protocol/cli.rs`), through `ataxx`.
+//! The shared command line of the game binaries (`src/protocol/cli.rs`), through `ataxx`
+//! (and, for what every binary must do alike, `loa` and `reversi` too).
 
-use std::process::Command;
+use std::process::{Command, Stdio};
+
+const BINS: [(&str, &str); 3] = [
+    ("ataxx", env!("CARGO_BIN_EXE_ataxx")),
+    ("loa", env!("CARGO_BIN_EXE_loa")),
+    ("reversi", env!("CARGO_BIN_EXE_reversi")),
+];
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ataxx"))
+    run_bin(env!("CARGO_BIN_EXE_ataxx"), args, "")
+}
+
+/// Runs `bin args` with `input` on stdin: status, stdout, stderr.
+fn run_bin(bin: &str, args: &[&str], input: &str) -> (i32, String, String) {
+    use std::io::Write;
+    let mut child = Command::new(bin)
         .args(args)
-        .output()
-        .expect("run ataxx");
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the binary");
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    let out = child.wait_with_output().expect("run the binary");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -49,4 +69,70 @@ fn perft_from_the_command_line() {
     let (code, out, _) = run(&["perft", "2", "x5o/7/2-1-2/7/2-1-2/7/o5x", "x", "0", "1"]);
     assert_eq!(code, 0);
     assert!(out.starts_with("nodes 196 "), "{out}");
+}
+
+#[test]
+fn one_command_line_style_for_every_binary() {
+    for (name, bin) in BINS {
+        // `--help` lists every option, `--version` among them.
+        let (code, help, _) = run_bin(bin, &["--help"], "");
+        assert_eq!(code, 0, "{name}");
+        for opt in ["--help", "--version", "--ugi", "--display"] {
+            assert!(help.contains(opt), "{name}: {opt} in {help}");
+        }
+        // Usage errors exit 2, with the reason and the usage on stderr.
+        for bad in [
+            &["--nope"][..],
+            &["--ugi=1"],
+            &["perft"],
+            &["--ugi", "extra"],
+        ] {
+            let (code, out, err) = run_bin(bin, bad, "");
+            assert_eq!(code, 2, "{name} {bad:?}: {err}");
+            assert!(
+                out.is_empty() && err.contains("usage:"),
+                "{name} {bad:?}: {err}"
+            );
+        }
+        // The en dash that loa.txt prints gets a hint.
+        let (code, _, err) = run_bin(bin, &["\u{2013}display"], "");
+        assert_eq!(code, 2, "{name}");
+        assert!(
+            err.contains("type '--display', with two hyphens"),
+            "{name}: {err}"
+        );
+        // Options in any order: a protocol flag with another option.
+        let (code, out, _) = run_bin(bin, &["--ugi", "--version"], "");
+        assert_eq!(
+            (code, out.trim()),
+            (0, format!("{name} {}", env!("CARGO_PKG_VERSION")).as_str())
+        );
+    }
+    // `--opt=V` and `--opt V`, before or after the other options.
+    let dump2008 = "dump\nquit\n";
+    let (_, want, _) = run_bin(BINS[0].1, &["--edition", "2008"], dump2008);
+    assert!(want.starts_with("===\n  r - - - - - b"), "{want}");
+    for args in [
+        &["--edition=2008", "--remote-timeout", "3"][..],
+        &["--remote-timeout=3", "--edition", "2008"],
+    ] {
+        assert_eq!(run_bin(BINS[0].1, args, dump2008).1, want, "{args:?}");
+    }
+    let (code, out, _) = run_bin(BINS[0].1, &["perft", "1", "--edition=2008"], "");
+    assert!(code == 0 && out.starts_with("nodes "), "{out}");
+    for args in [
+        &["--remote-timeout=2", "--ugi"][..],
+        &["--ugi", "--listen=127.0.0.1"],
+    ] {
+        let (code, out, _) = run_bin(BINS[2].1, args, "ugi\nquit\n");
+        assert!(code == 0 && out.contains("ugiok"), "{args:?}: {out}");
+    }
+    // loa: the course's options and a protocol flag, in either order, refused alike.
+    for args in [&["--strict", "--ugi"][..], &["--ugi", "--strict"]] {
+        let (code, _, err) = run_bin(BINS[1].1, args, "");
+        assert_eq!(code, 2, "{args:?}");
+        assert!(err.contains("--ugi takes no --strict"), "{err}");
+    }
+    let (code, out, _) = run_bin(BINS[1].1, &["--debug", "0", "--strict", "-"], "dump\n");
+    assert!(code == 0 && out.starts_with("==="), "{out}");
 }

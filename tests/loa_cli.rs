@@ -66,7 +66,7 @@ fn display_and_bad_options() {
         &["a", "b", "c"],
     ] {
         let out = run_in(&d, bad, b"dump\n");
-        assert_eq!(out.status.code(), Some(1), "{bad:?}");
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
         assert!(out.stdout.is_empty(), "{bad:?}");
         assert!(text(&out.stderr).contains("usage: loa"), "{bad:?}");
     }

@@ -4,7 +4,8 @@
 //! sequence or invalid, a peer that stalls past the remote timeout (at `ready`, in the
 //! set-up relay, at the final acknowledgement), and a wrong greeting. Each must end with
 //! the documented lines (`error: …` then `Red wins by forfeit.` naming our Player), no
-//! hang, and the program still usable (`clear`, `dump`) and exiting 0 on `quit`.
+//! hang, and the program still usable (`clear`, `dump`) and exiting 0 on `quit`. Before
+//! the host's `start` nobody forfeits: the relay ends with one line, set-up goes on.
 
 use crate::common;
 
@@ -191,10 +192,20 @@ fn messages_during_the_hosts_set_up_are_out_of_sequence() {
         let (h, mut f) = host_with_fake("setup");
         h.send("color blue");
         h.send("blocks 3");
-        dump_of(&h); // the host has run both before the message arrives
+        h.send("a7-b6");
+        let board = dump_of(&h); // the host has run all three before the message arrives
         f.send(message);
-        expect(&h, &[line, "Blue wins by forfeit."]);
-        clear_dump_quit(&h);
+        // No game was started: no forfeit, the set-up goes on with its board.
+        let why = line
+            .strip_prefix("error: ")
+            .unwrap_or("the remote program left");
+        expect(&h, &[&relay_ended(why)]);
+        assert_eq!(dump_of(&h), board);
+        h.send("g7-f6");
+        h.send("start"); // local play against the AI: blue (the AI's side) moves
+        expect(&h, &["Red moves *"]);
+        h.send("quit");
+        assert!(h.expect_exit(T).success());
     }
 }
 
@@ -206,10 +217,7 @@ fn peer_stalls_before_ready() {
     let _f = Fake::join("ataxx", &id);
     expect(
         &h,
-        &[
-            "error: the remote program did not answer in time",
-            "Red wins by forfeit.",
-        ],
+        &[&relay_ended("the remote program did not answer in time")],
     );
     assert!(started.elapsed() >= Duration::from_millis(900));
     clear_dump_quit(&h);
@@ -292,10 +300,6 @@ fn host_relays_nonsense() {
             "error: the remote program sent the illegal move 'a7-a4'",
         ),
         (
-            &["start"][..],
-            "error: the remote program sent 'start' out of sequence",
-        ),
-        (
             &["color blue", "color red"][..],
             "error: the remote program sent 'color red' out of sequence",
         ),
@@ -315,20 +319,35 @@ fn host_relays_nonsense() {
         expect(&c, &[line, "* wins by forfeit."]);
         clear_dump_quit(&c);
     }
+    // The host's `start` begins with `color`: anything else comes before it.
+    let (c, mut f) = client_with_fake_host("nonsense");
+    f.send("start");
+    let why = "the remote program sent 'start' out of sequence";
+    expect(&c, &[&relay_ended(why)]);
+    clear_dump_quit(&c);
 }
 
 #[test]
-fn host_disconnects_before_the_relay() {
+fn host_disconnects_or_stops_before_the_relay() {
     let (c, f) = client_with_fake_host("hostgone");
     drop(f);
-    expect(
-        &c,
-        &[
-            "error: the remote program disconnected",
-            "Red wins by forfeit.",
-        ],
-    );
+    expect(&c, &[&relay_ended("the remote program disconnected")]);
     clear_dump_quit(&c);
+
+    let (c, mut f) = client_with_fake_host("hoststop");
+    f.send("stop");
+    expect(&c, &[&relay_ended("the remote program left")]);
+    // Local set-up again: `color` is the client's own now.
+    c.send("color blue");
+    c.send("start");
+    expect(&c, &["Red moves *"]);
+    c.send("quit");
+    assert!(c.expect_exit(T).success());
+}
+
+/// The line that ends a relay before `start`: no game, so no forfeit.
+fn relay_ended(why: &str) -> String {
+    format!("Remote play ended before the start ({why}); back to local set-up, the board kept.")
 }
 
 #[test]

@@ -4,9 +4,11 @@
 //! already ended the game), `resign` and `quit` through the connection, a second
 //! visitor; then a fake peer played by the test over a raw connection that disconnects,
 //! stalls past the remote timeout, sends illegal moves and messages out of sequence.
-//! Every fault must end the game with `error: …` and our Player's result line (the
+//! Every fault in a game must end it with `error: …` and our Player's result line (the
 //! spec: "treat it as if the opponent resigned"), no hang, and a program that still
-//! takes commands and exits 0.
+//! takes commands and exits 0. Before `start` no game is played: a peer that leaves or
+//! errs ends the relay with one line, no result, and local set-up goes on with the
+//! board kept; the host's User may take as long as they like over the set-up.
 
 use crate::common;
 
@@ -164,7 +166,7 @@ fn users_play_through_the_connection_with_passes() {
     v.send("color white");
     expect(
         &v,
-        &["error: the host sets this game up: only dump, help and quit now"],
+        &["error: the host sets this game up: only dump, board, help and quit now"],
     );
     let (game, k) = game_with_a_pass();
     for m in texts(&game[..k]) {
@@ -350,8 +352,89 @@ fn peer_disconnects_mid_game_or_before_the_set_up() {
 
     let (v, f) = visitor_with_fake_host("hostgone", LONG);
     drop(f);
-    expect_fault(&v, "the remote program disconnected", Side::First);
+    expect(&v, &[&relay_ended("the remote program disconnected")]);
     clear_dump_quit(&v, Side::First);
+}
+
+/// The line that ends a relay before `start` (no result: no game was played).
+fn relay_ended(why: &str) -> String {
+    format!("Remote play ended before the start ({why}); back to local set-up, the board kept.")
+}
+
+/// Asks for dumps until `e`'s is `want` (a relayed set-up reaches it in its own time).
+fn dump_becomes(e: &Engine, want: &[String]) {
+    let deadline = Instant::now() + T;
+    while dump_of(e) != want {
+        assert!(Instant::now() < deadline, "the dump never became {want:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// After a relay ended before `start`: still in set-up with the board as set up (a
+/// set-up move is accepted, `start` plays the AI), never a finished game.
+fn back_in_local_setup(e: &Engine, board: &[Move], user: Side) {
+    assert_eq!(dump_of(e), dump_lines(&play(board), user, board.len()));
+    let next = play(board).legal_moves()[0];
+    e.send(&next.text());
+    e.send("dump");
+    let mut all = board.to_vec();
+    all.push(next);
+    let lines: Vec<String> = (0..12).map(|_| e.recv(T)).collect();
+    assert_eq!(
+        lines,
+        dump_lines(&play(&all), user, all.len()),
+        "a set-up move is taken"
+    );
+    e.send("quit");
+    assert!(e.expect_exit(T).success());
+}
+
+#[test]
+fn either_side_quitting_during_set_up_prints_no_result() {
+    // The visitor quits while the host sets up: the host keeps its board, in set-up.
+    let (h, v, _) = connect("vquit", &[], &[]);
+    h.send("d3");
+    h.send("c5");
+    let d3c5 = [
+        Move::parse_text("d3").unwrap(),
+        Move::parse_text("c5").unwrap(),
+    ];
+    // The visitor has both set-up moves before it quits.
+    dump_becomes(&v, &dump_lines(&play(&d3c5), Side::Second, 2));
+    v.send("quit");
+    assert!(v.expect_exit(T).success());
+    expect(&h, &[&relay_ended("the remote program disconnected")]);
+    back_in_local_setup(&h, &d3c5, Side::First);
+
+    // The host quits during its set-up: the visitor keeps the relayed board.
+    let (h, v, _) = connect("hquit", &[], &[]);
+    h.send("d3");
+    let d3 = [d3c5[0]];
+    dump_becomes(&v, &dump_lines(&play(&d3), Side::Second, 1));
+    h.send("quit");
+    assert!(h.expect_exit(T).success());
+    expect(&v, &[&relay_ended("the remote program disconnected")]);
+    let t = v.lines_within(Duration::from_millis(300));
+    assert!(!t.iter().any(|l| is_result_line(l)), "{t:?}");
+    back_in_local_setup(&v, &d3, Side::Second);
+}
+
+#[test]
+fn a_host_thinking_over_the_remote_timeout_in_set_up_is_waited_for() {
+    // Remote timeout 1 s; the host's User takes 1.5 s before each set-up step.
+    let (v, mut f) = visitor_with_fake_host("slowhost", SHORT);
+    f.send("color white");
+    std::thread::sleep(Duration::from_millis(1500));
+    f.send("d3");
+    std::thread::sleep(Duration::from_millis(1500));
+    f.send("start");
+    expect(&v, &["The host started game *; the Player is white."]);
+    // White (the visitor's User) to move: c3 is sent to the host.
+    v.send("c3");
+    f.expect(&["c3"]);
+    v.send("quit");
+    f.expect(&["resign"]);
+    assert!(v.expect_exit(T).success());
 }
 
 #[test]
@@ -431,8 +514,8 @@ fn messages_during_the_hosts_set_up_are_out_of_sequence() {
         h.send("f5");
         f.expect(&["color black", "f5"]);
         f.send(message);
-        expect_fault(&h, why, Side::Second);
-        clear_dump_quit(&h, Side::Second);
+        expect(&h, &[&relay_ended(why)]);
+        back_in_local_setup(&h, &[Move::parse_text("f5").unwrap()], Side::Second);
     }
 }
 
@@ -442,7 +525,10 @@ fn peer_stalls_before_its_first_message() {
     let id = fake::host_on(&h, "silent");
     let started = Instant::now();
     let _f = Fake::join("reversi", &id);
-    expect_fault(&h, "the remote program did not answer in time", Side::First);
+    expect(
+        &h,
+        &[&relay_ended("the remote program did not answer in time")],
+    );
     assert!(started.elapsed() >= Duration::from_millis(900));
     clear_dump_quit(&h, Side::First);
 }
@@ -505,20 +591,14 @@ fn a_foreign_host_plays_a_game_with_our_visitor() {
 }
 
 #[test]
-fn host_stalls_before_or_during_the_set_up() {
+fn host_stalls_before_its_color() {
+    // The host program answers the empty message at once: its `color` has a deadline.
     let (v, _f) = visitor_with_fake_host("nocolor", SHORT);
-    expect_fault(&v, "the remote program did not answer in time", Side::First);
-    clear_dump_quit(&v, Side::First);
-
-    let (v, mut f) = visitor_with_fake_host("relay", SHORT);
-    f.send("color white");
-    f.send("d3");
-    expect_fault(
+    expect(
         &v,
-        "the remote program did not answer in time",
-        Side::Second,
+        &[&relay_ended("the remote program did not answer in time")],
     );
-    clear_dump_quit(&v, Side::Second);
+    clear_dump_quit(&v, Side::First);
 }
 
 #[test]
@@ -546,8 +626,7 @@ fn host_relays_nonsense() {
         for m in messages {
             f.send(m);
         }
-        let error = format!("error: {why}");
-        expect(&v, &[&error, "* wins."]);
+        expect(&v, &[&relay_ended(why)]);
         assert_eq!(f.recv(), None, "the connection is closed");
         v.send("quit");
         assert!(v.expect_exit(T).success());

@@ -116,14 +116,23 @@ fn every_error_changes_nothing() {
             "seed 18446744073709551616",
             "error: usage: seed N (a 64-bit integer)",
         ),
-        ("e3", "error: illegal move 'e3'"),
-        ("d4", "error: illegal move 'd4'"),
-        ("-", "error: illegal move '-'"),
+        (
+            "e3",
+            "error: illegal move 'e3': e3 turns over no white piece",
+        ),
+        ("d4", "error: illegal move 'd4': d4 is occupied"),
+        (
+            "-",
+            "error: illegal move '-': black can place a piece, so it cannot skip",
+        ),
         ("i9", "error: unknown command 'i9' (type help)"),
         ("d3 d3", "error: unknown command 'd3' (type help)"),
         ("Black wins.", "error: unknown command 'Black' (type help)"),
         ("load", "error: usage: load FILE"),
-        ("load a b", "error: usage: load FILE"),
+        (
+            "load a b",
+            "error: cannot load 'a b': No such file or directory (os error 2)",
+        ),
         (
             "load /nonexistent/reversi-x",
             "error: cannot load '/nonexistent/reversi-x': No such file or directory (os error 2)",
@@ -164,9 +173,9 @@ fn errors_during_a_game_change_nothing() {
          error: clear is refused while a game is in progress (resign first)\n\
          error: a game is already in progress\n\
          White moves c5.\n{after_d3_c5}\
-         error: illegal move 'e3'\n\
-         error: illegal move 'c3'\n\
-         error: illegal move 'd3'\n{after_d3_c5}"
+         error: illegal move 'e3': e3 turns over no white piece\n\
+         error: illegal move 'c3': c3 turns over no white piece\n\
+         error: illegal move 'd3': d3 is occupied\n{after_d3_c5}"
     );
     assert_eq!(session(input), expected);
 }
@@ -261,8 +270,14 @@ fn the_user_passes_only_when_forced() {
     let mut lines = out.lines();
     let head: String = lines.by_ref().take(12).map(|l| format!("{l}\n")).collect();
     assert_eq!(head, before);
-    assert_eq!(lines.next(), Some("error: illegal move 'd4'"));
-    assert_eq!(lines.next(), Some("error: illegal move 'e3'"));
+    assert_eq!(
+        lines.next(),
+        Some("error: illegal move 'd4': d4 is occupied")
+    );
+    assert_eq!(
+        lines.next(),
+        Some("error: illegal move 'e3': black has no placement: skip the turn with -")
+    );
     let again: String = lines.by_ref().take(12).map(|l| format!("{l}\n")).collect();
     assert_eq!(again, before);
     // The pass is accepted; the AI answers.
@@ -311,8 +326,8 @@ fn load_runs_a_file_and_nests() {
     assert_eq!(
         out,
         format!(
-            "error: unknown command 'bogus' (type help)\n{after}\
-             error: cannot load: files nested too deeply\n{after}"
+            "error: 'outer.txt' line 3: unknown command 'bogus' (type help)\n{after}\
+             error: 'self.txt' line 1: cannot load: files nested too deeply\n{after}"
         )
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -357,4 +372,23 @@ fn ai_against_ai_finishes_and_a_seed_repeats() {
         a.ends_with(&format!("User: black\nMoves: {n}\n===\n")),
         "{a}"
     );
+}
+
+#[test]
+fn board_shows_coordinates_and_whose_turn() {
+    let out = session("d3\nboard\ndump\n");
+    let want = "  a b c d e f g h\n\
+                1 . . . . . . . .\n\
+                2 . . . . . . . .\n\
+                3 . . * x * . . .\n\
+                4 . . . x x . . .\n\
+                5 . . * x o . . .\n\
+                6 . . . . . . . .\n\
+                7 . . . . . . . .\n\
+                8 . . . . . . . .\n\
+                white (o) to play; black 4 white 1\n";
+    assert!(out.starts_with(want), "{out}");
+    // It changes nothing: the dump after it is the set-up move's.
+    assert!(out.ends_with("User: black\nMoves: 1\n===\n"), "{out}");
+    assert!(session("board x\n").starts_with("error: usage: board"));
 }

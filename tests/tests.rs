@@ -34,6 +34,7 @@ mod reversi_invariants;
 mod reversi_perft;
 mod reversi_remote;
 mod reversi_session;
+mod terminal;
 mod text_junk;
 mod uai;
 

@@ -135,3 +135,130 @@ fn junk_never_crashes_or_changes_state() {
         "the program still plays"
     );
 }
+
+/// Errors that say why (item 13 of issue 25): the illegal move's reason, the extra
+/// word after a move, the bad square of `block`.
+#[test]
+fn errors_say_why() {
+    let ataxx = env!("CARGO_BIN_EXE_ataxx");
+    let reversi = env!("CARGO_BIN_EXE_reversi");
+    for (bin, input, want) in [
+        (
+            ataxx,
+            "a1-a2",
+            "error: illegal move 'a1-a2': no red piece on a1",
+        ),
+        (
+            ataxx,
+            "a7-a4",
+            "error: illegal move 'a7-a4': a4 is too far from a7 (one or two squares)",
+        ),
+        (
+            ataxx,
+            "a7-b6\na7-b6",
+            "error: illegal move 'a7-b6': no blue piece on a7",
+        ),
+        (
+            ataxx,
+            "a7-b6\ng7-f6\nb6-c5\nf6-e5\nb6-c5",
+            "error: illegal move 'b6-c5': c5 is occupied",
+        ),
+        (
+            ataxx,
+            "block d4\na7-c5\ng7-f7\nc5-d4",
+            "error: illegal move 'c5-d4': d4 is blocked",
+        ),
+        (
+            ataxx,
+            "-",
+            "error: illegal move '-': red has a move, so it cannot pass",
+        ),
+        (
+            ataxx,
+            "g7-f7 extra",
+            "error: unexpected 'extra' after the move 'g7-f7' (one move a line)",
+        ),
+        (
+            ataxx,
+            "block z9",
+            "error: block: no square 'z9' on the board (a1..g7)",
+        ),
+        (reversi, "d4", "error: illegal move 'd4': d4 is occupied"),
+        (
+            reversi,
+            "a1",
+            "error: illegal move 'a1': a1 turns over no white piece",
+        ),
+        (
+            reversi,
+            "-",
+            "error: illegal move '-': black can place a piece, so it cannot skip",
+        ),
+    ] {
+        let out = std::process::Command::new(bin)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                use std::io::Write;
+                c.stdin
+                    .take()
+                    .unwrap()
+                    .write_all(format!("{input}\n").as_bytes())?;
+                c.wait_with_output()
+            })
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.lines().any(|l| l == want), "{input:?}: {text}");
+    }
+}
+
+/// A refused line inside a `load`ed file names the file and line; a file name may hold
+/// blanks (item 13 of issue 25).
+#[test]
+fn load_names_the_file_and_line_of_a_refused_line() {
+    let dir = std::env::temp_dir().join(format!("load-where-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("my cmds.txt"), "a7-b6\nbogus\n\ng7-f6 extra\n").unwrap();
+    for (bin, args, input, want) in [
+        (
+            env!("CARGO_BIN_EXE_ataxx"),
+            &[][..],
+            "load my cmds.txt\n",
+            &[
+                "error: 'my cmds.txt' line 2: unknown command 'bogus' (type help)",
+                "error: 'my cmds.txt' line 4: unexpected 'extra' after the move 'g7-f6' (one move a line)",
+            ][..],
+        ),
+        (
+            env!("CARGO_BIN_EXE_ataxx"),
+            &["--edition", "2008"],
+            "load \"my cmds.txt\"\n",
+            &["error: 'my cmds.txt' line 2: unknown command 'bogus' (type help)"],
+        ),
+        (
+            env!("CARGO_BIN_EXE_reversi"),
+            &[],
+            "load   my cmds.txt  # a comment\n",
+            &["error: 'my cmds.txt' line 2: unknown command 'bogus' (type help)"],
+        ),
+    ] {
+        let out = std::process::Command::new(bin)
+            .args(args)
+            .current_dir(&dir)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                use std::io::Write;
+                c.stdin.take().unwrap().write_all(input.as_bytes())?;
+                c.wait_with_output()
+            })
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        for w in want {
+            assert!(text.lines().any(|l| l == *w), "{bin} {input:?}: {text}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -253,21 +253,72 @@ fn isready_and_stop_during_go_infinite() {
     assert_legal(STARTPOS_FEN, &best);
 }
 
+/// The `bestmove` moves among `lines`, in order.
+fn bestmoves(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("bestmove "))
+        .map(String::from)
+        .collect()
+}
+
 #[test]
-fn go_during_search_is_refused() {
+fn go_during_search_waits_its_turn() {
     let _cpu = cpu();
+    // The piped script: both searches run, then quit.
+    let mut e = Engine::spawn(&[]);
+    for l in [
+        "uai",
+        "position startpos",
+        "go depth 1",
+        "isready",
+        "go depth 1",
+        "quit",
+    ] {
+        e.send(l);
+    }
+    e.close_stdin();
+    let t = e.finish(SHORT);
+    assert!(t.status.success());
+    assert!(
+        !t.lines.iter().any(|l| l.starts_with("info string")),
+        "{:?}",
+        t.lines
+    );
+    let best = bestmoves(&t.lines);
+    assert_eq!(best.len(), 2, "{:?}", t.lines);
+    for b in &best {
+        assert_legal(STARTPOS_FEN, b);
+    }
+
+    // Lines after a queued `go` keep their order: the `position` after it is for the
+    // `go` after it. `stop` acts on the running search at once.
+    let o_to_move = STARTPOS_FEN.replace(" x ", " o ");
     let e = Uai::start();
     e.send("go infinite");
     e.send("go depth 1");
-    let line = e.wait_for_prefix("info string", SHORT).pop().unwrap();
-    assert_error(&line);
+    e.send(&format!("position fen {o_to_move}"));
+    e.send("go depth 1");
+    e.send("isready");
+    std::thread::sleep(Duration::from_millis(100));
     e.send("stop");
-    let (_, best, _) = {
-        let lines = e.wait_for_prefix("bestmove ", SHORT);
-        (lines.clone(), lines.last().unwrap()[9..].to_string(), ())
-    };
-    assert_legal(STARTPOS_FEN, &best);
-    // `stop` answered before the next command is read: a `go` right after it works.
+    let mut lines = e.wait_for_prefix("readyok", SHORT);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+    e.send("stop"); // nothing is running now: silent
+    e.send("isready");
+    lines.extend(e.wait_for_prefix("readyok", SHORT));
+    let best = bestmoves(&lines);
+    assert_eq!(best.len(), 3, "{lines:?}");
+    assert_legal(STARTPOS_FEN, &best[0]);
+    assert_legal(STARTPOS_FEN, &best[1]);
+    assert_legal(&o_to_move, &best[2]);
+    let mv = Move::parse_uai(&best[2]).unwrap();
+    assert!(!pos(STARTPOS_FEN).is_legal(mv), "{} is x's", best[2]);
+
+    // `stop` then `go` right after it: the `go` starts at once.
     e.send("go infinite");
     e.send("stop");
     e.send("go depth 2");
@@ -276,11 +327,8 @@ fn go_during_search_is_refused() {
         !first.iter().any(|l| l.starts_with("info string")),
         "{first:?}"
     );
-    let (_, best, _) = {
-        let lines = e.wait_for_prefix("bestmove ", SHORT);
-        (lines.clone(), lines.last().unwrap()[9..].to_string(), ())
-    };
-    assert_legal(STARTPOS_FEN, &best);
+    let lines = e.wait_for_prefix("bestmove ", SHORT);
+    assert_legal(&o_to_move, &lines.last().unwrap()[9..]);
 }
 
 #[test]
@@ -739,4 +787,22 @@ fn self_play_with_clocks_never_flags_and_only_plays_legal_moves() {
     }
     e.send("quit");
     assert!(e.expect_exit(SHORT).success());
+}
+
+#[test]
+fn each_engine_names_itself_and_its_authors() {
+    for (bin, game) in [
+        (env!("CARGO_BIN_EXE_ataxx"), "ataxx"),
+        (env!("CARGO_BIN_EXE_loa"), "loa"),
+        (env!("CARGO_BIN_EXE_reversi"), "reversi"),
+    ] {
+        let mut e = Engine::spawn_bin(bin, &[]);
+        e.send("ugi");
+        e.send("quit");
+        e.close_stdin();
+        let t = e.finish(SHORT);
+        let version = env!("CARGO_PKG_VERSION");
+        assert_eq!(t.lines[0], format!("id name {game}-engine {version}"));
+        assert_eq!(t.lines[1], format!("id author the {game}-engine authors"));
+    }
 }

@@ -8,60 +8,87 @@
 //! with them the text session runs here over the chosen files.
 
 use engine::games::loa::text::{configure, LoaText, LogSink, Options};
-use engine::protocol::{cli, input, text};
+use engine::protocol::cli::{self, Opt};
+use engine::protocol::{input, text};
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
-const USAGE: &str = "usage: loa [--display] [--log=LOGFILE] [--strict] [--debug=N] \
-                     [INPUT-FILE [OUTPUT-FILE]] | loa --ugi | loa perft DEPTH [FEN] | \
-                     loa bench [DEPTH] | loa --help | loa --version";
+/// The course program's options, after the shared ones.
+fn options() -> Vec<Opt> {
+    let mut opts = cli::shared_options::<LoaText>();
+    opts.extend([
+        Opt {
+            name: "--strict",
+            value: None,
+            help: "a refused move ends the program with status 1 (text language)",
+        },
+        Opt {
+            name: "--log",
+            value: Some("LOGFILE"),
+            help: "append every command and AI move to LOGFILE (text language)",
+        },
+        Opt {
+            name: "--debug",
+            value: Some("N"),
+            help: "diagnostics on stderr: 0 none, 1 warnings, 2 info, 3 debug, 4 trace",
+        },
+    ]);
+    opts
+}
+
+fn usage() -> String {
+    cli::usage_for(
+        "loa",
+        &["[OPTIONS] [INPUT-FILE [OUTPUT-FILE]]    (`-` is stdin)"],
+    )
+}
 
 /// The course program's options.
 #[derive(Debug, Default, PartialEq, Eq)]
 struct Args {
-    display: bool,
     log: Option<String>,
     strict: bool,
     debug: Option<u32>,
     input: Option<String>,
     output: Option<String>,
+    /// The course's own session (options or files that only the text language takes);
+    /// otherwise the shared command line runs.
+    course: bool,
 }
 
-/// Parses the course program's command line; `Err` is a one-line reason.
-fn parse_args(args: &[String]) -> Result<Args, String> {
-    let mut a = Args::default();
-    let mut files = Vec::new();
-    let mut options_done = false;
-    for arg in args {
-        let arg = arg.as_str();
-        if options_done || arg == "-" || !arg.starts_with('-') {
-            files.push(arg.to_string());
-            continue;
-        }
-        match arg.split_once('=') {
-            _ if arg == "--" => options_done = true,
-            _ if arg == "--display" => a.display = true,
-            _ if arg == "--strict" => a.strict = true,
-            Some(("--log", file)) if !file.is_empty() => a.log = Some(file.to_string()),
-            Some(("--debug", n)) => {
-                a.debug = Some(
-                    n.parse()
-                        .map_err(|_| format!("bad debug level '{}'", safe(n)))?,
-                )
-            }
-            _ => return Err(format!("unknown option '{}'", safe(arg))),
-        }
+/// Reads the course program's part of the parsed command line; `Err` is a one-line
+/// reason (a usage error).
+fn course_args(p: &cli::Parsed) -> Result<Args, String> {
+    let debug = match p.value("--debug") {
+        Some(n) => Some(
+            n.parse()
+                .map_err(|_| format!("bad debug level '{}'", safe(n)))?,
+        ),
+        None => None,
+    };
+    let commands = p.literal_from > 0
+        && matches!(p.words.first().map(String::as_str), Some("perft" | "bench"));
+    let files: &[String] = if commands { &[] } else { &p.words };
+    let course = p.any(&["--strict", "--log"]) || !files.is_empty();
+    if course && p.has("--ugi") {
+        return Err(
+            "--ugi takes no --strict, --log or files (they are the text language's)".into(),
+        );
     }
     if files.len() > 2 {
         return Err("at most an input and an output file".to_string());
     }
-    let mut files = files.into_iter();
-    a.input = files.next();
-    a.output = files.next();
-    Ok(a)
+    Ok(Args {
+        log: p.value("--log").map(String::from),
+        strict: p.has("--strict"),
+        debug,
+        input: files.first().cloned(),
+        output: files.get(1).cloned(),
+        course,
+    })
 }
 
 /// A command-line word for an error message: printable and short.
@@ -98,33 +125,20 @@ fn fail(message: &str) -> ExitCode {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let shared = match args.first().map(String::as_str) {
-        None => true,
-        Some("--ugi" | "perft" | "bench") => true,
-        Some("--help" | "-h") => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Some("--version" | "-V") => {
-            println!("loa {}", env!("CARGO_PKG_VERSION"));
-            return ExitCode::SUCCESS;
-        }
-        Some(_) => false,
-    };
-    if shared {
-        init_logging(None);
-        return ExitCode::from(cli::run::<LoaText>("loa", &args));
-    }
-    let a = match parse_args(&args) {
-        Ok(a) => a,
+    let opts = options();
+    let help = cli::help_text(&usage(), &opts);
+    let parsed =
+        cli::parse_command_line(&args, &opts).and_then(|p| course_args(&p).map(|a| (p, a)));
+    let (p, a) = match parsed {
+        Ok(x) => x,
         Err(e) => {
-            eprintln!("loa: {e}\n{USAGE}");
-            return ExitCode::from(1);
+            eprintln!("loa: {e}\n{help}");
+            return ExitCode::from(2);
         }
     };
-    if a.display {
-        eprintln!("loa: no GUI is available; run without --display for the text interface");
-        return ExitCode::from(2);
+    if !a.course || p.any(&["--help", "--version", "--display"]) {
+        init_logging(a.debug);
+        return ExitCode::from(cli::run_parsed::<LoaText>("loa", &p, &help));
     }
     init_logging(a.debug);
 
@@ -170,31 +184,39 @@ mod tests {
     use super::*;
 
     fn parse(words: &[&str]) -> Result<Args, String> {
-        parse_args(&words.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+        let args: Vec<String> = words.iter().map(|s| s.to_string()).collect();
+        cli::parse_command_line(&args, &options()).and_then(|p| course_args(&p))
     }
 
     #[test]
     fn parses_the_course_command_line() {
         let a = parse(&["--strict", "--log=x.log", "--debug=2", "in", "out"]).unwrap();
-        assert!(a.strict && !a.display);
+        assert!(a.strict && a.course);
         assert_eq!(a.log.as_deref(), Some("x.log"));
         assert_eq!(a.debug, Some(2));
         assert_eq!(
             (a.input.as_deref(), a.output.as_deref()),
             (Some("in"), Some("out"))
         );
+        // The same in another order and with separate values.
+        let b = parse(&["in", "--debug", "2", "out", "--log", "x.log", "--strict"]).unwrap();
+        assert_eq!(a, b);
         assert_eq!(parse(&["-"]).unwrap().input.as_deref(), Some("-"));
         assert_eq!(
             parse(&["--", "--odd"]).unwrap().input.as_deref(),
             Some("--odd")
         );
-        assert!(parse(&["--display"]).unwrap().display);
+        assert!(!parse(&["perft", "3"]).unwrap().course);
+        assert!(!parse(&["--ugi", "--debug=1"]).unwrap().course);
         for bad in [
             &["--bogus"][..],
             &["--log="],
             &["--debug=x"],
             &["-x"],
             &["a", "b", "c"],
+            &["--strict", "--ugi"],
+            &["--ugi", "--strict"],
+            &["\u{2013}display"],
         ] {
             assert!(parse(bad).is_err(), "{bad:?}");
         }

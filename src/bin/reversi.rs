@@ -1,7 +1,8 @@
 //! The `reversi` engine: the `reversi.txt` text language by default, UGI when the first
-//! command is `ugi` (or with `--ugi`), plus `perft`, `bench` and `solve FILE` (exact
-//! endgame scores of OBF positions). `--remote-timeout SECONDS` and `--listen ADDR` set
-//! up remote play (`host` / `join`), as for `ataxx`.
+//! command is `ugi` (or with `--ugi`), NBoard when it is `nboard` (or with `--nboard`),
+//! plus `perft`, `bench` and `solve FILE` (exact endgame scores of OBF positions).
+//! `--remote-timeout SECONDS` and `--listen ADDR` set up remote play (`host` / `join`),
+//! as for `ataxx`. Options in any order, `--opt=V` or `--opt V` (`engine::protocol::cli`).
 
 use engine::games::reversi::solve::solve_obf;
 use engine::games::reversi::text::ReversiText;
@@ -13,25 +14,22 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let args = match cli::take_remote_options(args) {
-        Ok(rest) => rest,
-        Err(msg) => {
-            let usage = cli::usage_for::<ReversiText>("reversi");
-            eprintln!("reversi: {msg}\n{usage}\noptions: {}", cli::REMOTE_OPTIONS);
+    let mut opts = cli::shared_options::<ReversiText>();
+    opts.extend(cli::REMOTE_OPTIONS);
+    let usage = cli::usage_for("reversi", &["solve FILE    (OBF positions, one a line)"]);
+    let help = cli::help_text(&usage, &opts);
+    let p = match cli::parse_command_line(&args, &opts) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("reversi: {e}\n{help}");
             return ExitCode::from(2);
         }
     };
-    match args.first().map(String::as_str) {
-        Some("solve") => ExitCode::from(solve(&args[1..])),
-        Some("--help" | "-h") if args.len() == 1 => {
-            let usage = cli::usage_for::<ReversiText>("reversi");
-            println!(
-                "{usage} | reversi solve FILE\noptions: {}",
-                cli::REMOTE_OPTIONS
-            );
-            ExitCode::SUCCESS
+    match p.words.first().map(String::as_str) {
+        Some("solve") if !p.any(&["--help", "--version", "--display"]) => {
+            ExitCode::from(solve(&p.words[1..]))
         }
-        _ => ExitCode::from(cli::run::<ReversiText>("reversi", &args)),
+        _ => ExitCode::from(cli::run_parsed::<ReversiText>("reversi", &p, &help)),
     }
 }
 
@@ -40,7 +38,7 @@ fn main() -> ExitCode {
 /// an unreadable file or a bad position (nothing solved then).
 fn solve(args: &[String]) -> u8 {
     let [file] = args else {
-        eprintln!("usage: reversi solve FILE (OBF positions, one a line)");
+        eprintln!("reversi: usage: reversi solve FILE (OBF positions, one a line)");
         return 2;
     };
     let text = match std::fs::read_to_string(file) {

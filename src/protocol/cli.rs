@@ -5,7 +5,7 @@
 
 use super::input::{self, Line};
 use super::remote;
-use super::text::{self, OtherProtocol, TextDialect};
+use super::text::{self, TextDialect};
 use super::uci::{self, Dialect};
 use crate::bench;
 use crate::game::{GameIo, RuleSet};
@@ -13,94 +13,270 @@ use std::io::IsTerminal;
 use std::net::Ipv4Addr;
 use std::time::{Duration, Instant};
 
-/// The remote-play options every binary with `host` / `join` takes, for its help text.
-pub const REMOTE_OPTIONS: &str = "--remote-timeout SECONDS (remote play; default 10), \
---listen ADDR (the IPv4 interface `host` listens on; default 127.0.0.1)";
+/// One option of a binary's command line: its name (`--edition`), the name of its
+/// value (`None` for a switch) and what it does, for `--help`.
+#[derive(Clone, Copy, Debug)]
+pub struct Opt {
+    pub name: &'static str,
+    pub value: Option<&'static str>,
+    pub help: &'static str,
+}
 
-/// Takes the remote-play options (`--remote-timeout SECONDS`, `--listen ADDR`, each
-/// with its value) out of `args` and applies them to this process, leaving the rest
-/// in order. `Err` is a one-line reason (a missing or bad value).
-pub fn take_remote_options(args: Vec<String>) -> Result<Vec<String>, String> {
-    let mut rest = Vec::new();
-    let mut it = args.into_iter();
+const fn switch(name: &'static str, help: &'static str) -> Opt {
+    Opt {
+        name,
+        value: None,
+        help,
+    }
+}
+
+const fn valued(name: &'static str, value: &'static str, help: &'static str) -> Opt {
+    Opt {
+        name,
+        value: Some(value),
+        help,
+    }
+}
+
+/// The remote-play options (`ataxx`, `reversi`).
+pub const REMOTE_OPTIONS: [Opt; 2] = [
+    valued(
+        "--remote-timeout",
+        "SECONDS",
+        "remote play: how long a peer program may take to answer (default 10)",
+    ),
+    valued(
+        "--listen",
+        "ADDR",
+        "remote play: the IPv4 interface `host` listens on (default 127.0.0.1)",
+    ),
+];
+
+/// The options every game binary takes, for dialect `D`'s game (`--uai` where it
+/// speaks UAI, its own protocols' flags).
+pub fn shared_options<D: TextDialect>() -> Vec<Opt> {
+    let mut opts = vec![
+        switch("--help", "print this help and exit (also -h)"),
+        switch(
+            "--version",
+            "print the version and exit (also -V, -version)",
+        ),
+    ];
+    if D::Game::SPEAKS_UAI {
+        opts.push(switch("--uai", "speak UAI from the first line"));
+    }
+    opts.push(switch("--ugi", "speak UGI from the first line"));
+    for p in D::other_protocols() {
+        opts.push(Opt {
+            name: p.flag,
+            value: None,
+            help: p.help,
+        });
+    }
+    opts.push(switch(
+        "--display",
+        "a GUI (there is none: a message, exit status 2)",
+    ));
+    opts
+}
+
+/// A command line as parsed: options in any order (`--opt=V` or `--opt V`), the other
+/// words in order.
+#[derive(Debug, Default)]
+pub struct Parsed {
+    switches: Vec<&'static str>,
+    values: Vec<(&'static str, String)>,
+    /// The words that are not options (`perft 3`, file names), in order.
+    pub words: Vec<String>,
+    /// Words from this index on came after `--` (never commands); `usize::MAX` if
+    /// there was no `--`.
+    pub literal_from: usize,
+}
+
+impl Parsed {
+    /// True if switch `name` was given.
+    pub fn has(&self, name: &str) -> bool {
+        self.switches.contains(&name)
+    }
+
+    /// The value of option `name` (the last one given).
+    pub fn value(&self, name: &str) -> Option<&str> {
+        self.values
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// True if any option of `names` was given.
+    pub fn any(&self, names: &[&str]) -> bool {
+        names.iter().any(|n| self.has(n) || self.value(n).is_some())
+    }
+}
+
+/// Parses `args` against `opts`: `--opt=V` and `--opt V` alike, options anywhere,
+/// `--` ends them, `-h`/`-V` are `--help`/`--version`. `Err` is a one-line reason (an
+/// unknown option, a missing value, a value given to a switch), with a hint for the
+/// en dash that `loa.txt` prints in place of `--`.
+pub fn parse_command_line(args: &[String], opts: &[Opt]) -> Result<Parsed, String> {
+    let mut p = Parsed {
+        literal_from: usize::MAX,
+        ..Parsed::default()
+    };
+    let mut it = args.iter();
     while let Some(arg) = it.next() {
-        if arg != "--remote-timeout" && arg != "--listen" {
-            rest.push(arg);
+        let arg = arg.as_str();
+        if arg == "--" {
+            p.literal_from = p.words.len();
+            p.words.extend(it.by_ref().cloned());
+            return Ok(p);
+        }
+        if let Some(rest) = arg.strip_prefix(['\u{2013}', '\u{2014}']) {
+            let fixed = format!(
+                "--{}",
+                rest.trim_start_matches(['-', '\u{2013}', '\u{2014}'])
+            );
+            return Err(format!(
+                "unknown option {} (a typographic dash: type {}, with two hyphens)",
+                super::quote(arg),
+                super::quote(&fixed)
+            ));
+        }
+        let arg = match arg {
+            "-h" => "--help",
+            // `-version` too, as the tournament runners (cutechess-cli, fastchess) spell it.
+            "-V" | "-version" => "--version",
+            a => a,
+        };
+        // `-` is a word (stdin), and so is a FEN starting with `-` (a gap).
+        let option_like = arg.starts_with("--")
+            || (arg.starts_with('-') && arg[1..].starts_with(|c: char| c.is_ascii_alphabetic()));
+        if !option_like {
+            p.words.push(arg.to_string());
             continue;
         }
-        let v = it.next().ok_or(format!("{arg} needs a value"))?;
-        if arg == "--listen" {
-            let addr: Ipv4Addr = v
-                .parse()
-                .map_err(|_| format!("bad --listen '{v}' (an IPv4 address)"))?;
-            remote::set_listen_interface(addr);
-        } else {
-            let secs: f64 = v
-                .parse()
-                .ok()
-                .filter(|s: &f64| (0.001..=86_400.0).contains(s))
-                .ok_or(format!(
-                    "bad --remote-timeout '{v}' (seconds, 0.001 to 86400)"
-                ))?;
-            remote::set_remote_timeout(Duration::from_secs_f64(secs));
+        let (name, inline) = match arg.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (arg, None),
+        };
+        let opt = opts
+            .iter()
+            .find(|o| o.name == name)
+            .ok_or_else(|| format!("unknown option {}", super::quote(name)))?;
+        match (opt.value, inline) {
+            (None, None) => p.switches.push(opt.name),
+            (None, Some(_)) => return Err(format!("{} takes no value", opt.name)),
+            (Some(_), Some(v)) if !v.is_empty() => p.values.push((opt.name, v.to_string())),
+            (Some(what), Some(_)) => return Err(format!("{} needs a value ({what})", opt.name)),
+            (Some(what), None) => match it.next() {
+                Some(v) => p.values.push((opt.name, v.clone())),
+                None => return Err(format!("{} needs a value ({what})", opt.name)),
+            },
         }
     }
-    Ok(rest)
+    Ok(p)
+}
+
+/// The help text: `usage` (one or more lines, the first starting `usage: `), then
+/// one line per option.
+pub fn help_text(usage: &str, opts: &[Opt]) -> String {
+    let mut s = format!("{usage}\noptions (in any order; --opt=V or --opt V):");
+    for o in opts {
+        let head = match o.value {
+            Some(v) => format!("{} {v}", o.name),
+            None => o.name.to_string(),
+        };
+        s.push_str(&format!("\n  {head:<24} {}", o.help));
+    }
+    s
+}
+
+/// Applies the remote-play options given in `p` to this process.
+pub fn apply_remote_options(p: &Parsed) -> Result<(), String> {
+    if let Some(v) = p.value("--listen") {
+        let addr: Ipv4Addr = v
+            .parse()
+            .map_err(|_| format!("bad --listen {} (an IPv4 address)", super::quote(v)))?;
+        remote::set_listen_interface(addr);
+    }
+    if let Some(v) = p.value("--remote-timeout") {
+        let secs: f64 = v
+            .parse()
+            .ok()
+            .filter(|s: &f64| (0.001..=86_400.0).contains(s))
+            .ok_or(format!(
+                "bad --remote-timeout {} (seconds, 0.001 to 86400)",
+                super::quote(v)
+            ))?;
+        remote::set_remote_timeout(Duration::from_secs_f64(secs));
+    }
+    Ok(())
 }
 
 /// Deepest `perft` accepted on the command line.
 pub const MAX_PERFT_DEPTH: u32 = 12;
 
-/// The usage line for a game binary named `bin`.
-pub fn usage<G: GameIo>(bin: &str) -> String {
-    usage_with::<G>(bin, &[])
+/// The usage lines of the binary `bin` of dialect `D`; `extra` are its own further
+/// forms (`reversi solve FILE`).
+pub fn usage_for(bin: &str, extra: &[&str]) -> String {
+    let mut s = format!(
+        "usage: {bin} [OPTIONS]    (the text language; UAI/UGI if the first line says so)\n       \
+         {bin} perft DEPTH [FEN]\n       {bin} bench [DEPTH]"
+    );
+    for e in extra {
+        s.push_str(&format!("\n       {bin} {e}"));
+    }
+    s
 }
 
-/// The usage line for the binary of dialect `D`, its own protocols included.
-pub fn usage_for<D: TextDialect>(bin: &str) -> String {
-    usage_with::<D::Game>(bin, D::other_protocols())
-}
-
-fn usage_with<G: GameIo>(bin: &str, others: &[OtherProtocol]) -> String {
-    let uai = if G::SPEAKS_UAI { "--uai | " } else { "" };
-    let others: String = others.iter().map(|p| format!(" | --{}", p.hello)).collect();
-    format!(
-        "usage: {bin} [{uai}--ugi{others}] | {bin} perft DEPTH [FEN] | {bin} bench [DEPTH] | {bin} --help"
-    )
-}
-
-/// Runs the shared command line (without the program name) for dialect `D`; returns
-/// the exit status: 0 done, 2 bad command line or `--display` (no GUI here).
-pub fn run<D: TextDialect>(bin: &str, args: &[String]) -> u8 {
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+/// Runs the shared command line `p` of the binary `bin` of dialect `D` (`help` is its
+/// help text); returns the exit status: 0 done, 2 a usage error or `--display`.
+pub fn run_parsed<D: TextDialect>(bin: &str, p: &Parsed, help: &str) -> u8 {
     let usage_error = |msg: &str| {
-        eprintln!("{bin}: {msg}\n{}", usage_for::<D>(bin));
+        eprintln!("{bin}: {msg}\n{help}");
         2
     };
-    // A game's own protocol chosen by its flag (`--nboard`).
-    if let [flag] = args.as_slice() {
-        let hello = flag.strip_prefix("--");
-        if let Some(p) = D::other_protocols().iter().find(|p| hello == Some(p.hello)) {
-            return (p.run)(None, input::spawn_stdin(), &mut std::io::stdout()) as u8;
-        }
+    if p.has("--help") {
+        println!("{help}");
+        return 0;
     }
-    match args.as_slice() {
+    if p.has("--version") {
+        println!("{bin} {}", env!("CARGO_PKG_VERSION"));
+        return 0;
+    }
+    if p.has("--display") {
+        eprintln!("{bin}: no GUI is available; run without --display for the text interface");
+        return 2;
+    }
+    if let Err(e) = apply_remote_options(p) {
+        return usage_error(&e);
+    }
+    let mut protocols: Vec<&str> = ["--uai", "--ugi"]
+        .into_iter()
+        .filter(|f| p.has(f))
+        .collect();
+    let other = D::other_protocols().iter().find(|o| p.has(o.flag));
+    protocols.extend(other.map(|o| o.flag));
+    if protocols.len() > 1 {
+        return usage_error(&format!(
+            "choose one protocol, not {}",
+            protocols.join(" and ")
+        ));
+    }
+    let words: Vec<&str> = p.words.iter().map(String::as_str).collect();
+    if let (Some(flag), [_, ..]) = (protocols.first(), words.as_slice()) {
+        return usage_error(&format!(
+            "{flag} takes no arguments ({})",
+            super::quote(&words.join(" "))
+        ));
+    }
+    if let Some(o) = other {
+        return (o.run)(None, input::spawn_stdin(), &mut std::io::stdout()) as u8;
+    }
+    match words.as_slice() {
+        [] if p.has("--uai") => interactive::<D>(Some(Dialect::Uai)),
+        [] if p.has("--ugi") => interactive::<D>(Some(Dialect::Ugi)),
         [] => interactive::<D>(None),
-        ["--uai"] if D::Game::SPEAKS_UAI => interactive::<D>(Some(Dialect::Uai)),
-        ["--ugi"] => interactive::<D>(Some(Dialect::Ugi)),
-        ["--display", ..] => {
-            eprintln!("{bin}: no GUI is available; run without --display for the text interface");
-            2
-        }
-        ["--help" | "-h"] => {
-            println!("{}", usage_for::<D>(bin));
-            0
-        }
-        // `-version` too, as the tournament runners (cutechess-cli, fastchess) spell it.
-        ["--version" | "-version" | "-V"] => {
-            println!("{bin} {}", env!("CARGO_PKG_VERSION"));
-            0
-        }
         ["perft", depth, fen @ ..] => match depth.parse::<u32>() {
             Ok(d) if d <= MAX_PERFT_DEPTH => match perft::<D::Game>(d, &fen.join(" ")) {
                 Ok(line) => {
@@ -110,15 +286,19 @@ pub fn run<D: TextDialect>(bin: &str, args: &[String]) -> u8 {
                 Err(e) => usage_error(&e),
             },
             _ => usage_error(&format!(
-                "bad perft depth '{depth}' (0 to {MAX_PERFT_DEPTH})"
+                "bad perft depth {} (0 to {MAX_PERFT_DEPTH})",
+                super::quote(depth)
             )),
         },
         ["bench"] => bench_cmd::<D::Game>(D::Game::BENCH_DEPTH),
         ["bench", depth] => match depth.parse() {
             Ok(d) if (1..=30).contains(&d) => bench_cmd::<D::Game>(d),
-            _ => usage_error(&format!("bad bench depth '{depth}'")),
+            _ => usage_error(&format!("bad bench depth {}", super::quote(depth))),
         },
-        _ => usage_error(&format!("unknown arguments '{}'", args.join(" "))),
+        _ => usage_error(&format!(
+            "unknown arguments {}",
+            super::quote(&words.join(" "))
+        )),
     }
 }
 
@@ -138,9 +318,25 @@ fn interactive<D: TextDialect>(forced: Option<Dialect>) -> u8 {
             let _ = stdout.flush();
         }
     }
-    let first: Option<Line> = lines
-        .iter()
-        .find(|l| l.too_long || !l.text.trim().is_empty());
+    let prompt = D::new().prompt().filter(|_| terminal);
+    let say = |text: &str| {
+        use std::io::Write;
+        let mut out = std::io::stdout();
+        let _ = write!(out, "{text}");
+        let _ = out.flush();
+    };
+    // A blank line at a terminal gets the prompt again, as every later one does.
+    let first: Option<Line> = lines.iter().find(|l| {
+        let blank = !l.too_long && l.text.trim().is_empty();
+        if blank {
+            prompt.as_deref().map(say);
+        }
+        !blank
+    });
+    if first.is_none() && terminal {
+        say("\n"); // Ctrl-D at the prompt: the shell's prompt starts on a line of its own
+        return 0;
+    }
     let word = first.as_ref().map(|l| l.text.trim());
     let chosen = [Dialect::Uai, Dialect::Ugi]
         .into_iter()

@@ -24,6 +24,20 @@ pub fn emit(out: &mut dyn Write, line: &str) {
     let _ = out.flush();
 }
 
+/// The rest of a command line after its first word `first` (a `load` file name, blanks
+/// and all), trimmed, without the quotes around it if it has them; `None` if empty.
+pub fn rest_of_line(line: &str, first: &str) -> Option<String> {
+    let rest = line.trim_start().get(first.len()..)?.trim();
+    let rest = match rest.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+        Some(inner) => inner,
+        None => rest
+            .strip_prefix('\'')
+            .and_then(|r| r.strip_suffix('\''))
+            .unwrap_or(rest),
+    };
+    (!rest.is_empty()).then(|| rest.to_string())
+}
+
 /// Quotes a piece of input for an error message: one short line of printable ASCII
 /// (anything else shows as `?`), cut after 40 characters.
 pub fn quote(s: &str) -> String {

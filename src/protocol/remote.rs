@@ -136,6 +136,12 @@ pub mod says {
     pub fn host_started(id: &str, player: &str) -> String {
         format!("The host started game {id}; the Player is {player}.")
     }
+
+    /// When the connection ends before `start` (a peer that quit, a fault): no game
+    /// was played, so no result; the program is back in local set-up, its board kept.
+    pub fn relay_ended(why: &str) -> String {
+        format!("Remote play ended before the start ({why}); back to local set-up, the board kept.")
+    }
 }
 
 /// A message that breaks a dialect's sequence: the peer forfeits (or resigns, as

@@ -35,8 +35,11 @@ pub enum Flow {
 /// Why [`Host::think`] returned no move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ThinkError {
-    /// `quit` arrived while the AI was thinking (or stdout is gone): end the session.
+    /// Stdout is gone: end the session.
     Quit,
+    /// A person typed a line that acts at once (`quit`, or the dialect's command that
+    /// abandons the game) while the AI was thinking: the search is stopped; run it.
+    Interrupted(String),
     /// The search gave no legal move: a bug, reported rather than hidden.
     Internal(String),
 }
@@ -89,10 +92,19 @@ pub trait TextDialect {
         matches!(Self::parse_line(line), Ok(Some(cmd)) if cmd == Self::QUIT)
     }
 
+    /// True for a line that a person's typing makes act at once while the AI thinks:
+    /// `quit`, and the command that abandons a game (so AI against AI can be stopped
+    /// without leaving the program).
+    fn acts_at_once(line: &str) -> bool {
+        Self::is_quit(line)
+    }
+
     /// Reports an error in this language's form and stream: by default one
-    /// `error: MESSAGE` line on stdout, among the program's other output.
+    /// `error: MESSAGE` line on stdout, among the program's other output (inside a
+    /// `load`ed file, `error: 'FILE' line N: MESSAGE`).
     fn error(host: &mut Host<Self::Game>, message: &str) {
-        host.say(&format!("error: {message}"));
+        let at = host.location();
+        host.say(&format!("error: {at}{message}"));
     }
 
     /// Transposition table size of the AI, in MiB.
@@ -122,10 +134,13 @@ pub trait TextDialect {
 }
 
 /// A protocol only one game speaks (an Othello GUI's, say): chosen when the first
-/// command's first word is `hello`, or by the flag `--hello`.
+/// command's first word is `hello`, or by its flag.
 pub struct OtherProtocol {
-    /// The first word of the first command, and the flag's name without `--`.
+    /// The first word of the first command.
     pub hello: &'static str,
+    /// The command-line flag that chooses it (`--nboard`), and its help line.
+    pub flag: &'static str,
+    pub help: &'static str,
     /// Runs the session from its first line (`None` when the flag chose it) until it
     /// ends; returns the exit status.
     pub run: fn(Option<Line>, Receiver<Line>, &mut dyn Write) -> i32,
@@ -212,9 +227,20 @@ pub struct Host<'a, G: GameIo> {
     peer: Option<Peer>,
     /// A hosted game still waiting for its visitor.
     hosting: Option<Hosting>,
+    /// The `load`ed file and line being run, if any (for error lines).
+    loading: Option<(String, usize)>,
 }
 
 impl<'a, G: GameIo> Host<'a, G> {
+    /// Where the line being run came from, for an error line: `'FILE' line N: ` inside
+    /// a `load`ed file, else nothing.
+    pub fn location(&self) -> String {
+        match &self.loading {
+            Some((file, n)) => format!("{} line {n}: ", super::quote(file)),
+            None => String::new(),
+        }
+    }
+
     /// Prints one line on stdout.
     pub fn say(&mut self, line: &str) {
         if writeln!(self.out, "{line}")
@@ -239,14 +265,16 @@ impl<'a, G: GameIo> Host<'a, G> {
     /// Searches `pos` within `limits` for the AI's move, reading input meanwhile. The
     /// root order is shuffled by `seed` mixed with `ply`, so a seed and the same input
     /// give the same moves. Lines that arrive are kept for later, except a person's
-    /// `quit` (recognised by `is_quit`), which abandons the search.
+    /// line for which `acts_now` holds (`quit`, the command that abandons a game: so
+    /// a person watching AI against AI can stop it), which stops the search and comes
+    /// back as [`ThinkError::Interrupted`].
     pub fn think(
         &mut self,
         pos: &G,
         limits: Limits,
         seed: u64,
         ply: u64,
-        is_quit: fn(&str) -> bool,
+        acts_now: fn(&str) -> bool,
     ) -> Result<G::Move, ThinkError> {
         if self.broken {
             return Err(ThinkError::Quit);
@@ -281,9 +309,16 @@ impl<'a, G: GameIo> Host<'a, G> {
                     Err(_) => return Err(ThinkError::Internal("the search thread is gone".into())),
                 },
                 recv(input) -> line => match line {
-                    Ok(l) if self.interactive && !l.too_long && is_quit(&l.text) => {
+                    Ok(l) if self.interactive && !l.too_long && acts_now(&l.text) => {
                         self.engine.stop();
-                        return Err(ThinkError::Quit);
+                        // Its `Done` must not be taken for the next search's.
+                        let deadline = Instant::now() + Duration::from_secs(10);
+                        while let Ok(r) = reports.recv_deadline(deadline) {
+                            if matches!(r, Report::Done(_)) {
+                                break;
+                            }
+                        }
+                        return Err(ThinkError::Interrupted(l.text));
                     }
                     Ok(l) => self.pending.push_back(l),
                     Err(_) => self.input_closed = true,
@@ -502,17 +537,22 @@ impl<D: TextDialect> Session<'_, D> {
                 return true;
             }
         };
-        for l in text.lines() {
+        let outer = self.host.loading.take();
+        let mut go_on = true;
+        for (i, l) in text.lines().enumerate() {
             let mut line = Line::new(l);
             if l.len() > MAX_LINE {
                 line.text.truncate(l.floor_char_boundary(MAX_LINE));
                 line.too_long = true;
             }
+            self.host.loading = Some((file.to_string(), i + 1));
             if !self.run_line(&line, depth + 1) {
-                return false;
+                go_on = false;
+                break;
             }
         }
-        true
+        self.host.loading = outer;
+        go_on
     }
 
     fn prompt(&mut self) {
@@ -571,12 +611,17 @@ pub fn run<D: TextDialect>(
             engine: text_engine(D::hash_mib()),
             peer: None,
             hosting: None,
+            loading: None,
         },
     };
+    let mut end_of_input = false;
     loop {
         s.prompt();
         let go_on = match s.host.next_event() {
-            None => false,
+            None => {
+                end_of_input = true;
+                false
+            }
             Some(Ok(line)) => s.run_line(&line, 0),
             Some(Err(event)) => {
                 let flow = s.dialect.on_remote(event, &mut s.host);
@@ -586,6 +631,10 @@ pub fn run<D: TextDialect>(
         if !go_on {
             break;
         }
+    }
+    // Ctrl-D at a prompt: end the line, so the shell's prompt starts on its own.
+    if end_of_input && s.host.interactive {
+        let _ = writeln!(s.host.out).and_then(|_| s.host.out.flush());
     }
     // Quit or end of input: the dialect says goodbye to any peer, then the line closes.
     s.dialect.at_exit(&mut s.host);

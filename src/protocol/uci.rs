@@ -70,14 +70,17 @@ pub fn engine_name<G: GameIo>() -> String {
     format!("{}-engine {}", G::NAME, env!("CARGO_PKG_VERSION"))
 }
 
-/// Author announced by `id author`.
-pub const ENGINE_AUTHOR: &str = "the ataxx-engine authors";
+/// Author announced by `id author`: each engine's own (`the loa-engine authors`).
+pub fn engine_author<G: GameIo>() -> String {
+    format!("the {}-engine authors", G::NAME)
+}
 
 /// Deepest `perft` accepted: deeper would run for hours.
 pub const MAX_PERFT_DEPTH: u32 = 12;
 /// Deepest `bench` accepted.
 pub const MAX_BENCH_DEPTH: u32 = 30;
-/// Lines held back while a `perft` or `bench` runs; beyond this they are refused.
+/// Lines held back while a `perft` or `bench` runs (or behind a queued `go`); beyond
+/// this they are refused.
 const MAX_PENDING: usize = 10_000;
 /// How long `stop` waits for the search's answer before going back to the loop (the
 /// search stops within a millisecond; this only guards against a stuck thread).
@@ -592,6 +595,8 @@ pub struct Session<G: GameIo> {
     syncing: bool,
     /// Input held back while a task runs or a sync is owed, so commands keep their order.
     pending: VecDeque<Line>,
+    /// A queued `quit` has run: the session ends.
+    quitting: bool,
     task_tx: Sender<TaskMsg>,
     task_rx: Receiver<TaskMsg>,
 }
@@ -616,28 +621,42 @@ impl<G: GameIo> Session<G> {
             table_work_queued: false,
             syncing: false,
             pending: VecDeque::new(),
+            quitting: false,
             task_tx,
             task_rx,
         }
     }
 
-    /// True while commands must wait: a perft/bench runs, or `readyok` is owed.
+    /// True while commands must wait: a perft/bench runs, `readyok` is owed, or a
+    /// search runs with commands (a `go` first) queued behind it.
     fn blocked(&self) -> bool {
-        self.task_running || self.syncing
+        self.task_running || self.syncing || (self.searching && !self.pending.is_empty())
     }
 
     /// A line from the GUI. Reports that arrived first are printed first, so `bestmove`
     /// precedes the answer to whatever the GUI sent after seeing it. While a `perft` or
     /// `bench` runs, other commands wait their turn, except `stop` and `quit`, and
     /// `isready` when nothing is waiting (so `readyok` still means "all done before").
+    ///
+    /// A `go` that arrives while a search runs waits for it to end, as in Stockfish (so a
+    /// piped script's searches all run), and the lines after it wait their turn behind
+    /// it (a `position` then applies to the next `go`, not the queued one); `quit` too,
+    /// which then stops the search the queue started. `stop` always acts on the running
+    /// search at once.
     fn on_input(&mut self, line: Line, out: &mut dyn Write) -> Flow {
         self.drain_reports(out);
-        let urgent = match line.text.split_whitespace().next() {
-            Some("stop" | "quit") => true,
+        if self.quitting {
+            return Flow::Quit;
+        }
+        let word = line.text.split_whitespace().next();
+        let urgent = match word {
+            Some("stop") => true,
+            Some("quit") => !self.searching || self.pending.is_empty(),
             Some("isready") => self.pending.is_empty() && !self.syncing,
             _ => false,
         };
-        if self.blocked() && !urgent {
+        let waits_for_search = self.searching && word == Some("go");
+        if (self.blocked() || waits_for_search) && !urgent {
             if self.pending.len() < MAX_PENDING {
                 self.pending.push_back(line);
             } else {
@@ -650,11 +669,22 @@ impl<G: GameIo> Session<G> {
 
     /// Runs the lines that waited, until one of them blocks again.
     fn resume(&mut self, out: &mut dyn Write) -> Flow {
-        while !self.blocked() {
+        loop {
+            // A queued `quit` acts as soon as the lines before it have run, even if they
+            // started a search (it stops it, as a `quit` read then would).
+            let quit_next = self
+                .pending
+                .front()
+                .is_some_and(|l| l.text.split_whitespace().next() == Some("quit"));
+            if self.blocked() && !(quit_next && !self.task_running && !self.syncing) {
+                break;
+            }
             let Some(line) = self.pending.pop_front() else {
                 break;
             };
             if self.handle_line(&line, out) == Flow::Quit {
+                // Also seen by callers that drop the flow (a report drained mid-command).
+                self.quitting = true;
                 return Flow::Quit;
             }
         }
@@ -670,15 +700,17 @@ impl<G: GameIo> Session<G> {
     }
 
     /// Waits (briefly) for the stopped search's `Done`, so `stop` is answered before the
-    /// next command is read and a `go` right after it is not refused as busy. False if
+    /// next command is read and a `go` right after it starts at once. False if
     /// the search thread did not answer in time (it is still resizing a huge table).
     fn wait_for_done(&mut self, out: &mut dyn Write) -> bool {
         let reports = self.engine.reports().clone();
         let deadline = Instant::now() + STOP_WAIT;
-        while self.searching {
+        // Only the stopped search's `Done`: the queue behind it may start another.
+        let mut done = !self.searching;
+        while !done {
             match reports.recv_deadline(deadline) {
                 Ok(r) => {
-                    // Nothing waits behind a search (`go` is refused while one runs).
+                    done = matches!(r, Report::Done(_));
                     let _ = self.on_report(r, out);
                 }
                 Err(_) => {
@@ -721,7 +753,7 @@ impl<G: GameIo> Session<G> {
             Command::Nothing => {}
             Command::Hello => {
                 emit(out, &format!("id name {}", engine_name::<G>()));
-                emit(out, &format!("id author {ENGINE_AUTHOR}"));
+                emit(out, &format!("id author {}", engine_author::<G>()));
                 for o in OPTIONS {
                     emit(
                         out,
@@ -900,6 +932,7 @@ impl<G: GameIo> Session<G> {
                     .best
                     .map_or_else(|| "0000".to_string(), |m| self.search_root.move_name(m));
                 emit(out, &format!("bestmove {best}"));
+                return self.resume(out);
             }
         }
         Flow::Continue
@@ -985,7 +1018,7 @@ pub fn run<G: GameIo>(
                 Err(_) => Flow::Continue,
             },
         };
-        if flow == Flow::Quit {
+        if flow == Flow::Quit || session.quitting {
             break;
         }
     }

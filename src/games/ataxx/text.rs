@@ -54,6 +54,10 @@ pub enum TextError {
     BadArgs(&'static str),
     WrongState(&'static str),
     Illegal(String),
+    /// An illegal move and why (`no red piece on a1`, `b6 is occupied`, …).
+    IllegalBecause(String, String),
+    /// A refusal whose text is built from the input (already quoted).
+    Refused(String),
     BlockOccupied(String),
     BlockAfterPlay,
     NotYourTurn,
@@ -66,6 +70,10 @@ impl std::fmt::Display for TextError {
             TextError::BadArgs(usage) => write!(f, "usage: {usage}"),
             TextError::WrongState(what) => write!(f, "{what}"),
             TextError::Illegal(m) => write!(f, "illegal move {}", quote_input(m)),
+            TextError::IllegalBecause(m, why) => {
+                write!(f, "illegal move {}: {why}", quote_input(m))
+            }
+            TextError::Refused(why) => write!(f, "{why}"),
             TextError::BlockOccupied(sq) => {
                 write!(f, "cannot block {sq}: a square there holds a piece")
             }
@@ -135,7 +143,12 @@ pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
         "block" => match args {
             [sq] => parse_square(sq)
                 .map(|s| Some(Command::Block(s)))
-                .map_err(|_| TextError::BadArgs("block SQUARE (a1..g7)")),
+                .map_err(|_| {
+                    TextError::Refused(format!(
+                        "block: no square {} on the board (a1..g7)",
+                        quote_input(sq)
+                    ))
+                }),
             _ => Err(TextError::BadArgs("block SQUARE (a1..g7)")),
         },
         "seed" => match args {
@@ -144,11 +157,18 @@ pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
                 .ok_or(TextError::BadArgs("seed N (a 64-bit integer)")),
             _ => Err(TextError::BadArgs("seed N (a 64-bit integer)")),
         },
-        "load" => match args {
-            [file] => Ok(Some(Command::Load(file.to_string()))),
-            _ => Err(TextError::BadArgs("load FILE")),
+        "load" => match crate::protocol::rest_of_line(line, first) {
+            Some(file) => Ok(Some(Command::Load(file))),
+            None => Err(TextError::BadArgs("load FILE")),
         },
         _ => {
+            if let (Ok(_), [extra, ..]) = (TextMove::parse(first), args) {
+                return Err(TextError::Refused(format!(
+                    "unexpected {} after the move {} (one move a line)",
+                    quote_input(extra),
+                    quote_input(first)
+                )));
+            }
             if args.is_empty() {
                 if let Ok(mv) = TextMove::parse(first) {
                     return Ok(Some(Command::Move(mv)));
@@ -158,6 +178,30 @@ pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
                 }
             }
             Err(TextError::Unknown(first.to_string()))
+        }
+    }
+}
+
+/// Why the text move `tm` is not legal in `pos`, in a few words (free of the words
+/// the harness reserves).
+pub fn why_illegal(pos: &Position, tm: TextMove) -> String {
+    let side = pos.side_to_move();
+    let who = side_word(side);
+    match tm {
+        TextMove::Pass => format!("{who} has a move, so it cannot pass"),
+        TextMove::Step { from, to } => {
+            let (a, b) = (square_name(from), square_name(to));
+            if pos.cell(from) != Cell::Piece(side) {
+                format!("no {who} piece on {a}")
+            } else if !(1..=2).contains(&super::bitboard::distance(from, to)) {
+                format!("{b} is too far from {a} (one or two squares)")
+            } else {
+                match pos.cell(to) {
+                    Cell::Gap => format!("{b} is blocked"),
+                    Cell::Piece(_) => format!("{b} is occupied"),
+                    Cell::Empty => "not allowed here".to_string(),
+                }
+            }
         }
     }
 }
@@ -315,6 +359,14 @@ impl TextDialect for AtaxxText {
 
     const QUIT: Command = Command::Quit;
 
+    /// `quit`, and `clear` abandons the game: typed while an AI thinks, they act at once.
+    fn acts_at_once(line: &str) -> bool {
+        matches!(
+            Self::parse_line(line),
+            Ok(Some(Command::Quit | Command::Clear))
+        )
+    }
+
     fn prompt(&self) -> Option<String> {
         let who = colour_name(self.pos.side_to_move()).to_ascii_lowercase();
         Some(match self.state {
@@ -355,7 +407,9 @@ impl AtaxxText {
             }
             _ => {}
         }
-        let mv = tm.resolve(&self.pos).ok_or(TextError::Illegal(text))?;
+        let mv = tm
+            .resolve(&self.pos)
+            .ok_or_else(|| TextError::IllegalBecause(text, why_illegal(&self.pos, tm)))?;
         self.play(mv);
         if self.state == State::Playing && !self.check_end(host) {
             return Ok(self.play_ai(host));
@@ -390,9 +444,11 @@ impl AtaxxText {
                 hard_time: Some(AI_TIME_CAP),
                 ..Limits::default()
             };
-            let mv = match host.think(&self.pos, limits, self.seed, self.ply, Self::is_quit) {
+            let acts = Self::acts_at_once;
+            let mv = match host.think(&self.pos, limits, self.seed, self.ply, acts) {
                 Ok(mv) => mv,
                 Err(ThinkError::Quit) => return Flow::Quit,
+                Err(ThinkError::Interrupted(line)) => return self.execute(&line, host),
                 Err(ThinkError::Internal(why)) => {
                     Self::error(host, &format!("internal error, no AI move made: {why}"));
                     return Flow::Continue;
@@ -626,10 +682,16 @@ mod tests {
         assert!(parse("b7c7").is_err());
         assert!(parse("g1-h1").is_err());
         assert_eq!(parse("-").unwrap(), Some(Command::Move(TextMove::Pass)));
+        // A file name may hold blanks.
         assert_eq!(
-            parse("load my file").unwrap_err(),
-            TextError::BadArgs("load FILE")
+            parse("load my file").unwrap(),
+            Some(Command::Load("my file".into()))
         );
+        assert_eq!(parse("load").unwrap_err(), TextError::BadArgs("load FILE"));
+        assert!(matches!(
+            parse("g7-f7 extra"),
+            Err(TextError::Refused(m)) if m.contains("'extra'")
+        ));
     }
 
     #[test]

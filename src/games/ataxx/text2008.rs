@@ -22,10 +22,12 @@
 //!   (or the host's `start` when the set-up had already ended the game) waits, within
 //!   the timeout, for the other side's `stop`, then prints the result; the other side
 //!   prints the result, sends `stop` and closes.
-//! - faults: `stop` at any other time (the peer abandoned the game), an illegal move, a
-//!   message not allowed or out of sequence, a disconnect or a missed timeout: the peer
-//!   forfeits (`Red wins by forfeit.` names our Player's colour), the connection is closed
-//!   and the game is finished. `clear` and `quit` send `stop` to a connected peer.
+//! - faults in play: `stop` at any other time (the peer abandoned the game), an illegal
+//!   move, a message not allowed or out of sequence, a disconnect or a missed timeout:
+//!   the peer forfeits (`Red wins by forfeit.` names our Player's colour), the connection
+//!   is closed and the game is finished. `clear` and `quit` send `stop` to a connected
+//!   peer. Before `start` (no game yet) the same events end the relay with one line
+//!   (`Remote play ended before the start (why); …`) and local set-up goes on, board kept.
 
 use super::text::{
     ai_move_line, block_squares, colour_name, dump, parse_ai_move_line, parse_result_line,
@@ -228,9 +230,9 @@ pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
             },
             _ => Err(TextError::BadArgs("join ID@HOST")),
         },
-        "load" => match args {
-            [file] => Ok(Some(Command::Load(file.to_string()))),
-            _ => Err(TextError::BadArgs("load FILE")),
+        "load" => match crate::protocol::rest_of_line(line, first) {
+            Some(file) => Ok(Some(Command::Load(file))),
+            None => Err(TextError::BadArgs("load FILE")),
         },
         _ => {
             if args.is_empty() {
@@ -370,6 +372,9 @@ pub struct Ataxx2008 {
     seed: u64,
     /// Moves played since `clear` (set-up moves included): mixed into the AI's seed.
     ply: u64,
+    /// A client runs the relay the host's `start` sent (its `color` has come): a fault
+    /// now is a forfeit.
+    in_relay: bool,
 }
 
 type AtaxxHost<'a> = Host<'a, Position>;
@@ -398,6 +403,7 @@ impl TextDialect for Ataxx2008 {
             player_ai: false,
             seed: 0,
             ply: 0,
+            in_relay: false,
         }
     }
 
@@ -474,6 +480,14 @@ impl TextDialect for Ataxx2008 {
     }
 
     const QUIT: Command = Command::Quit;
+
+    /// `quit`, and `clear` abandons the game: typed while an AI thinks, they act at once.
+    fn acts_at_once(line: &str) -> bool {
+        matches!(
+            Self::parse_line(line),
+            Ok(Some(Command::Quit | Command::Clear))
+        )
+    }
 
     fn prompt(&self) -> Option<String> {
         let who = side_word(self.pos.side_to_move());
@@ -713,9 +727,11 @@ impl Ataxx2008 {
             hard_time: Some(AI_TIME_CAP),
             ..Limits::default()
         };
-        let mv = match host.think(&self.pos, limits, self.seed, self.ply, Self::is_quit) {
+        let acts = Self::acts_at_once;
+        let mv = match host.think(&self.pos, limits, self.seed, self.ply, acts) {
             Ok(mv) => mv,
             Err(ThinkError::Quit) => return Some(Flow::Quit),
+            Err(ThinkError::Interrupted(line)) => return Some(self.execute(&line, host)),
             Err(ThinkError::Internal(why)) => {
                 Self::error(host, &format!("internal error, no AI move made: {why}"));
                 return Some(Flow::Continue);
@@ -795,6 +811,9 @@ impl Ataxx2008 {
     /// forfeits), anything else breaks the sequence (the peer forfeits too).
     fn unexpected(&mut self, m: &str, host: &mut AtaxxHost) -> Flow {
         if parse_message(m) == Some(Message::Stop) {
+            if self.before_start() {
+                return self.relay_ended(host, "the remote program left");
+            }
             host.say("The remote program abandoned the game.");
             return self.forfeit(host);
         }
@@ -804,8 +823,27 @@ impl Ataxx2008 {
     /// The peer forfeits because of a fault: one error line saying why, then the
     /// forfeit line.
     fn peer_forfeits(&mut self, host: &mut AtaxxHost, why: &str) -> Flow {
+        if self.before_start() {
+            return self.relay_ended(host, why);
+        }
         Self::error(host, why);
         self.forfeit(host)
+    }
+
+    /// True before the host's `start`: in set-up, and (on a client) before the host's
+    /// relay, which its `start` sends.
+    fn before_start(&self) -> bool {
+        self.state == State::Setup && !self.in_relay
+    }
+
+    /// The connection ended before `start` (`why`): no game was played, so nobody
+    /// forfeits; one line says so and local set-up goes on with the board as it is.
+    fn relay_ended(&mut self, host: &mut AtaxxHost, why: &str) -> Flow {
+        host.disconnect();
+        self.link = Link::Off;
+        self.mode = Mode::Local;
+        host.say(&says::relay_ended(why));
+        Flow::Continue
     }
 
     /// Closes the connection, announces that our Player wins by forfeit, and finishes.
@@ -834,6 +872,12 @@ impl Ataxx2008 {
     /// `color`), up to its `start`; the messages after `color` must come within the
     /// remote timeout.
     fn relay(&mut self, first: String, host: &mut AtaxxHost) -> Flow {
+        let flow = self.run_relay(first, host);
+        self.in_relay = false;
+        flow
+    }
+
+    fn run_relay(&mut self, first: String, host: &mut AtaxxHost) -> Flow {
         let mut m = first;
         let mut colored = false;
         loop {
@@ -841,6 +885,7 @@ impl Ataxx2008 {
                 Some(Message::Color(side)) if !colored => {
                     self.player = side;
                     colored = true;
+                    self.in_relay = true;
                 }
                 Some(Message::Blocks(config, squares))
                     if colored && self.blocks.is_empty() && self.setup.is_empty() =>

@@ -398,6 +398,16 @@ impl TextDialect for LoaText {
 
     const QUIT: Command = Command::Quit;
 
+    /// `quit`, `new` (abandons the game) and `manual P` (a person takes a side over,
+    /// which is what stops AI against AI: after `new` both AIs would play on): typed
+    /// while an AI thinks, they act at once.
+    fn acts_at_once(line: &str) -> bool {
+        matches!(
+            Self::parse_line(line),
+            Ok(Some(Command::Quit | Command::New | Command::Manual(_)))
+        )
+    }
+
     /// `Error: MESSAGE` on stderr, as `loa-text-protocol.md` asks.
     fn error(host: &mut LoaHost, message: &str) {
         host.say_err(&format!("Error: {message}"));
@@ -465,9 +475,11 @@ impl LoaText {
                 hard_time: Some(AI_TIME_CAP),
                 ..Limits::default()
             };
-            let mv = match host.think(&self.pos, limits, self.seed, self.ply, Self::is_quit) {
+            let acts = Self::acts_at_once;
+            let mv = match host.think(&self.pos, limits, self.seed, self.ply, acts) {
                 Ok(mv) => mv,
                 Err(ThinkError::Quit) => return Flow::Quit,
+                Err(ThinkError::Interrupted(line)) => return self.execute(&line, host),
                 Err(ThinkError::Internal(why)) => {
                     Self::error(host, &format!("internal error, no AI move made: {why}"));
                     break;

@@ -34,6 +34,8 @@ use std::time::Instant;
 /// The protocol as the `reversi` binary offers it.
 pub const PROTOCOL: OtherProtocol = OtherProtocol {
     hello: "nboard",
+    flag: "--nboard",
+    help: "speak NBoard (the Othello GUIs' protocol) from the first line",
     run,
 };
 

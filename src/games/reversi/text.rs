@@ -62,6 +62,8 @@ pub enum Command {
     Join(String),
     Help,
     Dump,
+    /// The board for people (coordinates, whose turn), as `ataxx` has.
+    Board,
     Load(String),
 }
 
@@ -72,6 +74,8 @@ pub enum TextError {
     BadArgs(&'static str),
     WrongState(&'static str),
     Illegal(String),
+    /// An illegal move and why (`d4 is occupied`, `c3 turns over no white piece`).
+    IllegalBecause(String, String),
     NotYourTurn,
     /// Remote play refused (a bad address, no host, already connected, …): why.
     Remote(String),
@@ -84,6 +88,9 @@ impl std::fmt::Display for TextError {
             TextError::BadArgs(usage) => write!(f, "usage: {usage}"),
             TextError::WrongState(what) => write!(f, "{what}"),
             TextError::Illegal(m) => write!(f, "illegal move {}", quote_input(m)),
+            TextError::IllegalBecause(m, why) => {
+                write!(f, "illegal move {}: {why}", quote_input(m))
+            }
             TextError::NotYourTurn => write!(f, "it is not the user's turn"),
             TextError::Remote(why) => write!(f, "{why}"),
         }
@@ -128,6 +135,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
         "quit" => no_args(Command::Quit, "quit"),
         "help" => no_args(Command::Help, "help"),
         "dump" => no_args(Command::Dump, "dump"),
+        "board" => no_args(Command::Board, "board"),
         "auto" => no_args(Command::Auto, "auto"),
         "manual" => no_args(Command::Manual, "manual"),
         "resign" => no_args(Command::Resign, "resign"),
@@ -143,9 +151,9 @@ pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
                 .ok_or(TextError::BadArgs("seed N (a 64-bit integer)")),
             _ => Err(TextError::BadArgs("seed N (a 64-bit integer)")),
         },
-        "load" => match args {
-            [file] => Ok(Some(Command::Load(file.to_string()))),
-            _ => Err(TextError::BadArgs("load FILE")),
+        "load" => match crate::protocol::rest_of_line(line, first) {
+            Some(file) => Ok(Some(Command::Load(file))),
+            None => Err(TextError::BadArgs("load FILE")),
         },
         "host" => match args {
             [id] if remote::valid_id(id) => Ok(Some(Command::Host(id.to_string()))),
@@ -167,6 +175,23 @@ pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
             }
             Err(TextError::Unknown(first.to_string()))
         }
+    }
+}
+
+/// Why `mv` is not legal in `pos` (a game in progress or set-up), in a few words free
+/// of the words the harness reserves.
+pub fn why_illegal(pos: &Position, mv: Move) -> String {
+    let side = pos.side_to_move();
+    let (who, other) = (side_word(side), side_word(side.opponent()));
+    let placements = pos.move_mask() != 0;
+    if mv.is_pass() {
+        format!("{who} can place a piece, so it cannot skip")
+    } else if pos.disc_at(mv.square()).is_some() {
+        format!("{} is occupied", mv.text())
+    } else if !placements {
+        format!("{who} has no placement: skip the turn with -")
+    } else {
+        format!("{} turns over no {other} piece", mv.text())
     }
 }
 
@@ -282,6 +307,8 @@ Commands (one a line; # starts a comment; words are case-insensitive):
   join ID@HOST   play the program hosting game ID on HOST (e.g. localhost);
                  it sets the game up and starts it                    [no game]
   dump           print the board for the test harness
+  board          print the board for people (x black, o white, * where
+                 the side to play may place a piece)
   load FILE      read commands from FILE
   help           print this summary";
 
@@ -411,12 +438,21 @@ impl TextDialect for ReversiText {
             Command::Move(mv) => return self.user_move(mv, host),
             Command::Help => host.say(HELP),
             Command::Dump => host.say(&self.pos.dump(self.player, self.moves)),
+            Command::Board => host.say(&self.pos.pretty()),
             Command::Load(file) => return Ok(Flow::Load(file)),
         }
         Ok(Flow::Continue)
     }
 
     const QUIT: Command = Command::Quit;
+
+    /// `quit`, and `resign` ends the game (`clear` is refused in one): typed while an AI thinks, they act at once.
+    fn acts_at_once(line: &str) -> bool {
+        matches!(
+            Self::parse_line(line),
+            Ok(Some(Command::Quit | Command::Resign))
+        )
+    }
 
     fn prompt(&self) -> Option<String> {
         let who = side_word(self.pos.side_to_move());
@@ -488,7 +524,10 @@ impl ReversiText {
             _ => {}
         }
         if !self.pos.is_legal(mv) {
-            return Err(TextError::Illegal(mv.text()));
+            return Err(TextError::IllegalBecause(
+                mv.text(),
+                why_illegal(&self.pos, mv),
+            ));
         }
         if self.state == State::Setup {
             self.play(mv);
@@ -533,7 +572,7 @@ impl ReversiText {
             limits,
             self.seed,
             self.moves as u64,
-            Self::is_quit,
+            Self::acts_at_once,
         )
     }
 
@@ -574,6 +613,7 @@ impl ReversiText {
         let mv = match self.ai_move(host) {
             Ok(mv) => mv,
             Err(ThinkError::Quit) => return Some(Flow::Quit),
+            Err(ThinkError::Interrupted(line)) => return Some(self.execute(&line, host)),
             Err(ThinkError::Internal(why)) => {
                 Self::error(host, &format!("internal error, no AI move made: {why}"));
                 return Some(Flow::Continue);
@@ -727,10 +767,16 @@ mod tests {
             parse("d3").unwrap(),
             Some(Command::Move(Move::parse_text("d3").unwrap()))
         );
+        // A file name may hold blanks (quotes around it are taken off).
         assert_eq!(
-            parse("load a b").unwrap_err(),
-            TextError::BadArgs("load FILE")
+            parse("load  my file  # x").unwrap(),
+            Some(Command::Load("my file".into()))
         );
+        assert_eq!(
+            parse("load \"my file\"").unwrap(),
+            Some(Command::Load("my file".into()))
+        );
+        assert_eq!(parse("load").unwrap_err(), TextError::BadArgs("load FILE"));
     }
 
     #[test]

@@ -10,11 +10,15 @@
 //!   `clear`, `color C` (reversed) and set-up move is relayed as it is typed, then
 //!   `start`. Until a visitor comes, `clear` stops hosting, and set-up moves and
 //!   `start` are refused (they could not be relayed).
-//! - visitor: `join ID@HOST` connects, sends the empty message and clears the board. It
-//!   then runs the host's messages as its User's commands (`color` first, then `clear`,
-//!   `color`, set-up moves, in any order) until `start`; each must come within the remote
-//!   timeout of the one before. Meanwhile its User may type `dump`, `help` and `quit`;
-//!   anything else is refused.
+//! - visitor: `join ID@HOST` connects, sends the empty message and clears the board. The
+//!   host's `color` must come within the remote timeout; then the visitor runs the host's
+//!   messages as its User's commands (`clear`, `color`, set-up moves, in any order) until
+//!   `start`, with no deadline (the host's User is typing), its prompt `waiting for the
+//!   host: `. Meanwhile its User may type `dump`, `help` and `quit`; anything else is
+//!   refused.
+//! - before `start` no game is played: a peer that leaves (quit, disconnect) or breaks the
+//!   sequence ends the relay with one line (`Remote play ended before the start (why);
+//!   …`), no result line, and the program is back in local set-up with its board kept.
 //! - play: each side sends its Player's moves (`d3`, `-`) and `resign`. The wait for the
 //!   Opponent's move has no timeout (a person may be thinking); the User's `resign` or
 //!   `quit` ends it, `dump` and `help` run at once, other lines wait their turn. The
@@ -25,7 +29,7 @@
 //!   empty message has come (a move the peer sent before reading the `resign` is passed
 //!   over; a fault there is reported, but the resignation stands). `quit` in a game
 //!   sends `resign`; the connection closes.
-//! - faults (a disconnect, a missed timeout, an illegal move, a message out of sequence
+//! - faults in play (a disconnect, a missed timeout, an illegal move, a message out of sequence
 //!   or invalid, a line over 256 bytes): treated as the peer's resignation, as the spec
 //!   asks: one `error:` line saying why, then our Player's result line (`Black wins.`),
 //!   the connection closed and the game finished. A second visitor finds the port
@@ -83,14 +87,17 @@ fn acts_while_waiting(line: &str) -> bool {
     matches!(
         super::parse(line),
         Ok(Some(
-            Command::Resign | Command::Quit | Command::Dump | Command::Help
+            Command::Resign | Command::Quit | Command::Dump | Command::Help | Command::Board
         ))
     )
 }
 
 /// `dump` and `help`: lines that change nothing.
 fn only_looks(line: &str) -> bool {
-    matches!(super::parse(line), Ok(Some(Command::Dump | Command::Help)))
+    matches!(
+        super::parse(line),
+        Ok(Some(Command::Dump | Command::Help | Command::Board))
+    )
 }
 
 /// Lines a visitor's User types while the host sets up: every command (most are
@@ -109,10 +116,13 @@ impl ReversiText {
     /// up) may only look and leave; while waiting for a visitor, set-up moves and
     /// `start` must wait (they would not reach it).
     pub(super) fn remote_allows(&self, cmd: &Command) -> Result<(), TextError> {
-        let looking = matches!(cmd, Command::Dump | Command::Help | Command::Quit);
+        let looking = matches!(
+            cmd,
+            Command::Dump | Command::Help | Command::Board | Command::Quit
+        );
         match (self.link, self.state) {
             (Link::Visitor, State::Setup) if !looking => Err(TextError::WrongState(
-                "the host sets this game up: only dump, help and quit now",
+                "the host sets this game up: only dump, board, help and quit now",
             )),
             (Link::Waiting, _) if matches!(cmd, Command::Start | Command::Move(_)) => {
                 Err(TextError::WrongState(
@@ -171,40 +181,49 @@ impl ReversiText {
         Ok(self.follow_host(host))
     }
 
-    /// Visitor: runs the host's messages up to `start`, each within the remote timeout
-    /// of the one before (`color` first). The User's lines meanwhile run at once.
+    /// Visitor: waits for the host's first message, `color` (its program answers the
+    /// empty message at once, so within the remote timeout). The User's lines meanwhile
+    /// run at once. The rest of the set-up comes while the session reads input
+    /// ([`ReversiText::host_message`]), with no deadline: the host's User is typing.
     fn follow_host(&mut self, host: &mut ReversiHost) -> Flow {
-        let mut colored = false;
-        let mut deadline = Instant::now() + remote_timeout();
+        let deadline = Instant::now() + remote_timeout();
         while self.link == Link::Visitor && self.state == State::Setup {
             let left = deadline.saturating_duration_since(Instant::now());
-            let m = match host.read_peer(Some(left), is_command) {
-                PeerRead::Message(m) => m,
-                PeerRead::Fault(why) => return self.peer_forfeits(host, &why),
+            return match host.read_peer(Some(left), is_command) {
+                PeerRead::Message(m) => match parse_message(&m) {
+                    Some(Message::Color(side)) => {
+                        self.player = side;
+                        Flow::Continue
+                    }
+                    _ => self.unexpected(&m, host),
+                },
+                PeerRead::Fault(why) => self.peer_forfeits(host, &why),
                 PeerRead::Interrupted(line) => match self.execute(&line, host) {
                     Flow::Continue => continue,
-                    flow => return flow,
+                    flow => flow,
                 },
             };
-            deadline = Instant::now() + remote_timeout();
-            match parse_message(&m) {
-                Some(Message::Color(side)) => {
-                    self.player = side;
-                    colored = true;
+        }
+        Flow::Continue
+    }
+
+    /// Visitor in set-up, after the host's `color`: one relayed command (`clear`,
+    /// `color`, a set-up move) run as the User's, or `start`.
+    fn host_message(&mut self, m: &str, host: &mut ReversiHost) -> Flow {
+        match parse_message(m) {
+            Some(Message::Color(side)) => self.player = side,
+            Some(Message::Clear) => self.clear_board(),
+            Some(Message::Move(mv)) => {
+                if self.pos.is_over() || !self.pos.is_legal(mv) {
+                    return self.breach(Breach::IllegalMove, m, host);
                 }
-                Some(Message::Clear) if colored => self.clear_board(),
-                Some(Message::Move(mv)) if colored => {
-                    if self.pos.is_over() || !self.pos.is_legal(mv) {
-                        return self.breach(Breach::IllegalMove, &m, host);
-                    }
-                    self.play(mv);
-                }
-                Some(Message::Start) if colored => {
-                    host.say(&says::host_started(&self.game_id, side_word(self.player)));
-                    return self.begin(host, false);
-                }
-                _ => return self.unexpected(&m, host),
+                self.play(mv);
             }
+            Some(Message::Start) => {
+                host.say(&says::host_started(&self.game_id, side_word(self.player)));
+                return self.begin(host, false);
+            }
+            _ => return self.unexpected(m, host),
         }
         Flow::Continue
     }
@@ -220,6 +239,9 @@ impl ReversiText {
                 self.link = Link::Off;
                 Self::error(host, &format!("hosting stopped: {why}"));
                 Flow::Continue
+            }
+            (Link::Visitor, RemoteEvent::Message(m)) if self.state == State::Setup => {
+                self.host_message(&m, host)
             }
             (Link::Host | Link::Visitor, RemoteEvent::Message(m)) => {
                 if self.state == State::Playing && parse_message(&m) == Some(Message::Resign) {
@@ -366,8 +388,15 @@ impl ReversiText {
         self.peer_forfeits(host, &breach.reason(&quote_input(m)))
     }
 
-    /// A fault (`why`): one error line, then it is as if the peer resigned.
+    /// A fault (`why`): one error line, then it is as if the peer resigned. Before
+    /// `start` no game was played (§3: a result only after the move or `resign` that
+    /// ends play): the relay ends with one line and local set-up goes on, board kept.
     pub(super) fn peer_forfeits(&mut self, host: &mut ReversiHost, why: &str) -> Flow {
+        if self.state == State::Setup {
+            self.hang_up(host);
+            host.say(&says::relay_ended(why));
+            return Flow::Continue;
+        }
         Self::error(host, why);
         self.finish_remote(host)
     }
@@ -435,7 +464,7 @@ mod tests {
             "The host started game g; the Player is white.",
             "Hosting game g on 127.0.0.1 port 50000; waiting for an opponent (clear or quit cancels).",
             "No longer hosting; the opponent is the computer again.",
-            "the host sets this game up: only dump, help and quit now",
+            "the host sets this game up: only dump, board, help and quit now",
             "waiting for an opponent to join first (clear cancels hosting)",
             "cannot host: already connected (clear cancels hosting; quit leaves)",
         ] {

@@ -1,0 +1,134 @@
+//! A program whose stdin is a terminal (a pseudo-terminal the test holds), for what
+//! only a person at a terminal sees: prompts, a blank line, Ctrl-D, a `clear` that acts
+//! at once. Stdout stays a pipe and is kept whole as bytes (prompts end without a
+//! newline); echo is off, so nothing the test types comes back.
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// A program on a terminal.
+pub struct Tty {
+    child: Child,
+    /// The terminal's master side: what is written here is typed.
+    master: File,
+    out: Arc<Mutex<Vec<u8>>>,
+    reader: Option<thread::JoinHandle<()>>,
+}
+
+impl Tty {
+    /// Starts `bin` with `args`, stdin a fresh terminal (canonical mode, no echo).
+    pub fn spawn(bin: &str, args: &[&str]) -> Tty {
+        let (mut master, mut slave) = (0, 0);
+        // SAFETY: openpty writes two descriptors it opened; null name, termios, size.
+        let rc = unsafe {
+            libc::openpty(
+                &mut master,
+                &mut slave,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+                std::ptr::null(),
+            )
+        };
+        assert_eq!(rc, 0, "openpty failed");
+        // SAFETY: both descriptors are open and owned by nobody else.
+        let (master, slave) = unsafe { (File::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+        // SAFETY: termios of a terminal descriptor we own, read then written back.
+        unsafe {
+            let mut t: libc::termios = std::mem::zeroed();
+            assert_eq!(
+                libc::tcgetattr(std::os::fd::AsRawFd::as_raw_fd(&slave), &mut t),
+                0
+            );
+            t.c_lflag &= !(libc::ECHO | libc::ECHONL);
+            assert_eq!(
+                libc::tcsetattr(std::os::fd::AsRawFd::as_raw_fd(&slave), libc::TCSANOW, &t),
+                0
+            );
+        }
+        let mut child = Command::new(bin)
+            .args(args)
+            .stdin(Stdio::from(slave))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"));
+        let mut stdout = child.stdout.take().unwrap();
+        let out = Arc::new(Mutex::new(Vec::new()));
+        let sink = out.clone();
+        let reader = thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 {
+                    return;
+                }
+                sink.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+        Tty {
+            child,
+            master,
+            out,
+            reader: Some(reader),
+        }
+    }
+
+    /// Types `bytes` (`\n` ends a line, `\x04` is Ctrl-D).
+    pub fn type_bytes(&mut self, bytes: &[u8]) {
+        self.master.write_all(bytes).unwrap();
+        self.master.flush().unwrap();
+    }
+
+    /// Stdout so far, lossily decoded.
+    pub fn output(&self) -> String {
+        String::from_utf8_lossy(&self.out.lock().unwrap()).into_owned()
+    }
+
+    /// Waits until stdout contains `text` (panics, showing it, after `timeout`).
+    pub fn wait_output(&self, text: &str, timeout: Duration) -> String {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let out = self.output();
+            if out.contains(text) {
+                return out;
+            }
+            assert!(Instant::now() < deadline, "no {text:?} in {out:?}");
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Waits for the program to exit (killing it after `timeout`): its status and
+    /// whole stdout.
+    pub fn finish(mut self, timeout: Duration) -> (ExitStatus, String) {
+        let deadline = Instant::now() + timeout;
+        let status = loop {
+            if let Some(s) = self.child.try_wait().unwrap() {
+                break s;
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!(
+                    "still running after {timeout:?}; printed {:?}",
+                    self.output()
+                );
+            }
+            thread::sleep(Duration::from_millis(20));
+        };
+        // The reader thread sees end of file once the program is gone.
+        if let Some(r) = self.reader.take() {
+            let _ = r.join();
+        }
+        (status, self.output())
+    }
+}
+
+impl Drop for Tty {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

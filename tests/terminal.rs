@@ -1,0 +1,144 @@
+//! What a person at a terminal sees (stdin a pseudo-terminal, stdout a pipe): a blank
+//! first line gets the prompt again, Ctrl-D leaves with a newline, the Reversi visitor
+//! shows its documented `waiting for the host: ` prompt while the host sets up.
+
+use crate::common;
+
+use common::tty::Tty;
+use common::Engine;
+use std::time::Duration;
+
+const T: Duration = Duration::from_secs(30);
+
+const BINS: [&str; 3] = [
+    env!("CARGO_BIN_EXE_ataxx"),
+    env!("CARGO_BIN_EXE_loa"),
+    env!("CARGO_BIN_EXE_reversi"),
+];
+
+/// The first prompt `bin` prints at a terminal.
+fn first_prompt(t: &Tty) -> String {
+    let deadline = std::time::Instant::now() + T;
+    loop {
+        let out = t.output();
+        if out.ends_with(": ") || out.ends_with("> ") {
+            return out;
+        }
+        assert!(std::time::Instant::now() < deadline, "no prompt: {out:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_blank_first_line_reprints_the_prompt_and_ctrl_d_ends_the_line() {
+    for bin in BINS {
+        let mut t = Tty::spawn(bin, &[]);
+        let prompt = first_prompt(&t);
+        t.type_bytes(b"\n");
+        t.wait_output(&prompt.repeat(2), T);
+        t.type_bytes(b"\x04");
+        let (status, out) = t.finish(T);
+        assert!(status.success(), "{bin}");
+        assert_eq!(out, format!("{prompt}{prompt}\n"), "{bin}");
+
+        // Later on too: Ctrl-D after a command leaves with a newline.
+        let mut t = Tty::spawn(bin, &[]);
+        let prompt = first_prompt(&t);
+        t.type_bytes(b"help\n");
+        let before = t.wait_output(&format!("\n{prompt}"), T);
+        t.type_bytes(b"\x04");
+        let (status, out) = t.finish(T);
+        assert!(status.success(), "{bin}");
+        assert_eq!(out, format!("{before}\n"), "{bin}");
+    }
+}
+
+#[test]
+fn the_reversi_visitor_prompts_while_the_host_sets_up() {
+    let reversi = env!("CARGO_BIN_EXE_reversi");
+    let h = Engine::spawn_bin(reversi, &[]);
+    let id = common::fake::host_on(&h, "prompt");
+    let mut v = Tty::spawn(reversi, &[]);
+    first_prompt(&v);
+    v.type_bytes(format!("join {id}@localhost\n").as_bytes());
+    let joined = format!("Joined game {id}; the host sets it up and starts it.\n");
+    v.wait_output(&format!("{joined}waiting for the host: "), T);
+    common::expect_lines(&h, T, &["An opponent joined game *"]);
+    // A relayed set-up move, then `dump` typed by the visitor's User: the prompt again.
+    h.send("d3");
+    v.type_bytes(b"help\n");
+    let out = v.wait_output("print this summary\nwaiting for the host: ", T);
+    h.send("start");
+    v.wait_output("The host started game", T);
+    v.type_bytes(b"quit\n");
+    let (status, _) = v.finish(T);
+    assert!(status.success(), "{out}");
+}
+
+/// Types `setup` (which starts AI against AI), waits for the first AI move line
+/// (`first_move`), types `abandon` then `dump`, and returns what came after the first
+/// move up to the end of that dump. Before the fix the abandoning line waited for the
+/// whole game to end (a result line came first, then the line was refused or cleared).
+fn abandon_ai_game(
+    bin: &str,
+    args: &[&str],
+    setup: &str,
+    first_move: &str,
+    abandon: &str,
+    dump_end: &str,
+) -> String {
+    let mut t = Tty::spawn(bin, args);
+    first_prompt(&t);
+    t.type_bytes(setup.as_bytes());
+    let before = t.wait_output(first_move, T).len();
+    t.type_bytes(format!("{abandon}\ndump\n").as_bytes());
+    let out = t.wait_output(dump_end, Duration::from_secs(120));
+    t.type_bytes(b"quit\n");
+    let (status, _) = t.finish(T);
+    assert!(status.success());
+    out[before..].to_string()
+}
+
+fn has_result(s: &str) -> bool {
+    s.contains(" wins.") || s.contains("Draw.") || s.contains("error:")
+}
+
+#[test]
+fn a_person_stops_an_ai_game_without_leaving() {
+    let [ataxx, loa, reversi] = BINS;
+    // ataxx (both editions): `clear` abandons at once; the dump is the start position.
+    let start = "===\n  r - - - - - b\n";
+    let after = abandon_ai_game(ataxx, &[], "auto red\nstart\n", "Red moves", "clear", start);
+    assert!(!has_result(&after), "{after:?}");
+    let after = abandon_ai_game(
+        ataxx,
+        &["--edition", "2008"],
+        "auto\nstart\n",
+        "Red moves",
+        "clear",
+        start,
+    );
+    assert!(!has_result(&after), "{after:?}");
+    // loa: white is the AI already, `auto black` starts AI against AI; `manual black`
+    // stops it at once (at most white's move in progress is played), `new` then
+    // abandons the game, and nothing plays on.
+    let end = "Next move: black\n===\n";
+    let after = abandon_ai_game(loa, &[], "auto black\n", "* ", "manual black", end);
+    assert!(!has_result(&after), "{after:?}");
+    let mut t = Tty::spawn(loa, &[]);
+    first_prompt(&t);
+    t.type_bytes(b"auto black\n");
+    t.wait_output("* ", T);
+    t.type_bytes(b"manual black\nnew\ndump\n");
+    let out = t.wait_output("Next move: black\n===\n", Duration::from_secs(120));
+    assert!(!has_result(&out), "{out:?}");
+    assert!(out.contains("===\n    - b b b b b b -"), "{out:?}");
+    t.type_bytes(b"quit\n");
+    assert!(t.finish(T).0.success());
+    // reversi: `resign` ends the game at once: the Player (black, the AI) resigns.
+    let after = abandon_ai_game(reversi, &[], "auto\nstart\n", "moves", "resign", "Moves: ");
+    assert!(
+        after.contains("White wins.") && !after.contains("error:"),
+        "{after:?}"
+    );
+}

@@ -117,8 +117,28 @@ fn setup_moves_and_dump() {
         ]
     );
     // `-` is no pass when red can move.
-    assert_eq!(errors(&t), ["error: illegal move '-'"]);
+    assert_eq!(
+        errors(&t),
+        ["error: illegal move '-': red has a move, so it cannot pass"]
+    );
     assert!(chatter(&t).is_empty(), "{:?}", t.lines);
+}
+
+/// Issue 25, item 13: an illegal move says why, as in the 2016 edition, and a word after
+/// a move is named.
+#[test]
+fn errors_say_why() {
+    let t = session(&["a7-d4", "b2-c3", "a7-b6 extra", "g7-f7", "dump"]);
+    assert_eq!(
+        errors(&t),
+        [
+            "error: illegal move 'a7-d4': d4 is too far from a7 (one or two squares)",
+            "error: illegal move 'b2-c3': no red piece on b2",
+            "error: unexpected 'extra' after the move 'a7-b6' (one move a line)",
+            "error: illegal move 'g7-f7': no red piece on g7",
+        ]
+    );
+    assert_eq!(dumps(&t), [board(START)], "a refused move changes nothing");
 }
 
 #[test]
@@ -254,7 +274,10 @@ fn color_gives_the_opponent_the_first_move() {
     assert!(c[0].starts_with("Red moves "), "{c:?}");
     assert!(is_move_line(&c[0]));
     // The User (blue) may not move red's pieces.
-    assert_eq!(errors(&t), ["error: illegal move 'a7-a6'"]);
+    assert_eq!(
+        errors(&t),
+        ["error: illegal move 'a7-a6': no blue piece on a7"]
+    );
     assert!(session(&["color green"]).lines[0].starts_with("error: usage: color"));
 }
 
@@ -491,7 +514,8 @@ fn hosting_waits_and_clear_cancels() {
         "dump",
     ]);
     let e = errors(&t);
-    let waiting = "error: waiting for an opponent to join: only clear, quit, help and dump now";
+    let waiting =
+        "error: waiting for an opponent to join: only clear, quit, help, dump, board and load now";
     assert_eq!(e, [waiting; 4]);
     let c = chatter(&t);
     assert!(c[0].starts_with(&format!("Hosting game {id} on 127.0.0.1 port ")));

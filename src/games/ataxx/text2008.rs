@@ -31,7 +31,7 @@
 
 use super::text::{
     ai_move_line, block_squares, colour_name, dump, parse_ai_move_line, parse_result_line,
-    quote_input, result_line, side_word, strip_prompt, State, AI_NODES, AI_TIME_CAP,
+    quote_input, result_line, side_word, strip_prompt, why_illegal, State, AI_NODES, AI_TIME_CAP,
 };
 use super::{parse_square, square_name, Move, Position, Rules, TextMove};
 use crate::game::{Opening, Outcome, Side};
@@ -136,6 +136,8 @@ pub enum TextError {
     BadArgs(&'static str),
     WrongState(String),
     Illegal(String),
+    /// An illegal move and why, in the 2016 edition's words.
+    IllegalBecause(String, String),
     EmptyBlocks,
     BadBlock(char),
     BlockOccupied(String),
@@ -151,6 +153,9 @@ impl std::fmt::Display for TextError {
             TextError::BadArgs(usage) => write!(f, "usage: {usage}"),
             TextError::WrongState(what) => write!(f, "{what}"),
             TextError::Illegal(m) => write!(f, "illegal move {}", quote_input(m)),
+            TextError::IllegalBecause(m, why) => {
+                write!(f, "illegal move {}: {why}", quote_input(m))
+            }
             TextError::EmptyBlocks => write!(f, "usage: blocks CONFIG (e.g. 3gh)"),
             TextError::BadBlock(c) => write!(
                 f,
@@ -235,6 +240,13 @@ pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
             None => Err(TextError::BadArgs("load FILE")),
         },
         _ => {
+            if let (Ok(_), [extra, ..]) = (TextMove::parse(first), args) {
+                return Err(TextError::WrongState(format!(
+                    "unexpected {} after the move {} (one move a line)",
+                    quote_input(extra),
+                    quote_input(first)
+                )));
+            }
             if args.is_empty() {
                 if let Ok(mv) = TextMove::parse(first) {
                     return Ok(Some(Command::Move(mv)));
@@ -554,12 +566,14 @@ impl Ataxx2008 {
         }
         if self.link == Link::Waiting {
             return Err(TextError::WrongState(
-                "waiting for an opponent to join: only clear, quit, help and dump now".into(),
+                "waiting for an opponent to join: only clear, quit, help, dump, board and load now"
+                    .into(),
             ));
         }
         if self.mode == Mode::Client {
             return Err(TextError::WrongState(
-                "the host sets this game up: only clear, quit, help and dump now".into(),
+                "the host sets this game up: only clear, quit, help, dump, board and load now"
+                    .into(),
             ));
         }
         Ok(())
@@ -632,7 +646,9 @@ impl Ataxx2008 {
                 }
             }
         }
-        let mv = tm.resolve(&self.pos).ok_or(TextError::Illegal(text))?;
+        let Some(mv) = tm.resolve(&self.pos) else {
+            return Err(TextError::IllegalBecause(text, why_illegal(&self.pos, tm)));
+        };
         if self.state == State::Setup {
             self.play(mv);
             return Ok(Flow::Continue);
@@ -1149,8 +1165,8 @@ mod tests {
             "the remote program sent 'start' out of sequence",
             "the remote program sent the invalid message 'x'",
             "the remote program sent 'x' instead of acknowledging the end of the game",
-            "waiting for an opponent to join: only clear, quit, help and dump now",
-            "the host sets this game up: only clear, quit, help and dump now",
+            "waiting for an opponent to join: only clear, quit, help, dump, board and load now",
+            "the host sets this game up: only clear, quit, help, dump, board and load now",
         ] {
             assert!(clean(line), "{line}");
         }

@@ -121,11 +121,11 @@ fn load(files: &[&str]) -> Result<(Vec<Sample>, Vec<Sample>), String> {
     Ok((train, held))
 }
 
-fn sigmoid(x: f32, k: f32) -> f32 {
+pub(crate) fn sigmoid(x: f32, k: f32) -> f32 {
     1.0 / (1.0 + 10f32.powf(-k * x / 400.0))
 }
 
-fn cross_entropy(p: f32, t: f32) -> f64 {
+pub(crate) fn cross_entropy(p: f32, t: f32) -> f64 {
     let p = f64::from(p).clamp(1e-9, 1.0 - 1e-9);
     let t = f64::from(t);
     -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
@@ -139,6 +139,11 @@ fn fit_k(samples: &[Sample]) -> f32 {
             .map(|s| cross_entropy(sigmoid(s.linear, k), s.result))
             .sum()
     };
+    golden_section(loss)
+}
+
+/// The `K` in 0.01..4 that minimises `loss`, by golden-section search (50 steps).
+pub(crate) fn golden_section(loss: impl Fn(f32) -> f64) -> f32 {
     let (mut lo, mut hi) = (0.01f32, 4.0f32);
     let g = (5f32.sqrt() - 1.0) / 2.0;
     for _ in 0..50 {
@@ -154,7 +159,7 @@ fn fit_k(samples: &[Sample]) -> f32 {
 }
 
 /// The eight symmetries of the 7×7 board as square maps.
-fn symmetries() -> [[usize; 49]; 8] {
+pub(crate) fn symmetries() -> [[usize; 49]; 8] {
     let mut maps = [[0; 49]; 8];
     for (s, map) in maps.iter_mut().enumerate() {
         for (sq, to) in map.iter_mut().enumerate() {

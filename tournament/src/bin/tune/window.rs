@@ -18,6 +18,7 @@
 //! result independent of the thread count.
 
 use super::datagen;
+use super::nnue::{cross_entropy, golden_section, sigmoid, symmetries};
 use engine::game::Side;
 use engine::games::ataxx::network::{
     for_each_feature, Net, FEATURES, HIDDEN, OUT_SCALE, QA, QB, W1_LIMIT, W2_LIMIT, WINDOWS,
@@ -155,16 +156,6 @@ fn load(files: &[String]) -> Result<(Vec<Sample>, Vec<Sample>, usize), String> {
     Ok((train, held, n_games))
 }
 
-fn sigmoid(x: f32, k: f32) -> f32 {
-    1.0 / (1.0 + 10f32.powf(-k * x / 400.0))
-}
-
-fn cross_entropy(p: f32, t: f32) -> f64 {
-    let p = f64::from(p).clamp(1e-9, 1.0 - 1e-9);
-    let t = f64::from(t);
-    -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
-}
-
 /// `K` of the data's scores against its results (every eighth scored sample), by
 /// golden-section search.
 fn fit_k(samples: &[Sample]) -> f32 {
@@ -185,39 +176,7 @@ fn fit_k(samples: &[Sample]) -> f32 {
             .map(|&(x, r)| cross_entropy(sigmoid(x, k), r))
             .sum()
     };
-    let (mut lo, mut hi) = (0.01f32, 4.0f32);
-    let g = (5f32.sqrt() - 1.0) / 2.0;
-    for _ in 0..50 {
-        let a = hi - g * (hi - lo);
-        let b = lo + g * (hi - lo);
-        if loss(a) < loss(b) {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    (lo + hi) / 2.0
-}
-
-/// The eight symmetries of the 7×7 board as square maps.
-fn symmetries() -> [[u8; 49]; 8] {
-    let mut maps = [[0; 49]; 8];
-    for (s, map) in maps.iter_mut().enumerate() {
-        for (sq, to) in map.iter_mut().enumerate() {
-            let (mut f, mut r) = (sq % 7, sq / 7);
-            if s & 1 != 0 {
-                f = 6 - f;
-            }
-            if s & 2 != 0 {
-                r = 6 - r;
-            }
-            if s & 4 != 0 {
-                std::mem::swap(&mut f, &mut r);
-            }
-            *to = (r * 7 + f) as u8;
-        }
-    }
-    maps
+    golden_section(loss)
 }
 
 fn map_board(bb: u64, map: &[u8; 49]) -> u64 {
@@ -493,7 +452,7 @@ pub fn train(o: &Options) -> Result<(), String> {
     let (mut m1, mut m2) = (vec![0.0f32; PARAMS], vec![0.0f32; PARAMS]);
     let mut grads = vec![0.0f32; SHARDS * PARAMS];
     let mut touched = vec![false; SHARDS * ROWS];
-    let syms = symmetries();
+    let syms = symmetries().map(|m| m.map(|sq| sq as u8));
     let threads = o.threads.min(SHARDS);
     let batches_per_epoch = train.len().div_ceil(o.batch);
     let total_steps = (batches_per_epoch * o.epochs) as f32;

@@ -318,43 +318,28 @@ fn shard_gradient(
     shard_gradient_body(p, samples, syms, c, g, touched)
 }
 
-/// A raw view of a buffer that threads write in disjoint parts between barriers.
+/// A raw view of a buffer that threads write in disjoint parts between barriers (the
+/// gradients, parameters and moments as `f32`, the touched-row flags as `bool`).
 #[derive(Clone, Copy)]
-struct Shared(*mut f32, usize);
+struct Shared<T>(*mut T, usize);
 // SAFETY: every use below partitions the buffer between threads (shards by owner in
 // the gradient phase, row ranges in the update phase) with a barrier between phases.
-unsafe impl Send for Shared {}
-unsafe impl Sync for Shared {}
+unsafe impl<T> Send for Shared<T> {}
+unsafe impl<T> Sync for Shared<T> {}
 
-impl Shared {
+impl<T> Shared<T> {
     /// # Safety
     /// No other thread may access `range` until the next barrier.
     #[allow(clippy::mut_from_ref)]
-    unsafe fn slice(&self, range: std::ops::Range<usize>) -> &mut [f32] {
+    unsafe fn slice(&self, range: std::ops::Range<usize>) -> &mut [T] {
         assert!(range.end <= self.1);
         unsafe { std::slice::from_raw_parts_mut(self.0.add(range.start), range.len()) }
     }
 
     /// # Safety
     /// No thread may write the buffer while the result is alive.
-    unsafe fn read(&self) -> &[f32] {
+    unsafe fn read(&self) -> &[T] {
         unsafe { std::slice::from_raw_parts(self.0, self.1) }
-    }
-}
-
-#[derive(Clone, Copy)]
-struct SharedFlags(*mut bool, usize);
-// SAFETY: as `Shared`.
-unsafe impl Send for SharedFlags {}
-unsafe impl Sync for SharedFlags {}
-
-impl SharedFlags {
-    /// # Safety
-    /// As [`Shared::slice`].
-    #[allow(clippy::mut_from_ref)]
-    unsafe fn slice(&self, range: std::ops::Range<usize>) -> &mut [bool] {
-        assert!(range.end <= self.1);
-        unsafe { std::slice::from_raw_parts_mut(self.0.add(range.start), range.len()) }
     }
 }
 
@@ -481,7 +466,7 @@ pub fn train(o: &Options) -> Result<(), String> {
             let n = batch.len() as f32;
             let shard_len = batch.len().div_ceil(SHARDS);
             let gs = Shared(grads.as_mut_ptr(), grads.len());
-            let ts = SharedFlags(touched.as_mut_ptr(), touched.len());
+            let ts = Shared(touched.as_mut_ptr(), touched.len());
             let ps = Shared(p.as_mut_ptr(), p.len());
             let ms = (
                 Shared(m1.as_mut_ptr(), m1.len()),

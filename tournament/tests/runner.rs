@@ -665,12 +665,10 @@ fn fen_openings_are_refused_for_text_engines() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
 
-#[test]
-fn killed_run_resumes_without_losing_or_repeating_games() {
-    let dir = scratch("resume");
-    let res = dir.join("r.jsonl");
-    let pgn = dir.join("g.pgn");
-    let args: Vec<String> = [
+/// A run slow enough to interrupt: 16 games, two at once, of a fake engine that takes
+/// 5 ms a move against the greedy built-in, recorded in `res`.
+fn slow_run_args(res: &Path) -> Vec<String> {
+    [
         "-engine",
         &format!("cmd={FAKE}"),
         "name=fake",
@@ -687,12 +685,19 @@ fn killed_run_resumes_without_losing_or_repeating_games() {
         "2",
         "-results",
         res.to_str().unwrap(),
-        "-pgnout",
-        pgn.to_str().unwrap(),
     ]
     .iter()
     .map(|s| s.to_string())
-    .collect();
+    .collect()
+}
+
+#[test]
+fn killed_run_resumes_without_losing_or_repeating_games() {
+    let dir = scratch("resume");
+    let res = dir.join("r.jsonl");
+    let pgn = dir.join("g.pgn");
+    let mut args = slow_run_args(&res);
+    args.extend(["-pgnout".to_string(), pgn.to_str().unwrap().to_string()]);
     let mut child = Command::new(TOURNAMENT)
         .args(&args)
         .stdout(Stdio::null())
@@ -755,28 +760,8 @@ fn ctrl_c_prints_the_standings_and_resume_continues() {
     use std::os::unix::process::CommandExt;
     let dir = scratch("sigint");
     let res = dir.join("r.jsonl");
-    let args: Vec<String> = [
-        "-engine",
-        &format!("cmd={FAKE}"),
-        "name=fake",
-        "args=--slow 5",
-        "st=0.5",
-        "-engine",
-        "builtin=greedy",
-        "-games",
-        "2",
-        "-rounds",
-        "8",
-        "-repeat",
-        "-concurrency",
-        "2",
-        "-results",
-        res.to_str().unwrap(),
-        "-report",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    let mut args = slow_run_args(&res);
+    args.push("-report".to_string());
     // A process group of its own, as a shell gives a foreground job: the signal goes
     // to the group, as the terminal's Ctrl-C does.
     let child = Command::new(TOURNAMENT)

@@ -3,21 +3,25 @@
 //! Architecture, from the bottom up:
 //! - [`game`]: the `Game` trait (all the search knows of a game) and its companion
 //!   `GameIo` (names, FEN, move notation, openings, bench positions, rule sets).
-//! - [`games`]: one folder per game (rules, notation, course text dialect, evaluation,
-//!   bench positions); `games::Variant` is the one list of games.
+//! - [`games`]: one folder per game, rules only (bitboards, position, notation,
+//!   evaluation, solver, bench positions); it names neither the search nor a front end.
 //! - [`search`]: iterative-deepening alpha-beta over any `Game`, run on its own thread
 //!   behind a non-blocking `go`/`stop` facade that reports data, never text.
 //! - [`perft`], [`bench`]: move-generator and search signatures for testing and speed.
-//! - [`protocol`]: front ends that only parse and format: one session loop for the
-//!   course text languages (each game plugs in its dialect), one UCI-family session
-//!   (UAI, UGI) generic over the game, the bounded stdin reader, the shared command line.
+//! - [`protocol`]: front ends that only parse and format: the course text languages
+//!   (one session loop, a dialect per game in `protocol/text/`), one UCI-family session
+//!   (UAI, UGI) generic over the game, NBoard, the bounded stdin reader, the shared
+//!   command line.
+//! - [`variant`]: the one list of games, each with its dialect, for tools that pick a
+//!   game at run time.
 //! - [`rng`]: the one seeded generator (SplitMix64) behind every "same seed, same
 //!   result" promise.
 //!
-//! Dependencies point downwards only: games know nothing of the search's internals or
-//! the front ends' loops, the search knows games only through the trait, and nothing
-//! outside `games/` names a game. A new game adds its folder and one line in
-//! `games::Variant`, plus a thin binary.
+//! Dependencies point downwards only: `games/` imports neither `search/` nor `protocol/`
+//! (the test `layers::rules_stand_alone` fails if it does), the search knows games only
+//! through the trait, and front ends drive the search through its facade. A new game
+//! adds its rules folder, a dialect in `protocol/text/`, one line in
+//! `variant::Variant`, and a thin binary.
 
 pub mod bench;
 pub mod game;
@@ -26,3 +30,4 @@ pub mod perft;
 pub mod protocol;
 pub mod rng;
 pub mod search;
+pub mod variant;

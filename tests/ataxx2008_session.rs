@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::{Engine, Transcript};
-use engine::games::ataxx::text::RESERVED;
+use engine::protocol::text::ataxx::RESERVED;
 use regex::Regex;
 use std::time::Duration;
 

@@ -8,9 +8,9 @@ use crate::common;
 use common::prover::{self, Prover};
 use engine::game::{Outcome, Side};
 use engine::games::ataxx::bitboard::{Bits, FULL};
-use engine::games::ataxx::text::{AI_NODES, AI_TIME_CAP};
 use engine::games::ataxx::{Position, Rules};
 use engine::protocol::text;
+use engine::protocol::text::ataxx::{AI_NODES, AI_TIME_CAP};
 use engine::rng::SplitMix64;
 use engine::search::{Limits, Searcher};
 

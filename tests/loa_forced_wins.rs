@@ -8,8 +8,8 @@ use crate::common;
 
 use common::prover::{self, Prover};
 use engine::game::RuleSet;
-use engine::games::loa::text::{AI_NODES, AI_TIME_CAP};
 use engine::games::loa::Position;
+use engine::protocol::text::loa::{AI_NODES, AI_TIME_CAP};
 use engine::rng::SplitMix64;
 use engine::search::{Limits, Searcher};
 use std::sync::atomic::AtomicBool;

@@ -5,8 +5,8 @@
 //! `cargo test --release --test tests loa_vs_random:: -- --ignored --nocapture`.
 
 use engine::game::{Outcome, RuleSet, Side};
-use engine::games::loa::text::AI_NODES;
 use engine::games::loa::Position;
+use engine::protocol::text::loa::AI_NODES;
 use engine::rng::SplitMix64;
 use engine::search::{Limits, Searcher};
 use std::sync::atomic::AtomicBool;

@@ -7,9 +7,9 @@
 use crate::common;
 
 use common::Engine;
-use engine::games::ataxx::text2008::parse_blocks;
 use engine::games::ataxx::{Position, Rules, TextMove};
 use engine::protocol::remote::port_for;
+use engine::protocol::text::ataxx2008::parse_blocks;
 use engine::rng::SplitMix64;
 use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::time::Duration;
@@ -61,7 +61,7 @@ fn clear_dump_quit(e: &Engine) {
 
 /// The dump lines of a position, as the program prints them.
 fn dump_lines(pos: &Position) -> Vec<String> {
-    engine::games::ataxx::text::dump(pos)
+    engine::protocol::text::ataxx::dump(pos)
         .lines()
         .map(String::from)
         .collect()
@@ -108,7 +108,7 @@ fn is_result_line(l: &str) -> bool {
 fn replay(pos: &mut Position, lines: &[String]) {
     for l in lines {
         let (side, text) =
-            engine::games::ataxx::text::parse_ai_move_line(l).unwrap_or_else(|| panic!("{l}"));
+            engine::protocol::text::ataxx::parse_ai_move_line(l).unwrap_or_else(|| panic!("{l}"));
         assert_eq!(side, pos.side_to_move(), "{l}");
         let mv = TextMove::parse(&text)
             .ok()
@@ -141,7 +141,7 @@ fn ai_against_ai_with_blocks_and_setup_moves() {
     );
     replay(&mut pos, moves);
     let outcome = pos.outcome().expect("the game is over");
-    assert_eq!(result, engine::games::ataxx::text::result_line(outcome));
+    assert_eq!(result, engine::protocol::text::ataxx::result_line(outcome));
     let final_dump = dump_of(&h);
     assert_eq!(final_dump, dump_of(&c));
     assert_eq!(final_dump, dump_lines(&pos));
@@ -166,7 +166,7 @@ fn users_play_through_the_connection() {
     while pos.outcome().is_none() {
         let mv = pos.legal_moves()[0];
         let text = TextMove::format(&pos, mv);
-        let line = engine::games::ataxx::text::ai_move_line(&pos, mv);
+        let line = engine::protocol::text::ataxx::ai_move_line(&pos, mv);
         // The side to move types its move; the other program announces it.
         let (mover, other) = if pos.side_to_move() == engine::game::Side::First {
             (&h, &c)
@@ -177,7 +177,7 @@ fn users_play_through_the_connection() {
         expect(other, &[&line]);
         pos.make_move(mv);
         if pos.outcome().is_some() {
-            let result = engine::games::ataxx::text::result_line(pos.outcome().unwrap());
+            let result = engine::protocol::text::ataxx::result_line(pos.outcome().unwrap());
             expect(other, &[result]);
             expect(mover, &[result]);
         }
@@ -327,7 +327,10 @@ fn a_user_plays_a_remote_ai() {
         if pos.side_to_move() == engine::game::Side::First {
             let mv = pos.legal_moves()[0];
             h.send(&TextMove::format(&pos, mv));
-            expect(&c, &[&engine::games::ataxx::text::ai_move_line(&pos, mv)]);
+            expect(
+                &c,
+                &[&engine::protocol::text::ataxx::ai_move_line(&pos, mv)],
+            );
             pos.make_move(mv);
         } else {
             // The AI's move, printed by both programs.
@@ -336,7 +339,7 @@ fn a_user_plays_a_remote_ai() {
             replay(&mut pos, std::slice::from_ref(&line));
         }
     }
-    let result = engine::games::ataxx::text::result_line(pos.outcome().unwrap());
+    let result = engine::protocol::text::ataxx::result_line(pos.outcome().unwrap());
     expect(&h, &[result]);
     expect(&c, &[result]);
     assert_eq!(dump_of(&h), dump_lines(&pos));

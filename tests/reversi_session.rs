@@ -3,8 +3,8 @@
 //! changed nothing), and AI games checked move by move with the library's rules.
 
 use engine::game::{Outcome, RuleSet, Side};
-use engine::games::reversi::text::{parse_ai_move_line, parse_result_line};
 use engine::games::reversi::{Move, Position};
+use engine::protocol::text::reversi::{parse_ai_move_line, parse_result_line};
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;

@@ -16,6 +16,7 @@ mod eval_model;
 mod forced_wins;
 mod harness;
 mod invariants;
+mod layers;
 mod loa_cli;
 mod loa_forced_wins;
 mod loa_harness;

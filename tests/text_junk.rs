@@ -5,8 +5,8 @@
 use crate::common;
 
 use common::Engine;
-use engine::games::ataxx::text::{parse, Command};
 use engine::games::ataxx::{Position, Rules};
+use engine::protocol::text::ataxx::{parse, Command};
 use engine::rng::SplitMix64;
 use std::time::Duration;
 

@@ -3,9 +3,9 @@
 //! `ugi` (or with `--uai` / `--ugi`), plus `perft` and `bench`. Options as every game
 //! binary takes them (`engine::protocol::cli`): in any order, `--opt=V` or `--opt V`.
 
-use engine::games::ataxx::text::AtaxxText;
-use engine::games::ataxx::text2008::Ataxx2008;
 use engine::protocol::cli::{self, Opt};
+use engine::protocol::text::ataxx::AtaxxText;
+use engine::protocol::text::ataxx2008::Ataxx2008;
 use std::process::ExitCode;
 
 /// The options this binary adds to the shared ones.

@@ -7,8 +7,8 @@
 //! Without any of those options the shared command line (`engine::protocol::cli`) runs;
 //! with them the text session runs here over the chosen files.
 
-use engine::games::loa::text::{configure, LoaText, LogSink, Options};
 use engine::protocol::cli::{self, Opt};
+use engine::protocol::text::loa::{configure, LoaText, LogSink, Options};
 use engine::protocol::{input, text};
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, IsTerminal, Write};

@@ -5,8 +5,8 @@
 //! as for `ataxx`. Options in any order, `--opt=V` or `--opt V` (`engine::protocol::cli`).
 
 use engine::games::reversi::solve::solve_obf;
-use engine::games::reversi::text::ReversiText;
 use engine::protocol::cli;
+use engine::protocol::text::reversi::ReversiText;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

@@ -1,81 +1,11 @@
-//! The games. Each module holds one game's rules, notation, course text dialect and
-//! evaluation, and implements [`crate::game::Game`] and [`crate::game::GameIo`]; none
-//! of them knows about the search's internals or the protocol front ends.
+//! The games' rules: one folder per game (bitboards, position with make/unmake, move
+//! generation, rule sets, notation, evaluation, solver, bench positions), each
+//! implementing [`crate::game::Game`] and [`crate::game::GameIo`].
 //!
-//! [`Variant`] is the one list of games: tools that pick a game at run time (the
-//! tournament runner's `-variant`) go through it, so adding a game touches only its
-//! own folder and this file.
+//! This is the bottom floor: nothing here names the search or a front end (the test
+//! `rules_stand_alone` keeps it so). The list of games with their front ends is
+//! [`crate::variant::Variant`].
 
 pub mod ataxx;
 pub mod loa;
 pub mod reversi;
-
-use crate::game::GameIo;
-use crate::protocol::text::{TextDialect, TextProtocol};
-
-/// Everything a game offers the layers above the search, as one bound: its rules and
-/// notation ([`GameIo`]) through its course text dialect, which also knows how its
-/// lines are driven from outside.
-pub trait Playable: TextDialect + TextProtocol<Game = <Self as TextDialect>::Game> {}
-
-impl<D> Playable for D where D: TextDialect + TextProtocol<Game = <D as TextDialect>::Game> {}
-
-/// Something to do with whichever game was chosen at run time.
-pub trait VariantVisitor {
-    /// What it returns.
-    type Output;
-    /// Does it for the game whose dialect is `D`.
-    fn visit<D: Playable>(self) -> Self::Output;
-}
-
-/// The games this build knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Variant {
-    Ataxx,
-    Loa,
-    Reversi,
-}
-
-impl Variant {
-    /// Every game, in the order help texts list them.
-    pub const ALL: &'static [Variant] = &[Variant::Ataxx, Variant::Loa, Variant::Reversi];
-
-    /// Runs `visitor` with this game's types.
-    pub fn visit<V: VariantVisitor>(self, visitor: V) -> V::Output {
-        match self {
-            Variant::Ataxx => visitor.visit::<ataxx::text::AtaxxText>(),
-            Variant::Loa => visitor.visit::<loa::text::LoaText>(),
-            Variant::Reversi => visitor.visit::<reversi::text::ReversiText>(),
-        }
-    }
-
-    /// The game's name (`ataxx`, ...), as `-variant` takes it.
-    pub fn name(self) -> &'static str {
-        struct Name;
-        impl VariantVisitor for Name {
-            type Output = &'static str;
-            fn visit<D: Playable>(self) -> &'static str {
-                <D as TextDialect>::Game::NAME
-            }
-        }
-        self.visit(Name)
-    }
-
-    /// The game called `name`, if this build knows it.
-    pub fn from_name(name: &str) -> Option<Variant> {
-        Variant::ALL.iter().copied().find(|v| v.name() == name)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Variant;
-
-    #[test]
-    fn names_round_trip() {
-        for &v in Variant::ALL {
-            assert_eq!(Variant::from_name(v.name()), Some(v));
-        }
-        assert_eq!(Variant::from_name("chess"), None);
-    }
-}

@@ -1,9 +1,11 @@
 //! Front ends: each protocol parses its command lines into typed commands, drives the
 //! engine facade, and formats its reports. Nothing here knows how the search works,
-//! and nothing here names a game: games plug in through `GameIo` and `TextDialect`.
+//! and the generic sessions name no game: games plug in through `GameIo` and
+//! `TextDialect`; the dialects and NBoard are the only per-game code here.
 //!
-//! - [`text`]: the session loop shared by the course text languages (each game's
-//!   dialect lives in the game's folder).
+//! - [`text`]: the session loop shared by the course text languages, and each game's
+//!   dialect beside it (`text/ataxx.rs`, `ataxx2008.rs`, `loa.rs`, `reversi.rs`).
+//! - [`nboard`]: the Othello GUIs' protocol, for Reversi.
 //! - [`uci`]: UAI and UGI, chosen when the first command is `uai` / `ugi`.
 //! - [`input`]: the stdin reader thread all of them share (bounded lines).
 //! - [`remote`]: the TCP transport for `host` / `join` between two running programs.
@@ -11,6 +13,7 @@
 
 pub mod cli;
 pub mod input;
+pub mod nboard;
 pub mod remote;
 pub mod text;
 pub mod uci;

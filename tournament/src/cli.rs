@@ -19,7 +19,7 @@ use crate::runner::Config;
 use crate::schedule::{OpeningPolicy, TournamentKind};
 use crate::stats::{SprtModel, SprtSpec};
 use engine::game::RuleSet;
-use engine::games::Variant;
+use engine::variant::Variant;
 use std::path::PathBuf;
 
 /// What the command line asks for.

@@ -4,7 +4,7 @@
 //! The runner knows no game: everything game-specific comes from the engine library's
 //! traits ([`engine::game::GameIo`] for rules and notation,
 //! [`engine::protocol::text::TextProtocol`] for driving a course text language), and
-//! `-variant` picks the game at run time through [`engine::games::Variant`].
+//! `-variant` picks the game at run time through [`engine::variant::Variant`].
 //!
 //! Layout, from the bottom up:
 //! - [`engine_process`]: a child process with a reader thread and hard read deadlines.
@@ -36,8 +36,8 @@ pub mod stats;
 pub mod text_client;
 pub mod uci_client;
 
-use engine::games::{Playable, VariantVisitor};
 use engine::protocol::text::TextDialect;
+use engine::variant::{Playable, VariantVisitor};
 
 /// Runs the configured tournament for the game chosen at run time.
 struct Run<'a>(&'a runner::Config);

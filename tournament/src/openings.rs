@@ -320,8 +320,8 @@ impl<G: GameIo> Book<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::games::ataxx::text::AtaxxText;
     use engine::games::ataxx::Position;
+    use engine::protocol::text::ataxx::AtaxxText;
     use engine::protocol::text::TextProtocol;
 
     fn book_file(name: &str, text: &str) -> PathBuf {

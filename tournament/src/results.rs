@@ -350,7 +350,7 @@ impl GameRecord {
 
 /// The game records without a variant name were played in: the library's first.
 fn first_variant() -> Option<&'static str> {
-    engine::games::Variant::ALL.first().map(|v| v.name())
+    engine::variant::Variant::ALL.first().map(|v| v.name())
 }
 
 /// Reads a results file: the first valid record of each id, in file order, and

@@ -7,10 +7,8 @@ pub mod network;
 pub mod nnue;
 pub mod notation;
 pub mod position;
-pub mod text;
-pub mod text2008;
 
-pub use notation::{parse_square, square_name, NotationError, TextMove};
+pub use notation::{block_squares, parse_square, square_name, NotationError, TextMove};
 pub use position::{Cell, Move, Position, Rules, Undo};
 
 use crate::game::{Game, GameIo, Opening, Outcome, Phase, RuleSet, Side};
@@ -180,7 +178,7 @@ impl GameIo for Position {
                     }
                     let sq = words.next().ok_or("'block' needs a square")?;
                     let sq = parse_square(sq).map_err(|e| e.to_string())?;
-                    base.add_gaps(text::block_squares(sq))
+                    base.add_gaps(block_squares(sq))
                         .map_err(|e| format!("block {}: {e}", square_name(sq)))?;
                     pos = base.clone();
                     continue;

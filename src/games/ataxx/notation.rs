@@ -271,6 +271,14 @@ impl Position {
     }
 }
 
+/// The squares `block sq` fills: `sq` and its reflections across the middle row and column.
+pub fn block_squares(sq: u8) -> u64 {
+    let (f, r) = (file_of(sq), rank_of(sq));
+    [(f, r), (6 - f, r), (f, 6 - r), (6 - f, 6 - r)]
+        .iter()
+        .fold(0, |bb, &(f, r)| bb | 1u64 << square(f, r))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,12 +1,11 @@
 //! Lines of Action (8×8): bitboard rules with incremental line counts, both rule sets
 //! (UGI's third-repetition draw, the text language's move limit), FEN and move
-//! notation, evaluation, bulk-counting perft, and the course text language (`text`).
+//! notation, evaluation and bulk-counting perft.
 
 pub mod bitboard;
 pub mod eval;
 pub mod notation;
 pub mod position;
-pub mod text;
 
 pub use notation::{colour_name, parse_square, square_name, NotationError};
 pub use position::{Move, Position, Undo, DEFAULT_MOVE_LIMIT};

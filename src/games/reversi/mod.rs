@@ -1,17 +1,15 @@
-//! Reversi (Othello, 8×8): bitboard rules, FEN / OBF / move notation, the text
-//! language's dump, evaluation, bulk-counting perft and an exact endgame solver.
+//! Reversi (Othello, 8×8): bitboard rules, FEN / OBF / move notation, the board
+//! picture, evaluation, bulk-counting perft and an exact endgame solver.
 //!
 //! Squares are named as `reversi.txt` draws the board: columns a–h from the left, rows
 //! 1–8 from the **top** (`d3` is the fourth column, third row from the top).
 
 pub mod bitboard;
 pub mod eval;
-pub mod nboard;
 pub mod notation;
 pub mod pattern;
 pub mod position;
 pub mod solve;
-pub mod text;
 
 pub use notation::{parse_square, square_name, NotationError};
 pub use position::{final_score, Move, Position, Undo};

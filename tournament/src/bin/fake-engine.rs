@@ -15,8 +15,8 @@
 //! It writes one line on stderr when it starts.
 
 use engine::game::Side;
-use engine::games::ataxx::text::{ai_move_line, block_squares, result_line};
 use engine::games::ataxx::{parse_square, Move, Position, Rules, TextMove};
+use engine::protocol::text::ataxx::{ai_move_line, block_squares, result_line};
 use engine::rng::SplitMix64;
 use std::io::{BufRead, Write};
 use std::time::Duration;

@@ -22,7 +22,7 @@
 //! 4 bytes a position.
 
 use engine::game::{Outcome, Side};
-use engine::games::ataxx::text::block_squares;
+use engine::games::ataxx::block_squares;
 use engine::games::ataxx::{Move, Position, Rules};
 use engine::rng::SplitMix64;
 use engine::search::{Limits, Searcher, WIN};

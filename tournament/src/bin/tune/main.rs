@@ -10,7 +10,7 @@
 //! - `tune openings COUNT SEED --no-blocks`: the same for the standard game (no blocks),
 //!   each kept only if a depth-7 search scores it within ±60: the book for strength
 //!   measurements against other engines, which play the standard game.
-//! - `tune openings COUNT SEED --variant NAME` (any game of `engine::games::Variant`;
+//! - `tune openings COUNT SEED --variant NAME` (any game of `engine::variant::Variant`;
 //!   `ataxx` is the form above): `COUNT` distinct lines of 4–6 random plies from the
 //!   start position that end neither the game nor in a pass. No score filter (the
 //!   games' evaluation scales differ): play each opening with both colours (`-repeat`).
@@ -40,12 +40,12 @@
 //!   engine embeds `src/games/reversi/patterns.bin`).
 
 use engine::game::{Game, GameIo, RuleSet, Side};
-use engine::games::ataxx::text::block_squares;
+use engine::games::ataxx::block_squares;
 use engine::games::ataxx::{square_name, Move, Position, Rules};
-use engine::games::{Playable, Variant, VariantVisitor};
 use engine::protocol::text::TextDialect;
 use engine::rng::SplitMix64;
 use engine::search::{Limits, Searcher};
+use engine::variant::{Playable, Variant, VariantVisitor};
 use std::collections::HashSet;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;

@@ -8,9 +8,9 @@
 //! command changes nothing. Error messages and all other chatter avoid the words the
 //! harness reserves (wins, passes, moves, draw) and the dump marker.
 
-use super::bitboard::{file_of, rank_of, square};
-use super::{parse_square, square_name, Cell, Move, Position, Rules, TextMove};
 use crate::game::{Opening, Outcome, Side};
+pub use crate::games::ataxx::block_squares;
+use crate::games::ataxx::{parse_square, square_name, Cell, Move, Position, Rules, TextMove};
 use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol, ThinkError};
 use crate::search::Limits;
 use std::time::Duration;
@@ -193,7 +193,7 @@ pub fn why_illegal(pos: &Position, tm: TextMove) -> String {
             let (a, b) = (square_name(from), square_name(to));
             if pos.cell(from) != Cell::Piece(side) {
                 format!("no {who} piece on {a}")
-            } else if !(1..=2).contains(&super::bitboard::distance(from, to)) {
+            } else if !(1..=2).contains(&crate::games::ataxx::bitboard::distance(from, to)) {
                 format!("{b} is too far from {a} (one or two squares)")
             } else {
                 match pos.cell(to) {
@@ -252,14 +252,6 @@ pub fn result_line(outcome: Outcome) -> &'static str {
         Outcome::Win(Side::Second) => "Blue wins.",
         Outcome::Draw => "Draw.",
     }
-}
-
-/// The squares `block sq` fills: `sq` and its reflections across the middle row and column.
-pub fn block_squares(sq: u8) -> u64 {
-    let (f, r) = (file_of(sq), rank_of(sq));
-    [(f, r), (6 - f, r), (f, 6 - r), (6 - f, 6 - r)]
-        .iter()
-        .fold(0, |bb, &(f, r)| bb | 1u64 << square(f, r))
 }
 
 const HELP: &str = "\
@@ -487,7 +479,7 @@ impl TextProtocol for AtaxxText {
             return Err("the text language starts from the start position (no FEN)".into());
         }
         let mut covered = 0u64;
-        for sq in super::bitboard::Bits(gaps) {
+        for sq in crate::games::ataxx::bitboard::Bits(gaps) {
             if covered & (1 << sq) == 0 {
                 let orbit = block_squares(sq);
                 if orbit & !gaps != 0 {
@@ -697,8 +689,8 @@ mod tests {
     #[test]
     fn block_reflections() {
         let names = |bb: u64| {
-            super::super::bitboard::Bits(bb)
-                .map(super::super::square_name)
+            crate::games::ataxx::bitboard::Bits(bb)
+                .map(crate::games::ataxx::square_name)
                 .collect::<Vec<_>>()
         };
         assert_eq!(

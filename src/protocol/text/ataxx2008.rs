@@ -5,7 +5,7 @@
 //! transport (`protocol/remote.rs`) with the message sequence of the specification's §4.
 //!
 //! The lines the harnesses read (dump, `Red moves a7-b6.`, `Blue passes.`, `Red wins.`,
-//! `Draw.`) are the 2016 dialect's, written by its functions ([`super::text`]). A line
+//! `Draw.`) are the 2016 dialect's, written by its functions ([`super::ataxx`]). A line
 //! is parsed completely before anything changes; a rejected command changes nothing.
 //! Chatter avoids the words the result and move lines use (wins, passes, moves, draw).
 //!
@@ -29,12 +29,12 @@
 //!   peer. Before `start` (no game yet) the same events end the relay with one line
 //!   (`Remote play ended before the start (why); …`) and local set-up goes on, board kept.
 
-use super::text::{
+use super::ataxx::{
     ai_move_line, block_squares, colour_name, dump, parse_ai_move_line, parse_result_line,
     quote_input, result_line, side_word, strip_prompt, why_illegal, State, AI_NODES, AI_TIME_CAP,
 };
-use super::{parse_square, square_name, Move, Position, Rules, TextMove};
 use crate::game::{Opening, Outcome, Side};
+use crate::games::ataxx::{parse_square, square_name, Move, Position, Rules, TextMove};
 use crate::protocol::remote::{self, says, Breach};
 use crate::protocol::text::{
     Flow, Host, PeerRead as Got, RemoteEvent, TextDialect, TextProtocol, ThinkError,
@@ -1007,8 +1007,8 @@ impl TextProtocol for Ataxx2008 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::text::RESERVED;
     use super::*;
+    use crate::protocol::text::ataxx::RESERVED;
 
     fn clean(s: &str) -> bool {
         let l = s.to_ascii_lowercase();
@@ -1016,7 +1016,9 @@ mod tests {
     }
 
     fn names(bb: u64) -> Vec<String> {
-        super::super::bitboard::Bits(bb).map(square_name).collect()
+        crate::games::ataxx::bitboard::Bits(bb)
+            .map(square_name)
+            .collect()
     }
 
     #[test]

@@ -15,10 +15,10 @@
 //! The command-line options that change the session (`--strict`, `--log`) reach the
 //! dialect through [`configure`], because [`TextDialect::new`] takes no arguments.
 
-use super::bitboard::{file_of, rank_of, square};
-use super::notation::{colour_name, parse_square, square_name};
-use super::position::{Move, Position};
 use crate::game::{GameIo, Opening, Outcome, RuleSet, Side};
+use crate::games::loa::bitboard::{file_of, rank_of, square};
+use crate::games::loa::notation::{colour_name, parse_square, square_name};
+use crate::games::loa::position::{Move, Position};
 use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol, ThinkError};
 use crate::search::Limits;
 use std::cell::RefCell;

@@ -12,9 +12,9 @@
 //! Error messages, help and prompts avoid the words the harness reserves (wins, passes,
 //! moves, draw) and the dump marker.
 
-use super::solve::Solver;
-use super::{Move, Position};
 use crate::game::{Opening, Outcome, RuleSet, Side};
+use crate::games::reversi::solve::Solver;
+use crate::games::reversi::{Move, Position};
 use crate::protocol::remote;
 use crate::protocol::text::{
     Flow, Host, OtherProtocol, RemoteEvent, TextDialect, TextProtocol, ThinkError,
@@ -261,7 +261,7 @@ pub fn parse_ai_move_line(line: &str) -> Option<(Side, String)> {
             if mv.bytes().any(|c| c.is_ascii_uppercase()) {
                 return None;
             }
-            super::parse_square(mv).ok()?;
+            crate::games::reversi::parse_square(mv).ok()?;
             Some((side, mv.to_string()))
         }
         _ => None,
@@ -352,7 +352,7 @@ impl TextDialect for ReversiText {
 
     /// NBoard, the protocol of the Othello GUIs (`nboard.rs`).
     fn other_protocols() -> &'static [OtherProtocol] {
-        &[super::nboard::PROTOCOL]
+        &[crate::protocol::nboard::PROTOCOL]
     }
 
     fn new() -> ReversiText {

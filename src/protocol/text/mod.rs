@@ -1,11 +1,16 @@
 //! The course text languages, generic part: one session loop for every game's dialect.
 //!
-//! A game's dialect ([`TextDialect`], in the game's own folder) owns its states, its
+//! A game's dialect ([`TextDialect`], one module beside this one) owns its states, its
 //! commands and every line it prints. This module owns what all dialects share: reading
 //! input (lines longer than the limit are refused with one error), `load` with a nesting
 //! limit, prompts when a person is typing, and running the AI on the search thread while
 //! input keeps arriving: a person's `quit` acts at once, a script's `quit` waits its
 //! turn, so piped commands take effect in order. A closed stdout ends the session.
+
+pub mod ataxx;
+pub mod ataxx2008;
+pub mod loa;
+pub mod reversi;
 
 use super::input::{Line, MAX_LINE};
 use super::remote::{self, Hosting, Peer, PeerEvent};

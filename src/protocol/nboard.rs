@@ -15,10 +15,10 @@
 //! line: NBoard shows `status` text in its status bar, and its protocol has no error
 //! reply.
 
-use super::notation::{parse_square, square_name};
-use super::position::{Move, Position};
-use super::SEARCH_SOLVE_EMPTIES;
 use crate::game::{Game, RuleSet, Side, SolveBudget};
+use crate::games::reversi::notation::{parse_square, square_name};
+use crate::games::reversi::position::{Move, Position};
+use crate::games::reversi::SEARCH_SOLVE_EMPTIES;
 use crate::protocol::input::Line;
 use crate::protocol::text::OtherProtocol;
 use crate::protocol::uci::engine_name;

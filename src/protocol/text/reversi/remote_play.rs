@@ -38,8 +38,8 @@
 use super::{
     quote_input, result_line, side_word, Command, Link, ReversiHost, ReversiText, State, TextError,
 };
-use super::{Move, Position};
 use crate::game::{GameIo, Outcome, Side};
+use crate::games::reversi::{Move, Position};
 use crate::protocol::remote::{self, listen_interface, remote_timeout, says, Breach};
 use crate::protocol::text::{Flow, PeerRead, RemoteEvent, TextDialect};
 use std::time::Instant;

@@ -180,6 +180,9 @@ pub struct SolveBudget<'a> {
     pub max_nodes: u64,
     /// Solve only positions that end within this many plies (a depth-limited search).
     pub max_plies: Option<u32>,
+    /// Forget what earlier solves learnt (a table of its own, cleared), so the same
+    /// position always gets the same move: for seeded, reproducible AI play.
+    pub fresh: bool,
 }
 
 /// An exactly solved position: the move to play and where it leads.

@@ -142,3 +142,38 @@ fn a_person_stops_an_ai_game_without_leaving() {
         "{after:?}"
     );
 }
+
+/// A person's `quit` acts at once while the Reversi AI solves the endgame exactly, as
+/// it does while the AI searches. From 14 empties the AI plays the exact solver's
+/// move; the solver ran on the session's own thread, read no input, and AI against AI
+/// played the game out before the typed `quit` (a result line came first). Now the
+/// solve runs on the engine's thread like any search, and the `quit` stops it.
+#[test]
+fn a_persons_quit_stops_the_reversi_ai_while_it_solves() {
+    // 46 set-up moves of a seeded AI game (no pass): Black to move with 14 empties,
+    // and AI against AI would end it in a draw after 14 more moves.
+    const SETUP: &str = "e6 f4 d3 e7 f3 e3 f2 e2 d1 f1 f6 g5 f5 e1 g4 c1 d2 c2 h6 h4 g6 \
+        c5 c4 g3 h3 h5 d6 c6 b5 a4 a5 b4 a3 c3 b6 c7 d7 d8 c8 a6 f7 a2 e8 g7 b3 b2";
+    let reversi = env!("CARGO_BIN_EXE_reversi");
+    let mut t = Tty::spawn(reversi, &[]);
+    first_prompt(&t);
+    let mut typed: String = SETUP.split(' ').map(|m| format!("{m}\n")).collect();
+    typed.push_str("auto\nstart\nquit\n");
+    t.type_bytes(typed.as_bytes());
+    let (status, out) = t.finish(T);
+    assert!(status.success(), "{out:?}");
+    assert!(!has_result(&out), "the game was played out: {out:?}");
+    // The same moves from a script: its `quit` waits its turn, and the game ends.
+    let script = Engine::spawn_bin(reversi, &[]);
+    for line in typed.lines() {
+        script.send(line);
+    }
+    let tr = script.finish(T);
+    assert!(tr.status.success());
+    assert_eq!(
+        tr.lines.last().map(String::as_str),
+        Some("Draw."),
+        "{:?}",
+        tr.lines
+    );
+}

@@ -350,6 +350,7 @@ impl Thinker {
                 deadline: None,
                 max_nodes: u64::MAX,
                 max_plies: None,
+                fresh: false,
             };
             let (solved, nodes) = pos.solve(&budget);
             self.nodes += nodes;

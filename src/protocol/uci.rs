@@ -934,6 +934,8 @@ impl<G: GameIo> Session<G> {
                 emit(out, &format!("bestmove {best}"));
                 return self.resume(out);
             }
+            // UAI/UGI never asks for ratings.
+            Report::Rated(_) => {}
         }
         Flow::Continue
     }

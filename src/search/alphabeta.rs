@@ -7,9 +7,9 @@
 //! beta. So a proven win or loss is still a real forced line.
 
 use super::limits::{Clock, Limits};
-use super::report::{Iteration, Score, SearchResult, StopReason, INF, MAX_PLY, WIN};
+use super::report::{solved_score, Iteration, Score, SearchResult, StopReason, INF, MAX_PLY, WIN};
 use super::tt::{Bound, Table};
-use crate::game::{Game, Outcome, SolveBudget, SolvedOutcome};
+use crate::game::{Game, Outcome, SolveBudget, Solved};
 use crate::rng::SplitMix64;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -199,6 +199,35 @@ impl<G: Game> Searcher<G> {
         self.killers.iter_mut().for_each(|k| *k = [None, None]);
     }
 
+    /// The result of a root the game's solver solved, reported as one iteration.
+    fn solved(
+        &self,
+        s: Solved<G::Move>,
+        nodes: u64,
+        start: Instant,
+        on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
+    ) -> SearchResult<G::Move> {
+        let result = SearchResult {
+            best: Some(s.best),
+            score: solved_score(&s),
+            depth: s.plies.clamp(1, MAX_PLY as u32),
+            nodes,
+            time: start.elapsed(),
+            pv: vec![s.best],
+            reason: StopReason::Proven,
+        };
+        on_iteration(&Iteration {
+            depth: result.depth,
+            seldepth: result.depth,
+            score: result.score,
+            nodes,
+            time: result.time,
+            hashfull: self.tt.hashfull(),
+            pv: result.pv.clone(),
+        });
+        result
+    }
+
     /// Permille of the transposition table filled by the current search.
     pub fn hashfull(&self) -> u32 {
         self.tt.hashfull()
@@ -249,6 +278,21 @@ impl<G: Game> Searcher<G> {
         }
         // Nodes of the game's solver (`Features::solver`), outside the node limit.
         let mut solver_nodes = 0;
+        // A solve the front end asked for (`Limits::solve`): no budget but `stop`.
+        let asked = limits.solve.map(|plies| SolveBudget {
+            stop,
+            deadline: None,
+            max_nodes: u64::MAX,
+            max_plies: Some(plies),
+            fresh: limits.fresh_solve,
+        });
+        if let Some(budget) = asked.filter(|_| !limits.infinite) {
+            let (solved, nodes) = pos.solve(&budget);
+            solver_nodes = nodes;
+            if let Some(s) = solved {
+                return self.solved(s, nodes, start, on_iteration);
+            }
+        }
         if self.features.solver && !limits.infinite {
             // Half the time left to the soft deadline (else the hard one), so that a
             // solve that does not finish leaves the search the other half.
@@ -262,32 +306,12 @@ impl<G: Game> Searcher<G> {
                 deadline,
                 max_nodes: self.node_limit,
                 max_plies: limits.depth,
+                fresh: false,
             };
-            let (solved, nodes) = pos.solve(&budget);
-            solver_nodes = nodes;
+            let (solved, more) = pos.solve(&budget);
+            solver_nodes += more;
             if let Some(s) = solved {
-                let plies = s.plies.clamp(1, MAX_PLY as u32) as i32;
-                result.best = Some(s.best);
-                result.score = Score(match s.outcome {
-                    SolvedOutcome::Win => WIN - plies,
-                    SolvedOutcome::Loss => -(WIN - plies),
-                    SolvedOutcome::Draw => 0,
-                });
-                result.depth = plies as u32;
-                result.pv = vec![s.best];
-                result.reason = StopReason::Proven;
-                result.nodes = nodes;
-                result.time = start.elapsed();
-                on_iteration(&Iteration {
-                    depth: result.depth,
-                    seldepth: result.depth,
-                    score: result.score,
-                    nodes,
-                    time: result.time,
-                    hashfull: self.tt.hashfull(),
-                    pv: result.pv.clone(),
-                });
-                return result;
+                return self.solved(s, solver_nodes, start, on_iteration);
             }
         }
         // Nodes of the proof search (`Features::exact_endgame`), outside the node limit.

@@ -1,15 +1,19 @@
 //! The engine facade: a searcher on its own thread with a non-blocking `go`/`stop`.
 //! Front ends send jobs and read [`Report`]s from a channel; they never block on the
-//! search, so `stop`, `isready` and `quit` are answered at once.
+//! search, so `stop`, `isready` and `quit` are answered at once. Besides `go` (the move
+//! to play) the thread rates moves ([`Engine::rate`]: evaluations for a GUI's hints),
+//! and either one solves exactly where the limits ask ([`Limits::solve`]): every way to
+//! the game's solver runs here, and `stop` reaches all of them.
 
 use super::alphabeta::{Features, Searcher};
 use super::limits::Limits;
-use super::report::{Iteration, SearchResult};
-use crate::game::Game;
+use super::report::{solved_score, Iteration, Score, SearchResult};
+use crate::game::{Game, Side, SolveBudget};
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 /// What the search thread tells the front end.
 #[derive(Clone, Debug)]
@@ -20,6 +24,35 @@ pub enum Report<M> {
     Done(SearchResult<M>),
     /// Every job sent before [`Engine::sync`] is finished (e.g. a table resize).
     Synced,
+    /// The answer to [`Engine::rate`].
+    Rated(Rating<M>),
+}
+
+/// A move's value as [`Engine::rate`] finds it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rated<M> {
+    /// The line, its first move the one rated.
+    pub pv: Vec<M>,
+    /// The score for the side to move at the root.
+    pub score: Score,
+    /// The exact final margin ([`Game::final_margin`], for the side to move at the
+    /// root) when the line was solved to the end; then `score` is the proven result.
+    pub margin: Option<i32>,
+    /// Plies searched: the plies to the end when solved.
+    pub depth: u32,
+}
+
+/// The moves [`Engine::rate`] rated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rating<M> {
+    /// The best move alone, or every root move in the game's move order.
+    pub moves: Vec<Rated<M>>,
+    /// Nodes of every search and solve of the job.
+    pub nodes: u64,
+    /// From the start of the job to its end.
+    pub time: Duration,
+    /// False when `stop` cut the job short: `moves` is then incomplete or empty.
+    pub complete: bool,
 }
 
 enum Job<G: Game> {
@@ -27,6 +60,11 @@ enum Job<G: Game> {
         pos: G,
         limits: Limits,
         seed: Option<u64>,
+    },
+    Rate {
+        pos: G,
+        limits: Limits,
+        each: bool,
     },
     NewGame,
     SetHash(usize),
@@ -68,6 +106,15 @@ impl<G: Game> Engine<G> {
                             }
                             let _ = report_tx.send(Report::Done(result));
                         }
+                        Job::Rate { pos, limits, each } => {
+                            let rating = Rater {
+                                searcher: &mut searcher,
+                                stop: &stop_flag,
+                                nodes: 0,
+                            }
+                            .rate(&pos, &limits, each);
+                            let _ = report_tx.send(Report::Rated(rating));
+                        }
                         Job::NewGame => searcher.new_game(),
                         Job::SetHash(mib) => searcher.set_hash(mib),
                         Job::SetFeatures(f) => searcher.features = f,
@@ -91,6 +138,16 @@ impl<G: Game> Engine<G> {
     pub fn go(&self, pos: G, limits: Limits, seed: Option<u64>) {
         self.stop.store(false, Ordering::Release);
         self.send(Job::Go { pos, limits, seed });
+    }
+
+    /// Rates `pos` (which must have a move) within `limits`: its best move alone, or
+    /// with `each` every move, each by the best reply one ply shallower
+    /// ([`Limits::one_ply_down`]). Unlike `go`, a forced move is rated too (by its
+    /// reply), and a finished game's margin is exact. The answer arrives as
+    /// `Report::Rated`; jobs sent while one runs wait their turn.
+    pub fn rate(&self, pos: G, limits: Limits, each: bool) {
+        self.stop.store(false, Ordering::Release);
+        self.send(Job::Rate { pos, limits, each });
     }
 
     /// Asks the running search (if any) to stop as soon as possible.
@@ -140,7 +197,7 @@ impl<G: Game> Engine<G> {
         loop {
             match self.reports.recv().ok()? {
                 Report::Done(r) => return Some(r),
-                Report::Iteration(_) | Report::Synced => {}
+                Report::Iteration(_) | Report::Synced | Report::Rated(_) => {}
             }
         }
     }
@@ -162,5 +219,132 @@ impl<G: Game> Drop for Engine<G> {
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
+    }
+}
+
+/// The work of a [`Job::Rate`]: searches and solves on the search thread's searcher.
+struct Rater<'a, G: Game> {
+    searcher: &'a mut Searcher<G>,
+    stop: &'a AtomicBool,
+    nodes: u64,
+}
+
+impl<G: Game> Rater<'_, G> {
+    fn rate(mut self, pos: &G, limits: &Limits, each: bool) -> Rating<G::Move> {
+        let start = Instant::now();
+        let mut moves = Vec::new();
+        let mut complete = true;
+        if each {
+            let mut legal = Vec::new();
+            pos.generate_moves(&mut legal);
+            for mv in legal {
+                match self.after(pos, mv, limits) {
+                    Some(r) => moves.push(r),
+                    None => {
+                        complete = false;
+                        break;
+                    }
+                }
+            }
+        } else {
+            match self.best(pos, limits) {
+                Some(r) => moves.push(r),
+                None => complete = false,
+            }
+        }
+        Rating {
+            moves,
+            nodes: self.nodes,
+            time: start.elapsed(),
+            complete: complete && !self.stopped(),
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Acquire)
+    }
+
+    /// The best move of `pos` (which has one) and its value; `None` if stopped.
+    fn best(&mut self, pos: &G, limits: &Limits) -> Option<Rated<G::Move>> {
+        let mut legal = Vec::new();
+        pos.generate_moves(&mut legal);
+        if let [only] = legal[..] {
+            // The search does not score a forced move; its reply does.
+            return self.after(pos, only, limits);
+        }
+        if let Some(plies) = limits.solve {
+            let budget = SolveBudget {
+                stop: self.stop,
+                deadline: None,
+                max_nodes: u64::MAX,
+                max_plies: Some(plies),
+                fresh: limits.fresh_solve,
+            };
+            let (solved, nodes) = pos.solve(&budget);
+            self.nodes += nodes;
+            if let Some(s) = solved {
+                return Some(Rated {
+                    pv: vec![s.best],
+                    score: solved_score(&s),
+                    margin: Some(s.margin),
+                    depth: s.plies,
+                });
+            }
+            if self.stopped() {
+                return None;
+            }
+        }
+        let plain = Limits {
+            solve: None,
+            ..limits.clone()
+        };
+        let r = self
+            .searcher
+            .search(pos, &plain, self.stop, None, &mut |_| {});
+        self.nodes += r.nodes;
+        if self.stopped() {
+            return None;
+        }
+        let best = r.best?;
+        let mut pv = r.pv;
+        if pv.first() != Some(&best) {
+            pv = vec![best];
+        }
+        Some(Rated {
+            pv,
+            score: r.score,
+            margin: None,
+            depth: r.depth,
+        })
+    }
+
+    /// The value of playing `mv` in `pos`: its child's, seen from `pos`.
+    fn after(&mut self, pos: &G, mv: G::Move, limits: &Limits) -> Option<Rated<G::Move>> {
+        let mut child = pos.clone();
+        child.make_move(mv);
+        if child.is_over() {
+            self.nodes += 1;
+            let first = child.final_margin();
+            let margin = if pos.side_to_move() == Side::First {
+                first
+            } else {
+                -first
+            };
+            return Some(Rated {
+                pv: vec![mv],
+                score: Score(margin.signum() * (super::WIN - 1)),
+                margin: Some(margin),
+                depth: 1,
+            });
+        }
+        let r = self.best(&child, &limits.one_ply_down())?;
+        let mut pv = vec![mv];
+        pv.extend(r.pv);
+        Some(Rated {
+            pv,
+            score: Score(-r.score.0),
+            margin: r.margin.map(|m| -m),
+            depth: r.depth + 1,
+        })
     }
 }

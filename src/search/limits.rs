@@ -21,9 +21,29 @@ pub struct Limits {
     /// When the clock started: the deadlines count from here (a protocol's `go`
     /// arrival), so time queued behind other work is charged. `None`: the search start.
     pub start: Option<Instant>,
+    /// Solve exactly first, with the game's solver ([`crate::game::Game::solve`]), a
+    /// position that ends within this many plies (the solver's reach permitting): with
+    /// no budget but `stop`, whatever the limits above, for a front end that promises
+    /// perfect play near the end. Out of reach, the search runs as usual.
+    pub solve: Option<u32>,
+    /// That solve forgets what earlier solves learnt, so the same position always gets
+    /// the same move (seeded AI play), at the cost of the reuse between moves.
+    pub fresh_solve: bool,
 }
 
 impl Limits {
+    /// The limits for a root move's reply in [`crate::search::Engine::rate`]: one ply
+    /// shallower (at least 1), the solve's reach shrunk by the same amount.
+    pub fn one_ply_down(&self) -> Limits {
+        let depth = self.depth.map(|d| d.saturating_sub(1).max(1));
+        let less = self.depth.zip(depth).map_or(0, |(d, c)| d - c);
+        Limits {
+            depth,
+            solve: self.solve.map(|p| p.saturating_sub(less)),
+            ..self.clone()
+        }
+    }
+
     /// A fixed-depth search.
     pub fn depth(depth: u32) -> Limits {
         Limits {
@@ -64,5 +84,35 @@ impl Clock {
             soft: limits.soft_time.map(|d| start + d),
             hard: limits.hard_time.map(|d| start + d),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_ply_down_shrinks_depth_and_solve_reach_together() {
+        let l = Limits {
+            depth: Some(12),
+            solve: Some(20),
+            fresh_solve: true,
+            ..Limits::default()
+        };
+        let c = l.one_ply_down();
+        assert_eq!(
+            (c.depth, c.solve, c.fresh_solve),
+            (Some(11), Some(19), true)
+        );
+        // Depth 1 stays 1, and so does the reach.
+        let c = Limits {
+            depth: Some(1),
+            ..l
+        }
+        .one_ply_down();
+        assert_eq!((c.depth, c.solve), (Some(1), Some(20)));
+        // No depth: nothing to shrink.
+        let c = Limits::nodes(5).one_ply_down();
+        assert_eq!((c.depth, c.solve, c.nodes), (None, None, Some(5)));
     }
 }

@@ -1,5 +1,6 @@
 //! What the search reports: plain data, formatted by each front end in its own way.
 
+use crate::game::{Solved, SolvedOutcome};
 use std::time::Duration;
 
 /// Scores at or beyond this magnitude are proven results (wins or losses).
@@ -24,6 +25,17 @@ impl Score {
             None
         }
     }
+}
+
+/// The search's score of a position the game's solver solved: a win or loss in its
+/// plies, or a draw.
+pub fn solved_score<M>(s: &Solved<M>) -> Score {
+    let plies = s.plies.clamp(1, MAX_PLY as u32) as i32;
+    Score(match s.outcome {
+        SolvedOutcome::Win => WIN - plies,
+        SolvedOutcome::Loss => -(WIN - plies),
+        SolvedOutcome::Draw => 0,
+    })
 }
 
 /// One completed iteration of iterative deepening.

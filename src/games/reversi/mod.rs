@@ -38,8 +38,13 @@ fn typical_solve_nodes(empties: u32) -> f64 {
 /// runs 30–40 M/s on this machine class).
 const SOLVE_NODES_PER_SEC: f64 = 30e6;
 
+/// The table of a fresh solve ([`SolveBudget::fresh`]): 2^18 entries (6 MiB), cleared
+/// each time, the size the text AI's solver always had, so its moves stay the same.
+const FRESH_SOLVER_BITS: u32 = 18;
+
 thread_local! {
     static SOLVER: RefCell<Option<Box<Solver>>> = const { RefCell::new(None) };
+    static FRESH_SOLVER: RefCell<Option<Box<Solver>>> = const { RefCell::new(None) };
 }
 
 /// The search's solver, with its table of 2^[`SEARCH_SOLVER_BITS`] entries.
@@ -160,9 +165,16 @@ impl Game for Position {
             deadline: budget.deadline,
             max_nodes: Some(budget.max_nodes),
         };
-        SOLVER.with(|cell| {
+        let cell = if budget.fresh { &FRESH_SOLVER } else { &SOLVER };
+        cell.with(|cell| {
             let mut cell = cell.borrow_mut();
-            let solver = cell.get_or_insert_with(search_solver);
+            let solver = if budget.fresh {
+                let fresh = cell.get_or_insert_with(|| Box::new(Solver::new(FRESH_SOLVER_BITS)));
+                fresh.clear();
+                fresh
+            } else {
+                cell.get_or_insert_with(search_solver)
+            };
             let Some(s) = solver.solve_within(self, &limit) else {
                 return (None, solver.nodes());
             };

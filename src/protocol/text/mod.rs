@@ -310,7 +310,7 @@ impl<'a, G: GameIo> Host<'a, G> {
                     Ok(Report::Iteration(it)) => {
                         log::debug!("depth {} score {} nodes {}", it.depth, it.score.0, it.nodes);
                     }
-                    Ok(Report::Synced) => {}
+                    Ok(Report::Synced | Report::Rated(_)) => {}
                     Err(_) => return Err(ThinkError::Internal("the search thread is gone".into())),
                 },
                 recv(input) -> line => match line {

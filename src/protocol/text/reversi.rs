@@ -13,7 +13,6 @@
 //! moves, draw) and the dump marker.
 
 use crate::game::{Opening, Outcome, RuleSet, Side};
-use crate::games::reversi::solve::Solver;
 use crate::games::reversi::{Move, Position};
 use crate::protocol::remote;
 use crate::protocol::text::{
@@ -32,8 +31,6 @@ pub const AI_NODES: u64 = 300_000;
 pub const AI_TIME_CAP: Duration = Duration::from_secs(4);
 /// From this many empty squares down the AI plays the exact solver's move (perfect play).
 pub const SOLVE_EMPTIES: u32 = 14;
-/// Transposition table of the AI's endgame solver (2^bits entries).
-const SOLVER_BITS: u32 = 18;
 
 /// The states of the language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -323,7 +320,6 @@ pub struct ReversiText {
     /// The Player is an AI.
     auto: bool,
     seed: u64,
-    solver: Option<Box<Solver>>,
     /// Where remote play stands; the Opponent is remote while connected.
     link: Link,
     /// The game ID hosted or joined (for messages).
@@ -363,7 +359,6 @@ impl TextDialect for ReversiText {
             player: Side::First,
             auto: false,
             seed: 0,
-            solver: None,
             link: Link::Off,
             game_id: String::new(),
         }
@@ -545,26 +540,19 @@ impl ReversiText {
     }
 
     /// The AI's move in the current position: the exact solver's with few empties, else
-    /// a seeded search within the node budget.
+    /// a seeded search within the node budget. Both run on the engine's thread, so a
+    /// person's `quit` or `resign` stops a solve as it stops a search.
     fn ai_move(&mut self, host: &mut ReversiHost) -> Result<Move, ThinkError> {
         let legal = self.pos.legal_moves();
         if legal.len() == 1 {
             return Ok(legal[0]);
         }
-        if self.pos.empty().count_ones() <= SOLVE_EMPTIES {
-            let solver = self
-                .solver
-                .get_or_insert_with(|| Box::new(Solver::new(SOLVER_BITS)));
-            solver.clear();
-            if let Some(m) = solver.solve(&self.pos).best {
-                if self.pos.is_legal(m) {
-                    return Ok(m);
-                }
-            }
-        }
         let limits = Limits {
             nodes: Some(AI_NODES),
             hard_time: Some(AI_TIME_CAP),
+            // A fresh table each time: the same position, the same move.
+            solve: Some(SOLVE_EMPTIES),
+            fresh_solve: true,
             ..Limits::default()
         };
         host.think(

@@ -5,30 +5,30 @@
 //! The GUI owns the game: it sends the whole game (`set game`, in GGF) or the moves
 //! played (`move`), asks for the engine's move (`go`, answered `=== F5/eval/time`; the
 //! engine does not play it) or for evaluations (`hint N`, answered with `search` lines),
-//! and synchronises with `ping N` / `pong N`. Thinking runs on a worker thread, so a
+//! and synchronises with `ping N` / `pong N`. This file parses and formats; the
+//! thinking is the shared engine's ([`Engine::rate`], on its search thread), so a
 //! `ping` stops it at once: whatever the stopped search found is dropped, since the GUI
 //! ignores everything before the `pong`. Positions with few empties go to the exact
-//! solver, the others to the shared midgame search at the depth `set depth` gave.
+//! solver ([`Limits::solve`]), the others to the midgame search at the depth `set
+//! depth` gave.
 //!
 //! Each line is parsed completely before anything changes (a GGF game is replayed in
 //! the parse), so a refused line changes nothing and answers one `status error: …`
 //! line: NBoard shows `status` text in its status bar, and its protocol has no error
 //! reply.
 
-use crate::game::{Game, RuleSet, Side, SolveBudget};
+use crate::game::{RuleSet, Side};
 use crate::games::reversi::notation::{parse_square, square_name};
 use crate::games::reversi::position::{Move, Position};
-use crate::games::reversi::SEARCH_SOLVE_EMPTIES;
 use crate::protocol::input::Line;
 use crate::protocol::text::OtherProtocol;
 use crate::protocol::uci::engine_name;
 use crate::protocol::{emit, quote};
-use crate::search::{Limits, Searcher};
-use crossbeam_channel::{select, unbounded, Receiver, Sender};
+use crate::search::{Engine, Limits, Rated, Rating, Report};
+use crossbeam_channel::{select, Receiver};
+use std::collections::VecDeque;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::thread::JoinHandle;
+#[cfg(test)]
 use std::time::Instant;
 
 /// The protocol as the `reversi` binary offers it.
@@ -44,7 +44,8 @@ pub const DEFAULT_DEPTH: u32 = 12;
 /// Deepest `set depth` accepted (a whole game).
 pub const MAX_DEPTH: u32 = 60;
 /// Positions with at most `depth + SOLVE_MARGIN` empties are solved exactly, up to the
-/// solver's reach ([`SEARCH_SOLVE_EMPTIES`]: 24 empties take it seconds to a minute).
+/// solver's reach ([`crate::games::reversi::SEARCH_SOLVE_EMPTIES`]: 24 empties take it
+/// seconds to a minute).
 pub const SOLVE_MARGIN: u32 = 8;
 /// Midgame search scores per disc, for the GUI's evaluations in discs: the least-squares
 /// slope of exact final disc differences on the static evaluation, 16.8 units per disc
@@ -272,225 +273,94 @@ fn parse_ggf_board(value: &str) -> Result<Position, String> {
     Position::from_obf(&obf, RuleSet::Engine).map_err(|e| e.to_string())
 }
 
-/// What the worker thread is asked to do.
-enum Job {
-    Go {
-        pos: Position,
-        depth: u32,
-    },
-    Hint {
-        pos: Position,
-        depth: u32,
-        n: u32,
-    },
-    /// A reply to a later command, queued so that replies keep the commands' order.
-    Say(String),
-}
-
-/// What the worker thread sends back.
-enum Output {
-    /// A line for the GUI.
-    Line(String),
-    /// The job is finished (or was dropped after a stop).
-    Idle,
-}
-
-/// A move's evaluation, as `search` and `===` lines report it.
-struct Verdict {
-    /// The line, its first move the one evaluated.
-    pv: Vec<Move>,
-    /// Discs for the side to move (exact when `exact`).
-    eval: f64,
-    /// Plies searched: the empties when solved exactly.
+/// What `go` and `hint` ask of the engine, kept to format its answer.
+#[derive(Clone, Debug)]
+struct Ask {
+    pos: Position,
     depth: u32,
-    exact: bool,
+    /// `None` for `go`, else the moves `hint` reports.
+    hint: Option<u32>,
 }
 
-impl Verdict {
-    fn pv_text(&self) -> String {
-        let names: Vec<String> = self.pv.iter().map(|&m| move_name(m)).collect();
-        names.join("-")
+impl Ask {
+    /// The engine's limits: the depth, and an exact solve with few empties.
+    fn limits(&self) -> Limits {
+        Limits {
+            depth: Some(self.depth),
+            solve: Some(self.depth + SOLVE_MARGIN),
+            ..Limits::default()
+        }
     }
 
-    /// `search PV EVAL 0 DEPTH [exact]`.
-    fn search_line(&self) -> String {
-        let exact = if self.exact { " exact" } else { "" };
-        format!(
-            "search {} {} 0 {}{exact}",
-            self.pv_text(),
-            eval_text(self.eval),
-            self.depth
-        )
-    }
-}
-
-/// The worker thread's search (its thread's solver, [`Game::solve`], comes with it).
-struct Thinker {
-    searcher: Searcher<Position>,
-    stop: Arc<AtomicBool>,
-    nodes: u64,
-}
-
-impl Thinker {
-    fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Acquire)
-    }
-
-    /// The best move of `pos` (which has one) and its evaluation; `None` if stopped.
-    fn best(&mut self, pos: &Position, depth: u32) -> Option<Verdict> {
-        let legal = pos.legal_moves();
-        if let [only] = legal[..] {
-            // The search does not score a forced move; its reply does.
-            return self.after(pos, only, depth);
-        }
-        let empties = pos.empty().count_ones();
-        if empties <= solve_limit(depth) {
-            let budget = SolveBudget {
-                stop: &self.stop,
-                deadline: None,
-                max_nodes: u64::MAX,
-                max_plies: None,
-                fresh: false,
-            };
-            let (solved, nodes) = pos.solve(&budget);
-            self.nodes += nodes;
-            if let Some(s) = solved {
-                return Some(Verdict {
-                    pv: vec![s.best],
-                    eval: s.margin as f64,
-                    depth: empties,
-                    exact: true,
-                });
-            }
-            if self.stopped() {
-                return None;
-            }
-        }
-        let r = self
-            .searcher
-            .search(pos, &Limits::depth(depth), &self.stop, None, &mut |_| {});
-        self.nodes += r.nodes;
-        if self.stopped() {
-            return None;
-        }
-        let best = r.best?;
-        let mut pv = r.pv.clone();
-        if pv.first() != Some(&best) {
-            pv = vec![best];
-        }
-        let eval = match r.score.plies_to_end() {
-            None => r.score.0 as f64 / UNITS_PER_DISC,
-            // A proven result: the disc difference at the end of its line when the line
-            // reaches the end, else the smallest margin of that sign.
-            Some(_) => proven_margin(pos, &pv, r.score.0.signum()) as f64,
-        };
-        Some(Verdict {
-            pv,
-            eval,
-            depth: r.depth,
-            exact: false,
-        })
-    }
-
-    /// The evaluation of playing `mv` in `pos`: its child's, seen from `pos`.
-    fn after(&mut self, pos: &Position, mv: Move, depth: u32) -> Option<Verdict> {
-        let mut child = pos.clone();
-        child.make_move(mv);
-        if child.is_over() {
-            self.nodes += 1;
-            return Some(Verdict {
-                pv: vec![mv],
-                eval: margin_for(&child, pos.side_to_move()) as f64,
-                depth: 1,
-                exact: true,
-            });
-        }
-        let v = self.best(&child, depth.saturating_sub(1).max(1))?;
-        let mut pv = vec![mv];
-        pv.extend(v.pv);
-        Some(Verdict {
-            pv,
-            eval: -v.eval,
-            depth: v.depth + 1,
-            exact: v.exact,
-        })
-    }
-
-    fn run(&mut self, job: Job, out: &Sender<Output>) {
-        let start = Instant::now();
-        self.nodes = 0;
-        let say = |line: String| {
-            let _ = out.send(Output::Line(line));
-        };
-        let stats = |nodes: u64| format!("nodestats {nodes} {:.2}", start.elapsed().as_secs_f64());
-        match job {
-            Job::Go { pos, depth } => {
-                if pos.is_over() {
-                    say("status error: the game is over, there is no move".into());
-                    return;
-                }
-                say("status thinking".into());
-                if let Some(v) = self.best(&pos, depth) {
-                    say(stats(self.nodes));
-                    say(format!(
+    /// The answer's lines: `nodestats` and `===` for `go`, the `search` lines and
+    /// `nodestats` for `hint`; nothing for a stopped job (the GUI waits for `pong`).
+    fn answer(&self, rating: &Rating<Move>) -> Vec<String> {
+        let stats = format!(
+            "nodestats {} {:.2}",
+            rating.nodes,
+            rating.time.as_secs_f64()
+        );
+        let mut rated: Vec<(f64, &Rated<Move>)> = rating
+            .moves
+            .iter()
+            .map(|r| (eval(&self.pos, r), r))
+            .collect();
+        match self.hint {
+            None => match rated.first() {
+                Some(&(eval, r)) => vec![
+                    stats,
+                    format!(
                         "=== {}/{}/{:.1}",
-                        move_name(v.pv[0]),
-                        eval_text(v.eval),
-                        start.elapsed().as_secs_f64()
-                    ));
-                }
-                say("status".into());
+                        move_name(r.pv[0]),
+                        eval_text(eval),
+                        rating.time.as_secs_f64()
+                    ),
+                ],
+                None => Vec::new(),
+            },
+            Some(_) if !rating.complete => Vec::new(),
+            Some(n) => {
+                rated.sort_by(|a, b| b.0.total_cmp(&a.0));
+                let mut lines: Vec<String> = rated
+                    .iter()
+                    .take(n as usize)
+                    .map(|&(eval, r)| search_line(r, eval))
+                    .collect();
+                lines.push(stats);
+                lines
             }
-            Job::Hint { pos, depth, n } => {
-                if pos.is_over() {
-                    say("status error: the game is over, there is nothing to evaluate".into());
-                    return;
-                }
-                say("status thinking".into());
-                let mut verdicts = Vec::new();
-                if n == 1 {
-                    verdicts.extend(self.best(&pos, depth));
-                } else {
-                    for mv in pos.legal_moves() {
-                        match self.after(&pos, mv, depth) {
-                            Some(v) => verdicts.push(v),
-                            None => break,
-                        }
-                    }
-                }
-                if !self.stopped() {
-                    verdicts.sort_by(|a, b| b.eval.total_cmp(&a.eval));
-                    for v in verdicts.iter().take(n as usize) {
-                        say(v.search_line());
-                    }
-                    say(stats(self.nodes));
-                }
-                say("status".into());
-            }
-            Job::Say(line) => say(line),
         }
     }
+}
+
+/// A move's evaluation in discs for the side to move at `root`: exact when solved, the
+/// midgame score per [`UNITS_PER_DISC`], or for a proven result the disc difference at
+/// the end of its line when the line reaches the end, else the smallest margin of
+/// that sign.
+fn eval(root: &Position, r: &Rated<Move>) -> f64 {
+    match (r.margin, r.score.plies_to_end()) {
+        (Some(margin), _) => margin as f64,
+        (None, None) => r.score.0 as f64 / UNITS_PER_DISC,
+        (None, Some(_)) => proven_margin(root, &r.pv, r.score.0.signum()) as f64,
+    }
+}
+
+/// `search PV EVAL 0 DEPTH [exact]`.
+fn search_line(r: &Rated<Move>, eval: f64) -> String {
+    let pv: Vec<String> = r.pv.iter().map(|&m| move_name(m)).collect();
+    let exact = if r.margin.is_some() { " exact" } else { "" };
+    format!(
+        "search {} {} 0 {}{exact}",
+        pv.join("-"),
+        eval_text(eval),
+        r.depth
+    )
 }
 
 /// An evaluation with two decimals, never `-0.00`.
 fn eval_text(eval: f64) -> String {
     let e = (eval * 100.0).round() / 100.0;
     format!("{:.2}", if e == 0.0 { 0.0 } else { e })
-}
-
-/// Empties from which `depth` solves exactly.
-fn solve_limit(depth: u32) -> u32 {
-    (depth + SOLVE_MARGIN).min(SEARCH_SOLVE_EMPTIES)
-}
-
-/// The final disc difference of a finished `pos` for `side`.
-fn margin_for(pos: &Position, side: Side) -> i32 {
-    let m = pos.final_margin();
-    if side == Side::First {
-        m
-    } else {
-        -m
-    }
 }
 
 /// The margin a proven line reaches for the side to move of `pos`, or `sign * 2` (the
@@ -503,113 +373,122 @@ fn proven_margin(pos: &Position, pv: &[Move], sign: i32) -> i32 {
         }
         p.make_move(mv);
     }
-    if p.is_over() {
-        margin_for(&p, pos.side_to_move())
+    if !p.is_over() {
+        return 2 * sign;
+    }
+    let m = p.final_margin();
+    if pos.side_to_move() == Side::First {
+        m
     } else {
-        2 * sign
+        -m
     }
 }
 
-/// The worker thread and the channels to it.
-struct Worker {
-    jobs: Option<Sender<Job>>,
-    output: Receiver<Output>,
-    stop: Arc<AtomicBool>,
-    /// Jobs sent and not yet finished.
-    busy: usize,
-    thread: Option<JoinHandle<()>>,
+/// A reply, or a `go` / `hint`, waiting for the jobs before it.
+enum Queued {
+    Say(String),
+    Think(Ask),
 }
 
-impl Worker {
-    fn spawn() -> Worker {
-        let (job_tx, job_rx) = unbounded::<Job>();
-        let (out_tx, output) = unbounded();
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
-        let thread = std::thread::Builder::new()
-            .name("nboard-think".into())
-            .spawn(move || {
-                let mut thinker = Thinker {
-                    searcher: Searcher::new(HASH_MIB),
-                    stop: flag,
-                    nodes: 0,
-                };
-                for job in job_rx {
-                    match job {
-                        Job::Say(line) => {
-                            let _ = out_tx.send(Output::Line(line));
-                        }
-                        // Searches queued behind a stop are dropped with it.
-                        _ if thinker.stopped() => {}
-                        _ => thinker.run(job, &out_tx),
-                    }
-                    let _ = out_tx.send(Output::Idle);
-                }
-            })
-            .expect("spawning the NBoard worker thread");
-        Worker {
-            jobs: Some(job_tx),
-            output,
-            stop,
-            busy: 0,
-            thread: Some(thread),
-        }
-    }
-
-    fn send(&mut self, job: Job) {
-        if let Some(jobs) = &self.jobs {
-            if jobs.send(job).is_ok() {
-                self.busy += 1;
-            }
-        }
-    }
-
-    /// Stops whatever runs or waits, writing what the worker still says, and returns
-    /// once it is idle.
-    fn stop_all(&mut self, out: &mut dyn Write) {
-        self.stop.store(true, Ordering::Release);
-        self.finish(out);
-        self.stop.store(false, Ordering::Release);
-    }
-
-    /// Writes what the worker says until it is idle.
-    fn finish(&mut self, out: &mut dyn Write) {
-        while self.busy > 0 {
-            match self.output.recv() {
-                Ok(Output::Line(line)) => emit(out, &line),
-                Ok(Output::Idle) => self.busy -= 1,
-                Err(_) => break,
-            }
-        }
-        self.busy = 0;
-    }
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Release);
-        self.jobs = None;
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-/// The session's state: the game's current position and the depth.
+/// The session's state: the game's current position and the depth, the engine and
+/// what waits for it. One job runs on the engine at a time, so replies keep the
+/// commands' order.
 struct Session {
     pos: Position,
     depth: u32,
-    worker: Worker,
+    engine: Engine<Position>,
+    /// The job the engine runs.
+    running: Option<Ask>,
+    queue: VecDeque<Queued>,
 }
 
 impl Session {
-    /// Writes a reply, after whatever the worker still has to say.
+    fn busy(&self) -> bool {
+        self.running.is_some() || !self.queue.is_empty()
+    }
+
+    /// Writes a reply, after whatever the jobs before it still have to say.
     fn say(&mut self, out: &mut dyn Write, line: String) {
-        if self.worker.busy > 0 {
-            self.worker.send(Job::Say(line));
+        if self.busy() {
+            self.queue.push_back(Queued::Say(line));
         } else {
             emit(out, &line);
         }
+    }
+
+    /// Queues a `go` or `hint` for the current position.
+    fn think(&mut self, out: &mut dyn Write, hint: Option<u32>) {
+        self.queue.push_back(Queued::Think(Ask {
+            pos: self.pos.clone(),
+            depth: self.depth,
+            hint,
+        }));
+        self.advance(out);
+    }
+
+    /// Writes queued replies and starts the next job, until one runs or none is left.
+    fn advance(&mut self, out: &mut dyn Write) {
+        while self.running.is_none() {
+            match self.queue.pop_front() {
+                None => break,
+                Some(Queued::Say(line)) => emit(out, &line),
+                Some(Queued::Think(ask)) if ask.pos.is_over() => {
+                    let what = match ask.hint {
+                        None => "there is no move",
+                        Some(_) => "there is nothing to evaluate",
+                    };
+                    emit(out, &format!("status error: the game is over, {what}"));
+                }
+                Some(Queued::Think(ask)) => {
+                    emit(out, "status thinking");
+                    // A hint for one move is the best move; for more, every move's.
+                    let each = ask.hint.is_some_and(|n| n > 1);
+                    self.engine.rate(ask.pos.clone(), ask.limits(), each);
+                    self.running = Some(ask);
+                }
+            }
+        }
+    }
+
+    /// Handles an engine report: the running job's answer.
+    fn on_report(&mut self, report: Report<Move>, out: &mut dyn Write) {
+        if let Report::Rated(rating) = report {
+            if let Some(ask) = self.running.take() {
+                for line in ask.answer(&rating) {
+                    emit(out, &line);
+                }
+                emit(out, "status");
+            }
+            self.advance(out);
+        }
+    }
+
+    /// Waits for the running job's answer and writes it (nothing if none runs).
+    fn wait(&mut self, out: &mut dyn Write) -> bool {
+        if self.running.is_none() {
+            return false;
+        }
+        match self.engine.reports().recv() {
+            Ok(report) => self.on_report(report, out),
+            Err(_) => {
+                self.running = None;
+                self.queue.clear();
+            }
+        }
+        true
+    }
+
+    /// Stops the running job (its answer is dropped unless it had finished) and drops
+    /// the queued ones, writing the queued replies.
+    fn stop_all(&mut self, out: &mut dyn Write) {
+        self.queue.retain(|q| matches!(q, Queued::Say(_)));
+        self.engine.stop();
+        while self.wait(out) {}
+    }
+
+    /// Writes what every job asked still says (the end of input).
+    fn finish(&mut self, out: &mut dyn Write) {
+        while self.wait(out) {}
     }
 
     /// Handles one input line; false at `quit`.
@@ -638,17 +517,10 @@ impl Session {
                     self.say(out, format!("status error: illegal move {}", move_name(mv)));
                 }
             }
-            Command::Hint(n) => self.worker.send(Job::Hint {
-                pos: self.pos.clone(),
-                depth: self.depth,
-                n,
-            }),
-            Command::Go => self.worker.send(Job::Go {
-                pos: self.pos.clone(),
-                depth: self.depth,
-            }),
+            Command::Hint(n) => self.think(out, Some(n)),
+            Command::Go => self.think(out, None),
             Command::Ping(n) => {
-                self.worker.stop_all(out);
+                self.stop_all(out);
                 emit(out, &format!("pong {n}"));
             }
             Command::Learn => self.say(out, "learned".into()),
@@ -664,13 +536,16 @@ pub fn run(first: Option<Line>, input: Receiver<Line>, out: &mut dyn Write) -> i
     let mut s = Session {
         pos: Position::startpos(RuleSet::Engine),
         depth: DEFAULT_DEPTH,
-        worker: Worker::spawn(),
+        engine: Engine::new(HASH_MIB),
+        running: None,
+        queue: VecDeque::new(),
     };
     if let Some(line) = first {
         if !s.on_line(&line, out) {
             return 0;
         }
     }
+    let reports = s.engine.reports().clone();
     loop {
         select! {
             recv(input) -> line => match line {
@@ -681,13 +556,12 @@ pub fn run(first: Option<Line>, input: Receiver<Line>, out: &mut dyn Write) -> i
                 }
                 // End of input: what was asked still gets its answer.
                 Err(_) => {
-                    s.worker.finish(out);
+                    s.finish(out);
                     break;
                 }
             },
-            recv(s.worker.output) -> msg => match msg {
-                Ok(Output::Line(line)) => emit(out, &line),
-                Ok(Output::Idle) => s.worker.busy = s.worker.busy.saturating_sub(1),
+            recv(reports) -> report => match report {
+                Ok(report) => s.on_report(report, out),
                 Err(_) => break,
             },
         }

@@ -279,14 +279,7 @@ impl<G: Game> Searcher<G> {
         // Nodes of the game's solver (`Features::solver`), outside the node limit.
         let mut solver_nodes = 0;
         // A solve the front end asked for (`Limits::solve`): no budget but `stop`.
-        let asked = limits.solve.map(|plies| SolveBudget {
-            stop,
-            deadline: None,
-            max_nodes: u64::MAX,
-            max_plies: Some(plies),
-            fresh: limits.fresh_solve,
-        });
-        if let Some(budget) = asked.filter(|_| !limits.infinite) {
+        if let Some(budget) = limits.solve_budget(stop).filter(|_| !limits.infinite) {
             let (solved, nodes) = pos.solve(&budget);
             solver_nodes = nodes;
             if let Some(s) = solved {

@@ -8,7 +8,7 @@
 use super::alphabeta::{Features, Searcher};
 use super::limits::Limits;
 use super::report::{solved_score, Iteration, Score, SearchResult};
-use crate::game::{Game, Side, SolveBudget};
+use crate::game::{Game, Side};
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -272,14 +272,9 @@ impl<G: Game> Rater<'_, G> {
             // The search does not score a forced move; its reply does.
             return self.after(pos, only, limits);
         }
-        if let Some(plies) = limits.solve {
-            let budget = SolveBudget {
-                stop: self.stop,
-                deadline: None,
-                max_nodes: u64::MAX,
-                max_plies: Some(plies),
-                fresh: limits.fresh_solve,
-            };
+        // The solve first, as the search does it (`Limits::solve`), but kept here for
+        // its exact margin (and a solved position leaves the searcher untouched).
+        if let Some(budget) = limits.solve_budget(self.stop) {
             let (solved, nodes) = pos.solve(&budget);
             self.nodes += nodes;
             if let Some(s) = solved {

@@ -2,6 +2,8 @@
 //! checked between iterations (do not start what cannot finish), the hard one inside the
 //! search (stop now).
 
+use crate::game::SolveBudget;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Search budget. Every field is optional; an all-`None` limit with `infinite: false`
@@ -42,6 +44,17 @@ impl Limits {
             solve: self.solve.map(|p| p.saturating_sub(less)),
             ..self.clone()
         }
+    }
+
+    /// The budget of the solve [`Limits::solve`] asks for: none but `stop`.
+    pub(crate) fn solve_budget<'a>(&self, stop: &'a AtomicBool) -> Option<SolveBudget<'a>> {
+        self.solve.map(|plies| SolveBudget {
+            stop,
+            deadline: None,
+            max_nodes: u64::MAX,
+            max_plies: Some(plies),
+            fresh: self.fresh_solve,
+        })
     }
 
     /// A fixed-depth search.

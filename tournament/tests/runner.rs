@@ -1635,3 +1635,271 @@ fn round_robin_of_uai_text_and_builtin_players() {
     let first_comment = uai_first.split('{').nth(1).unwrap();
     assert!(first_comment.contains('/'), "{uai_first}");
 }
+
+/// The repository's Reversi book (6 random plies from the start).
+fn reversi_book() -> String {
+    format!(
+        "file={}/openings/reversi-openings.txt",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// Every line of the traffic log `log` of engine tag `tag` with mark `mark`, its text.
+fn log_lines(log: &Path, tag: &str, mark: char) -> Vec<String> {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let head = format!("{tag} {mark} ");
+    text.lines()
+        .filter_map(|l| l.split_once("] ").map(|(_, rest)| rest))
+        .filter_map(|rest| rest.strip_prefix(&head))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn nboard_engine_plays_our_ugi_engine() {
+    // Our reversi in NBoard mode against itself over UGI, from the book with colours
+    // swapped: every game ends on the board, the PGN reads back whole, and the NBoard
+    // side was driven as a GUI drives it (depth, GGF game with the clock, timed moves,
+    // `go` answered `===`).
+    let reversi = engine_binary("reversi");
+    let dir = scratch("nboard");
+    let (res, pgn, log) = (dir.join("r.jsonl"), dir.join("g.pgn"), dir.join("e.log"));
+    let cmd = format!("cmd={}", reversi.display());
+    let book = reversi_book();
+    let o = run(&[
+        "-variant",
+        "reversi",
+        "-engine",
+        "name=nb",
+        &cmd,
+        "args=--nboard",
+        "proto=nboard",
+        "tc=30+1",
+        "depth=3",
+        "-engine",
+        "name=ugi",
+        &cmd,
+        "proto=ugi",
+        "depth=3",
+        "-games",
+        "2",
+        "-repeat",
+        "-openings",
+        &book,
+        "-results",
+        res.to_str().unwrap(),
+        "-pgnout",
+        pgn.to_str().unwrap(),
+        "-log",
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let recs = records(&res);
+    assert_eq!(recs.len(), 2, "{recs:?}");
+    for (id, _, reason, _) in &recs {
+        assert!(
+            reason.starts_with("no moves for either side"),
+            "game {id}: {reason}"
+        );
+    }
+    assert_pgn_reads_back_whole(&pgn, &res);
+    let sent = log_lines(&log, "nb#1", '>');
+    let read = log_lines(&log, "nb#1", '<');
+    assert_eq!(sent[0], "nboard 2", "{sent:?}");
+    assert!(sent.contains(&"set depth 3".to_string()), "{sent:?}");
+    let first = "(;GM[Othello]PC[tournament]TI[0:30/0:01]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[D3]W[E3]B[F5]W[E6]B[F2]W[C4];)";
+    assert!(sent.contains(&format!("set game {first}")), "{sent:?}");
+    // Moves carry the time their side's clock was charged: the engine's own, after
+    // its first move (the other side has no clock).
+    assert!(
+        sent.iter()
+            .any(|l| l.starts_with("move ") && l.contains("//")),
+        "{sent:?}"
+    );
+    assert!(sent.iter().any(|l| l == "go"), "{sent:?}");
+    assert!(read.iter().any(|l| l.starts_with("=== ")), "{read:?}");
+    assert!(read.iter().any(|l| l.starts_with("pong ")), "{read:?}");
+    assert!(!read.iter().any(|l| l.contains("error")), "{read:?}");
+}
+
+/// The fake engine speaking GTP (with `fake_args`) against the random built-in, at
+/// Reversi.
+fn gtp_fake_match(
+    name: &str,
+    fake_args: &str,
+    games: &str,
+    extra: &[&str],
+) -> (Output, Vec<(u64, String, String, String)>) {
+    let mut all = vec!["-variant", "reversi", "-each", "proto=gtp"];
+    all.extend_from_slice(extra);
+    fake_match(name, &format!("--gtp {fake_args}"), games, &all)
+}
+
+#[test]
+fn gtp_engine_plays_by_our_rules_on_a_clock() {
+    let dir = scratch("gtp-log");
+    let log = dir.join("e.log");
+    let book = reversi_book();
+    let (o, recs) = gtp_fake_match(
+        "gtp",
+        "--seed 3",
+        "4",
+        &[
+            "-each",
+            "tc=20",
+            "-openings",
+            &book,
+            "-log",
+            log.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(recs.len(), 4, "{recs:?}");
+    for (id, _, reason, _) in &recs {
+        assert!(
+            reason.starts_with("no moves for either side"),
+            "game {id}: {reason}"
+        );
+    }
+    let sent = log_lines(&log, "fake#1", '>');
+    for line in [
+        "boardsize 8",
+        "clear_board",
+        "play b d3",
+        "play w e3",
+        "time_settings 20 0 0",
+        "genmove b",
+        "genmove w",
+    ] {
+        assert!(sent.iter().any(|l| l == line), "no '{line}' in {sent:?}");
+    }
+    assert!(
+        sent.iter().any(|l| l.starts_with("time_left b 1")),
+        "{sent:?}"
+    );
+    let read = log_lines(&log, "fake#1", '<');
+    assert!(!read.iter().any(|l| l.starts_with('?')), "{read:?}");
+}
+
+#[test]
+fn gtp_engine_faults_lose_as_for_ugi_engines() {
+    // st below a second: GTP's whole seconds cannot say it, so no clock commands; the
+    // referee's deadline is the clock.
+    let (o, recs) = gtp_fake_match("gtp-illegal", "--illegal-after 1", "2", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 2, "fake illegal move '");
+    let (o, recs) = gtp_fake_match("gtp-error", "--garbage-after 1", "2", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 2, "unparsable answer: 'genmove ");
+    assert!(recs[0].2.contains("answered '? cannot play'"), "{recs:?}");
+    let started = Instant::now();
+    let (o, recs) = gtp_fake_match("gtp-hang", "--hang-after 2", "2", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 2, "time forfeit");
+    assert!(started.elapsed() < Duration::from_secs(15));
+    let (o, recs) = gtp_fake_match("gtp-refuse", "--refuse play", "2", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 2, "refused a move in play: 'play ");
+    let (o, recs) = gtp_fake_match("gtp-crash", "--crash-after 1", "2", &["-recover"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 2, "crash");
+    // A resignation is no fault: the game ends so, recorded as such.
+    let (o, recs) = gtp_fake_match("gtp-resign", "--resign-after 2", "2", &["-report"]);
+    // fake_match's results file, in its scratch directory.
+    let res = std::env::temp_dir()
+        .join(format!("tournament-test-{}-gtp-resign", std::process::id()))
+        .join("r.jsonl");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 2, "fake resigns");
+    let text = std::fs::read_to_string(&res).unwrap();
+    assert!(text.contains("\"ending\":\"resignation\""), "{text}");
+    assert!(stdout(&o).contains("2 resignation"), "{}", stdout(&o));
+}
+
+#[test]
+fn othello_protocols_refuse_what_they_cannot_play() {
+    let book = reversi_book();
+    let fen = scratch("gtp-fen").join("o.epd");
+    std::fs::write(&fen, "8/8/8/3ox3/3xxx2/8/8/8 o\n").unwrap();
+    let fen_book = format!("file={}", fen.display());
+    let fake = format!("cmd={FAKE}");
+    for (words, why) in [
+        (
+            vec!["-variant", "ataxx", "-engine", "proto=gtp", "st=1"],
+            "proto=gtp speaks Othello only; ataxx is not played over it",
+        ),
+        (
+            vec!["-variant", "loa", "-engine", "proto=nboard", "depth=2"],
+            "proto=nboard speaks Othello only",
+        ),
+        (
+            vec!["-variant", "reversi", "-engine", "proto=gtp", "depth=2"],
+            "has no depth limit",
+        ),
+        (
+            vec![
+                "-variant",
+                "reversi",
+                "-engine",
+                "proto=nboard",
+                "nodes=100",
+            ],
+            "has no node limit",
+        ),
+        (
+            vec!["-variant", "reversi", "-engine", "proto=nboard", "st=0.5"],
+            "a time below 1 s cannot be told",
+        ),
+        (
+            vec!["-variant", "reversi", "-engine", "proto=nboard", "tc=40/60"],
+            "no moves per period",
+        ),
+        (
+            vec![
+                "-variant",
+                "reversi",
+                "-engine",
+                "proto=gtp",
+                "st=1",
+                "option.Hash=1",
+            ],
+            "speaks GTP, which has no options",
+        ),
+        (
+            vec![
+                "-variant",
+                "reversi",
+                "-engine",
+                "proto=gtp",
+                "st=1",
+                "-openings",
+                &fen_book,
+            ],
+            "cannot set up a position",
+        ),
+    ] {
+        let mut args = words.clone();
+        args.insert(3, &fake);
+        args.extend(["-engine", "builtin=random"]);
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(why), "{args:?}: {err}");
+    }
+    // The same GTP engine from moves in our lines plays.
+    let o = run(&[
+        "-variant",
+        "reversi",
+        "-engine",
+        &fake,
+        "args=--gtp",
+        "proto=gtp",
+        "st=1",
+        "-engine",
+        "builtin=random",
+        "-openings",
+        &book,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}

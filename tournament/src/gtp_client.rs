@@ -196,12 +196,14 @@ impl<G: GameIo> GtpClient<G> {
             pos.make_move(mv);
         }
         for cmd in &cmds {
+            let pass = cmd.ends_with(" pass");
             let answer = command(p, cmd, deadline).map_err(|e| match e {
                 ReadError::Timeout => Fault::Handshake(format!("no answer to '{cmd}' in time")),
                 ReadError::Closed => Fault::Handshake(format!("exited before answering '{cmd}'")),
                 ReadError::TooLong => Fault::Garbage(ReadError::too_long_message()),
             })?;
-            if let Err(e) = answer {
+            // A refused pass is let go, as in play (see `deliver`).
+            if let (Err(e), false) = (answer, pass) {
                 return Err(Fault::SetupRefused(format!("'{cmd}' answered '? {e}'")));
             }
         }

@@ -1774,7 +1774,8 @@ fn gtp_engine_plays_by_our_rules_on_a_clock() {
         assert!(sent.iter().any(|l| l == line), "no '{line}' in {sent:?}");
     }
     assert!(
-        sent.iter().any(|l| l.starts_with("time_left b 1")),
+        sent.iter().any(|l| l.starts_with("time_left b "))
+            && sent.iter().any(|l| l.starts_with("time_left w ")),
         "{sent:?}"
     );
     let read = log_lines(&log, "fake#1", '<');
@@ -1902,4 +1903,72 @@ fn othello_protocols_refuse_what_they_cannot_play() {
         &book,
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+/// Reversi openings in protocol notation from seeded random play, each with a pass in
+/// it (`0000`) and the game still on after it.
+fn reversi_openings_with_a_pass(count: usize, seed: u64) -> Vec<String> {
+    use engine::game::{GameIo, RuleSet};
+    use engine::games::reversi::position::Position;
+    let mut rng = engine::rng::SplitMix64::new(seed);
+    let mut book = Vec::new();
+    while book.len() < count {
+        let mut pos = Position::startpos(RuleSet::Engine);
+        let mut line = Vec::new();
+        while !pos.is_over() {
+            let legal = pos.legal_moves();
+            let mv = *rng.choose(&legal).unwrap();
+            line.push(pos.move_name(mv));
+            pos.make_move(mv);
+            if mv.is_pass() {
+                break;
+            }
+        }
+        if !pos.is_over() && line.last().is_some_and(|m| m == "0000") {
+            book.push(line.join(" "));
+        }
+    }
+    book
+}
+
+#[test]
+fn gtp_engine_whose_board_passes_by_itself_plays_on() {
+    // grhino answers every `play COLOUR pass` with `? syntax error` (its board passes
+    // by itself): in the opening's set-up and in play, the refusal is let go and the
+    // games end on the board.
+    let dir = scratch("gtp-pass");
+    let (book, log) = (dir.join("book.txt"), dir.join("e.log"));
+    std::fs::write(&book, reversi_openings_with_a_pass(6, 29).join("\n") + "\n").unwrap();
+    let (o, recs) = gtp_fake_match(
+        "gtp-pass-run",
+        "--implicit-pass",
+        "6",
+        &[
+            "-openings",
+            &format!("file={}", book.display()),
+            "-log",
+            log.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(recs.len(), 6, "{recs:?}");
+    for (id, _, reason, _) in &recs {
+        assert!(
+            reason.starts_with("no moves for either side"),
+            "game {id}: {reason}"
+        );
+    }
+    // The fake answers `? syntax error` to passes alone here; the log's two threads may
+    // write an answer before the line it answers, so the lines are counted.
+    let sent = log_lines(&log, "fake#1", '>');
+    let read = log_lines(&log, "fake#1", '<');
+    let passes = sent
+        .iter()
+        .filter(|l| l.starts_with("play ") && l.ends_with(" pass"))
+        .count();
+    let refused = read.iter().filter(|l| *l == "? syntax error").count();
+    assert!(
+        passes >= 6 && refused == passes,
+        "{passes} {refused}: {sent:?}"
+    );
 }

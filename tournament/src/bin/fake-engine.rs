@@ -17,7 +17,10 @@
 //! `= d3` / `= pass`, `time_settings` / `time_left`, ids echoed); there `--illegal-after`
 //! answers an occupied square, `--garbage-after` answers `? cannot play` instead of a move,
 //! `--resign-after N` answers `= resign`, `--refuse WORD` answers every command WORD
-//! with `? WORD is refused`, and `--crash-after`, `--hang-after`, `--slow` act as in UAI.
+//! with `? WORD is refused`, `--implicit-pass` plays grhino's passes (its board passes
+//! by itself, every `play COLOUR pass` is answered `? syntax error`, and `genmove` for a
+//! colour without a move answers `= pass`), and `--crash-after`, `--hang-after`,
+//! `--slow` act as in UAI.
 //! It writes one line on stderr when it starts.
 
 use engine::game::Side;
@@ -31,6 +34,7 @@ use std::time::Duration;
 struct Opts {
     text: bool,
     gtp: bool,
+    implicit_pass: bool,
     resign_after: Option<u64>,
     crash_after: Option<u64>,
     hang_after: Option<u64>,
@@ -58,6 +62,7 @@ fn parse_opts() -> Opts {
         match args[i].as_str() {
             "--text" => o.text = true,
             "--gtp" => o.gtp = true,
+            "--implicit-pass" => o.implicit_pass = true,
             "--resign-after" => o.resign_after = Some(num(i)),
             "--prompt" => o.prompt = true,
             "--no-handshake" => o.no_handshake = true,
@@ -76,7 +81,12 @@ fn parse_opts() -> Opts {
         if args[i].starts_with("--")
             && !matches!(
                 args[i].as_str(),
-                "--text" | "--gtp" | "--prompt" | "--no-handshake" | "--no-readyok"
+                "--text"
+                    | "--gtp"
+                    | "--implicit-pass"
+                    | "--prompt"
+                    | "--no-handshake"
+                    | "--no-readyok"
             )
         {
             i += 1;
@@ -423,8 +433,12 @@ fn gtp_main(o: &Opts) {
                     None => None,
                 };
                 match (colour(words.get(1)), mv) {
+                    (Some(_), Some(mv)) if o.implicit_pass && mv.is_pass() => fail("syntax error"),
                     (Some(side), Some(mv)) if side == pos.side_to_move() && pos.is_legal(mv) => {
                         pos.make_move(mv);
+                        if o.implicit_pass && pos.is_legal(RMove::PASS) {
+                            pos.make_move(RMove::PASS);
+                        }
                         ok("")
                     }
                     (Some(_), Some(_)) => fail("illegal move"),
@@ -433,7 +447,11 @@ fn gtp_main(o: &Opts) {
             }
             "genmove" => {
                 if colour(words.get(1)) != Some(pos.side_to_move()) {
-                    fail("not that colour's turn");
+                    if o.implicit_pass && colour(words.get(1)).is_some() {
+                        ok("pass");
+                    } else {
+                        fail("not that colour's turn");
+                    }
                     continue;
                 }
                 if o.slow_ms > 0 {
@@ -459,6 +477,9 @@ fn gtp_main(o: &Opts) {
                             .copied()
                             .unwrap_or(RMove::PASS);
                         pos.make_move(mv);
+                        if o.implicit_pass && pos.is_legal(RMove::PASS) {
+                            pos.make_move(RMove::PASS);
+                        }
                         ok(&name(mv));
                     }
                 }

@@ -4,7 +4,9 @@
 //! opening) and `ping N` until `pong N`; per move the moves the engine has not seen,
 //! both sides' (`move F5//0.25`, `move PA`: the engine never plays its own move), and
 //! `go`, answered `=== F5/EVAL/TIME` (Edax: `=== f5 EVAL TIME`). `status`, `search`,
-//! `nodestats`, `set myname` and other lines are ignored; the last `search` line's
+//! `nodestats`, `set myname` and other lines are ignored, but for `status error: …`
+//! (our `reversi` refusing a line): a refused set-up before the `pong`, a refused move
+//! while waiting for `===`; the last `search` line's
 //! depth and the `===` evaluation (discs, kept as centi-discs) are the move's report.
 //!
 //! NBoard has no clock commands: "with `go` the engine is limited by both the maximum
@@ -86,7 +88,11 @@ impl<G: GameIo> NboardClient<G> {
         loop {
             match p.recv_deadline(deadline) {
                 Ok(line) if line.trim() == pong => return Ok(()),
-                Ok(_) => {}
+                Ok(line) => {
+                    if let Some(error) = error_status(&line) {
+                        return Err(Fault::SetupRefused(error));
+                    }
+                }
                 Err(ReadError::Timeout) => {
                     return Err(Fault::Handshake(format!("no '{pong}' in time")))
                 }
@@ -156,8 +162,8 @@ impl<G: GameIo> NboardClient<G> {
         for cmd in [format!("set depth {depth}"), format!("set game {ggf}")] {
             p.send(&cmd).map_err(Fault::Handshake)?;
         }
-        // Our `reversi` answers a refused line with `status error: …`; NTest and Edax
-        // say nothing. The pong is the barrier either way.
+        // Our `reversi` answers a refused line with `status error: …` (a refused set-up,
+        // seen before the pong); NTest and Edax say nothing.
         self.sync(Instant::now() + self.init_timeout)?;
         self.known = Some(start.start.clone());
         self.applied = 0;
@@ -204,6 +210,22 @@ fn parse_answer(line: &str) -> Option<(String, Option<f64>)> {
     let mv = parts.next().filter(|m| !m.is_empty())?.to_string();
     let eval = parts.next().and_then(|e| e.parse::<f64>().ok());
     Some((mv, eval.filter(|e| e.is_finite())))
+}
+
+/// The error of a `status error: …` line (how our `reversi` refuses a line; NBoard has
+/// no error reply), cleaned and cut for a reason; `None` for other lines.
+fn error_status(line: &str) -> Option<String> {
+    let t = line.trim();
+    let rest = t.strip_prefix("status")?.trim_start();
+    if !rest.get(..6)?.eq_ignore_ascii_case("error:") {
+        return None;
+    }
+    Some(
+        t.chars()
+            .map(|c| if c.is_control() { '?' } else { c })
+            .take(200)
+            .collect(),
+    )
 }
 
 /// The depth of a `search PV EVAL 0 DEPTH …` line (its leading digits: `100%W` is 100).
@@ -257,6 +279,9 @@ impl<G: GameIo> Player<G> for NboardClient<G> {
                     }
                     if let Some(d) = search_depth(&line) {
                         eval.depth = Some(d);
+                    } else if let Some(error) = error_status(&line) {
+                        // A move of the game, legal by our rules, or the `go` refused.
+                        return Err(Fault::Garbage(format!("refused a move in play: {error}")));
                     }
                 }
                 Err(ReadError::Timeout) => return Err(Fault::Timeout),
@@ -305,5 +330,12 @@ mod tests {
         assert_eq!(search_depth("search D6 2.62 0 100%W"), Some(100));
         assert_eq!(search_depth("search D6       +0.46 0   4"), Some(4));
         assert_eq!(search_depth("nodestats 1 0.0"), None);
+        assert_eq!(
+            error_status("status error: illegal move A1").as_deref(),
+            Some("status error: illegal move A1")
+        );
+        assert_eq!(error_status("status Thinking"), None);
+        assert_eq!(error_status("status"), None);
+        assert_eq!(error_status("status errors are fine"), None);
     }
 }

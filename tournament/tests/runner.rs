@@ -1972,3 +1972,52 @@ fn gtp_engine_whose_board_passes_by_itself_plays_on() {
         "{passes} {refused}: {sent:?}"
     );
 }
+
+#[test]
+fn nboard_faults_lose_as_for_ugi_engines() {
+    // Our reversi in NBoard mode: a depth it refuses (`status error: …` before the
+    // pong) loses the game as a refused set-up; a search far deeper than its second
+    // (depth 30) is a time forfeit, as for any engine.
+    let reversi = engine_binary("reversi");
+    let cmd = format!("cmd={}", reversi.display());
+    let book = reversi_book();
+    for (name, limits, why) in [
+        (
+            "nboard-refused",
+            ["depth=61", "st=1"],
+            "nb set-up refused: status error: depth 61 is not in 1..=60",
+        ),
+        ("nboard-late", ["depth=30", "st=1"], "nb time forfeit"),
+    ] {
+        let dir = scratch(name);
+        let res = dir.join("r.jsonl");
+        let o = run(&[
+            "-variant",
+            "reversi",
+            "-engine",
+            "name=nb",
+            &cmd,
+            "args=--nboard",
+            "proto=nboard",
+            limits[0],
+            limits[1],
+            "-engine",
+            "builtin=random",
+            "-games",
+            "2",
+            "-openings",
+            &book,
+            "-recover",
+            "-results",
+            res.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let recs = records(&res);
+        assert_eq!(recs.len(), 2, "{recs:?}");
+        for (_, result, reason, first) in &recs {
+            let expected = if first == "nb" { "0-1" } else { "1-0" };
+            assert_eq!(result, expected, "{reason}");
+            assert!(reason.starts_with(why), "reason '{reason}' lacks '{why}'");
+        }
+    }
+}

@@ -135,8 +135,8 @@ pub enum Fault {
     Config(String),
     /// The engine answered with something that is not a move.
     Garbage(String),
-    /// A text engine refused a command of the game's set-up (the error line it
-    /// printed), so the game it would play is not the scheduled one.
+    /// A text, NBoard or GTP engine refused a command of the game's set-up (the error
+    /// line it printed), so the game it would play is not the scheduled one.
     SetupRefused(String),
 }
 

@@ -84,7 +84,7 @@ pub enum Ending {
     /// The loser's program could not be started.
     #[serde(rename = "could not start")]
     Start,
-    /// The loser (a text engine) refused a command of the game's set-up.
+    /// The loser (a text, NBoard or GTP engine) refused a command of the game's set-up.
     #[serde(rename = "set-up refused")]
     SetupRefused,
     /// The loser resigned (a GTP engine's `= resign`).

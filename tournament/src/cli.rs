@@ -62,7 +62,8 @@ engine keys (in -engine, or in -each for every engine):
   name=N              display name (default: the command's file name)
   cmd=PATH            program to run            builtin=random|greedy  a built-in player
   args=\"A B\"          arguments                 dir=PATH               working directory
-  proto=uai|ugi|text  protocol (default: uai where the game speaks it, else ugi)
+  proto=uai|ugi|text|nboard|gtp  protocol (default: uai where the game speaks it, else ugi;
+                      nboard and gtp: Othello engines, reversi only)
   option.NAME=VALUE   sent as setoption (NAME must be an option the engine declares)
   tc=[MOVES/]TIME[+INC]  clock in seconds       st=SECONDS             fixed time per move
   depth=N (plies=N)  nodes=N  search limits      timemargin=MS          grace past the deadline (default 50)
@@ -197,7 +198,13 @@ fn build_engine(index: usize, words: &[(String, String)]) -> Result<EngineSpec, 
                     "uai" => Proto::Uai,
                     "ugi" => Proto::Ugi,
                     "text" => Proto::Text,
-                    _ => return Err(format!("proto: unknown protocol '{v}' (uai, ugi or text)")),
+                    "nboard" => Proto::Nboard,
+                    "gtp" => Proto::Gtp,
+                    _ => {
+                        return Err(format!(
+                            "proto: unknown protocol '{v}' (uai, ugi, text, nboard or gtp)"
+                        ))
+                    }
                 })
             }
             "builtin" => {

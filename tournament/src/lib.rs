@@ -8,8 +8,9 @@
 //!
 //! Layout, from the bottom up:
 //! - [`engine_process`]: a child process with a reader thread and hard read deadlines.
-//! - [`player`]: what the referee asks of a player; [`uci_client`], [`text_client`] and
-//!   [`builtin`] implement it.
+//! - [`player`]: what the referee asks of a player; [`uci_client`], [`text_client`],
+//!   [`nboard_client`], [`gtp_client`] (the Othello engines' protocols, sharing
+//!   [`othello`]) and [`builtin`] implement it.
 //! - [`schedule`], [`openings`]: the deterministic list of games (ids are stable, so a
 //!   run can be resumed) and the openings they use.
 //! - [`referee`]: plays one game, checking every move with our own rules.
@@ -23,8 +24,11 @@
 pub mod builtin;
 pub mod cli;
 pub mod engine_process;
+pub mod gtp_client;
 pub mod merge;
+pub mod nboard_client;
 pub mod openings;
+pub mod othello;
 pub mod pgn;
 pub mod player;
 pub mod referee;

@@ -507,6 +507,7 @@ mod tests {
             (Ending::Crash, "abandoned"),
             (Ending::Handshake, "abandoned"),
             (Ending::Start, "abandoned"),
+            (Ending::Resignation, "normal"),
         ] {
             rec.ending = Some(ending);
             let text = format::<Position>(&rec, &PgnStyle::default());

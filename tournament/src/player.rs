@@ -17,9 +17,31 @@ pub enum Proto {
     Ugi,
     /// The game's course text command language.
     Text,
+    /// NBoard (Chris Welty's protocol of the Othello GUIs: NTest, Edax), Reversi only.
+    Nboard,
+    /// GTP with the GoGui conventions Othello engines use (grhino's `gtp-rhino`, Edax),
+    /// Reversi only.
+    Gtp,
 }
 
 impl Proto {
+    /// The word `proto=` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Proto::Uai => "uai",
+            Proto::Ugi => "ugi",
+            Proto::Text => "text",
+            Proto::Nboard => "nboard",
+            Proto::Gtp => "gtp",
+        }
+    }
+
+    /// Whether the protocol is one of the Othello engines' (NBoard, GTP), which name
+    /// squares `a1`–`h8` and play only Reversi.
+    pub fn othello_only(self) -> bool {
+        matches!(self, Proto::Nboard | Proto::Gtp)
+    }
+
     /// The protocol of an engine that names none: UAI where the game speaks it (as
     /// before UGI existed), else UGI.
     pub fn default_for<G: GameIo>() -> Proto {
@@ -113,8 +135,8 @@ pub enum Fault {
     Config(String),
     /// The engine answered with something that is not a move.
     Garbage(String),
-    /// A text engine refused a command of the game's set-up (the error line it
-    /// printed), so the game it would play is not the scheduled one.
+    /// A text, NBoard or GTP engine refused a command of the game's set-up (the error
+    /// line it printed), so the game it would play is not the scheduled one.
     SetupRefused(String),
 }
 
@@ -168,6 +190,8 @@ pub enum Reply<G: Game> {
     Move(G::Move),
     /// An answer that names no legal move in the player's view of the game.
     Unreadable(String),
+    /// The player gives the game up (GTP's `= resign`).
+    Resign,
 }
 
 /// What an engine reported about its search before answering (UCI family: the last

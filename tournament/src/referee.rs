@@ -304,6 +304,13 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
             Reply::Notation(s) => (pos.parse_move(s), s.clone()),
             Reply::Move(mv) => (pos.is_legal(*mv).then_some(*mv), pos.move_name(*mv)),
             Reply::Unreadable(s) => (None, s.clone()),
+            Reply::Resign => {
+                break (
+                    loss_for(side),
+                    format!("{} resigns", m.names[i]),
+                    Ending::Resignation,
+                );
+            }
         };
         let Some(mv) = mv else {
             let reason = format!("{} illegal move '{}'", m.names[i], clip(&text));

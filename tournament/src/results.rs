@@ -84,9 +84,12 @@ pub enum Ending {
     /// The loser's program could not be started.
     #[serde(rename = "could not start")]
     Start,
-    /// The loser (a text engine) refused a command of the game's set-up.
+    /// The loser (a text, NBoard or GTP engine) refused a command of the game's set-up.
     #[serde(rename = "set-up refused")]
     SetupRefused,
+    /// The loser resigned (a GTP engine's `= resign`).
+    #[serde(rename = "resignation")]
+    Resignation,
 }
 
 impl Ending {
@@ -95,7 +98,7 @@ impl Ending {
     /// `abandoned` for an engine that left or never came).
     pub fn pgn_termination(self) -> &'static str {
         match self {
-            Ending::Rules => "normal",
+            Ending::Rules | Ending::Resignation => "normal",
             Ending::Adjudication => "adjudication",
             Ending::TimeForfeit => "time forfeit",
             Ending::IllegalMove | Ending::Unparsable | Ending::SetupRefused => "rules infraction",
@@ -104,7 +107,7 @@ impl Ending {
     }
 
     /// Every ending, in report order.
-    pub const ALL: [Ending; 9] = [
+    pub const ALL: [Ending; 10] = [
         Ending::Rules,
         Ending::Adjudication,
         Ending::TimeForfeit,
@@ -114,6 +117,7 @@ impl Ending {
         Ending::Handshake,
         Ending::Start,
         Ending::SetupRefused,
+        Ending::Resignation,
     ];
 
     /// The words for people and for the results file.
@@ -128,12 +132,16 @@ impl Ending {
             Ending::Handshake => "handshake failed",
             Ending::Start => "could not start",
             Ending::SetupRefused => "set-up refused",
+            Ending::Resignation => "resignation",
         }
     }
 
     /// True if the loser lost by a fault of its own (not on the board, not adjudicated).
     pub fn is_fault(self) -> bool {
-        !matches!(self, Ending::Rules | Ending::Adjudication)
+        !matches!(
+            self,
+            Ending::Rules | Ending::Adjudication | Ending::Resignation
+        )
     }
 
     /// The ending of a record written before records carried one, read from its reason
@@ -151,6 +159,7 @@ impl Ending {
             (" bad option: ", Ending::Handshake),
             (" could not start: ", Ending::Start),
             (" set-up refused: ", Ending::SetupRefused),
+            (" resigns", Ending::Resignation),
         ]
         .into_iter()
         .find(|(words, _)| reason.contains(words))
@@ -546,6 +555,11 @@ mod tests {
                 Ending::Handshake,
             ),
             ("fake could not start: cannot start 'x'", Ending::Start),
+            ("grhino resigns", Ending::Resignation),
+            (
+                "adjudication: fake resigns (score -500 or worse for 3 moves)",
+                Ending::Adjudication,
+            ),
         ] {
             assert_eq!(Ending::from_reason(reason), ending, "{reason}");
         }

@@ -5,6 +5,8 @@
 
 use crate::builtin::Builtin;
 use crate::engine_process::{self, Launch, LogTag, TrafficLog};
+use crate::gtp_client::GtpClient;
+use crate::nboard_client::NboardClient;
 use crate::openings::{Book, OpeningsSpec};
 use crate::pgn::{PgnOut, PgnStyle, PgnWriter};
 use crate::player::{EngineKind, EngineSpec, Fault, GameStart, Player, Proto};
@@ -284,6 +286,15 @@ fn make_player<'a, G: GameIo, D: TextProtocol<Game = G> + 'a>(
             Box::new(TextClient::<D>::new(launch.clone(), init, tag.clone()))
         }
         (EngineKind::Process { launch, .. }, Some(Proto::Ugi)) => uci(Dialect::Ugi, launch),
+        (EngineKind::Process { launch, .. }, Some(Proto::Nboard)) => Box::new(
+            NboardClient::<G>::new(launch.clone(), spec.limits, init, tag.clone()),
+        ),
+        (EngineKind::Process { launch, .. }, Some(Proto::Gtp)) => Box::new(GtpClient::<G>::new(
+            launch.clone(),
+            spec.limits,
+            init,
+            tag.clone(),
+        )),
         (EngineKind::Process { launch, .. }, _) => uci(Dialect::Uai, launch),
     }
 }
@@ -569,6 +580,24 @@ impl<G: GameIo> Plan<G> {
             book.check(|o| D::setup_commands(o, engine::game::Side::First, 0, false).map(drop))
                 .map_err(usage)?;
         }
+        if let Some(e) = cfg
+            .engines
+            .iter()
+            .find(|e| e.proto::<G>() == Some(Proto::Gtp))
+        {
+            book.check(|o| {
+                if o.base.fen() == G::startpos(o.base.rule_set()).fen() {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "engine {} speaks GTP, which cannot set up a position: openings must be \
+                         moves from the start position, not a FEN",
+                        e.name
+                    ))
+                }
+            })
+            .map_err(usage)?;
+        }
         let schedule = schedule::build(
             cfg.engines.len(),
             cfg.tournament,
@@ -610,7 +639,9 @@ impl<G: GameIo> Plan<G> {
 pub fn judging_rules<G: GameIo>(cfg: &Config) -> Result<RuleSet, String> {
     let speaks = |p: Proto| cfg.engines.iter().any(|e| e.proto::<G>() == Some(p));
     let text = speaks(Proto::Text);
-    let engine = speaks(Proto::Uai) || speaks(Proto::Ugi);
+    let engine = [Proto::Uai, Proto::Ugi, Proto::Nboard, Proto::Gtp]
+        .into_iter()
+        .any(speaks);
     if let Some(rules) = cfg.rules {
         return Ok(rules);
     }
@@ -624,12 +655,15 @@ pub fn judging_rules<G: GameIo>(cfg: &Config) -> Result<RuleSet, String> {
     Ok(if text { RuleSet::Text } else { RuleSet::Engine })
 }
 
-/// Whether an engine plays the same moves whenever it meets the same position: a UAI/UGI
-/// program limited only by depth or nodes (ours are). Built-in players and text engines
-/// are seeded per game; a clock or a movetime makes the search depend on the machine.
+/// Whether an engine plays the same moves whenever it meets the same position: a
+/// UAI/UGI/NBoard program limited only by depth or nodes (ours are; NTest at a fixed
+/// depth too). Built-in players and text engines are seeded per game; a clock or a
+/// movetime makes the search depend on the machine.
 fn deterministic<G: GameIo>(e: &EngineSpec) -> bool {
-    matches!(e.proto::<G>(), Some(Proto::Uai | Proto::Ugi))
-        && e.limits.tc.is_none()
+    matches!(
+        e.proto::<G>(),
+        Some(Proto::Uai | Proto::Ugi | Proto::Nboard | Proto::Gtp)
+    ) && e.limits.tc.is_none()
         && e.limits.movetime_ms.is_none()
 }
 
@@ -668,11 +702,16 @@ fn check_engine<G: GameIo>(e: &EngineSpec) -> Result<(), String> {
             G::NAME
         ));
     }
+    if let Some(proto) = e.proto::<G>().filter(|p| p.othello_only()) {
+        check_othello_engine::<G>(e, proto)?;
+    }
     if !e.options.is_empty() {
         let (name, _) = &e.options[0];
         let what = match (&e.kind, e.proto::<G>()) {
             (EngineKind::Builtin(_), _) => Some("is a built-in player, which takes no options"),
             (_, Some(Proto::Text)) => Some("speaks the text language, which has no options"),
+            (_, Some(Proto::Nboard)) => Some("speaks NBoard, which has no options"),
+            (_, Some(Proto::Gtp)) => Some("speaks GTP, which has no options"),
             _ => None,
         };
         if let Some(what) = what {
@@ -695,6 +734,47 @@ fn check_engine<G: GameIo>(e: &EngineSpec) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// An NBoard or GTP engine plays Reversi (Othello) only, and only under the limits its
+/// protocol can tell it (see `nboard_client.rs` and `gtp_client.rs`): neither has a node
+/// limit, GTP has no depth, and NBoard's GGF clock counts whole seconds without moves
+/// per period, so a clock below a second needs `depth=` to play by.
+fn check_othello_engine<G: GameIo>(e: &EngineSpec, proto: Proto) -> Result<(), String> {
+    let who = format!("engine {}: proto={}", e.name, proto.name());
+    if G::NAME != "reversi" {
+        return Err(format!(
+            "{who} speaks Othello only; {} is not played over it (use proto=ugi)",
+            G::NAME
+        ));
+    }
+    let l = &e.limits;
+    if l.nodes.is_some() {
+        return Err(format!("{who} has no node limit (use tc= or st=)"));
+    }
+    match proto {
+        Proto::Gtp if l.depth.is_some() => {
+            Err(format!("{who} has no depth limit (use tc= or st=)"))
+        }
+        Proto::Gtp if l.tc.is_none() && l.movetime_ms.is_none() => {
+            Err(format!("{who} needs tc= or st="))
+        }
+        Proto::Nboard if l.tc.is_some_and(|tc| tc.moves.is_some()) => Err(format!(
+            "{who}: the GGF clock has no moves per period (use tc=TIME+INC)"
+        )),
+        Proto::Nboard
+            if l.depth.is_none()
+                && l.tc
+                    .map_or(l.movetime_ms, |tc| Some(tc.base_ms))
+                    .is_some_and(|ms| ms < 1000) =>
+        {
+            Err(format!(
+                "{who}: the GGF clock counts whole seconds, so a time below 1 s cannot be told; \
+                 add depth=N or give more time"
+            ))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The engine traffic log of `-log file=F` (appended to: a resumed run adds to it)

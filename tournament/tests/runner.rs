@@ -1635,3 +1635,389 @@ fn round_robin_of_uai_text_and_builtin_players() {
     let first_comment = uai_first.split('{').nth(1).unwrap();
     assert!(first_comment.contains('/'), "{uai_first}");
 }
+
+/// The repository's Reversi book (6 random plies from the start).
+fn reversi_book() -> String {
+    format!(
+        "file={}/openings/reversi-openings.txt",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// Every line of the traffic log `log` of engine tag `tag` with mark `mark`, its text.
+fn log_lines(log: &Path, tag: &str, mark: char) -> Vec<String> {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let head = format!("{tag} {mark} ");
+    text.lines()
+        .filter_map(|l| l.split_once("] ").map(|(_, rest)| rest))
+        .filter_map(|rest| rest.strip_prefix(&head))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn nboard_engine_plays_our_ugi_engine() {
+    // Our reversi in NBoard mode against itself over UGI, from the book with colours
+    // swapped: every game ends on the board, the PGN reads back whole, and the NBoard
+    // side was driven as a GUI drives it (depth, GGF game with the clock, timed moves,
+    // `go` answered `===`).
+    let reversi = engine_binary("reversi");
+    let dir = scratch("nboard");
+    let (res, pgn, log) = (dir.join("r.jsonl"), dir.join("g.pgn"), dir.join("e.log"));
+    let cmd = format!("cmd={}", reversi.display());
+    let book = reversi_book();
+    let o = run(&[
+        "-variant",
+        "reversi",
+        "-engine",
+        "name=nb",
+        &cmd,
+        "args=--nboard",
+        "proto=nboard",
+        "tc=30+1",
+        "depth=3",
+        "-engine",
+        "name=ugi",
+        &cmd,
+        "proto=ugi",
+        "depth=3",
+        "-games",
+        "2",
+        "-repeat",
+        "-openings",
+        &book,
+        "-results",
+        res.to_str().unwrap(),
+        "-pgnout",
+        pgn.to_str().unwrap(),
+        "-log",
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let recs = records(&res);
+    assert_eq!(recs.len(), 2, "{recs:?}");
+    for (id, _, reason, _) in &recs {
+        assert!(
+            reason.starts_with("no moves for either side"),
+            "game {id}: {reason}"
+        );
+    }
+    assert_pgn_reads_back_whole(&pgn, &res);
+    let sent = log_lines(&log, "nb#1", '>');
+    let read = log_lines(&log, "nb#1", '<');
+    assert_eq!(sent[0], "nboard 2", "{sent:?}");
+    assert!(sent.contains(&"set depth 3".to_string()), "{sent:?}");
+    let first = "(;GM[Othello]PC[tournament]TI[0:30/0:01]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[D3]W[E3]B[F5]W[E6]B[F2]W[C4];)";
+    assert!(sent.contains(&format!("set game {first}")), "{sent:?}");
+    // Moves carry the time their side's clock was charged: the engine's own, after
+    // its first move (the other side has no clock).
+    assert!(
+        sent.iter()
+            .any(|l| l.starts_with("move ") && l.contains("//")),
+        "{sent:?}"
+    );
+    assert!(sent.iter().any(|l| l == "go"), "{sent:?}");
+    assert!(read.iter().any(|l| l.starts_with("=== ")), "{read:?}");
+    assert!(read.iter().any(|l| l.starts_with("pong ")), "{read:?}");
+    assert!(!read.iter().any(|l| l.contains("error")), "{read:?}");
+}
+
+/// The fake engine speaking GTP (with `fake_args`) against the random built-in, at
+/// Reversi.
+fn gtp_fake_match(
+    name: &str,
+    fake_args: &str,
+    games: &str,
+    extra: &[&str],
+) -> (Output, Vec<(u64, String, String, String)>) {
+    let mut all = vec!["-variant", "reversi", "-each", "proto=gtp"];
+    all.extend_from_slice(extra);
+    fake_match(name, &format!("--gtp {fake_args}"), games, &all)
+}
+
+#[test]
+fn gtp_engine_plays_by_our_rules_on_a_clock() {
+    let dir = scratch("gtp-log");
+    let log = dir.join("e.log");
+    let book = reversi_book();
+    let (o, recs) = gtp_fake_match(
+        "gtp",
+        "--seed 3",
+        "4",
+        &[
+            "-each",
+            "tc=20",
+            "-openings",
+            &book,
+            "-log",
+            log.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(recs.len(), 4, "{recs:?}");
+    for (id, _, reason, _) in &recs {
+        assert!(
+            reason.starts_with("no moves for either side"),
+            "game {id}: {reason}"
+        );
+    }
+    let sent = log_lines(&log, "fake#1", '>');
+    for line in [
+        "boardsize 8",
+        "clear_board",
+        "play b d3",
+        "play w e3",
+        "time_settings 20 0 0",
+        "genmove b",
+        "genmove w",
+    ] {
+        assert!(sent.iter().any(|l| l == line), "no '{line}' in {sent:?}");
+    }
+    assert!(
+        sent.iter().any(|l| l.starts_with("time_left b "))
+            && sent.iter().any(|l| l.starts_with("time_left w ")),
+        "{sent:?}"
+    );
+    let read = log_lines(&log, "fake#1", '<');
+    assert!(!read.iter().any(|l| l.starts_with('?')), "{read:?}");
+}
+
+#[test]
+fn gtp_engine_faults_lose_as_for_ugi_engines() {
+    // st below a second: GTP's whole seconds cannot say it, so no clock commands; the
+    // referee's deadline is the clock.
+    let (o, recs) = gtp_fake_match("gtp-illegal", "--illegal-after 1", "2", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 2, "fake illegal move '");
+    let (o, recs) = gtp_fake_match("gtp-error", "--garbage-after 1", "2", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 2, "unparsable answer: 'genmove ");
+    assert!(recs[0].2.contains("answered '? cannot play'"), "{recs:?}");
+    let started = Instant::now();
+    let (o, recs) = gtp_fake_match("gtp-hang", "--hang-after 2", "2", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 2, "time forfeit");
+    assert!(started.elapsed() < Duration::from_secs(15));
+    let (o, recs) = gtp_fake_match("gtp-refuse", "--refuse play", "2", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 2, "refused a move in play: 'play ");
+    let (o, recs) = gtp_fake_match("gtp-crash", "--crash-after 1", "2", &["-recover"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 2, "crash");
+    // A resignation is no fault: the game ends so, recorded as such.
+    let (o, recs) = gtp_fake_match("gtp-resign", "--resign-after 2", "2", &["-report"]);
+    // fake_match's results file, in its scratch directory.
+    let res = std::env::temp_dir()
+        .join(format!("tournament-test-{}-gtp-resign", std::process::id()))
+        .join("r.jsonl");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_fake_lost_all(&recs, 2, "fake resigns");
+    let text = std::fs::read_to_string(&res).unwrap();
+    assert!(text.contains("\"ending\":\"resignation\""), "{text}");
+    assert!(stdout(&o).contains("2 resignation"), "{}", stdout(&o));
+}
+
+#[test]
+fn othello_protocols_refuse_what_they_cannot_play() {
+    let book = reversi_book();
+    let fen = scratch("gtp-fen").join("o.epd");
+    std::fs::write(&fen, "8/8/8/3ox3/3xxx2/8/8/8 o\n").unwrap();
+    let fen_book = format!("file={}", fen.display());
+    let fake = format!("cmd={FAKE}");
+    for (words, why) in [
+        (
+            vec!["-variant", "ataxx", "-engine", "proto=gtp", "st=1"],
+            "proto=gtp speaks Othello only; ataxx is not played over it",
+        ),
+        (
+            vec!["-variant", "loa", "-engine", "proto=nboard", "depth=2"],
+            "proto=nboard speaks Othello only",
+        ),
+        (
+            vec!["-variant", "reversi", "-engine", "proto=gtp", "depth=2"],
+            "has no depth limit",
+        ),
+        (
+            vec![
+                "-variant",
+                "reversi",
+                "-engine",
+                "proto=nboard",
+                "nodes=100",
+            ],
+            "has no node limit",
+        ),
+        (
+            vec!["-variant", "reversi", "-engine", "proto=nboard", "st=0.5"],
+            "a time below 1 s cannot be told",
+        ),
+        (
+            vec!["-variant", "reversi", "-engine", "proto=nboard", "tc=40/60"],
+            "no moves per period",
+        ),
+        (
+            vec![
+                "-variant",
+                "reversi",
+                "-engine",
+                "proto=gtp",
+                "st=1",
+                "option.Hash=1",
+            ],
+            "speaks GTP, which has no options",
+        ),
+        (
+            vec![
+                "-variant",
+                "reversi",
+                "-engine",
+                "proto=gtp",
+                "st=1",
+                "-openings",
+                &fen_book,
+            ],
+            "cannot set up a position",
+        ),
+    ] {
+        let mut args = words.clone();
+        args.insert(3, &fake);
+        args.extend(["-engine", "builtin=random"]);
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(why), "{args:?}: {err}");
+    }
+    // The same GTP engine from moves in our lines plays.
+    let o = run(&[
+        "-variant",
+        "reversi",
+        "-engine",
+        &fake,
+        "args=--gtp",
+        "proto=gtp",
+        "st=1",
+        "-engine",
+        "builtin=random",
+        "-openings",
+        &book,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+/// Reversi openings in protocol notation from seeded random play, each with a pass in
+/// it (`0000`) and the game still on after it.
+fn reversi_openings_with_a_pass(count: usize, seed: u64) -> Vec<String> {
+    use engine::game::{GameIo, RuleSet};
+    use engine::games::reversi::position::Position;
+    let mut rng = engine::rng::SplitMix64::new(seed);
+    let mut book = Vec::new();
+    while book.len() < count {
+        let mut pos = Position::startpos(RuleSet::Engine);
+        let mut line = Vec::new();
+        while !pos.is_over() {
+            let legal = pos.legal_moves();
+            let mv = *rng.choose(&legal).unwrap();
+            line.push(pos.move_name(mv));
+            pos.make_move(mv);
+            if mv.is_pass() {
+                break;
+            }
+        }
+        if !pos.is_over() && line.last().is_some_and(|m| m == "0000") {
+            book.push(line.join(" "));
+        }
+    }
+    book
+}
+
+#[test]
+fn gtp_engine_whose_board_passes_by_itself_plays_on() {
+    // grhino answers every `play COLOUR pass` with `? syntax error` (its board passes
+    // by itself): in the opening's set-up and in play, the refusal is let go and the
+    // games end on the board.
+    let dir = scratch("gtp-pass");
+    let (book, log) = (dir.join("book.txt"), dir.join("e.log"));
+    std::fs::write(&book, reversi_openings_with_a_pass(6, 29).join("\n") + "\n").unwrap();
+    let (o, recs) = gtp_fake_match(
+        "gtp-pass-run",
+        "--implicit-pass",
+        "6",
+        &[
+            "-openings",
+            &format!("file={}", book.display()),
+            "-log",
+            log.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(recs.len(), 6, "{recs:?}");
+    for (id, _, reason, _) in &recs {
+        assert!(
+            reason.starts_with("no moves for either side"),
+            "game {id}: {reason}"
+        );
+    }
+    // The fake answers `? syntax error` to passes alone here; the log's two threads may
+    // write an answer before the line it answers, so the lines are counted.
+    let sent = log_lines(&log, "fake#1", '>');
+    let read = log_lines(&log, "fake#1", '<');
+    let passes = sent
+        .iter()
+        .filter(|l| l.starts_with("play ") && l.ends_with(" pass"))
+        .count();
+    let refused = read.iter().filter(|l| *l == "? syntax error").count();
+    assert!(
+        passes >= 6 && refused == passes,
+        "{passes} {refused}: {sent:?}"
+    );
+}
+
+#[test]
+fn nboard_faults_lose_as_for_ugi_engines() {
+    // Our reversi in NBoard mode: a depth it refuses (`status error: …` before the
+    // pong) loses the game as a refused set-up; a search far deeper than its second
+    // (depth 30) is a time forfeit, as for any engine.
+    let reversi = engine_binary("reversi");
+    let cmd = format!("cmd={}", reversi.display());
+    let book = reversi_book();
+    for (name, limits, why) in [
+        (
+            "nboard-refused",
+            ["depth=61", "st=1"],
+            "nb set-up refused: status error: depth 61 is not in 1..=60",
+        ),
+        ("nboard-late", ["depth=30", "st=1"], "nb time forfeit"),
+    ] {
+        let dir = scratch(name);
+        let res = dir.join("r.jsonl");
+        let o = run(&[
+            "-variant",
+            "reversi",
+            "-engine",
+            "name=nb",
+            &cmd,
+            "args=--nboard",
+            "proto=nboard",
+            limits[0],
+            limits[1],
+            "-engine",
+            "builtin=random",
+            "-games",
+            "2",
+            "-openings",
+            &book,
+            "-recover",
+            "-results",
+            res.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let recs = records(&res);
+        assert_eq!(recs.len(), 2, "{recs:?}");
+        for (_, result, reason, first) in &recs {
+            let expected = if first == "nb" { "0-1" } else { "1-0" };
+            assert_eq!(result, expected, "{reason}");
+            assert!(reason.starts_with(why), "reason '{reason}' lacks '{why}'");
+        }
+    }
+}

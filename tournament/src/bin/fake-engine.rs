@@ -12,6 +12,15 @@
 //! prompts. `--score CP` sets the score of its `info` line before each move (default 0).
 //! `--refuse WORD` (text language) answers every command WORD with `error: WORD is
 //! refused` and ignores it, as a program refuses a set-up command.
+//! `--gtp` speaks GTP as the Othello engines do (Reversi with our rules, squares a1–h8,
+//! row 1 at the top: `boardsize 8`, `clear_board`, `play b d3`, `genmove w` answered
+//! `= d3` / `= pass`, `time_settings` / `time_left`, ids echoed); there `--illegal-after`
+//! answers an occupied square, `--garbage-after` answers `? cannot play` instead of a move,
+//! `--resign-after N` answers `= resign`, `--refuse WORD` answers every command WORD
+//! with `? WORD is refused`, `--implicit-pass` plays grhino's passes (its board passes
+//! by itself, every `play COLOUR pass` is answered `? syntax error`, and `genmove` for a
+//! colour without a move answers `= pass`), and `--crash-after`, `--hang-after`,
+//! `--slow` act as in UAI.
 //! It writes one line on stderr when it starts.
 
 use engine::game::Side;
@@ -24,6 +33,9 @@ use std::time::Duration;
 #[derive(Default)]
 struct Opts {
     text: bool,
+    gtp: bool,
+    implicit_pass: bool,
+    resign_after: Option<u64>,
     crash_after: Option<u64>,
     hang_after: Option<u64>,
     illegal_after: Option<u64>,
@@ -49,6 +61,9 @@ fn parse_opts() -> Opts {
     while i < args.len() {
         match args[i].as_str() {
             "--text" => o.text = true,
+            "--gtp" => o.gtp = true,
+            "--implicit-pass" => o.implicit_pass = true,
+            "--resign-after" => o.resign_after = Some(num(i)),
             "--prompt" => o.prompt = true,
             "--no-handshake" => o.no_handshake = true,
             "--no-readyok" => o.no_readyok = true,
@@ -66,7 +81,12 @@ fn parse_opts() -> Opts {
         if args[i].starts_with("--")
             && !matches!(
                 args[i].as_str(),
-                "--text" | "--prompt" | "--no-handshake" | "--no-readyok"
+                "--text"
+                    | "--gtp"
+                    | "--implicit-pass"
+                    | "--prompt"
+                    | "--no-handshake"
+                    | "--no-readyok"
             )
         {
             i += 1;
@@ -135,6 +155,8 @@ fn main() {
     eprintln!("fake-engine: started, seed {}", o.seed);
     if o.text {
         text_main(&o)
+    } else if o.gtp {
+        gtp_main(&o)
     } else {
         uai_main(&o)
     }
@@ -340,6 +362,134 @@ fn text_main(o: &Opts) {
                 }
                 None => out("error: not a legal entry"),
             },
+        }
+    }
+}
+
+/// GTP with the Othello engines' conventions, on our Reversi rules.
+fn gtp_main(o: &Opts) {
+    use engine::games::reversi::{parse_square, Move as RMove, Position as RPosition};
+    let mut rng = SplitMix64::new(o.seed);
+    let mut pos = RPosition::startpos(engine::game::RuleSet::Engine);
+    let mut made = 0u64;
+    let colour = |w: Option<&&str>| match w.map(|s| s.to_ascii_lowercase()).as_deref() {
+        Some("b" | "black") => Some(Side::First),
+        Some("w" | "white") => Some(Side::Second),
+        _ => None,
+    };
+    let name = |mv: RMove| {
+        if mv.is_pass() {
+            "pass".to_string()
+        } else {
+            engine::games::reversi::square_name(mv.square()).to_ascii_uppercase()
+        }
+    };
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        let mut words: Vec<&str> = line.split_whitespace().collect();
+        // An optional numeric id, echoed in the answer.
+        let id = match words.first() {
+            Some(w) if w.bytes().all(|b| b.is_ascii_digit()) => words.remove(0).to_string(),
+            _ => String::new(),
+        };
+        let ok = |text: &str| {
+            let sep = if text.is_empty() { "" } else { " " };
+            out(&format!("={id}{sep}{text}\n"));
+        };
+        let fail = |text: &str| out(&format!("?{id} {text}\n"));
+        let Some(&cmd) = words.first() else { continue };
+        if o.refuse.as_deref() == Some(cmd) {
+            fail(&format!("{cmd} is refused"));
+            continue;
+        }
+        match cmd {
+            "protocol_version" => ok("2"),
+            "name" => ok("fake-engine"),
+            "version" => ok("1"),
+            "list_commands" => ok(
+                "protocol_version\nname\nversion\nlist_commands\nquit\nboardsize\n\
+                 clear_board\nplay\ngenmove\ntime_settings\ntime_left",
+            ),
+            "boardsize" if words.get(1) == Some(&"8") => ok(""),
+            "boardsize" => fail("unacceptable size"),
+            "clear_board" => {
+                pos = RPosition::startpos(engine::game::RuleSet::Engine);
+                ok("")
+            }
+            "time_settings" | "time_left" => {
+                if words[1..]
+                    .iter()
+                    .all(|w| w.parse::<u64>().is_ok() || colour(Some(w)).is_some())
+                {
+                    ok("")
+                } else {
+                    fail("syntax error")
+                }
+            }
+            "play" => {
+                let mv = match words.get(2).map(|w| w.to_ascii_lowercase()).as_deref() {
+                    Some("pass") => Some(RMove::PASS),
+                    Some(w) => parse_square(w).ok().map(RMove::place),
+                    None => None,
+                };
+                match (colour(words.get(1)), mv) {
+                    (Some(_), Some(mv)) if o.implicit_pass && mv.is_pass() => fail("syntax error"),
+                    (Some(side), Some(mv)) if side == pos.side_to_move() && pos.is_legal(mv) => {
+                        pos.make_move(mv);
+                        if o.implicit_pass && pos.is_legal(RMove::PASS) {
+                            pos.make_move(RMove::PASS);
+                        }
+                        ok("")
+                    }
+                    (Some(_), Some(_)) => fail("illegal move"),
+                    _ => fail("syntax error"),
+                }
+            }
+            "genmove" => {
+                if colour(words.get(1)) != Some(pos.side_to_move()) {
+                    if o.implicit_pass && colour(words.get(1)).is_some() {
+                        ok("pass");
+                    } else {
+                        fail("not that colour's turn");
+                    }
+                    continue;
+                }
+                if o.slow_ms > 0 {
+                    std::thread::sleep(Duration::from_millis(o.slow_ms));
+                }
+                if o.resign_after.is_some_and(|n| made >= n) {
+                    ok("resign");
+                    continue;
+                }
+                match next_act(o, made) {
+                    Act::Crash => std::process::exit(3),
+                    Act::Hang => hang(),
+                    Act::Illegal => {
+                        let taken = !pos.empty();
+                        ok(&name(RMove::place(taken.trailing_zeros() as u8)));
+                    }
+                    Act::Garbage => fail("cannot play"),
+                    Act::LongLine => out(&long_line("= pass\n")),
+                    Act::Play => {
+                        let moves = pos.legal_moves();
+                        let mv = moves
+                            .get(rng.below(moves.len()))
+                            .copied()
+                            .unwrap_or(RMove::PASS);
+                        pos.make_move(mv);
+                        if o.implicit_pass && pos.is_legal(RMove::PASS) {
+                            pos.make_move(RMove::PASS);
+                        }
+                        ok(&name(mv));
+                    }
+                }
+                made += 1;
+            }
+            "quit" => {
+                ok("");
+                return;
+            }
+            _ => fail("unknown command"),
         }
     }
 }

@@ -9,6 +9,7 @@
 
 pub mod ataxx;
 pub mod ataxx2008;
+pub mod kit;
 pub mod loa;
 pub mod reversi;
 
@@ -53,6 +54,9 @@ pub enum ThinkError {
 pub trait TextDialect {
     /// The game it plays.
     type Game: GameIo;
+
+    /// The language as data: comments, extra words, error stream, lines.
+    const SPEC: &'static kit::Spec;
 
     /// One input line, parsed.
     type Command: PartialEq;
@@ -104,12 +108,30 @@ pub trait TextDialect {
         Self::is_quit(line)
     }
 
-    /// Reports an error in this language's form and stream: by default one
+    /// Reports an error in this language's form and stream ([`kit::Errors`]): one
     /// `error: MESSAGE` line on stdout, among the program's other output (inside a
-    /// `load`ed file, `error: 'FILE' line N: MESSAGE`).
+    /// `load`ed file, `error: 'FILE' line N: MESSAGE`), or `Error: MESSAGE` on stderr.
     fn error(host: &mut Host<Self::Game>, message: &str) {
-        let at = host.location();
-        host.say(&format!("error: {at}{message}"));
+        match Self::SPEC.errors {
+            kit::Errors::Stdout => {
+                let at = host.location();
+                host.say(&format!("error: {at}{message}"));
+            }
+            kit::Errors::Stderr => host.say_err(&format!("Error: {message}")),
+        }
+    }
+
+    /// What play does when [`Host::think`] gave no move: ends the session, runs the
+    /// line that interrupted it, or reports the internal error and goes on.
+    fn think_failed(&mut self, e: ThinkError, host: &mut Host<Self::Game>) -> Flow {
+        match e {
+            ThinkError::Quit => Flow::Quit,
+            ThinkError::Interrupted(line) => self.execute(&line, host),
+            ThinkError::Internal(why) => {
+                Self::error(host, &format!("internal error, no AI move made: {why}"));
+                Flow::Continue
+            }
+        }
     }
 
     /// Transposition table size of the AI, in MiB.
@@ -185,6 +207,10 @@ pub trait TextProtocol {
     /// The game it plays.
     type Game: GameIo;
 
+    /// The language's lines ([`kit::Spec`]): the AI move, result and dump lines are
+    /// recognised from it.
+    const SPEC: &'static kit::Spec;
+
     /// Commands that make a program (fresh, or after `played` earlier games) ready to
     /// play `opening` with the AI on `ai_side`, seeded with `seed`, the other side typed.
     /// Ends with a command that prints a dump (the barrier), but does not start play.
@@ -206,13 +232,19 @@ pub trait TextProtocol {
 
     /// Recognises an AI move line (prompts included): the side that moved if the line
     /// names it, and the move's text.
-    fn parse_ai_move(line: &str) -> Option<(Option<Side>, String)>;
+    fn parse_ai_move(line: &str) -> Option<(Option<Side>, String)> {
+        Self::SPEC.parse_ai_move_line(line)
+    }
 
     /// Recognises a result line (prompts included).
-    fn parse_result(line: &str) -> Option<Outcome>;
+    fn parse_result(line: &str) -> Option<Outcome> {
+        Self::SPEC.parse_result_line(line)
+    }
 
     /// True for a line that delimits a dump (`===`), prompts removed.
-    fn is_dump_marker(line: &str) -> bool;
+    fn is_dump_marker(line: &str) -> bool {
+        Self::SPEC.is_dump_marker(line)
+    }
 }
 
 /// What a dialect may ask of the session: output, and moves from the AI.

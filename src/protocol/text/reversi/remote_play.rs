@@ -41,6 +41,7 @@ use super::{
 use crate::game::{GameIo, Outcome, Side};
 use crate::games::reversi::{Move, Position};
 use crate::protocol::remote::{self, listen_interface, remote_timeout, says, Breach};
+use crate::protocol::text::kit::Common;
 use crate::protocol::text::{Flow, PeerRead, RemoteEvent, TextDialect};
 use std::time::Instant;
 
@@ -87,7 +88,11 @@ fn acts_while_waiting(line: &str) -> bool {
     matches!(
         super::parse(line),
         Ok(Some(
-            Command::Resign | Command::Quit | Command::Dump | Command::Help | Command::Board
+            Command::Resign
+                | Command::Common(Common::Quit)
+                | Command::Common(Common::Dump)
+                | Command::Common(Common::Help)
+                | Command::Board
         ))
     )
 }
@@ -96,7 +101,9 @@ fn acts_while_waiting(line: &str) -> bool {
 fn only_looks(line: &str) -> bool {
     matches!(
         super::parse(line),
-        Ok(Some(Command::Dump | Command::Help | Command::Board))
+        Ok(Some(
+            Command::Common(Common::Dump) | Command::Common(Common::Help) | Command::Board
+        ))
     )
 }
 
@@ -118,17 +125,18 @@ impl ReversiText {
     pub(super) fn remote_allows(&self, cmd: &Command) -> Result<(), TextError> {
         let looking = matches!(
             cmd,
-            Command::Dump | Command::Help | Command::Board | Command::Quit
+            Command::Common(Common::Dump)
+                | Command::Common(Common::Help)
+                | Command::Board
+                | Command::Common(Common::Quit)
         );
         match (self.link, self.state) {
-            (Link::Visitor, State::Setup) if !looking => Err(TextError::WrongState(
+            (Link::Visitor, State::Setup) if !looking => Err(TextError::refused(
                 "the host sets this game up: only dump, board, help and quit now",
             )),
-            (Link::Waiting, _) if matches!(cmd, Command::Start | Command::Move(_)) => {
-                Err(TextError::WrongState(
-                    "waiting for an opponent to join first (clear cancels hosting)",
-                ))
-            }
+            (Link::Waiting, _) if matches!(cmd, Command::Start | Command::Move(_)) => Err(
+                TextError::refused("waiting for an opponent to join first (clear cancels hosting)"),
+            ),
             _ => Ok(()),
         }
     }
@@ -150,7 +158,7 @@ impl ReversiText {
     ) -> Result<Flow, TextError> {
         let interface = listen_interface();
         host.host_game(&id, interface)
-            .map_err(|e| TextError::Remote(format!("cannot host: {e}")))?;
+            .map_err(|e| TextError::refused(format!("cannot host: {e}")))?;
         let port = remote::port_for(Position::NAME, &id);
         host.say(&says::hosting(&id, interface, port));
         self.clear_board();
@@ -167,11 +175,11 @@ impl ReversiText {
         host: &mut ReversiHost,
     ) -> Result<Flow, TextError> {
         host.join_game(address)
-            .map_err(|e| TextError::Remote(format!("cannot join: {e}")))?;
+            .map_err(|e| TextError::refused(format!("cannot join: {e}")))?;
         if !host.send_peer("") {
             host.disconnect();
-            return Err(TextError::Remote(
-                "cannot join: the host closed the connection".into(),
+            return Err(TextError::refused(
+                "cannot join: the host closed the connection",
             ));
         }
         self.clear_board();

@@ -206,6 +206,7 @@ impl TextDialect for AtaxxText {
     type Command = Command;
     type Error = TextError;
     const SPEC: &'static Spec = &SPEC;
+    type Options = ();
 
     fn new() -> AtaxxText {
         AtaxxText {

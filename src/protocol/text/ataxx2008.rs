@@ -41,12 +41,6 @@ use crate::protocol::remote::{self, says, Breach};
 use crate::protocol::text::{Flow, Host, PeerRead as Got, RemoteEvent, TextDialect, TextProtocol};
 use std::time::Duration;
 
-// The remote timeout and the listening interface are process settings shared with the
-// other games' dialects (`--remote-timeout`, `--listen`): see `protocol::remote`.
-pub use crate::protocol::remote::{
-    listen_interface, remote_timeout, set_listen_interface, set_remote_timeout, REMOTE_TIMEOUT,
-};
-
 /// The block names of `ataxx-2008.txt` §1.1 and the square of the upper-left 4×4
 /// corner each stands for, in the order a canonical configuration lists them. Each
 /// blocks its square and the square's reflections across the middle row and column.
@@ -278,6 +272,7 @@ impl TextDialect for Ataxx2008 {
     type Command = Command;
     type Error = TextError;
     const SPEC: &'static Spec = &SPEC;
+    type Options = ();
 
     fn new() -> Ataxx2008 {
         Ataxx2008 {
@@ -330,8 +325,8 @@ impl TextDialect for Ataxx2008 {
             }
             Command::Host(id) => {
                 self.require_local("host")?;
-                let interface = listen_interface();
-                host.host_game(&id, interface).map_err(TextError::refused)?;
+                let interface = host.listen_interface();
+                host.host_game(&id).map_err(TextError::refused)?;
                 host.say(&says::hosting(
                     &id,
                     interface,
@@ -633,6 +628,12 @@ impl Ataxx2008 {
         host.read_peer(timeout, is_abandon)
     }
 
+    /// Reads the peer's next message within the remote timeout (`read_peer`).
+    fn read_peer_timed(&mut self, host: &mut AtaxxHost) -> Got {
+        let timeout = host.remote_timeout();
+        self.read_peer(host, Some(timeout))
+    }
+
     /// The game is over on the board. With a remote Opponent, the side that sent the
     /// last move (`we_sent_last`) waits for the other's `stop`; the other sends it.
     /// Then the result is announced and the connection closed.
@@ -643,7 +644,7 @@ impl Ataxx2008 {
         let mut then = None;
         if self.link == Link::Connected {
             if we_sent_last {
-                match self.read_peer(host, Some(remote_timeout())) {
+                match self.read_peer_timed(host) {
                     Got::Message(m) if parse_message(&m) == Some(Message::Stop) => {}
                     Got::Message(m) => return self.breach(Breach::NotAnAck, &m, host),
                     Got::Fault(why) => return self.peer_forfeits(host, &why),
@@ -720,7 +721,7 @@ impl Ataxx2008 {
 
     /// The host's `ready` must follow a visitor's arrival within the remote timeout.
     fn await_ready(&mut self, host: &mut AtaxxHost) -> Flow {
-        match self.read_peer(host, Some(remote_timeout())) {
+        match self.read_peer_timed(host) {
             Got::Message(m) if parse_message(&m) == Some(Message::Ready) => {
                 host.say(&says::opponent_joined(&self.game_id));
                 Flow::Continue
@@ -768,7 +769,7 @@ impl Ataxx2008 {
                 }
                 _ => return self.unexpected(&m, host),
             }
-            m = match self.read_peer(host, Some(remote_timeout())) {
+            m = match self.read_peer_timed(host) {
                 Got::Message(m) => m,
                 Got::Fault(why) => return self.peer_forfeits(host, &why),
                 Got::Interrupted(line) => return self.execute(&line, host),

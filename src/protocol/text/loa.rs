@@ -13,7 +13,8 @@
 //! only), `>` (prompts only) or `===` (dumps only); quoted input has them masked.
 //!
 //! The command-line options that change the session (`--strict`, `--log`) reach the
-//! dialect through [`configure`], because [`TextDialect::new`] takes no arguments.
+//! dialect as a value ([`Options`], through [`TextDialect::with_options`]); `--strict`
+//! turns into the exit status through [`TextDialect::exit_status`].
 
 pub use super::kit::TextError;
 use super::kit::{self, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec};
@@ -22,9 +23,7 @@ use crate::games::loa::bitboard::{file_of, rank_of, square};
 use crate::games::loa::notation::{colour_name, parse_square, square_name};
 use crate::games::loa::position::{Move, Position};
 use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol};
-use std::cell::RefCell;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -191,25 +190,13 @@ Initially black is typed and white is the AI.";
 /// Where `--log` writes: shared, so the binary keeps a handle.
 pub type LogSink = Arc<Mutex<dyn Write + Send>>;
 
-/// Session options from the command line (see [`configure`]).
+/// Session options from the command line, handed to [`TextDialect::with_options`].
 #[derive(Clone, Default)]
 pub struct Options {
-    /// `--strict`: a refused move ends the session and sets [`Options::failed`].
+    /// `--strict`: a refused move ends the session with exit status 1.
     pub strict: bool,
     /// `--log=FILE`: every processed line and the AI's moves are appended here.
     pub log: Option<LogSink>,
-    /// Set when `--strict` ended the session; the binary turns it into exit status 1.
-    pub failed: Arc<AtomicBool>,
-}
-
-thread_local! {
-    static CONFIG: RefCell<Options> = RefCell::new(Options::default());
-}
-
-/// Sets the options of the sessions this thread starts next (the binary calls it
-/// before `text::run`; each test thread has its own).
-pub fn configure(options: Options) {
-    CONFIG.with(|c| *c.borrow_mut() = options);
 }
 
 /// The Lines of Action dialect's session state.
@@ -223,6 +210,8 @@ pub struct LoaText {
     /// Plies played since `new`: mixed into the AI's seed.
     ply: u64,
     options: Options,
+    /// `--strict` ended the session.
+    failed: bool,
 }
 
 type LoaHost<'a> = Host<'a, Position>;
@@ -232,15 +221,21 @@ impl TextDialect for LoaText {
     type Command = Command;
     type Error = TextError;
     const SPEC: &'static Spec = &SPEC;
+    type Options = Options;
 
     fn new() -> LoaText {
+        LoaText::with_options(Options::default())
+    }
+
+    fn with_options(options: Options) -> LoaText {
         LoaText {
             pos: Position::startpos(RuleSet::Text),
             playing: true,
             auto: [false, true],
             seed: 0,
             ply: 0,
-            options: CONFIG.with(|c| c.borrow().clone()),
+            options,
+            failed: false,
         }
     }
 
@@ -261,12 +256,17 @@ impl TextDialect for LoaText {
                 Self::error(host, &e.to_string());
                 let first = line.split_whitespace().next().unwrap_or("");
                 if self.options.strict && is_move_word(first) {
-                    self.options.failed.store(true, Ordering::Relaxed);
+                    self.failed = true;
                     return Flow::Quit;
                 }
                 Flow::Continue
             }
         }
+    }
+
+    /// 1 once `--strict` ended the session at a refused move.
+    fn exit_status(&self) -> i32 {
+        self.failed as i32
     }
 
     fn prompt(&self) -> Option<String> {
@@ -587,21 +587,30 @@ mod tests {
     use crate::protocol::input::Line;
     use crate::protocol::text;
 
-    /// Runs a session over `input`; returns (stdout, stderr).
-    fn session(input: &str, options: Options) -> (String, String) {
-        configure(options);
+    /// Runs a session over `input`; returns (stdout, stderr, exit status).
+    fn run_session(input: &str, options: Options) -> (String, String, i32) {
         let (tx, rx) = crossbeam_channel::unbounded();
         for l in input.lines() {
             tx.send(Line::new(l)).unwrap();
         }
         drop(tx);
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        text::run::<LoaText>(None, rx, &mut out, &mut err, false);
-        configure(Options::default());
+        let setup = text::Setup {
+            dialect: options,
+            ..text::Setup::default()
+        };
+        let status = text::run::<LoaText>(None, rx, &mut out, &mut err, false, setup);
         (
             String::from_utf8(out).unwrap(),
             String::from_utf8(err).unwrap(),
+            status,
         )
+    }
+
+    /// Runs a session over `input`; returns (stdout, stderr).
+    fn session(input: &str, options: Options) -> (String, String) {
+        let (out, err, _) = run_session(input, options);
+        (out, err)
     }
 
     fn clean(s: &str) -> bool {
@@ -753,16 +762,14 @@ mod tests {
 
     #[test]
     fn strict_ends_on_a_bad_move_and_the_log_replays() {
-        let failed = Arc::new(AtomicBool::new(false));
         let log: Arc<Mutex<Vec<u8>>> = Arc::new(Mutex::new(Vec::new()));
         let sink: LogSink = log.clone();
         let options = Options {
             strict: true,
             log: Some(sink),
-            failed: failed.clone(),
         };
-        let (out, _) = session("seed 5\nb1-d3\nbogus\nb1-b2\ndump\n", options);
-        assert!(failed.load(Ordering::Relaxed));
+        let (out, _, status) = run_session("seed 5\nb1-d3\nbogus\nb1-b2\ndump\n", options);
+        assert_eq!(status, 1, "--strict ends with status 1 at a refused move");
         assert!(!out.contains("==="), "the program ended before the dump");
         let logged = String::from_utf8(log.lock().unwrap().clone()).unwrap();
         let lines: Vec<&str> = logged.lines().collect();

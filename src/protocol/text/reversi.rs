@@ -227,6 +227,7 @@ impl TextDialect for ReversiText {
     type Command = Command;
     type Error = TextError;
     const SPEC: &'static Spec = &SPEC;
+    type Options = ();
 
     /// NBoard, the protocol of the Othello GUIs (`nboard.rs`).
     fn other_protocols() -> &'static [OtherProtocol] {

@@ -40,7 +40,7 @@ use super::{
 };
 use crate::game::{GameIo, Outcome, Side};
 use crate::games::reversi::{Move, Position};
-use crate::protocol::remote::{self, listen_interface, remote_timeout, says, Breach};
+use crate::protocol::remote::{self, says, Breach};
 use crate::protocol::text::kit::Common;
 use crate::protocol::text::{Flow, PeerRead, RemoteEvent, TextDialect};
 use std::time::Instant;
@@ -156,8 +156,8 @@ impl ReversiText {
         id: String,
         host: &mut ReversiHost,
     ) -> Result<Flow, TextError> {
-        let interface = listen_interface();
-        host.host_game(&id, interface)
+        let interface = host.listen_interface();
+        host.host_game(&id)
             .map_err(|e| TextError::refused(format!("cannot host: {e}")))?;
         let port = remote::port_for(Position::NAME, &id);
         host.say(&says::hosting(&id, interface, port));
@@ -194,7 +194,7 @@ impl ReversiText {
     /// run at once. The rest of the set-up comes while the session reads input
     /// ([`ReversiText::host_message`]), with no deadline: the host's User is typing.
     fn follow_host(&mut self, host: &mut ReversiHost) -> Flow {
-        let deadline = Instant::now() + remote_timeout();
+        let deadline = Instant::now() + host.remote_timeout();
         while self.link == Link::Visitor && self.state == State::Setup {
             let left = deadline.saturating_duration_since(Instant::now());
             return match host.read_peer(Some(left), is_command) {
@@ -269,7 +269,7 @@ impl ReversiText {
     /// Host: the visitor's empty message must follow its arrival within the remote
     /// timeout; the answer is its colour.
     fn await_visitor(&mut self, host: &mut ReversiHost) -> Flow {
-        match host.read_peer(Some(remote_timeout()), Self::is_quit) {
+        match host.read_peer(Some(host.remote_timeout()), Self::is_quit) {
             PeerRead::Message(m) if m.is_empty() => {
                 if !host.send_peer(&color_message(self.player.opponent())) {
                     return self.peer_forfeits(host, "the remote program disconnected");
@@ -320,7 +320,7 @@ impl ReversiText {
         let mut then = None;
         if self.is_remote() {
             if we_sent_last {
-                match host.read_peer(Some(remote_timeout()), Self::is_quit) {
+                match host.read_peer(Some(host.remote_timeout()), Self::is_quit) {
                     PeerRead::Message(m) if m.is_empty() => {}
                     PeerRead::Message(m) => return self.breach(Breach::NotAnAck, &m, host),
                     PeerRead::Fault(why) => return self.peer_forfeits(host, &why),
@@ -362,7 +362,7 @@ impl ReversiText {
     /// before it read ours; a fault is reported (the resignation stands). A `quit` typed
     /// meanwhile comes back, to run after the result.
     fn await_resign_ack(&mut self, host: &mut ReversiHost) -> Option<String> {
-        let deadline = Instant::now() + remote_timeout();
+        let deadline = Instant::now() + host.remote_timeout();
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let why = match host.read_peer(Some(left), Self::is_quit) {

@@ -12,6 +12,8 @@
 //!   (one session loop, a dialect per game in `protocol/text/`), one UCI-family session
 //!   (UAI, UGI) generic over the game, NBoard, the bounded stdin reader, the shared
 //!   command line.
+//! - [`app`]: the one `main` of every binary (logging, the shared command line, the
+//!   subcommands, the choice of protocol and dialect); `src/bin/*.rs` only name a game.
 //! - [`variant`]: the one list of games, each with its dialect, for tools that pick a
 //!   game at run time.
 //! - [`rng`]: the one seeded generator (SplitMix64) behind every "same seed, same
@@ -21,8 +23,9 @@
 //! (the test `layers::rules_stand_alone` fails if it does), the search knows games only
 //! through the trait, and front ends drive the search through its facade. A new game
 //! adds its rules folder, a dialect in `protocol/text/`, one line in
-//! `variant::Variant`, and a thin binary.
+//! `variant::Variant`, its options in `app`, and a four-line binary.
 
+pub mod app;
 pub mod bench;
 pub mod game;
 pub mod games;

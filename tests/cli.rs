@@ -136,3 +136,21 @@ fn one_command_line_style_for_every_binary() {
     let (code, out, _) = run_bin(BINS[1].1, &["--debug", "0", "--strict", "-"], "dump\n");
     assert!(code == 0 && out.starts_with("==="), "{out}");
 }
+
+/// One `app::main` serves every binary: `--debug N` (once only `loa`'s) works for all,
+/// and a value that is not a number is a usage error.
+#[test]
+fn every_binary_takes_debug() {
+    for (name, bin) in BINS {
+        let (code, help, _) = run_bin(bin, &["--help"], "");
+        assert!(code == 0 && help.contains("--debug N"), "{name}: {help}");
+        let (code, out, _) = run_bin(bin, &["perft", "1", "--debug=0"], "");
+        assert!(code == 0 && out.starts_with("nodes "), "{name}: {out}");
+        let (code, out, err) = run_bin(bin, &["--debug", "x"], "");
+        assert_eq!(code, 2, "{name}");
+        assert!(
+            out.is_empty() && err.contains("bad debug level 'x'") && err.contains("usage:"),
+            "{name}: {err}"
+        );
+    }
+}

@@ -7,6 +7,7 @@ use crate::common;
 use common::Engine;
 use engine::games::ataxx::{Position, Rules};
 use engine::protocol::text::ataxx::{parse, Command};
+use engine::protocol::text::kit::Common;
 use engine::rng::SplitMix64;
 use std::time::Duration;
 
@@ -81,7 +82,7 @@ fn expected_errors(line: &[u8], pos: &Position) -> Option<bool> {
         Ok(Some(
             Command::Auto(_)
             | Command::Manual(_)
-            | Command::Seed(_)
+            | Command::Common(Common::Seed(_))
             | Command::Block(_)
             | Command::Start,
         )) => Some(true),

@@ -10,7 +10,6 @@ use super::uci::{self, Dialect};
 use crate::bench;
 use crate::game::{GameIo, RuleSet};
 use std::io::IsTerminal;
-use std::net::Ipv4Addr;
 use std::time::{Duration, Instant};
 
 /// One option of a binary's command line: its name (`--edition`), the name of its
@@ -191,13 +190,13 @@ pub fn help_text(usage: &str, opts: &[Opt]) -> String {
     s
 }
 
-/// Applies the remote-play options given in `p` to this process.
-pub fn apply_remote_options(p: &Parsed) -> Result<(), String> {
+/// The remote-play settings `p` gives (the defaults for those it does not).
+pub fn remote_settings(p: &Parsed) -> Result<remote::Settings, String> {
+    let mut settings = remote::Settings::default();
     if let Some(v) = p.value("--listen") {
-        let addr: Ipv4Addr = v
+        settings.listen = v
             .parse()
             .map_err(|_| format!("bad --listen {} (an IPv4 address)", super::quote(v)))?;
-        remote::set_listen_interface(addr);
     }
     if let Some(v) = p.value("--remote-timeout") {
         let secs: f64 = v
@@ -208,9 +207,9 @@ pub fn apply_remote_options(p: &Parsed) -> Result<(), String> {
                 "bad --remote-timeout {} (seconds, 0.001 to 86400)",
                 super::quote(v)
             ))?;
-        remote::set_remote_timeout(Duration::from_secs_f64(secs));
+        settings.timeout = Duration::from_secs_f64(secs);
     }
-    Ok(())
+    Ok(settings)
 }
 
 /// Deepest `perft` accepted on the command line.
@@ -230,8 +229,9 @@ pub fn usage_for(bin: &str, extra: &[&str]) -> String {
 }
 
 /// Runs the shared command line `p` of the binary `bin` of dialect `D` (`help` is its
-/// help text); returns the exit status: 0 done, 2 a usage error or `--display`.
-pub fn run_parsed<D: TextDialect>(bin: &str, p: &Parsed, help: &str) -> u8 {
+/// help text; `options` the dialect's own, from the command line); returns the exit
+/// status: 0 done, 2 a usage error or `--display`.
+pub fn run_parsed<D: TextDialect>(bin: &str, p: &Parsed, help: &str, options: D::Options) -> u8 {
     let usage_error = |msg: &str| {
         eprintln!("{bin}: {msg}\n{help}");
         2
@@ -248,9 +248,14 @@ pub fn run_parsed<D: TextDialect>(bin: &str, p: &Parsed, help: &str) -> u8 {
         eprintln!("{bin}: no GUI is available; run without --display for the text interface");
         return 2;
     }
-    if let Err(e) = apply_remote_options(p) {
-        return usage_error(&e);
-    }
+    let remote = match remote_settings(p) {
+        Ok(r) => r,
+        Err(e) => return usage_error(&e),
+    };
+    let setup = text::Setup {
+        dialect: options,
+        remote,
+    };
     let mut protocols: Vec<&str> = ["--uai", "--ugi"]
         .into_iter()
         .filter(|f| p.has(f))
@@ -274,9 +279,9 @@ pub fn run_parsed<D: TextDialect>(bin: &str, p: &Parsed, help: &str) -> u8 {
         return (o.run)(None, input::spawn_stdin(), &mut std::io::stdout()) as u8;
     }
     match words.as_slice() {
-        [] if p.has("--uai") => interactive::<D>(Some(Dialect::Uai)),
-        [] if p.has("--ugi") => interactive::<D>(Some(Dialect::Ugi)),
-        [] => interactive::<D>(None),
+        [] if p.has("--uai") => interactive::<D>(Some(Dialect::Uai), setup),
+        [] if p.has("--ugi") => interactive::<D>(Some(Dialect::Ugi), setup),
+        [] => interactive::<D>(None, setup),
         ["perft", depth, fen @ ..] => match depth.parse::<u32>() {
             Ok(d) if d <= MAX_PERFT_DEPTH => match perft::<D::Game>(d, &fen.join(" ")) {
                 Ok(line) => {
@@ -304,7 +309,7 @@ pub fn run_parsed<D: TextDialect>(bin: &str, p: &Parsed, help: &str) -> u8 {
 
 /// Reads the first non-blank line to pick the protocol (unless a flag chose it), then
 /// hands over. A person at a terminal sees the text language's prompt at once.
-fn interactive<D: TextDialect>(forced: Option<Dialect>) -> u8 {
+fn interactive<D: TextDialect>(forced: Option<Dialect>, setup: text::Setup<D::Options>) -> u8 {
     let lines = input::spawn_stdin();
     let mut stdout = std::io::stdout();
     if let Some(dialect) = forced {
@@ -350,7 +355,8 @@ fn interactive<D: TextDialect>(forced: Option<Dialect>) -> u8 {
         (Some(dialect), _) => uci::run::<D::Game>(dialect, first, lines, &mut stdout) as u8,
         (None, Some(p)) => (p.run)(first, lines, &mut stdout) as u8,
         (None, None) => {
-            text::run::<D>(first, lines, &mut stdout, &mut std::io::stderr(), terminal) as u8
+            let err = &mut std::io::stderr();
+            text::run::<D>(first, lines, &mut stdout, err, terminal, setup) as u8
         }
     }
 }

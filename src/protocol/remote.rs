@@ -18,7 +18,7 @@ use super::input::read_bounded_line;
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::io::{self, BufReader, Write};
 use std::net::{Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -36,28 +36,24 @@ pub const PORT_SPAN: u16 = 16000;
 /// relay, the acknowledgement of the last move). A peer that misses it forfeits.
 pub const REMOTE_TIMEOUT: Duration = Duration::from_secs(10);
 
-static TIMEOUT_MS: AtomicU64 = AtomicU64::new(REMOTE_TIMEOUT.as_millis() as u64);
-static LISTEN: AtomicU32 = AtomicU32::new(u32::from_be_bytes([127, 0, 0, 1]));
-
-/// Sets the remote timeout for this process (`--remote-timeout SECONDS`).
-pub fn set_remote_timeout(timeout: Duration) {
-    let ms = timeout.as_millis().clamp(1, u64::MAX as u128) as u64;
-    TIMEOUT_MS.store(ms, Ordering::Relaxed);
+/// The remote-play settings of a session (`--remote-timeout SECONDS`, `--listen ADDR`),
+/// passed in as a value: no process-wide state, so two sessions in one process (tests)
+/// can differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// How long a remote read that is not the wait for the Opponent's move may take.
+    pub timeout: Duration,
+    /// The interface `host ID` listens on.
+    pub listen: Ipv4Addr,
 }
 
-/// The remote timeout in force.
-pub fn remote_timeout() -> Duration {
-    Duration::from_millis(TIMEOUT_MS.load(Ordering::Relaxed))
-}
-
-/// Sets the interface `host ID` listens on (`--listen ADDR`; default loopback).
-pub fn set_listen_interface(interface: Ipv4Addr) {
-    LISTEN.store(u32::from(interface), Ordering::Relaxed);
-}
-
-/// The interface `host ID` listens on.
-pub fn listen_interface() -> Ipv4Addr {
-    Ipv4Addr::from(LISTEN.load(Ordering::Relaxed))
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            timeout: REMOTE_TIMEOUT,
+            listen: Ipv4Addr::LOCALHOST,
+        }
+    }
 }
 
 /// The port a game ID is hosted on: FNV-1a of `GAME/ID`, folded into the private range.

@@ -8,11 +8,12 @@
 //! command changes nothing. Error messages and all other chatter avoid the words the
 //! harness reserves (wins, passes, moves, draw) and the dump marker.
 
+pub use super::kit::TextError;
+use super::kit::{self, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec, Words};
 use crate::game::{Opening, Outcome, Side};
 pub use crate::games::ataxx::block_squares;
 use crate::games::ataxx::{parse_square, square_name, Cell, Move, Position, Rules, TextMove};
-use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol, ThinkError};
-use crate::search::Limits;
+use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol};
 use std::time::Duration;
 
 /// Nodes an AI searches per move. A node budget, not a clock, so the same seed and
@@ -30,155 +31,95 @@ pub enum State {
     Finished,
 }
 
+/// The 2016 language as data (the 2008 edition writes the same lines).
+pub static SPEC: Spec = Spec {
+    colours: ["Red", "Blue"],
+    side_words: ["red", "blue"],
+    comments: Comments::Anywhere,
+    extra_words: ExtraWords::Refused,
+    errors: Errors::Stdout,
+    prompt_end: ':',
+    masked: Masked::Words(&RESERVED),
+    move_lines: MoveLines::Named,
+    results: ["Red wins.", "Blue wins.", "Draw."],
+    results_any_blanks: false,
+    help_words: &["help"],
+    load: true,
+    move_text: is_step_text,
+};
+
+/// True for `c0r0-c1r1` (two squares), the move text of an AI move line.
+fn is_step_text(mv: &str) -> bool {
+    mv.split_once('-')
+        .is_some_and(|(a, b)| parse_square(a).is_ok() && parse_square(b).is_ok())
+}
+
 /// A fully parsed command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
+    /// `quit`, `help`, `dump`, `seed N`, `load FILE`.
+    Common(Common),
     Clear,
     Start,
-    Quit,
     Auto(Side),
     Manual(Side),
     Block(u8),
-    Seed(u64),
     Move(TextMove),
-    Help,
-    Dump,
     Board,
-    Load(String),
-}
-
-/// Why a command was refused. Messages are one line and free of reserved words.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TextError {
-    Unknown(String),
-    BadArgs(&'static str),
-    WrongState(&'static str),
-    Illegal(String),
-    /// An illegal move and why (`no red piece on a1`, `b6 is occupied`, …).
-    IllegalBecause(String, String),
-    /// A refusal whose text is built from the input (already quoted).
-    Refused(String),
-    BlockOccupied(String),
-    BlockAfterPlay,
-    NotYourTurn,
-}
-
-impl std::fmt::Display for TextError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TextError::Unknown(c) => write!(f, "unknown command {} (type help)", quote_input(c)),
-            TextError::BadArgs(usage) => write!(f, "usage: {usage}"),
-            TextError::WrongState(what) => write!(f, "{what}"),
-            TextError::Illegal(m) => write!(f, "illegal move {}", quote_input(m)),
-            TextError::IllegalBecause(m, why) => {
-                write!(f, "illegal move {}: {why}", quote_input(m))
-            }
-            TextError::Refused(why) => write!(f, "{why}"),
-            TextError::BlockOccupied(sq) => {
-                write!(f, "cannot block {sq}: a square there holds a piece")
-            }
-            TextError::BlockAfterPlay => {
-                write!(f, "blocks must be placed before any piece is played")
-            }
-            TextError::NotYourTurn => write!(f, "it is not a manual player's turn"),
-        }
-    }
 }
 
 /// Words and markers the harness reads in our output; chatter never contains them.
-pub const RESERVED: [&str; 5] = ["wins", "passes", "moves", "draw", "==="];
+pub use super::kit::RESERVED_WORDS as RESERVED;
 
-/// Quotes input for an error line: printable, cut short, and with any reserved word
-/// masked, so an echo of `Red wins.` can never be read as a result.
+/// Quotes input for an error line ([`Spec::quote_input`]).
 pub fn quote_input(s: &str) -> String {
-    let mut q = crate::protocol::quote(s);
-    for word in RESERVED {
-        while let Some(i) = q.to_ascii_lowercase().find(word) {
-            q.replace_range(i..i + word.len(), &"?".repeat(word.len()));
-        }
-    }
-    q
+    SPEC.quote_input(s)
 }
 
 /// Parses one line (comments and surrounding blanks allowed). `Ok(None)` for a line
 /// with nothing on it.
 pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
-    let line = line.split('#').next().unwrap_or("");
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let Some(&first) = words.first() else {
+    let Some(w) = SPEC.words(line) else {
         return Ok(None);
     };
-    let word = first.to_ascii_lowercase();
-    let args = &words[1..];
-    let no_args = |cmd: Command, usage: &'static str| {
-        if args.is_empty() {
-            Ok(Some(cmd))
-        } else {
-            Err(TextError::BadArgs(usage))
+    if let Some(c) = w.common() {
+        return c.map(|c| Some(Command::Common(c)));
+    }
+    Ok(Some(match w.word.as_str() {
+        "clear" => w.no_args(Command::Clear, "clear")?,
+        "start" => w.no_args(Command::Start, "start")?,
+        "board" => w.no_args(Command::Board, "board")?,
+        "auto" => Command::Auto(w.side("auto red|blue")?),
+        "manual" => Command::Manual(w.side("manual red|blue")?),
+        "block" => {
+            let sq = w.args(1, "block SQUARE (a1..g7)")?[0];
+            Command::Block(parse_square(sq).map_err(|_| {
+                TextError::refused(format!(
+                    "block: no square {} on the board (a1..g7)",
+                    quote_input(sq)
+                ))
+            })?)
         }
-    };
-    match word.as_str() {
-        "clear" => no_args(Command::Clear, "clear"),
-        "start" => no_args(Command::Start, "start"),
-        "quit" => no_args(Command::Quit, "quit"),
-        "help" => no_args(Command::Help, "help"),
-        "dump" => no_args(Command::Dump, "dump"),
-        "board" => no_args(Command::Board, "board"),
-        "auto" | "manual" => {
-            let usage = if word == "auto" {
-                "auto red|blue"
-            } else {
-                "manual red|blue"
-            };
-            let side = match args {
-                [c] => parse_colour(c).ok_or(TextError::BadArgs(usage))?,
-                _ => return Err(TextError::BadArgs(usage)),
-            };
-            Ok(Some(if word == "auto" {
-                Command::Auto(side)
-            } else {
-                Command::Manual(side)
-            }))
-        }
-        "block" => match args {
-            [sq] => parse_square(sq)
-                .map(|s| Some(Command::Block(s)))
-                .map_err(|_| {
-                    TextError::Refused(format!(
-                        "block: no square {} on the board (a1..g7)",
-                        quote_input(sq)
-                    ))
-                }),
-            _ => Err(TextError::BadArgs("block SQUARE (a1..g7)")),
-        },
-        "seed" => match args {
-            [n] => parse_seed(n)
-                .map(|s| Some(Command::Seed(s)))
-                .ok_or(TextError::BadArgs("seed N (a 64-bit integer)")),
-            _ => Err(TextError::BadArgs("seed N (a 64-bit integer)")),
-        },
-        "load" => match crate::protocol::rest_of_line(line, first) {
-            Some(file) => Ok(Some(Command::Load(file))),
-            None => Err(TextError::BadArgs("load FILE")),
-        },
-        _ => {
-            if let (Ok(_), [extra, ..]) = (TextMove::parse(first), args) {
-                return Err(TextError::Refused(format!(
-                    "unexpected {} after the move {} (one move a line)",
-                    quote_input(extra),
-                    quote_input(first)
-                )));
-            }
-            if args.is_empty() {
-                if let Ok(mv) = TextMove::parse(first) {
-                    return Ok(Some(Command::Move(mv)));
-                }
-                if first.contains('-') {
-                    return Err(TextError::Illegal(first.to_string()));
-                }
-            }
-            Err(TextError::Unknown(first.to_string()))
-        }
+        _ => Command::Move(parse_move_word(&w)?),
+    }))
+}
+
+/// The last resort of both editions' parsers: one move on its own (`g1-f2`, `-`), or
+/// the error that says what the line is.
+pub fn parse_move_word(w: &Words) -> Result<TextMove, TextError> {
+    let first = w.first;
+    match (TextMove::parse(first), w.args.first()) {
+        (Ok(_), Some(extra)) => Err(TextError::refused(format!(
+            "unexpected {} after the move {} (one move a line)",
+            quote_input(extra),
+            quote_input(first)
+        ))),
+        (Ok(mv), None) => Ok(mv),
+        (Err(_), None) if first.contains('-') => Err(TextError::refused(format!(
+            "illegal move {}",
+            quote_input(first)
+        ))),
+        _ => Err(SPEC.unknown(first)),
     }
 }
 
@@ -206,27 +147,9 @@ pub fn why_illegal(pos: &Position, tm: TextMove) -> String {
     }
 }
 
-fn parse_colour(s: &str) -> Option<Side> {
-    match s.to_ascii_lowercase().as_str() {
-        "red" => Some(Side::First),
-        "blue" => Some(Side::Second),
-        _ => None,
-    }
-}
-
-/// A 64-bit seed, written as a signed or unsigned decimal number.
-fn parse_seed(s: &str) -> Option<u64> {
-    s.parse::<u64>()
-        .ok()
-        .or_else(|| s.parse::<i64>().ok().map(|v| v as u64))
-}
-
 /// The colour's name as the output lines use it.
 pub fn colour_name(side: Side) -> &'static str {
-    match side {
-        Side::First => "Red",
-        Side::Second => "Blue",
-    }
+    SPEC.colour_name(side)
 }
 
 /// The board in the dump format the harness reads.
@@ -247,11 +170,7 @@ pub fn dump(pos: &Position) -> String {
 
 /// The result line for a finished game.
 pub fn result_line(outcome: Outcome) -> &'static str {
-    match outcome {
-        Outcome::Win(Side::First) => "Red wins.",
-        Outcome::Win(Side::Second) => "Blue wins.",
-        Outcome::Draw => "Draw.",
-    }
+    SPEC.result_line(outcome)
 }
 
 const HELP: &str = "\
@@ -286,6 +205,8 @@ impl TextDialect for AtaxxText {
     type Game = Position;
     type Command = Command;
     type Error = TextError;
+    const SPEC: &'static Spec = &SPEC;
+    type Options = ();
 
     fn new() -> AtaxxText {
         AtaxxText {
@@ -304,7 +225,7 @@ impl TextDialect for AtaxxText {
 
     fn run_command(&mut self, cmd: Command, host: &mut AtaxxHost) -> Result<Flow, TextError> {
         match cmd {
-            Command::Quit => return Ok(Flow::Quit),
+            Command::Common(Common::Quit) => return Ok(Flow::Quit),
             Command::Clear => {
                 *self = AtaxxText {
                     seed: self.seed,
@@ -327,36 +248,35 @@ impl TextDialect for AtaxxText {
                 self.require_setup("manual is only valid during set-up")?;
                 self.auto[side.index()] = false;
             }
-            Command::Seed(n) => {
+            Command::Common(Common::Seed(n)) => {
                 self.require_setup("seed is only valid during set-up")?;
                 self.seed = n;
             }
             Command::Block(sq) => {
                 self.require_setup("block is only valid during set-up")?;
                 if self.moves_played {
-                    return Err(TextError::BlockAfterPlay);
+                    return Err(TextError::refused(
+                        "blocks must be placed before any piece is played",
+                    ));
                 }
                 self.pos
                     .add_gaps(block_squares(sq))
-                    .map_err(|_| TextError::BlockOccupied(square_name(sq)))?;
+                    .map_err(|_| block_occupied(&square_name(sq)))?;
             }
             Command::Move(tm) => return self.manual_move(tm, host),
-            Command::Help => host.say(HELP),
-            Command::Dump => host.say(&dump(&self.pos)),
+            Command::Common(Common::Help) => host.say(HELP),
+            Command::Common(Common::Dump) => host.say(&dump(&self.pos)),
             Command::Board => host.say(self.pos.pretty().trim_end()),
-            Command::Load(file) => return Ok(Flow::Load(file)),
+            Command::Common(Common::Load(file)) => return Ok(Flow::Load(file)),
         }
         Ok(Flow::Continue)
     }
 
-    const QUIT: Command = Command::Quit;
+    const QUIT: Command = Command::Common(Common::Quit);
 
     /// `quit`, and `clear` abandons the game: typed while an AI thinks, they act at once.
     fn acts_at_once(line: &str) -> bool {
-        matches!(
-            Self::parse_line(line),
-            Ok(Some(Command::Quit | Command::Clear))
-        )
+        is_abandon(line)
     }
 
     fn prompt(&self) -> Option<String> {
@@ -369,39 +289,55 @@ impl TextDialect for AtaxxText {
     }
 }
 
+/// `quit` and `clear`: the lines that abandon a game (both editions).
+pub fn is_abandon(line: &str) -> bool {
+    matches!(
+        parse(line),
+        Ok(Some(Command::Common(Common::Quit) | Command::Clear))
+    )
+}
+
+/// A block refused because a piece stands on `sq`'s orbit.
+pub fn block_occupied(sq: &str) -> TextError {
+    TextError::refused(format!("cannot block {sq}: a square there holds a piece"))
+}
+
+/// The move typed in state `state` of `pos`, resolved, or why not (both editions).
+pub fn resolve_typed(pos: &Position, state: State, tm: TextMove) -> Result<Move, TextError> {
+    match state {
+        State::Finished => {
+            return Err(TextError::refused(
+                "the game is over (use clear for a new game)",
+            ))
+        }
+        State::Setup if pos.outcome().is_some() => return Err(TextError::refused(
+            "the set-up already ended the game (start announces the result; clear for a new one)",
+        )),
+        _ => {}
+    }
+    tm.resolve(pos).ok_or_else(|| {
+        let text = match tm {
+            TextMove::Pass => "-".to_string(),
+            TextMove::Step { from, to } => format!("{}-{}", square_name(from), square_name(to)),
+        };
+        SPEC.illegal(&text, why_illegal(pos, tm))
+    })
+}
+
 impl AtaxxText {
     fn require_setup(&self, what: &'static str) -> Result<(), TextError> {
         if self.state == State::Setup {
             Ok(())
         } else {
-            Err(TextError::WrongState(what))
+            Err(TextError::refused(what))
         }
     }
 
     fn manual_move(&mut self, tm: TextMove, host: &mut AtaxxHost) -> Result<Flow, TextError> {
-        let text = match tm {
-            TextMove::Pass => "-".to_string(),
-            TextMove::Step { from, to } => format!("{}-{}", square_name(from), square_name(to)),
-        };
-        match self.state {
-            State::Finished => {
-                return Err(TextError::WrongState(
-                    "the game is over (use clear for a new game)",
-                ))
-            }
-            State::Setup if self.pos.outcome().is_some() => {
-                return Err(TextError::WrongState(
-                    "the set-up already ended the game (start announces the result; clear for a new one)",
-                ))
-            }
-            State::Playing if self.auto[self.pos.side_to_move().index()] => {
-                return Err(TextError::NotYourTurn)
-            }
-            _ => {}
+        if self.state == State::Playing && self.auto[self.pos.side_to_move().index()] {
+            return Err(TextError::refused("it is not a manual player's turn"));
         }
-        let mv = tm
-            .resolve(&self.pos)
-            .ok_or_else(|| TextError::IllegalBecause(text, why_illegal(&self.pos, tm)))?;
+        let mv = resolve_typed(&self.pos, self.state, tm)?;
         self.play(mv);
         if self.state == State::Playing && !self.check_end(host) {
             return Ok(self.play_ai(host));
@@ -431,20 +367,11 @@ impl AtaxxText {
     /// Lets AI players move until a manual player is to move or the game ends.
     fn play_ai(&mut self, host: &mut AtaxxHost) -> Flow {
         while self.state == State::Playing && self.auto[self.pos.side_to_move().index()] {
-            let limits = Limits {
-                nodes: Some(AI_NODES),
-                hard_time: Some(AI_TIME_CAP),
-                ..Limits::default()
-            };
+            let limits = kit::ai_limits(AI_NODES, AI_TIME_CAP);
             let acts = Self::acts_at_once;
             let mv = match host.think(&self.pos, limits, self.seed, self.ply, acts) {
                 Ok(mv) => mv,
-                Err(ThinkError::Quit) => return Flow::Quit,
-                Err(ThinkError::Interrupted(line)) => return self.execute(&line, host),
-                Err(ThinkError::Internal(why)) => {
-                    Self::error(host, &format!("internal error, no AI move made: {why}"));
-                    return Flow::Continue;
-                }
+                Err(e) => return self.think_failed(e, host),
             };
             host.say(&ai_move_line(&self.pos, mv));
             self.play(mv);
@@ -454,8 +381,30 @@ impl AtaxxText {
     }
 }
 
+/// True if `base` has the start position's pieces (gaps aside) and red to move: what
+/// both editions can set up.
+pub fn from_start(base: &Position) -> bool {
+    let start = Position::startpos(base.rules());
+    [Side::First, Side::Second]
+        .iter()
+        .all(|&s| base.pieces(s) == start.pieces(s))
+        && base.side_to_move() == Side::First
+}
+
+/// The opening's moves as typed (set-up moves).
+pub fn typed_moves(opening: &Opening<Position>) -> Vec<String> {
+    let mut pos = opening.base.clone();
+    let mut typed = Vec::new();
+    for &mv in &opening.moves {
+        typed.push(TextMove::format(&pos, mv));
+        pos.make_move(mv);
+    }
+    typed
+}
+
 impl TextProtocol for AtaxxText {
     type Game = Position;
+    const SPEC: &'static Spec = &SPEC;
 
     /// `clear` (after an earlier game), `seed`, one `block` per reflection orbit of the
     /// base's gaps, the opening's moves as set-up moves, `manual`/`auto`, `dump`.
@@ -465,19 +414,8 @@ impl TextProtocol for AtaxxText {
         seed: u64,
         played: bool,
     ) -> Result<Vec<String>, String> {
-        let mut cmds = Vec::new();
-        if played {
-            cmds.push("clear".to_string());
-        }
-        cmds.push(format!("seed {seed}"));
-        let start = Position::startpos(Rules::Text);
-        let (base, gaps) = (&opening.base, opening.base.gaps());
-        let same_pieces = [Side::First, Side::Second]
-            .iter()
-            .all(|&s| base.pieces(s) == start.pieces(s));
-        if !same_pieces || base.side_to_move() != Side::First {
-            return Err("the text language starts from the start position (no FEN)".into());
-        }
+        let mut cmds = kit::setup_start(from_start(&opening.base), seed, played)?;
+        let gaps = opening.base.gaps();
         let mut covered = 0u64;
         for sq in crate::games::ataxx::bitboard::Bits(gaps) {
             if covered & (1 << sq) == 0 {
@@ -489,11 +427,7 @@ impl TextProtocol for AtaxxText {
                 cmds.push(format!("block {}", square_name(sq)));
             }
         }
-        let mut pos = base.clone();
-        for &mv in &opening.moves {
-            cmds.push(TextMove::format(&pos, mv));
-            pos.make_move(mv);
-        }
+        cmds.extend(typed_moves(opening));
         cmds.push(format!("manual {}", side_word(ai_side.opponent())));
         cmds.push(format!("auto {}", side_word(ai_side)));
         cmds.push("dump".to_string());
@@ -511,80 +445,28 @@ impl TextProtocol for AtaxxText {
     fn parse_move_text(pos: &Position, text: &str) -> Option<Move> {
         TextMove::parse(text).ok().and_then(|m| m.resolve(pos))
     }
-
-    fn parse_ai_move(line: &str) -> Option<(Option<Side>, String)> {
-        parse_ai_move_line(line).map(|(side, text)| (Some(side), text))
-    }
-
-    fn parse_result(line: &str) -> Option<Outcome> {
-        parse_result_line(line)
-    }
-
-    fn is_dump_marker(line: &str) -> bool {
-        strip_prompt(line) == "==="
-    }
 }
 
 /// The line announcing an AI's move: `Red moves a7-b6.` or `Blue passes.`
 pub fn ai_move_line(pos: &Position, mv: Move) -> String {
-    let side = colour_name(pos.side_to_move());
-    if mv.is_pass() {
-        format!("{side} passes.")
-    } else {
-        format!("{side} moves {}.", TextMove::format(pos, mv))
-    }
+    SPEC.ai_move_line(pos.side_to_move(), &TextMove::format(pos, mv))
 }
 
 /// Recognises an AI move line (after any prompt, which ends at the last `:`): the side
 /// that moved and its move in text form (`a7-b6`, or `-` for a pass).
 pub fn parse_ai_move_line(line: &str) -> Option<(Side, String)> {
-    let words: Vec<&str> = strip_prompt(line).split_whitespace().collect();
-    let side = match words.first().copied() {
-        Some("Red") => Side::First,
-        Some("Blue") => Side::Second,
-        _ => return None,
-    };
-    match words.as_slice() {
-        [_, "passes."] => Some((side, "-".into())),
-        [_, "moves", mv] => {
-            let mv = mv.strip_suffix('.')?;
-            let (a, b) = mv.split_once('-')?;
-            parse_square(a).ok()?;
-            parse_square(b).ok()?;
-            if mv.bytes().any(|c| c.is_ascii_uppercase()) {
-                return None;
-            }
-            Some((side, mv.to_string()))
-        }
-        _ => None,
-    }
+    SPEC.parse_ai_move_line(line)
+        .and_then(|(side, text)| Some((side?, text)))
 }
 
 /// Recognises a result line (after any prompt).
 pub fn parse_result_line(line: &str) -> Option<Outcome> {
-    [
-        Outcome::Win(Side::First),
-        Outcome::Win(Side::Second),
-        Outcome::Draw,
-    ]
-    .into_iter()
-    .find(|&o| strip_prompt(line) == result_line(o))
-}
-
-/// The part of an output line after the last `:` (prompts end with `:`), trimmed.
-pub fn strip_prompt(line: &str) -> &str {
-    match line.rfind(':') {
-        Some(i) => line[i + 1..].trim(),
-        None => line.trim(),
-    }
+    SPEC.parse_result_line(line)
 }
 
 /// The language's name for a side in commands (`red` / `blue`).
 pub fn side_word(side: Side) -> &'static str {
-    match side {
-        Side::First => "red",
-        Side::Second => "blue",
-    }
+    SPEC.side_word(side)
 }
 
 #[cfg(test)]
@@ -600,21 +482,20 @@ mod tests {
     fn chatter_avoids_reserved_words() {
         assert!(clean(HELP));
         let errors = [
-            TextError::Unknown("xyz".into()),
+            SPEC.unknown("xyz"),
             TextError::BadArgs("auto red|blue"),
-            TextError::WrongState("start is only valid during set-up (use clear first)"),
-            TextError::WrongState("auto is only valid during set-up"),
-            TextError::WrongState("manual is only valid during set-up"),
-            TextError::WrongState("seed is only valid during set-up"),
-            TextError::WrongState("block is only valid during set-up"),
-            TextError::WrongState("the game is over (use clear for a new game)"),
-            TextError::WrongState(
+            TextError::refused("start is only valid during set-up (use clear first)"),
+            TextError::refused("auto is only valid during set-up"),
+            TextError::refused("manual is only valid during set-up"),
+            TextError::refused("seed is only valid during set-up"),
+            TextError::refused("block is only valid during set-up"),
+            TextError::refused("the game is over (use clear for a new game)"),
+            TextError::refused(
                 "the set-up already ended the game (start announces the result; clear for a new one)",
             ),
-            TextError::Illegal("a1-a2".into()),
-            TextError::BlockOccupied("a1".into()),
-            TextError::BlockAfterPlay,
-            TextError::NotYourTurn,
+            SPEC.illegal("a1-a2", String::new()),
+            block_occupied("a1"),
+            TextError::refused("it is not your turn"),
         ];
         for e in errors {
             assert!(clean(&e.to_string()), "{e}");
@@ -660,10 +541,13 @@ mod tests {
             parse("manual blue # x").unwrap(),
             Some(Command::Manual(Side::Second))
         );
-        assert_eq!(parse("seed -1").unwrap(), Some(Command::Seed(u64::MAX)));
+        assert_eq!(
+            parse("seed -1").unwrap(),
+            Some(Command::Common(Common::Seed(u64::MAX)))
+        );
         assert_eq!(
             parse("seed 18446744073709551615").unwrap(),
-            Some(Command::Seed(u64::MAX))
+            Some(Command::Common(Common::Seed(u64::MAX)))
         );
         assert!(parse("seed 18446744073709551616").is_err());
         assert!(parse("seed").is_err());
@@ -677,7 +561,7 @@ mod tests {
         // A file name may hold blanks.
         assert_eq!(
             parse("load my file").unwrap(),
-            Some(Command::Load("my file".into()))
+            Some(Command::Common(Common::Load("my file".into())))
         );
         assert_eq!(parse("load").unwrap_err(), TextError::BadArgs("load FILE"));
         assert!(matches!(

@@ -30,23 +30,16 @@
 //!   (`Remote play ended before the start (why); …`) and local set-up goes on, board kept.
 
 use super::ataxx::{
-    ai_move_line, block_squares, colour_name, dump, parse_ai_move_line, parse_result_line,
-    quote_input, result_line, side_word, strip_prompt, why_illegal, State, AI_NODES, AI_TIME_CAP,
+    ai_move_line, block_occupied, block_squares, colour_name, dump, from_start, is_abandon,
+    parse_move_word, quote_input, resolve_typed, result_line, side_word, typed_moves, State,
+    AI_NODES, AI_TIME_CAP, SPEC,
 };
-use crate::game::{Opening, Outcome, Side};
+use super::kit::{self, Common, Spec, TextError};
+use crate::game::{Opening, Side};
 use crate::games::ataxx::{parse_square, square_name, Move, Position, Rules, TextMove};
 use crate::protocol::remote::{self, says, Breach};
-use crate::protocol::text::{
-    Flow, Host, PeerRead as Got, RemoteEvent, TextDialect, TextProtocol, ThinkError,
-};
-use crate::search::Limits;
+use crate::protocol::text::{Flow, Host, PeerRead as Got, RemoteEvent, TextDialect, TextProtocol};
 use std::time::Duration;
-
-// The remote timeout and the listening interface are process settings shared with the
-// other games' dialects (`--remote-timeout`, `--listen`): see `protocol::remote`.
-pub use crate::protocol::remote::{
-    listen_interface, remote_timeout, set_listen_interface, set_remote_timeout, REMOTE_TIMEOUT,
-};
 
 /// The block names of `ataxx-2008.txt` §1.1 and the square of the upper-left 4×4
 /// corner each stands for, in the order a canonical configuration lists them. Each
@@ -112,167 +105,50 @@ pub fn canonical_blocks(gaps: u64) -> Option<String> {
 /// A fully parsed command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
+    /// `quit`, `help`, `dump`, `seed N`, `load FILE`.
+    Common(Common),
     Clear,
     Start,
-    Quit,
     Color(Side),
     Auto,
     /// The canonical configuration and the squares it blocks.
     Blocks(String, u64),
-    Seed(u64),
     Host(String),
     Join(String),
     Move(TextMove),
-    Help,
-    Dump,
     Board,
-    Load(String),
-}
-
-/// Why a command was refused. Messages are one line and free of reserved words.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TextError {
-    Unknown(String),
-    BadArgs(&'static str),
-    WrongState(String),
-    Illegal(String),
-    /// An illegal move and why, in the 2016 edition's words.
-    IllegalBecause(String, String),
-    EmptyBlocks,
-    BadBlock(char),
-    BlockOccupied(String),
-    BlocksConflict,
-    NotYourTurn,
-    Remote(String),
-}
-
-impl std::fmt::Display for TextError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TextError::Unknown(c) => write!(f, "unknown command {} (type help)", quote_input(c)),
-            TextError::BadArgs(usage) => write!(f, "usage: {usage}"),
-            TextError::WrongState(what) => write!(f, "{what}"),
-            TextError::Illegal(m) => write!(f, "illegal move {}", quote_input(m)),
-            TextError::IllegalBecause(m, why) => {
-                write!(f, "illegal move {}: {why}", quote_input(m))
-            }
-            TextError::EmptyBlocks => write!(f, "usage: blocks CONFIG (e.g. 3gh)"),
-            TextError::BadBlock(c) => write!(
-                f,
-                "no block is named {} (use 1-6 and a-h)",
-                quote_input(&c.to_string())
-            ),
-            TextError::BlockOccupied(sq) => {
-                write!(f, "cannot block {sq}: a square there holds a piece")
-            }
-            TextError::BlocksConflict => write!(
-                f,
-                "those blocks would make an earlier set-up move impossible (use clear first)"
-            ),
-            TextError::NotYourTurn => write!(f, "it is not the User's turn"),
-            TextError::Remote(why) => write!(f, "{why}"),
-        }
-    }
 }
 
 /// Parses one line (comments and surrounding blanks allowed). `Ok(None)` for a line
 /// with nothing on it.
 pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
-    let line = line.split('#').next().unwrap_or("");
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let Some(&first) = words.first() else {
+    let Some(w) = SPEC.words(line) else {
         return Ok(None);
     };
-    let word = first.to_ascii_lowercase();
-    let args = &words[1..];
-    let no_args = |cmd: Command, usage: &'static str| {
-        if args.is_empty() {
-            Ok(Some(cmd))
-        } else {
-            Err(TextError::BadArgs(usage))
-        }
-    };
-    match word.as_str() {
-        "clear" => no_args(Command::Clear, "clear"),
-        "start" => no_args(Command::Start, "start"),
-        "quit" => no_args(Command::Quit, "quit"),
-        "help" => no_args(Command::Help, "help"),
-        "dump" => no_args(Command::Dump, "dump"),
-        "board" => no_args(Command::Board, "board"),
-        "auto" => no_args(Command::Auto, "auto"),
-        "color" => match args {
-            [c] => parse_colour(c)
-                .map(|s| Some(Command::Color(s)))
-                .ok_or(TextError::BadArgs("color red|blue")),
-            _ => Err(TextError::BadArgs("color red|blue")),
-        },
-        "blocks" => match args {
-            [config] => parse_blocks(config)
-                .map(|(c, sq)| Some(Command::Blocks(c, sq)))
-                .map_err(|e| match e {
-                    BlocksError::Empty => TextError::EmptyBlocks,
-                    BlocksError::BadChar(c) => TextError::BadBlock(c),
-                }),
-            _ => Err(TextError::EmptyBlocks),
-        },
-        "seed" => match args {
-            [n] => parse_seed(n)
-                .map(|s| Some(Command::Seed(s)))
-                .ok_or(TextError::BadArgs("seed N (a 64-bit integer)")),
-            _ => Err(TextError::BadArgs("seed N (a 64-bit integer)")),
-        },
-        "host" => match args {
-            [id] if remote::valid_id(id) => Ok(Some(Command::Host(id.to_string()))),
-            _ => Err(TextError::BadArgs("host ID (1 to 64 letters, digits or _)")),
-        },
-        "join" => match args {
-            [address] => match remote::parse_address(address) {
-                Ok(_) => Ok(Some(Command::Join(address.to_string()))),
-                Err(why) => Err(TextError::Remote(format!(
-                    "cannot join {}: {why}",
-                    quote_input(address)
-                ))),
-            },
-            _ => Err(TextError::BadArgs("join ID@HOST")),
-        },
-        "load" => match crate::protocol::rest_of_line(line, first) {
-            Some(file) => Ok(Some(Command::Load(file))),
-            None => Err(TextError::BadArgs("load FILE")),
-        },
-        _ => {
-            if let (Ok(_), [extra, ..]) = (TextMove::parse(first), args) {
-                return Err(TextError::WrongState(format!(
-                    "unexpected {} after the move {} (one move a line)",
-                    quote_input(extra),
-                    quote_input(first)
-                )));
-            }
-            if args.is_empty() {
-                if let Ok(mv) = TextMove::parse(first) {
-                    return Ok(Some(Command::Move(mv)));
-                }
-                if first.contains('-') {
-                    return Err(TextError::Illegal(first.to_string()));
-                }
-            }
-            Err(TextError::Unknown(first.to_string()))
-        }
+    if let Some(c) = w.common() {
+        return c.map(|c| Some(Command::Common(c)));
     }
-}
-
-fn parse_colour(s: &str) -> Option<Side> {
-    match s.to_ascii_lowercase().as_str() {
-        "red" => Some(Side::First),
-        "blue" => Some(Side::Second),
-        _ => None,
-    }
-}
-
-/// A 64-bit seed, written as a signed or unsigned decimal number.
-fn parse_seed(s: &str) -> Option<u64> {
-    s.parse::<u64>()
-        .ok()
-        .or_else(|| s.parse::<i64>().ok().map(|v| v as u64))
+    Ok(Some(match w.word.as_str() {
+        "clear" => w.no_args(Command::Clear, "clear")?,
+        "start" => w.no_args(Command::Start, "start")?,
+        "board" => w.no_args(Command::Board, "board")?,
+        "auto" => w.no_args(Command::Auto, "auto")?,
+        "color" => Command::Color(w.side("color red|blue")?),
+        "blocks" => {
+            let config = w.args(1, "blocks CONFIG (e.g. 3gh)")?[0];
+            let (c, sq) = parse_blocks(config).map_err(|e| match e {
+                BlocksError::Empty => TextError::BadArgs("blocks CONFIG (e.g. 3gh)"),
+                BlocksError::BadChar(c) => TextError::refused(format!(
+                    "no block is named {} (use 1-6 and a-h)",
+                    quote_input(&c.to_string())
+                )),
+            })?;
+            Command::Blocks(c, sq)
+        }
+        "host" => Command::Host(w.host_id()?),
+        "join" => Command::Join(w.join_address()?),
+        _ => Command::Move(parse_move_word(&w)?),
+    }))
 }
 
 /// One message between the two programs (`ataxx-2008.txt` §4).
@@ -294,7 +170,7 @@ pub fn parse_message(m: &str) -> Option<Message> {
         ["ready"] => Some(Message::Ready),
         ["start"] => Some(Message::Start),
         ["stop"] => Some(Message::Stop),
-        ["color", c] => parse_colour(c).map(Message::Color),
+        ["color", c] => SPEC.parse_colour(c).map(Message::Color),
         ["blocks", config] => parse_blocks(config)
             .ok()
             .map(|(c, sq)| Message::Blocks(c, sq)),
@@ -312,7 +188,7 @@ pub fn forfeit_line(side: Side) -> String {
 pub fn parse_forfeit_line(line: &str) -> Option<Side> {
     [Side::First, Side::Second]
         .into_iter()
-        .find(|&s| strip_prompt(line) == forfeit_line(s))
+        .find(|&s| SPEC.strip_prompt(line) == forfeit_line(s))
 }
 
 const HELP: &str = "\
@@ -391,15 +267,12 @@ pub struct Ataxx2008 {
 
 type AtaxxHost<'a> = Host<'a, Position>;
 
-/// Lines that end a wait on the remote program: the User's `clear` and `quit`.
-fn is_abandon(line: &str) -> bool {
-    matches!(parse(line), Ok(Some(Command::Clear | Command::Quit)))
-}
-
 impl TextDialect for Ataxx2008 {
     type Game = Position;
     type Command = Command;
     type Error = TextError;
+    const SPEC: &'static Spec = &SPEC;
+    type Options = ();
 
     fn new() -> Ataxx2008 {
         Ataxx2008 {
@@ -425,7 +298,7 @@ impl TextDialect for Ataxx2008 {
 
     fn run_command(&mut self, cmd: Command, host: &mut AtaxxHost) -> Result<Flow, TextError> {
         match cmd {
-            Command::Quit => return Ok(Flow::Quit),
+            Command::Common(Common::Quit) => return Ok(Flow::Quit),
             Command::Clear => {
                 self.abandon(host);
                 self.reset();
@@ -442,7 +315,7 @@ impl TextDialect for Ataxx2008 {
                 self.require_setup("auto")?;
                 self.player_ai = true;
             }
-            Command::Seed(n) => {
+            Command::Common(Common::Seed(n)) => {
                 self.require_setup("seed")?;
                 self.seed = n;
             }
@@ -452,8 +325,8 @@ impl TextDialect for Ataxx2008 {
             }
             Command::Host(id) => {
                 self.require_local("host")?;
-                let interface = listen_interface();
-                host.host_game(&id, interface).map_err(TextError::Remote)?;
+                let interface = host.listen_interface();
+                host.host_game(&id).map_err(TextError::refused)?;
                 host.say(&says::hosting(
                     &id,
                     interface,
@@ -466,11 +339,11 @@ impl TextDialect for Ataxx2008 {
             Command::Join(address) => {
                 self.require_local("join")?;
                 host.join_game(&address)
-                    .map_err(|e| TextError::Remote(format!("cannot join: {e}")))?;
+                    .map_err(|e| TextError::refused(format!("cannot join: {e}")))?;
                 if !host.send_peer("ready") {
                     host.disconnect();
-                    return Err(TextError::Remote(
-                        "cannot join: the host closed the connection".into(),
+                    return Err(TextError::refused(
+                        "cannot join: the host closed the connection",
                     ));
                 }
                 // Join clears the board but keeps the Player (User or AI) and the seed.
@@ -483,22 +356,19 @@ impl TextDialect for Ataxx2008 {
                 host.say(&says::joined(&self.game_id));
             }
             Command::Move(tm) => return self.user_move(tm, host),
-            Command::Help => host.say(HELP),
-            Command::Dump => host.say(&dump(&self.pos)),
+            Command::Common(Common::Help) => host.say(HELP),
+            Command::Common(Common::Dump) => host.say(&dump(&self.pos)),
             Command::Board => host.say(self.pos.pretty().trim_end()),
-            Command::Load(file) => return Ok(Flow::Load(file)),
+            Command::Common(Common::Load(file)) => return Ok(Flow::Load(file)),
         }
         Ok(Flow::Continue)
     }
 
-    const QUIT: Command = Command::Quit;
+    const QUIT: Command = Command::Common(Common::Quit);
 
     /// `quit`, and `clear` abandons the game: typed while an AI thinks, they act at once.
     fn acts_at_once(line: &str) -> bool {
-        matches!(
-            Self::parse_line(line),
-            Ok(Some(Command::Quit | Command::Clear))
-        )
+        is_abandon(line)
     }
 
     fn prompt(&self) -> Option<String> {
@@ -560,20 +430,18 @@ impl Ataxx2008 {
     /// opponent, and in client mode (the host sets the game up).
     fn require_setup(&self, what: &str) -> Result<(), TextError> {
         if self.state != State::Setup {
-            return Err(TextError::WrongState(format!(
+            return Err(TextError::refused(format!(
                 "{what} is only valid during set-up (use clear first)"
             )));
         }
         if self.link == Link::Waiting {
-            return Err(TextError::WrongState(
-                "waiting for an opponent to join: only clear, quit, help, dump, board and load now"
-                    .into(),
+            return Err(TextError::refused(
+                "waiting for an opponent to join: only clear, quit, help, dump, board and load now",
             ));
         }
         if self.mode == Mode::Client {
-            return Err(TextError::WrongState(
-                "the host sets this game up: only clear, quit, help, dump, board and load now"
-                    .into(),
+            return Err(TextError::refused(
+                "the host sets this game up: only clear, quit, help, dump, board and load now",
             ));
         }
         Ok(())
@@ -582,7 +450,7 @@ impl Ataxx2008 {
     fn require_local(&self, what: &str) -> Result<(), TextError> {
         self.require_setup(what)?;
         if self.mode != Mode::Local {
-            return Err(TextError::WrongState(format!(
+            return Err(TextError::refused(format!(
                 "{what} is only valid in local mode (use clear first)"
             )));
         }
@@ -604,14 +472,16 @@ impl Ataxx2008 {
         let pieces = self.pos.pieces(Side::First) | self.pos.pieces(Side::Second);
         if squares & pieces != 0 {
             let sq = (squares & pieces).trailing_zeros() as u8;
-            return Err(TextError::BlockOccupied(square_name(sq)));
+            return Err(block_occupied(&square_name(sq)));
         }
         let mut pos = Position::startpos(Rules::Text2008);
         pos.add_gaps(squares)
-            .map_err(|_| TextError::BlockOccupied("a corner".into()))?;
+            .map_err(|_| block_occupied("a corner"))?;
         for &mv in &self.setup {
             if !pos.is_legal(mv) {
-                return Err(TextError::BlocksConflict);
+                return Err(TextError::refused(
+                    "those blocks would make an earlier set-up move impossible (use clear first)",
+                ));
             }
             pos.make_move(mv);
         }
@@ -622,33 +492,14 @@ impl Ataxx2008 {
     }
 
     fn user_move(&mut self, tm: TextMove, host: &mut AtaxxHost) -> Result<Flow, TextError> {
-        let text = match tm {
-            TextMove::Pass => "-".to_string(),
-            TextMove::Step { from, to } => format!("{}-{}", square_name(from), square_name(to)),
-        };
         match self.state {
-            State::Finished => {
-                return Err(TextError::WrongState(
-                    "the game is over (use clear for a new game)".into(),
-                ))
+            State::Setup => self.require_setup("a set-up move")?,
+            State::Playing if self.player_ai || self.pos.side_to_move() != self.player => {
+                return Err(TextError::refused("it is not the User's turn"))
             }
-            State::Setup => {
-                self.require_setup("a set-up move")?;
-                if self.pos.outcome().is_some() {
-                    return Err(TextError::WrongState(
-                        "the set-up already ended the game (start announces the result; clear for a new one)".into(),
-                    ));
-                }
-            }
-            State::Playing => {
-                if self.player_ai || self.pos.side_to_move() != self.player {
-                    return Err(TextError::NotYourTurn);
-                }
-            }
+            _ => {}
         }
-        let Some(mv) = tm.resolve(&self.pos) else {
-            return Err(TextError::IllegalBecause(text, why_illegal(&self.pos, tm)));
-        };
+        let mv = resolve_typed(&self.pos, self.state, tm)?;
         if self.state == State::Setup {
             self.play(mv);
             return Ok(Flow::Continue);
@@ -738,20 +589,11 @@ impl Ataxx2008 {
     /// One AI move (the Player's if `ours`, else the local Opponent's). `Some(flow)`
     /// when play stops here.
     fn ai_move(&mut self, host: &mut AtaxxHost, ours: bool) -> Option<Flow> {
-        let limits = Limits {
-            nodes: Some(AI_NODES),
-            hard_time: Some(AI_TIME_CAP),
-            ..Limits::default()
-        };
+        let limits = kit::ai_limits(AI_NODES, AI_TIME_CAP);
         let acts = Self::acts_at_once;
         let mv = match host.think(&self.pos, limits, self.seed, self.ply, acts) {
             Ok(mv) => mv,
-            Err(ThinkError::Quit) => return Some(Flow::Quit),
-            Err(ThinkError::Interrupted(line)) => return Some(self.execute(&line, host)),
-            Err(ThinkError::Internal(why)) => {
-                Self::error(host, &format!("internal error, no AI move made: {why}"));
-                return Some(Flow::Continue);
-            }
+            Err(e) => return Some(self.think_failed(e, host)),
         };
         host.say(&ai_move_line(&self.pos, mv));
         if ours {
@@ -786,6 +628,12 @@ impl Ataxx2008 {
         host.read_peer(timeout, is_abandon)
     }
 
+    /// Reads the peer's next message within the remote timeout (`read_peer`).
+    fn read_peer_timed(&mut self, host: &mut AtaxxHost) -> Got {
+        let timeout = host.remote_timeout();
+        self.read_peer(host, Some(timeout))
+    }
+
     /// The game is over on the board. With a remote Opponent, the side that sent the
     /// last move (`we_sent_last`) waits for the other's `stop`; the other sends it.
     /// Then the result is announced and the connection closed.
@@ -796,7 +644,7 @@ impl Ataxx2008 {
         let mut then = None;
         if self.link == Link::Connected {
             if we_sent_last {
-                match self.read_peer(host, Some(remote_timeout())) {
+                match self.read_peer_timed(host) {
                     Got::Message(m) if parse_message(&m) == Some(Message::Stop) => {}
                     Got::Message(m) => return self.breach(Breach::NotAnAck, &m, host),
                     Got::Fault(why) => return self.peer_forfeits(host, &why),
@@ -873,7 +721,7 @@ impl Ataxx2008 {
 
     /// The host's `ready` must follow a visitor's arrival within the remote timeout.
     fn await_ready(&mut self, host: &mut AtaxxHost) -> Flow {
-        match self.read_peer(host, Some(remote_timeout())) {
+        match self.read_peer_timed(host) {
             Got::Message(m) if parse_message(&m) == Some(Message::Ready) => {
                 host.say(&says::opponent_joined(&self.game_id));
                 Flow::Continue
@@ -921,7 +769,7 @@ impl Ataxx2008 {
                 }
                 _ => return self.unexpected(&m, host),
             }
-            m = match self.read_peer(host, Some(remote_timeout())) {
+            m = match self.read_peer_timed(host) {
                 Got::Message(m) => m,
                 Got::Fault(why) => return self.peer_forfeits(host, &why),
                 Got::Interrupted(line) => return self.execute(&line, host),
@@ -942,6 +790,7 @@ impl Ataxx2008 {
 
 impl TextProtocol for Ataxx2008 {
     type Game = Position;
+    const SPEC: &'static Spec = &SPEC;
 
     /// `clear` (after an earlier game), `seed`, `blocks` for the base's gaps, the
     /// opening's moves as set-up moves, `color` (the typed side: the Opponent, an AI,
@@ -952,29 +801,14 @@ impl TextProtocol for Ataxx2008 {
         seed: u64,
         played: bool,
     ) -> Result<Vec<String>, String> {
-        let mut cmds = Vec::new();
-        if played {
-            cmds.push("clear".to_string());
-        }
-        cmds.push(format!("seed {seed}"));
-        let start = Position::startpos(Rules::Text2008);
         let base = &opening.base;
-        let same_pieces = [Side::First, Side::Second]
-            .iter()
-            .all(|&s| base.pieces(s) == start.pieces(s));
-        if !same_pieces || base.side_to_move() != Side::First {
-            return Err("the text language starts from the start position (no FEN)".into());
-        }
+        let mut cmds = kit::setup_start(from_start(base), seed, played)?;
         if base.gaps() != 0 {
             let config = canonical_blocks(base.gaps())
                 .ok_or("these gaps cannot be written in the 2008 block notation")?;
             cmds.push(format!("blocks {config}"));
         }
-        let mut pos = base.clone();
-        for &mv in &opening.moves {
-            cmds.push(TextMove::format(&pos, mv));
-            pos.make_move(mv);
-        }
+        cmds.extend(typed_moves(opening));
         cmds.push(format!("color {}", side_word(ai_side.opponent())));
         cmds.push("dump".to_string());
         Ok(cmds)
@@ -991,23 +825,12 @@ impl TextProtocol for Ataxx2008 {
     fn parse_move_text(pos: &Position, text: &str) -> Option<Move> {
         TextMove::parse(text).ok().and_then(|m| m.resolve(pos))
     }
-
-    fn parse_ai_move(line: &str) -> Option<(Option<Side>, String)> {
-        parse_ai_move_line(line).map(|(side, text)| (Some(side), text))
-    }
-
-    fn parse_result(line: &str) -> Option<Outcome> {
-        parse_result_line(line)
-    }
-
-    fn is_dump_marker(line: &str) -> bool {
-        strip_prompt(line) == "==="
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Outcome;
     use crate::protocol::text::ataxx::RESERVED;
 
     fn clean(s: &str) -> bool {
@@ -1073,10 +896,19 @@ mod tests {
                 parse_blocks("3gh").unwrap().1
             ))
         );
-        assert_eq!(parse("blocks").unwrap_err(), TextError::EmptyBlocks);
-        assert_eq!(parse("blocks 3z").unwrap_err(), TextError::BadBlock('z'));
+        assert_eq!(
+            parse("blocks").unwrap_err(),
+            TextError::BadArgs("blocks CONFIG (e.g. 3gh)")
+        );
+        assert_eq!(
+            parse("blocks 3z").unwrap_err().to_string(),
+            "no block is named 'z' (use 1-6 and a-h)"
+        );
         assert!(parse("blocks 3 g").is_err());
-        assert_eq!(parse("seed -1").unwrap(), Some(Command::Seed(u64::MAX)));
+        assert_eq!(
+            parse("seed -1").unwrap(),
+            Some(Command::Common(Common::Seed(u64::MAX)))
+        );
         assert!(parse("seed x").is_err());
         assert_eq!(
             parse("host Game_1").unwrap(),
@@ -1091,7 +923,10 @@ mod tests {
         assert!(parse("join g1").is_err());
         assert!(parse("join g 1@localhost").is_err());
         assert_eq!(parse("-").unwrap(), Some(Command::Move(TextMove::Pass)));
-        assert!(matches!(parse("a7-h1"), Err(TextError::Illegal(_))));
+        assert_eq!(
+            parse("a7-h1").unwrap_err().to_string(),
+            "illegal move 'a7-h1'"
+        );
         assert!(matches!(parse("manual red"), Err(TextError::Unknown(_))));
         assert!(matches!(parse("block c4"), Err(TextError::Unknown(_))));
     }
@@ -1142,15 +977,13 @@ mod tests {
     fn chatter_avoids_reserved_words() {
         assert!(clean(HELP));
         let errors = [
-            TextError::Unknown("wins".into()),
+            SPEC.unknown("wins"),
             TextError::BadArgs("color red|blue"),
-            TextError::WrongState("start is only valid during set-up (use clear first)".into()),
-            TextError::Illegal("a1-a2".into()),
-            TextError::EmptyBlocks,
-            TextError::BadBlock('z'),
-            TextError::BlockOccupied("b6".into()),
-            TextError::BlocksConflict,
-            TextError::NotYourTurn,
+            TextError::refused("start is only valid during set-up (use clear first)"),
+            SPEC.illegal("a1-a2", String::new()),
+            parse("blocks 3z").unwrap_err(),
+            block_occupied("b6"),
+            TextError::refused("it is not your turn"),
         ];
         for e in errors {
             assert!(clean(&e.to_string()), "{e}");
@@ -1177,7 +1010,7 @@ mod tests {
             parse_forfeit_line("blue: Blue wins by forfeit."),
             Some(Side::Second)
         );
-        assert_eq!(parse_result_line("Blue wins by forfeit."), None);
+        assert_eq!(SPEC.parse_result_line("Blue wins by forfeit."), None);
     }
 
     #[test]

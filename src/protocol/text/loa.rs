@@ -13,17 +13,17 @@
 //! only), `>` (prompts only) or `===` (dumps only); quoted input has them masked.
 //!
 //! The command-line options that change the session (`--strict`, `--log`) reach the
-//! dialect through [`configure`], because [`TextDialect::new`] takes no arguments.
+//! dialect as a value ([`Options`], through [`TextDialect::with_options`]); `--strict`
+//! turns into the exit status through [`TextDialect::exit_status`].
 
+pub use super::kit::TextError;
+use super::kit::{self, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec};
 use crate::game::{GameIo, Opening, Outcome, RuleSet, Side};
 use crate::games::loa::bitboard::{file_of, rank_of, square};
 use crate::games::loa::notation::{colour_name, parse_square, square_name};
 use crate::games::loa::position::{Move, Position};
-use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol, ThinkError};
-use crate::search::Limits;
-use std::cell::RefCell;
+use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol};
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -39,9 +39,29 @@ pub const AI_TIME_CAP: Duration = Duration::from_secs(5);
 /// The largest `limit` accepted (moves per side).
 pub const MAX_LIMIT: u32 = 100_000;
 
+/// The language as data: `#` only as the first non-blank, extra words ignored, errors
+/// on stderr, prompts ending in `>`, AI moves `* b1-d3`.
+pub static SPEC: Spec = Spec {
+    colours: ["Black", "White"],
+    side_words: ["black", "white"],
+    comments: Comments::FirstNonBlank,
+    extra_words: ExtraWords::Ignored,
+    errors: Errors::Stderr,
+    prompt_end: '>',
+    masked: Masked::Chars(&['*', '>', '=']),
+    move_lines: MoveLines::Starred,
+    results: ["* Black wins.", "* White wins.", "* Tie game."],
+    results_any_blanks: true,
+    help_words: &["help", "?"],
+    load: false,
+    move_text: |mv| Move::parse_text(mv).is_ok(),
+};
+
 /// A fully parsed command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
+    /// `quit`, `help` / `?`, `dump`, `seed N`.
+    Common(Common),
     New,
     Auto(Side),
     Manual(Side),
@@ -51,202 +71,91 @@ pub enum Command {
         piece: Option<Side>,
         next: Side,
     },
-    Seed(u64),
     Limit(u32),
-    Dump,
-    Help,
-    Quit,
     /// A move in the language's form (syntax checked, legality not yet).
     Move(Move),
-}
-
-/// Why a command was refused. Each message is one line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TextError {
-    Unknown(String),
-    BadArgs(&'static str),
-    /// Looks like a move but is not one (`b1-b9`, `b1-c4`).
-    Malformed(String),
-    /// A well-formed move that the rules do not allow here, and why.
-    Illegal(String, String),
-    /// A move while no game is in progress.
-    GameOver,
-    /// A move while the AI is to move (only if the AI failed to move).
-    NotYourTurn,
-    LimitTooSmall {
-        limit: u32,
-        made: u32,
-    },
-    /// `set` would leave a side without pieces.
-    NoPieces(Side),
-}
-
-impl TextError {
-    /// True for a refused move (what `--strict` ends the program for).
-    pub fn is_move_error(&self) -> bool {
-        matches!(
-            self,
-            TextError::Malformed(_)
-                | TextError::Illegal(..)
-                | TextError::GameOver
-                | TextError::NotYourTurn
-        )
-    }
-}
-
-impl std::fmt::Display for TextError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TextError::Unknown(c) => write!(f, "unknown command {} (type help)", quote_input(c)),
-            TextError::BadArgs(usage) => write!(f, "usage: {usage}"),
-            TextError::Malformed(m) => write!(
-                f,
-                "malformed move {} (a move is written c1r1-c2r2 along a line, e.g. b1-d3)",
-                quote_input(m)
-            ),
-            TextError::Illegal(m, why) => write!(f, "illegal move {}: {why}", quote_input(m)),
-            TextError::GameOver => write!(f, "no game in progress (type new)"),
-            TextError::NotYourTurn => write!(f, "the AI is to move, not a manual player"),
-            TextError::LimitTooSmall { limit, made } => write!(
-                f,
-                "limit {limit} is too small: {made} moves were made already (2N must be more)"
-            ),
-            TextError::NoPieces(side) => {
-                write!(f, "cannot set: {} would have no pieces", colour_name(*side))
-            }
-        }
-    }
 }
 
 /// Quotes input for an error line: printable, cut short, and with the characters the
 /// harness reads (`*` messages, `>` prompts, `=` dump markers) masked.
 pub fn quote_input(s: &str) -> String {
-    crate::protocol::quote(s).replace(['*', '>', '='], "?")
+    SPEC.quote_input(s)
 }
 
 /// Parses one line. `Ok(None)` for a blank line or a comment (first non-blank `#`).
 /// Words after those a command needs are ignored, as `loa.txt` says.
 pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
-    let line = line.trim();
-    if line.is_empty() || line.starts_with('#') {
+    let Some(w) = SPEC.words(line) else {
         return Ok(None);
-    }
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let first = words[0];
-    let args = &words[1..];
-    let word = first.to_ascii_lowercase();
-    let side_arg = |usage: &'static str| match args.first() {
-        Some(w) => parse_side(w).ok_or(TextError::BadArgs(usage)),
-        None => Err(TextError::BadArgs(usage)),
     };
-    Ok(Some(match word.as_str() {
+    if let Some(c) = w.common() {
+        return c.map(|c| Some(Command::Common(c)));
+    }
+    Ok(Some(match w.word.as_str() {
         "new" => Command::New,
-        "dump" => Command::Dump,
-        "help" | "?" => Command::Help,
-        "quit" => Command::Quit,
-        "auto" => Command::Auto(side_arg("auto black|white")?),
-        "manual" => Command::Manual(side_arg("manual black|white")?),
-        "seed" => {
-            const USAGE: &str = "seed N (a 64-bit integer)";
-            let n = args.first().ok_or(TextError::BadArgs(USAGE))?;
-            Command::Seed(parse_seed(n).ok_or(TextError::BadArgs(USAGE))?)
-        }
+        "auto" => Command::Auto(w.side("auto black|white")?),
+        "manual" => Command::Manual(w.side("manual black|white")?),
         "limit" => {
             const USAGE: &str = "limit N (moves per side, 1 to 100000)";
-            let n = args.first().ok_or(TextError::BadArgs(USAGE))?;
-            match n.parse::<u32>() {
+            match w.args(1, USAGE)?[0].parse::<u32>() {
                 Ok(n) if (1..=MAX_LIMIT).contains(&n) => Command::Limit(n),
                 _ => return Err(TextError::BadArgs(USAGE)),
             }
         }
         "set" => {
             const USAGE: &str = "set cr P N (cr a square, P black, white or -, N black or white)";
-            let [sq, piece, next, ..] = args else {
+            let [sq, piece, next] = w.args(3, USAGE)? else {
                 return Err(TextError::BadArgs(USAGE));
             };
+            let side = |s: &str| SPEC.parse_colour(s).ok_or(TextError::BadArgs(USAGE));
             let sq = parse_square(sq).map_err(|_| TextError::BadArgs(USAGE))?;
             let piece = match *piece {
                 "-" => None,
-                p => Some(parse_side(p).ok_or(TextError::BadArgs(USAGE))?),
+                p => Some(side(p)?),
             };
-            let next = parse_side(next).ok_or(TextError::BadArgs(USAGE))?;
-            Command::Set { sq, piece, next }
-        }
-        _ => {
-            if let Ok(mv) = Move::parse_text(first) {
-                Command::Move(mv)
-            } else if first.contains('-') {
-                return Err(TextError::Malformed(first.to_string()));
-            } else {
-                return Err(TextError::Unknown(first.to_string()));
+            Command::Set {
+                sq,
+                piece,
+                next: side(next)?,
             }
         }
+        _ => match Move::parse_text(w.first) {
+            Ok(mv) => Command::Move(mv),
+            Err(_) if is_move_word(w.first) => {
+                return Err(TextError::refused(format!(
+                    "malformed move {} (a move is written c1r1-c2r2 along a line, e.g. b1-d3)",
+                    quote_input(w.first)
+                )))
+            }
+            Err(_) => return Err(SPEC.unknown(w.first)),
+        },
     }))
 }
 
-/// `black` / `white` in any case.
-fn parse_side(s: &str) -> Option<Side> {
-    match s.to_ascii_lowercase().as_str() {
-        "black" => Some(Side::First),
-        "white" => Some(Side::Second),
-        _ => None,
-    }
-}
-
-/// A 64-bit seed, written as a signed or unsigned decimal number.
-fn parse_seed(s: &str) -> Option<u64> {
-    s.parse::<u64>()
-        .ok()
-        .or_else(|| s.parse::<i64>().ok().map(|v| v as u64))
+/// True for a first word that is or looks like a move (every move's text holds a
+/// `-`): a refused one is what `--strict` ends the program for.
+fn is_move_word(first: &str) -> bool {
+    first.contains('-')
 }
 
 /// The result line for a finished game.
 pub fn result_line(outcome: Outcome) -> &'static str {
-    match outcome {
-        Outcome::Win(Side::First) => "* Black wins.",
-        Outcome::Win(Side::Second) => "* White wins.",
-        Outcome::Draw => "* Tie game.",
-    }
+    SPEC.result_line(outcome)
 }
 
 /// The line announcing an AI's move: `* b1-d3`, or `* -` for a pass.
 pub fn ai_move_line(mv: Move) -> String {
-    format!("* {}", mv.text())
-}
-
-/// The part of an output line after the last `>` (prompts end with `>`), trimmed.
-pub fn strip_prompt(line: &str) -> &str {
-    match line.rfind('>') {
-        Some(i) => line[i + 1..].trim(),
-        None => line.trim(),
-    }
+    SPEC.ai_move_line(Side::First, &mv.text())
 }
 
 /// Recognises an AI move line (after any prompt): the move's text (`b1-d3` or `-`).
 pub fn parse_ai_move_line(line: &str) -> Option<String> {
-    let rest = strip_prompt(line).strip_prefix('*')?;
-    let words: Vec<&str> = rest.split_whitespace().collect();
-    match words.as_slice() {
-        [mv] if Move::parse_text(mv).is_ok() && !mv.bytes().any(|c| c.is_ascii_uppercase()) => {
-            Some(mv.to_string())
-        }
-        _ => None,
-    }
+    SPEC.parse_ai_move_line(line).map(|(_, text)| text)
 }
 
 /// Recognises a result line (after any prompt; runs of blanks count as one).
 pub fn parse_result_line(line: &str) -> Option<Outcome> {
-    let text = strip_prompt(line)
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    [
-        Outcome::Win(Side::First),
-        Outcome::Win(Side::Second),
-        Outcome::Draw,
-    ]
-    .into_iter()
-    .find(|&o| text == result_line(o))
+    SPEC.parse_result_line(line)
 }
 
 /// The language's name for a side in commands (`black` / `white`).
@@ -281,25 +190,13 @@ Initially black is typed and white is the AI.";
 /// Where `--log` writes: shared, so the binary keeps a handle.
 pub type LogSink = Arc<Mutex<dyn Write + Send>>;
 
-/// Session options from the command line (see [`configure`]).
+/// Session options from the command line, handed to [`TextDialect::with_options`].
 #[derive(Clone, Default)]
 pub struct Options {
-    /// `--strict`: a refused move ends the session and sets [`Options::failed`].
+    /// `--strict`: a refused move ends the session with exit status 1.
     pub strict: bool,
     /// `--log=FILE`: every processed line and the AI's moves are appended here.
     pub log: Option<LogSink>,
-    /// Set when `--strict` ended the session; the binary turns it into exit status 1.
-    pub failed: Arc<AtomicBool>,
-}
-
-thread_local! {
-    static CONFIG: RefCell<Options> = RefCell::new(Options::default());
-}
-
-/// Sets the options of the sessions this thread starts next (the binary calls it
-/// before `text::run`; each test thread has its own).
-pub fn configure(options: Options) {
-    CONFIG.with(|c| *c.borrow_mut() = options);
 }
 
 /// The Lines of Action dialect's session state.
@@ -313,6 +210,8 @@ pub struct LoaText {
     /// Plies played since `new`: mixed into the AI's seed.
     ply: u64,
     options: Options,
+    /// `--strict` ended the session.
+    failed: bool,
 }
 
 type LoaHost<'a> = Host<'a, Position>;
@@ -321,15 +220,22 @@ impl TextDialect for LoaText {
     type Game = Position;
     type Command = Command;
     type Error = TextError;
+    const SPEC: &'static Spec = &SPEC;
+    type Options = Options;
 
     fn new() -> LoaText {
+        LoaText::with_options(Options::default())
+    }
+
+    fn with_options(options: Options) -> LoaText {
         LoaText {
             pos: Position::startpos(RuleSet::Text),
             playing: true,
             auto: [false, true],
             seed: 0,
             ply: 0,
-            options: CONFIG.with(|c| c.borrow().clone()),
+            options,
+            failed: false,
         }
     }
 
@@ -348,13 +254,19 @@ impl TextDialect for LoaText {
             Ok(flow) => flow,
             Err(e) => {
                 Self::error(host, &e.to_string());
-                if self.options.strict && e.is_move_error() {
-                    self.options.failed.store(true, Ordering::Relaxed);
+                let first = line.split_whitespace().next().unwrap_or("");
+                if self.options.strict && is_move_word(first) {
+                    self.failed = true;
                     return Flow::Quit;
                 }
                 Flow::Continue
             }
         }
+    }
+
+    /// 1 once `--strict` ended the session at a refused move.
+    fn exit_status(&self) -> i32 {
+        self.failed as i32
     }
 
     fn prompt(&self) -> Option<String> {
@@ -371,7 +283,7 @@ impl TextDialect for LoaText {
 
     fn run_command(&mut self, cmd: Command, host: &mut LoaHost) -> Result<Flow, TextError> {
         match cmd {
-            Command::Quit => return Ok(Flow::Quit),
+            Command::Common(Common::Quit) => return Ok(Flow::Quit),
             Command::New => {
                 self.pos = Position::startpos(RuleSet::Text);
                 self.playing = true;
@@ -380,23 +292,26 @@ impl TextDialect for LoaText {
             }
             Command::Auto(side) => self.auto[side.index()] = true,
             Command::Manual(side) => self.auto[side.index()] = false,
-            Command::Seed(n) => self.seed = n,
+            Command::Common(Common::Seed(n)) => self.seed = n,
             Command::Limit(n) => {
                 let made = self.pos.plies_played();
                 if 2 * n <= made {
-                    return Err(TextError::LimitTooSmall { limit: n, made });
+                    return Err(TextError::refused(format!(
+                        "limit {n} is too small: {made} moves were made already (2N must be more)"
+                    )));
                 }
                 self.pos.set_move_limit(n);
             }
             Command::Set { sq, piece, next } => self.pos = set_square(&self.pos, sq, piece, next)?,
-            Command::Dump => host.say(&self.pos.dump()),
-            Command::Help => host.say(HELP),
+            Command::Common(Common::Dump) => host.say(&self.pos.dump()),
+            Command::Common(Common::Help) => host.say(HELP),
+            Command::Common(Common::Load(_)) => {} // not in this language: never parsed
             Command::Move(mv) => self.manual_move(mv)?,
         }
         Ok(self.advance(host))
     }
 
-    const QUIT: Command = Command::Quit;
+    const QUIT: Command = Command::Common(Common::Quit);
 
     /// `quit`, `new` (abandons the game) and `manual P` (a person takes a side over,
     /// which is what stops AI against AI: after `new` both AIs would play on): typed
@@ -404,13 +319,10 @@ impl TextDialect for LoaText {
     fn acts_at_once(line: &str) -> bool {
         matches!(
             Self::parse_line(line),
-            Ok(Some(Command::Quit | Command::New | Command::Manual(_)))
+            Ok(Some(
+                Command::Common(Common::Quit) | Command::New | Command::Manual(_)
+            ))
         )
-    }
-
-    /// `Error: MESSAGE` on stderr, as `loa-text-protocol.md` asks.
-    fn error(host: &mut LoaHost, message: &str) {
-        host.say_err(&format!("Error: {message}"));
     }
 }
 
@@ -425,13 +337,13 @@ impl LoaText {
 
     fn manual_move(&mut self, mv: Move) -> Result<(), TextError> {
         if !self.playing {
-            return Err(TextError::GameOver);
+            return Err(TextError::refused("no game in progress (type new)"));
         }
         if self.auto[self.pos.side_to_move().index()] {
-            return Err(TextError::NotYourTurn);
+            return Err(TextError::refused("the AI is to move, not a manual player"));
         }
         if mv.is_pass() || !self.pos.is_legal(mv) {
-            return Err(TextError::Illegal(mv.text(), why_illegal(&self.pos, mv)));
+            return Err(SPEC.illegal(&mv.text(), why_illegal(&self.pos, mv)));
         }
         self.play(mv);
         Ok(())
@@ -470,20 +382,11 @@ impl LoaText {
             if !auto {
                 break;
             }
-            let limits = Limits {
-                nodes: Some(AI_NODES),
-                hard_time: Some(AI_TIME_CAP),
-                ..Limits::default()
-            };
+            let limits = kit::ai_limits(AI_NODES, AI_TIME_CAP);
             let acts = Self::acts_at_once;
             let mv = match host.think(&self.pos, limits, self.seed, self.ply, acts) {
                 Ok(mv) => mv,
-                Err(ThinkError::Quit) => return Flow::Quit,
-                Err(ThinkError::Interrupted(line)) => return self.execute(&line, host),
-                Err(ThinkError::Internal(why)) => {
-                    Self::error(host, &format!("internal error, no AI move made: {why}"));
-                    break;
-                }
+                Err(e) => return self.think_failed(e, host),
             };
             host.say(&ai_move_line(mv));
             // A comment: replaying the log lets the AI find the move again.
@@ -532,6 +435,14 @@ pub fn why_illegal(pos: &Position, mv: Move) -> String {
     }
 }
 
+/// `set` refused: `side` would have no pieces.
+fn no_pieces(side: Side) -> TextError {
+    TextError::refused(format!(
+        "cannot set: {} would have no pieces",
+        colour_name(side)
+    ))
+}
+
 /// `pos` with `sq` holding `piece` and `next` to move; the move count and the move
 /// limit are kept. Refused if a side would have no pieces.
 pub fn set_square(
@@ -550,11 +461,11 @@ pub fn set_square(
     }
     for side in [Side::First, Side::Second] {
         if pieces[side.index()] == 0 {
-            return Err(TextError::NoPieces(side));
+            return Err(no_pieces(side));
         }
     }
     let mut new = Position::from_parts(pieces[0], pieces[1], next, 0, pos.fullmove(), pos.rules())
-        .map_err(|_| TextError::NoPieces(next))?;
+        .map_err(|_| no_pieces(next))?;
     new.set_move_limit(pos.move_limit());
     Ok(new)
 }
@@ -612,6 +523,7 @@ fn set_commands(target: &Position) -> Option<Vec<String>> {
 
 impl TextProtocol for LoaText {
     type Game = Position;
+    const SPEC: &'static Spec = &SPEC;
 
     /// Both sides manual (so nothing moves during the set-up), `new` after an earlier
     /// game, `seed`, `set` commands for a base other than the start position, the
@@ -667,18 +579,6 @@ impl TextProtocol for LoaText {
     fn parse_move_text(pos: &Position, text: &str) -> Option<Move> {
         Move::parse_text(text).ok().filter(|&m| pos.is_legal(m))
     }
-
-    fn parse_ai_move(line: &str) -> Option<(Option<Side>, String)> {
-        parse_ai_move_line(line).map(|text| (None, text))
-    }
-
-    fn parse_result(line: &str) -> Option<Outcome> {
-        parse_result_line(line)
-    }
-
-    fn is_dump_marker(line: &str) -> bool {
-        strip_prompt(line) == "==="
-    }
 }
 
 #[cfg(test)]
@@ -687,21 +587,30 @@ mod tests {
     use crate::protocol::input::Line;
     use crate::protocol::text;
 
-    /// Runs a session over `input`; returns (stdout, stderr).
-    fn session(input: &str, options: Options) -> (String, String) {
-        configure(options);
+    /// Runs a session over `input`; returns (stdout, stderr, exit status).
+    fn run_session(input: &str, options: Options) -> (String, String, i32) {
         let (tx, rx) = crossbeam_channel::unbounded();
         for l in input.lines() {
             tx.send(Line::new(l)).unwrap();
         }
         drop(tx);
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        text::run::<LoaText>(None, rx, &mut out, &mut err, false);
-        configure(Options::default());
+        let setup = text::Setup {
+            dialect: options,
+            ..text::Setup::default()
+        };
+        let status = text::run::<LoaText>(None, rx, &mut out, &mut err, false, setup);
         (
             String::from_utf8(out).unwrap(),
             String::from_utf8(err).unwrap(),
+            status,
         )
+    }
+
+    /// Runs a session over `input`; returns (stdout, stderr).
+    fn session(input: &str, options: Options) -> (String, String) {
+        let (out, err, _) = run_session(input, options);
+        (out, err)
     }
 
     fn clean(s: &str) -> bool {
@@ -712,14 +621,12 @@ mod tests {
     fn chatter_avoids_reserved_characters() {
         assert!(clean(HELP));
         for e in [
-            TextError::Unknown("*>===".into()),
+            SPEC.unknown("*>==="),
             TextError::BadArgs("auto black|white"),
-            TextError::Malformed("b1-b9".into()),
-            TextError::Illegal("b1-b2".into(), "no black piece on b1".into()),
-            TextError::GameOver,
-            TextError::NotYourTurn,
-            TextError::LimitTooSmall { limit: 3, made: 7 },
-            TextError::NoPieces(Side::First),
+            SPEC.unknown("b1-b9"),
+            SPEC.illegal("b1-b2", "no black piece on b1".into()),
+            parse("b1-b9").unwrap_err(),
+            no_pieces(Side::First),
         ] {
             let s = e.to_string();
             assert!(clean(&s) && !s.contains('\n'), "{s}");
@@ -742,7 +649,7 @@ mod tests {
         assert_eq!(parse("").unwrap(), None);
         assert_eq!(parse("   # b1-d3").unwrap(), None);
         assert_eq!(parse(" NEW extra words").unwrap(), Some(Command::New));
-        assert_eq!(parse("?").unwrap(), Some(Command::Help));
+        assert_eq!(parse("?").unwrap(), Some(Command::Common(Common::Help)));
         assert_eq!(
             parse("auto BLACK now").unwrap(),
             Some(Command::Auto(Side::First))
@@ -751,7 +658,10 @@ mod tests {
             parse("manual White").unwrap(),
             Some(Command::Manual(Side::Second))
         );
-        assert_eq!(parse("seed -1").unwrap(), Some(Command::Seed(u64::MAX)));
+        assert_eq!(
+            parse("seed -1").unwrap(),
+            Some(Command::Common(Common::Seed(u64::MAX)))
+        );
         assert_eq!(parse("limit 5 6").unwrap(), Some(Command::Limit(5)));
         assert_eq!(
             parse("set d4 - WHITE x").unwrap(),
@@ -792,7 +702,8 @@ mod tests {
         for bad in ["b1-b9", "b1-c4", "-", "b1--d3"] {
             let e = parse(bad);
             assert!(
-                matches!(&e, Err(TextError::Malformed(_))) || bad == "-",
+                matches!(&e, Err(TextError::Refused(m)) if m.starts_with("malformed move"))
+                    || bad == "-",
                 "{bad}: {e:?}"
             );
         }
@@ -851,16 +762,14 @@ mod tests {
 
     #[test]
     fn strict_ends_on_a_bad_move_and_the_log_replays() {
-        let failed = Arc::new(AtomicBool::new(false));
         let log: Arc<Mutex<Vec<u8>>> = Arc::new(Mutex::new(Vec::new()));
         let sink: LogSink = log.clone();
         let options = Options {
             strict: true,
             log: Some(sink),
-            failed: failed.clone(),
         };
-        let (out, _) = session("seed 5\nb1-d3\nbogus\nb1-b2\ndump\n", options);
-        assert!(failed.load(Ordering::Relaxed));
+        let (out, _, status) = run_session("seed 5\nb1-d3\nbogus\nb1-b2\ndump\n", options);
+        assert_eq!(status, 1, "--strict ends with status 1 at a refused move");
         assert!(!out.contains("==="), "the program ended before the dump");
         let logged = String::from_utf8(log.lock().unwrap().clone()).unwrap();
         let lines: Vec<&str> = logged.lines().collect();
@@ -951,7 +860,7 @@ mod tests {
         let lone = Position::from_fen("x7/8/8/8/8/8/8/oo6 x", RuleSet::Text).unwrap();
         assert_eq!(
             set_square(&lone, 56, None, Side::First),
-            Err(TextError::NoPieces(Side::First))
+            Err(no_pieces(Side::First))
         );
     }
 }

@@ -9,6 +9,7 @@
 
 pub mod ataxx;
 pub mod ataxx2008;
+pub mod kit;
 pub mod loa;
 pub mod reversi;
 
@@ -54,13 +55,35 @@ pub trait TextDialect {
     /// The game it plays.
     type Game: GameIo;
 
+    /// The language as data: comments, extra words, error stream, lines.
+    const SPEC: &'static kit::Spec;
+
     /// One input line, parsed.
     type Command: PartialEq;
     /// Why a line was refused: one line of text for [`TextDialect::error`].
     type Error: std::fmt::Display;
 
+    /// The language's own command-line options as a value (`()` where it has none):
+    /// LOA's `--strict` and `--log`.
+    type Options: Default;
+
     /// The state at program start.
     fn new() -> Self;
+
+    /// The state at program start with these options (the default ignores them).
+    fn with_options(options: Self::Options) -> Self
+    where
+        Self: Sized,
+    {
+        let _ = options;
+        Self::new()
+    }
+
+    /// The exit status once the session has ended (LOA's `--strict` makes a refused
+    /// move status 1).
+    fn exit_status(&self) -> i32 {
+        0
+    }
 
     /// Parses one whole line (comments and blanks allowed); `Ok(None)` for a line with
     /// nothing on it. Parsing changes nothing, so a refused line leaves no trace.
@@ -104,12 +127,30 @@ pub trait TextDialect {
         Self::is_quit(line)
     }
 
-    /// Reports an error in this language's form and stream: by default one
+    /// Reports an error in this language's form and stream ([`kit::Errors`]): one
     /// `error: MESSAGE` line on stdout, among the program's other output (inside a
-    /// `load`ed file, `error: 'FILE' line N: MESSAGE`).
+    /// `load`ed file, `error: 'FILE' line N: MESSAGE`), or `Error: MESSAGE` on stderr.
     fn error(host: &mut Host<Self::Game>, message: &str) {
-        let at = host.location();
-        host.say(&format!("error: {at}{message}"));
+        match Self::SPEC.errors {
+            kit::Errors::Stdout => {
+                let at = host.location();
+                host.say(&format!("error: {at}{message}"));
+            }
+            kit::Errors::Stderr => host.say_err(&format!("Error: {message}")),
+        }
+    }
+
+    /// What play does when [`Host::think`] gave no move: ends the session, runs the
+    /// line that interrupted it, or reports the internal error and goes on.
+    fn think_failed(&mut self, e: ThinkError, host: &mut Host<Self::Game>) -> Flow {
+        match e {
+            ThinkError::Quit => Flow::Quit,
+            ThinkError::Interrupted(line) => self.execute(&line, host),
+            ThinkError::Internal(why) => {
+                Self::error(host, &format!("internal error, no AI move made: {why}"));
+                Flow::Continue
+            }
+        }
     }
 
     /// Transposition table size of the AI, in MiB.
@@ -185,6 +226,10 @@ pub trait TextProtocol {
     /// The game it plays.
     type Game: GameIo;
 
+    /// The language's lines ([`kit::Spec`]): the AI move, result and dump lines are
+    /// recognised from it.
+    const SPEC: &'static kit::Spec;
+
     /// Commands that make a program (fresh, or after `played` earlier games) ready to
     /// play `opening` with the AI on `ai_side`, seeded with `seed`, the other side typed.
     /// Ends with a command that prints a dump (the barrier), but does not start play.
@@ -206,13 +251,19 @@ pub trait TextProtocol {
 
     /// Recognises an AI move line (prompts included): the side that moved if the line
     /// names it, and the move's text.
-    fn parse_ai_move(line: &str) -> Option<(Option<Side>, String)>;
+    fn parse_ai_move(line: &str) -> Option<(Option<Side>, String)> {
+        Self::SPEC.parse_ai_move_line(line)
+    }
 
     /// Recognises a result line (prompts included).
-    fn parse_result(line: &str) -> Option<Outcome>;
+    fn parse_result(line: &str) -> Option<Outcome> {
+        Self::SPEC.parse_result_line(line)
+    }
 
     /// True for a line that delimits a dump (`===`), prompts removed.
-    fn is_dump_marker(line: &str) -> bool;
+    fn is_dump_marker(line: &str) -> bool {
+        Self::SPEC.is_dump_marker(line)
+    }
 }
 
 /// What a dialect may ask of the session: output, and moves from the AI.
@@ -234,6 +285,8 @@ pub struct Host<'a, G: GameIo> {
     hosting: Option<Hosting>,
     /// The `load`ed file and line being run, if any (for error lines).
     loading: Option<(String, usize)>,
+    /// `--remote-timeout`, `--listen`.
+    remote: remote::Settings,
 }
 
 impl<'a, G: GameIo> Host<'a, G> {
@@ -332,12 +385,23 @@ impl<'a, G: GameIo> Host<'a, G> {
         }
     }
 
-    /// Hosts game `id` (loopback unless `interface` says otherwise); the visitor's
-    /// arrival comes later as [`RemoteEvent::Joined`].
-    pub fn host_game(&mut self, id: &str, interface: Ipv4Addr) -> Result<(), String> {
+    /// Hosts game `id` on the session's listening interface; the visitor's arrival
+    /// comes later as [`RemoteEvent::Joined`].
+    pub fn host_game(&mut self, id: &str) -> Result<(), String> {
         self.disconnect();
-        self.hosting = Some(remote::host(G::NAME, id, interface, None)?);
+        self.hosting = Some(remote::host(G::NAME, id, self.remote.listen, None)?);
         Ok(())
+    }
+
+    /// The interface `host ID` listens on (`--listen`).
+    pub fn listen_interface(&self) -> Ipv4Addr {
+        self.remote.listen
+    }
+
+    /// How long a remote read other than the wait for the Opponent's move may take
+    /// (`--remote-timeout`).
+    pub fn remote_timeout(&self) -> Duration {
+        self.remote.timeout
     }
 
     /// Joins the game at `ID@HOST[:PORT]`, waiting for the host's greeting.
@@ -575,10 +639,6 @@ impl<D: TextDialect> Session<'_, D> {
     }
 }
 
-/// Runs a session of dialect `D`. `first` is the first input line, already read to
-/// choose the protocol. `interactive` says a person is typing (prompts; `quit` acts
-/// while the AI thinks). Returns the process exit status (0: errors in the input are
-/// reported and play goes on).
 /// The text languages' AI searches with the defaults, but near the end it first looks
 /// for a short forced win with a proof search and then searches full width
 /// (`Features::exact_endgame`): the specs' harnesses expect a forced win to be converted
@@ -596,15 +656,37 @@ fn text_engine<G: Game>(hash_mib: usize) -> Engine<G> {
     engine
 }
 
+/// What a session is given from the command line, as values.
+pub struct Setup<O> {
+    /// The dialect's own options.
+    pub dialect: O,
+    /// Remote play (`host` / `join`).
+    pub remote: remote::Settings,
+}
+
+impl<O: Default> Default for Setup<O> {
+    fn default() -> Setup<O> {
+        Setup {
+            dialect: O::default(),
+            remote: remote::Settings::default(),
+        }
+    }
+}
+
+/// Runs a session of dialect `D` set up by `setup`. `first` is the first input line,
+/// already read to choose the protocol. `interactive` says a person is typing
+/// (prompts; `quit` acts while the AI thinks). Returns the process exit status (0:
+/// errors in the input are reported and play goes on; the dialect may say otherwise).
 pub fn run<D: TextDialect>(
     first: Option<Line>,
     input: Receiver<Line>,
     out: &mut dyn Write,
     err: &mut dyn Write,
     interactive: bool,
+    setup: Setup<D::Options>,
 ) -> i32 {
     let mut s = Session {
-        dialect: D::new(),
+        dialect: D::with_options(setup.dialect),
         host: Host {
             out,
             err,
@@ -617,6 +699,7 @@ pub fn run<D: TextDialect>(
             peer: None,
             hosting: None,
             loading: None,
+            remote: setup.remote,
         },
     };
     let mut end_of_input = false;
@@ -644,5 +727,5 @@ pub fn run<D: TextDialect>(
     // Quit or end of input: the dialect says goodbye to any peer, then the line closes.
     s.dialect.at_exit(&mut s.host);
     s.host.disconnect();
-    0
+    s.dialect.exit_status()
 }

@@ -12,9 +12,10 @@
 //! Error messages, help and prompts avoid the words the harness reserves (wins, passes,
 //! moves, draw) and the dump marker.
 
+pub use super::kit::TextError;
+use super::kit::{self, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec};
 use crate::game::{Opening, Outcome, RuleSet, Side};
 use crate::games::reversi::{Move, Position};
-use crate::protocol::remote;
 use crate::protocol::text::{
     Flow, Host, OtherProtocol, RemoteEvent, TextDialect, TextProtocol, ThinkError,
 };
@@ -43,136 +44,73 @@ pub enum State {
     Finished,
 }
 
+/// The language as data.
+pub static SPEC: Spec = Spec {
+    colours: ["Black", "White"],
+    side_words: ["black", "white"],
+    comments: Comments::Anywhere,
+    extra_words: ExtraWords::Refused,
+    errors: Errors::Stdout,
+    prompt_end: ':',
+    masked: Masked::Words(&RESERVED),
+    move_lines: MoveLines::Named,
+    results: ["Black wins.", "White wins.", "Draw."],
+    results_any_blanks: false,
+    help_words: &["help"],
+    load: true,
+    move_text: |mv| crate::games::reversi::parse_square(mv).is_ok(),
+};
+
 /// A fully parsed command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
+    /// `quit`, `help`, `dump`, `seed N`, `load FILE`.
+    Common(Common),
     Clear,
     Start,
-    Quit,
     Color(Side),
     Auto,
     Manual,
-    Seed(u64),
     Move(Move),
     Resign,
     Host(String),
     Join(String),
-    Help,
-    Dump,
     /// The board for people (coordinates, whose turn), as `ataxx` has.
     Board,
-    Load(String),
-}
-
-/// Why a command was refused. Messages are one line and free of reserved words.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TextError {
-    Unknown(String),
-    BadArgs(&'static str),
-    WrongState(&'static str),
-    Illegal(String),
-    /// An illegal move and why (`d4 is occupied`, `c3 turns over no white piece`).
-    IllegalBecause(String, String),
-    NotYourTurn,
-    /// Remote play refused (a bad address, no host, already connected, …): why.
-    Remote(String),
-}
-
-impl std::fmt::Display for TextError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TextError::Unknown(c) => write!(f, "unknown command {} (type help)", quote_input(c)),
-            TextError::BadArgs(usage) => write!(f, "usage: {usage}"),
-            TextError::WrongState(what) => write!(f, "{what}"),
-            TextError::Illegal(m) => write!(f, "illegal move {}", quote_input(m)),
-            TextError::IllegalBecause(m, why) => {
-                write!(f, "illegal move {}: {why}", quote_input(m))
-            }
-            TextError::NotYourTurn => write!(f, "it is not the user's turn"),
-            TextError::Remote(why) => write!(f, "{why}"),
-        }
-    }
 }
 
 /// Words and markers the harness reads in our output; chatter never contains them.
-pub const RESERVED: [&str; 5] = ["wins", "passes", "moves", "draw", "==="];
+pub use super::kit::RESERVED_WORDS as RESERVED;
 
-/// Quotes input for an error line: printable, cut short, and with any reserved word
-/// masked, so an echo of `Black wins.` can never be read as a result.
+/// Quotes input for an error line ([`Spec::quote_input`]).
 pub fn quote_input(s: &str) -> String {
-    let mut q = crate::protocol::quote(s);
-    for word in RESERVED {
-        while let Some(i) = q.to_ascii_lowercase().find(word) {
-            q.replace_range(i..i + word.len(), &"?".repeat(word.len()));
-        }
-    }
-    q
+    SPEC.quote_input(s)
 }
 
 /// Parses one line (comments and surrounding blanks allowed). `Ok(None)` for a line
 /// with nothing on it.
 pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
-    let line = line.split('#').next().unwrap_or("");
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let Some(&first) = words.first() else {
+    let Some(w) = SPEC.words(line) else {
         return Ok(None);
     };
-    let word = first.to_ascii_lowercase();
-    let args = &words[1..];
-    let no_args = |cmd: Command, usage: &'static str| {
-        if args.is_empty() {
-            Ok(Some(cmd))
-        } else {
-            Err(TextError::BadArgs(usage))
-        }
-    };
-    match word.as_str() {
-        "clear" => no_args(Command::Clear, "clear"),
-        "start" => no_args(Command::Start, "start"),
-        "quit" => no_args(Command::Quit, "quit"),
-        "help" => no_args(Command::Help, "help"),
-        "dump" => no_args(Command::Dump, "dump"),
-        "board" => no_args(Command::Board, "board"),
-        "auto" => no_args(Command::Auto, "auto"),
-        "manual" => no_args(Command::Manual, "manual"),
-        "resign" => no_args(Command::Resign, "resign"),
-        "color" => match args {
-            [c] => parse_colour(c)
-                .map(|s| Some(Command::Color(s)))
-                .ok_or(TextError::BadArgs("color black|white")),
-            _ => Err(TextError::BadArgs("color black|white")),
-        },
-        "seed" => match args {
-            [n] => parse_seed(n)
-                .map(|s| Some(Command::Seed(s)))
-                .ok_or(TextError::BadArgs("seed N (a 64-bit integer)")),
-            _ => Err(TextError::BadArgs("seed N (a 64-bit integer)")),
-        },
-        "load" => match crate::protocol::rest_of_line(line, first) {
-            Some(file) => Ok(Some(Command::Load(file))),
-            None => Err(TextError::BadArgs("load FILE")),
-        },
-        "host" => match args {
-            [id] if remote::valid_id(id) => Ok(Some(Command::Host(id.to_string()))),
-            _ => Err(TextError::BadArgs("host ID (1 to 64 letters, digits or _)")),
-        },
-        "join" => match args {
-            [address] => remote::parse_address(address)
-                .map(|_| Some(Command::Join(address.to_string())))
-                .map_err(|why| {
-                    TextError::Remote(format!("cannot join {}: {why}", quote_input(address)))
-                }),
-            _ => Err(TextError::BadArgs("join ID@HOST")),
-        },
-        _ => {
-            if args.is_empty() {
-                if let Ok(mv) = Move::parse_text(&word) {
-                    return Ok(Some(Command::Move(mv)));
-                }
-            }
-            Err(TextError::Unknown(first.to_string()))
-        }
+    if let Some(c) = w.common() {
+        return c.map(|c| Some(Command::Common(c)));
     }
+    Ok(Some(match w.word.as_str() {
+        "clear" => w.no_args(Command::Clear, "clear")?,
+        "start" => w.no_args(Command::Start, "start")?,
+        "board" => w.no_args(Command::Board, "board")?,
+        "auto" => w.no_args(Command::Auto, "auto")?,
+        "manual" => w.no_args(Command::Manual, "manual")?,
+        "resign" => w.no_args(Command::Resign, "resign")?,
+        "color" => Command::Color(w.side("color black|white")?),
+        "host" => Command::Host(w.host_id()?),
+        "join" => Command::Join(w.join_address()?),
+        word => match Move::parse_text(word) {
+            Ok(mv) if w.args.is_empty() => Command::Move(mv),
+            _ => return Err(SPEC.unknown(w.first)),
+        },
+    }))
 }
 
 /// Why `mv` is not legal in `pos` (a game in progress or set-up), in a few words free
@@ -192,96 +130,36 @@ pub fn why_illegal(pos: &Position, mv: Move) -> String {
     }
 }
 
-fn parse_colour(s: &str) -> Option<Side> {
-    match s.to_ascii_lowercase().as_str() {
-        "black" => Some(Side::First),
-        "white" => Some(Side::Second),
-        _ => None,
-    }
-}
-
-/// A 64-bit seed, written as a signed or unsigned decimal number.
-fn parse_seed(s: &str) -> Option<u64> {
-    s.parse::<u64>()
-        .ok()
-        .or_else(|| s.parse::<i64>().ok().map(|v| v as u64))
-}
-
 /// The colour's name as the output lines use it (`Black`, `White`).
 pub fn colour_name(side: Side) -> &'static str {
-    match side {
-        Side::First => "Black",
-        Side::Second => "White",
-    }
+    SPEC.colour_name(side)
 }
 
 /// The language's word for a side in commands (`black` / `white`).
 pub fn side_word(side: Side) -> &'static str {
-    match side {
-        Side::First => "black",
-        Side::Second => "white",
-    }
+    SPEC.side_word(side)
 }
 
 /// The result line for a finished game.
 pub fn result_line(outcome: Outcome) -> &'static str {
-    match outcome {
-        Outcome::Win(Side::First) => "Black wins.",
-        Outcome::Win(Side::Second) => "White wins.",
-        Outcome::Draw => "Draw.",
-    }
+    SPEC.result_line(outcome)
 }
 
 /// The line announcing an AI's move: `Black moves d3.` or `White passes.`
 pub fn ai_move_line(side: Side, mv: Move) -> String {
-    let name = colour_name(side);
-    if mv.is_pass() {
-        format!("{name} passes.")
-    } else {
-        format!("{name} moves {}.", mv.text())
-    }
+    SPEC.ai_move_line(side, &mv.text())
 }
 
 /// Recognises an AI move line (after any prompt, which ends at the last `:`): the side
 /// that moved and its move in text form (`d3`, or `-` for a pass).
 pub fn parse_ai_move_line(line: &str) -> Option<(Side, String)> {
-    let words: Vec<&str> = strip_prompt(line).split_whitespace().collect();
-    let side = match words.first().copied() {
-        Some("Black") => Side::First,
-        Some("White") => Side::Second,
-        _ => return None,
-    };
-    match words.as_slice() {
-        [_, "passes."] => Some((side, "-".into())),
-        [_, "moves", mv] => {
-            let mv = mv.strip_suffix('.')?;
-            if mv.bytes().any(|c| c.is_ascii_uppercase()) {
-                return None;
-            }
-            crate::games::reversi::parse_square(mv).ok()?;
-            Some((side, mv.to_string()))
-        }
-        _ => None,
-    }
+    SPEC.parse_ai_move_line(line)
+        .and_then(|(side, text)| Some((side?, text)))
 }
 
 /// Recognises a result line (after any prompt).
 pub fn parse_result_line(line: &str) -> Option<Outcome> {
-    [
-        Outcome::Win(Side::First),
-        Outcome::Win(Side::Second),
-        Outcome::Draw,
-    ]
-    .into_iter()
-    .find(|&o| strip_prompt(line) == result_line(o))
-}
-
-/// The part of an output line after the last `:` (prompts end with `:`), trimmed.
-pub fn strip_prompt(line: &str) -> &str {
-    match line.rfind(':') {
-        Some(i) => line[i + 1..].trim(),
-        None => line.trim(),
-    }
+    SPEC.parse_result_line(line)
 }
 
 /// The `help` text.
@@ -345,6 +223,8 @@ impl TextDialect for ReversiText {
     type Game = Position;
     type Command = Command;
     type Error = TextError;
+    const SPEC: &'static Spec = &SPEC;
+    type Options = ();
 
     /// NBoard, the protocol of the Othello GUIs (`nboard.rs`).
     fn other_protocols() -> &'static [OtherProtocol] {
@@ -371,7 +251,7 @@ impl TextDialect for ReversiText {
     fn run_command(&mut self, cmd: Command, host: &mut ReversiHost) -> Result<Flow, TextError> {
         self.remote_allows(&cmd)?;
         match cmd {
-            Command::Quit => return Ok(Flow::Quit),
+            Command::Common(Common::Quit) => return Ok(Flow::Quit),
             Command::Clear => {
                 self.no_game("clear is refused while a game is in progress (resign first)")?;
                 if self.link == Link::Waiting {
@@ -385,10 +265,10 @@ impl TextDialect for ReversiText {
             Command::Start => {
                 match self.state {
                     State::Playing => {
-                        return Err(TextError::WrongState("a game is already in progress"))
+                        return Err(TextError::refused("a game is already in progress"))
                     }
                     State::Finished => {
-                        return Err(TextError::WrongState(
+                        return Err(TextError::refused(
                             "the game is over (use clear for a new game)",
                         ))
                     }
@@ -412,13 +292,13 @@ impl TextDialect for ReversiText {
                 self.no_game("manual is only valid when no game is in progress")?;
                 self.auto = false;
             }
-            Command::Seed(n) => {
+            Command::Common(Common::Seed(n)) => {
                 self.no_game("seed is only valid when no game is in progress")?;
                 self.seed = n;
             }
             Command::Resign => {
                 if self.state != State::Playing {
-                    return Err(TextError::WrongState("no game is in progress"));
+                    return Err(TextError::refused("no game is in progress"));
                 }
                 return Ok(self.resign(host));
             }
@@ -431,21 +311,21 @@ impl TextDialect for ReversiText {
                 return self.join_game(&address, host);
             }
             Command::Move(mv) => return self.user_move(mv, host),
-            Command::Help => host.say(HELP),
-            Command::Dump => host.say(&self.pos.dump(self.player, self.moves)),
+            Command::Common(Common::Help) => host.say(HELP),
+            Command::Common(Common::Dump) => host.say(&self.pos.dump(self.player, self.moves)),
             Command::Board => host.say(&self.pos.pretty()),
-            Command::Load(file) => return Ok(Flow::Load(file)),
+            Command::Common(Common::Load(file)) => return Ok(Flow::Load(file)),
         }
         Ok(Flow::Continue)
     }
 
-    const QUIT: Command = Command::Quit;
+    const QUIT: Command = Command::Common(Common::Quit);
 
     /// `quit`, and `resign` ends the game (`clear` is refused in one): typed while an AI thinks, they act at once.
     fn acts_at_once(line: &str) -> bool {
         matches!(
             Self::parse_line(line),
-            Ok(Some(Command::Quit | Command::Resign))
+            Ok(Some(Command::Common(Common::Quit) | Command::Resign))
         )
     }
 
@@ -476,7 +356,7 @@ impl TextDialect for ReversiText {
 impl ReversiText {
     fn no_game(&self, what: &'static str) -> Result<(), TextError> {
         if self.state == State::Playing {
-            Err(TextError::WrongState(what))
+            Err(TextError::refused(what))
         } else {
             Ok(())
         }
@@ -486,7 +366,7 @@ impl ReversiText {
     fn unlinked(&self, what: &str) -> Result<(), TextError> {
         self.no_game("host and join are only valid when no game is in progress")?;
         if self.link != Link::Off {
-            return Err(TextError::Remote(format!(
+            return Err(TextError::refused(format!(
                 "cannot {what}: already connected (clear cancels hosting; quit leaves)"
             )));
         }
@@ -504,25 +384,22 @@ impl ReversiText {
     fn user_move(&mut self, mv: Move, host: &mut ReversiHost) -> Result<Flow, TextError> {
         match self.state {
             State::Finished => {
-                return Err(TextError::WrongState(
+                return Err(TextError::refused(
                     "the game is over (use clear for a new game)",
                 ))
             }
             State::Setup if self.pos.is_over() => {
-                return Err(TextError::WrongState(
+                return Err(TextError::refused(
                     "the set-up already ended the game (start announces the result; clear for a new one)",
                 ))
             }
             State::Playing if self.auto || self.pos.side_to_move() != self.player => {
-                return Err(TextError::NotYourTurn)
+                return Err(TextError::refused("it is not the user's turn"))
             }
             _ => {}
         }
         if !self.pos.is_legal(mv) {
-            return Err(TextError::IllegalBecause(
-                mv.text(),
-                why_illegal(&self.pos, mv),
-            ));
+            return Err(SPEC.illegal(&mv.text(), why_illegal(&self.pos, mv)));
         }
         if self.state == State::Setup {
             self.play(mv);
@@ -548,12 +425,10 @@ impl ReversiText {
             return Ok(legal[0]);
         }
         let limits = Limits {
-            nodes: Some(AI_NODES),
-            hard_time: Some(AI_TIME_CAP),
             // A fresh table each time: the same position, the same move.
             solve: Some(SOLVE_EMPTIES),
             fresh_solve: true,
-            ..Limits::default()
+            ..kit::ai_limits(AI_NODES, AI_TIME_CAP)
         };
         host.think(
             &self.pos,
@@ -600,12 +475,7 @@ impl ReversiText {
     fn ai_turn(&mut self, host: &mut ReversiHost, ours: bool) -> Option<Flow> {
         let mv = match self.ai_move(host) {
             Ok(mv) => mv,
-            Err(ThinkError::Quit) => return Some(Flow::Quit),
-            Err(ThinkError::Interrupted(line)) => return Some(self.execute(&line, host)),
-            Err(ThinkError::Internal(why)) => {
-                Self::error(host, &format!("internal error, no AI move made: {why}"));
-                return Some(Flow::Continue);
-            }
+            Err(e) => return Some(self.think_failed(e, host)),
         };
         host.say(&ai_move_line(self.pos.side_to_move(), mv));
         if ours {
@@ -635,6 +505,7 @@ impl ReversiText {
 
 impl TextProtocol for ReversiText {
     type Game = Position;
+    const SPEC: &'static Spec = &SPEC;
 
     /// `clear` (after an earlier game), `seed`, the opening's moves as set-up moves,
     /// `color` (the Player, typed by the runner, takes the side the AI does not play),
@@ -647,17 +518,10 @@ impl TextProtocol for ReversiText {
     ) -> Result<Vec<String>, String> {
         let start = Position::startpos(RuleSet::Text);
         let base = &opening.base;
-        if base.discs(Side::First) != start.discs(Side::First)
-            || base.discs(Side::Second) != start.discs(Side::Second)
-            || base.side_to_move() != Side::First
-        {
-            return Err("the text language starts from the start position (no FEN)".into());
-        }
-        let mut cmds = Vec::new();
-        if played {
-            cmds.push("clear".to_string());
-        }
-        cmds.push(format!("seed {seed}"));
+        let from_start = base.discs(Side::First) == start.discs(Side::First)
+            && base.discs(Side::Second) == start.discs(Side::Second)
+            && base.side_to_move() == Side::First;
+        let mut cmds = kit::setup_start(from_start, seed, played)?;
         cmds.extend(opening.moves.iter().map(|m| m.text()));
         cmds.push(format!("color {}", side_word(ai_side.opponent())));
         cmds.push("manual".to_string());
@@ -676,18 +540,6 @@ impl TextProtocol for ReversiText {
     fn parse_move_text(pos: &Position, text: &str) -> Option<Move> {
         Move::parse_text(text).ok().filter(|&m| pos.is_legal(m))
     }
-
-    fn parse_ai_move(line: &str) -> Option<(Option<Side>, String)> {
-        parse_ai_move_line(line).map(|(side, text)| (Some(side), text))
-    }
-
-    fn parse_result(line: &str) -> Option<Outcome> {
-        parse_result_line(line)
-    }
-
-    fn is_dump_marker(line: &str) -> bool {
-        strip_prompt(line) == "==="
-    }
 }
 
 #[cfg(test)]
@@ -703,16 +555,16 @@ mod tests {
     fn chatter_avoids_reserved_words() {
         assert!(clean(HELP));
         let errors = [
-            TextError::Unknown("xyz".into()),
+            SPEC.unknown("xyz"),
             TextError::BadArgs("color black|white"),
-            TextError::WrongState("a game is already in progress"),
-            TextError::WrongState("the game is over (use clear for a new game)"),
-            TextError::WrongState("no game is in progress"),
-            TextError::WrongState(
+            TextError::refused("a game is already in progress"),
+            TextError::refused("the game is over (use clear for a new game)"),
+            TextError::refused("no game is in progress"),
+            TextError::refused(
                 "the set-up already ended the game (start announces the result; clear for a new one)",
             ),
-            TextError::Illegal("a1".into()),
-            TextError::NotYourTurn,
+            SPEC.illegal("a1", String::new()),
+            TextError::refused("it is not your turn"),
         ];
         for e in errors {
             assert!(clean(&e.to_string()), "{e}");
@@ -743,7 +595,10 @@ mod tests {
             Some(Command::Color(Side::Second))
         );
         assert_eq!(parse("Auto # x").unwrap(), Some(Command::Auto));
-        assert_eq!(parse("seed -1").unwrap(), Some(Command::Seed(u64::MAX)));
+        assert_eq!(
+            parse("seed -1").unwrap(),
+            Some(Command::Common(Common::Seed(u64::MAX)))
+        );
         assert!(parse("seed 18446744073709551616").is_err());
         assert!(parse("color red").is_err());
         assert!(parse("color").is_err());
@@ -758,11 +613,11 @@ mod tests {
         // A file name may hold blanks (quotes around it are taken off).
         assert_eq!(
             parse("load  my file  # x").unwrap(),
-            Some(Command::Load("my file".into()))
+            Some(Command::Common(Common::Load("my file".into())))
         );
         assert_eq!(
             parse("load \"my file\"").unwrap(),
-            Some(Command::Load("my file".into()))
+            Some(Command::Common(Common::Load("my file".into())))
         );
         assert_eq!(parse("load").unwrap_err(), TextError::BadArgs("load FILE"));
     }

@@ -40,7 +40,8 @@ use super::{
 };
 use crate::game::{GameIo, Outcome, Side};
 use crate::games::reversi::{Move, Position};
-use crate::protocol::remote::{self, listen_interface, remote_timeout, says, Breach};
+use crate::protocol::remote::{self, says, Breach};
+use crate::protocol::text::kit::Common;
 use crate::protocol::text::{Flow, PeerRead, RemoteEvent, TextDialect};
 use std::time::Instant;
 
@@ -87,7 +88,11 @@ fn acts_while_waiting(line: &str) -> bool {
     matches!(
         super::parse(line),
         Ok(Some(
-            Command::Resign | Command::Quit | Command::Dump | Command::Help | Command::Board
+            Command::Resign
+                | Command::Common(Common::Quit)
+                | Command::Common(Common::Dump)
+                | Command::Common(Common::Help)
+                | Command::Board
         ))
     )
 }
@@ -96,7 +101,9 @@ fn acts_while_waiting(line: &str) -> bool {
 fn only_looks(line: &str) -> bool {
     matches!(
         super::parse(line),
-        Ok(Some(Command::Dump | Command::Help | Command::Board))
+        Ok(Some(
+            Command::Common(Common::Dump) | Command::Common(Common::Help) | Command::Board
+        ))
     )
 }
 
@@ -118,17 +125,18 @@ impl ReversiText {
     pub(super) fn remote_allows(&self, cmd: &Command) -> Result<(), TextError> {
         let looking = matches!(
             cmd,
-            Command::Dump | Command::Help | Command::Board | Command::Quit
+            Command::Common(Common::Dump)
+                | Command::Common(Common::Help)
+                | Command::Board
+                | Command::Common(Common::Quit)
         );
         match (self.link, self.state) {
-            (Link::Visitor, State::Setup) if !looking => Err(TextError::WrongState(
+            (Link::Visitor, State::Setup) if !looking => Err(TextError::refused(
                 "the host sets this game up: only dump, board, help and quit now",
             )),
-            (Link::Waiting, _) if matches!(cmd, Command::Start | Command::Move(_)) => {
-                Err(TextError::WrongState(
-                    "waiting for an opponent to join first (clear cancels hosting)",
-                ))
-            }
+            (Link::Waiting, _) if matches!(cmd, Command::Start | Command::Move(_)) => Err(
+                TextError::refused("waiting for an opponent to join first (clear cancels hosting)"),
+            ),
             _ => Ok(()),
         }
     }
@@ -148,9 +156,9 @@ impl ReversiText {
         id: String,
         host: &mut ReversiHost,
     ) -> Result<Flow, TextError> {
-        let interface = listen_interface();
-        host.host_game(&id, interface)
-            .map_err(|e| TextError::Remote(format!("cannot host: {e}")))?;
+        let interface = host.listen_interface();
+        host.host_game(&id)
+            .map_err(|e| TextError::refused(format!("cannot host: {e}")))?;
         let port = remote::port_for(Position::NAME, &id);
         host.say(&says::hosting(&id, interface, port));
         self.clear_board();
@@ -167,11 +175,11 @@ impl ReversiText {
         host: &mut ReversiHost,
     ) -> Result<Flow, TextError> {
         host.join_game(address)
-            .map_err(|e| TextError::Remote(format!("cannot join: {e}")))?;
+            .map_err(|e| TextError::refused(format!("cannot join: {e}")))?;
         if !host.send_peer("") {
             host.disconnect();
-            return Err(TextError::Remote(
-                "cannot join: the host closed the connection".into(),
+            return Err(TextError::refused(
+                "cannot join: the host closed the connection",
             ));
         }
         self.clear_board();
@@ -186,7 +194,7 @@ impl ReversiText {
     /// run at once. The rest of the set-up comes while the session reads input
     /// ([`ReversiText::host_message`]), with no deadline: the host's User is typing.
     fn follow_host(&mut self, host: &mut ReversiHost) -> Flow {
-        let deadline = Instant::now() + remote_timeout();
+        let deadline = Instant::now() + host.remote_timeout();
         while self.link == Link::Visitor && self.state == State::Setup {
             let left = deadline.saturating_duration_since(Instant::now());
             return match host.read_peer(Some(left), is_command) {
@@ -261,7 +269,7 @@ impl ReversiText {
     /// Host: the visitor's empty message must follow its arrival within the remote
     /// timeout; the answer is its colour.
     fn await_visitor(&mut self, host: &mut ReversiHost) -> Flow {
-        match host.read_peer(Some(remote_timeout()), Self::is_quit) {
+        match host.read_peer(Some(host.remote_timeout()), Self::is_quit) {
             PeerRead::Message(m) if m.is_empty() => {
                 if !host.send_peer(&color_message(self.player.opponent())) {
                     return self.peer_forfeits(host, "the remote program disconnected");
@@ -312,7 +320,7 @@ impl ReversiText {
         let mut then = None;
         if self.is_remote() {
             if we_sent_last {
-                match host.read_peer(Some(remote_timeout()), Self::is_quit) {
+                match host.read_peer(Some(host.remote_timeout()), Self::is_quit) {
                     PeerRead::Message(m) if m.is_empty() => {}
                     PeerRead::Message(m) => return self.breach(Breach::NotAnAck, &m, host),
                     PeerRead::Fault(why) => return self.peer_forfeits(host, &why),
@@ -354,7 +362,7 @@ impl ReversiText {
     /// before it read ours; a fault is reported (the resignation stands). A `quit` typed
     /// meanwhile comes back, to run after the result.
     fn await_resign_ack(&mut self, host: &mut ReversiHost) -> Option<String> {
-        let deadline = Instant::now() + remote_timeout();
+        let deadline = Instant::now() + host.remote_timeout();
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let why = match host.read_peer(Some(left), Self::is_quit) {

@@ -1,12 +1,11 @@
-//! Perft against the reference table in `tests/data/ref-data/ataxx-perft.tsv` (copied
+//! Perft against the reference table in `tests/data/ataxx/perft.tsv` (copied
 //! unmodified from the reference library; see `tests/data/SOURCES.md`).
 
 use engine::games::ataxx::{Position, Rules};
 use std::path::PathBuf;
 
 fn table() -> Vec<(String, Vec<u64>)> {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/ref-data/ataxx-perft.tsv");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/ataxx/perft.tsv");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     text.lines()

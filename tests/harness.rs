@@ -7,9 +7,9 @@
 //! `docs/harness-notes.md` and the course's text-protocol specification
 //! (`specs/ataxx-text-protocol.md` in the project's reference library).
 //!
-//! Official tests come from `tests/data/ref-tests/ataxx/fa16`, copied unmodified from the
-//! reference library (see `tests/data/SOURCES.md`; override the `ref-tests` directory with
-//! `ATAXX_REF_TESTS`); our own live in `tests/harness/`. Each test runs with its working
+//! Official tests come from `tests/data/ataxx/fa16`, copied unmodified from the
+//! reference library (see `tests/data/SOURCES.md`; override the directory above `ataxx/fa16` with
+//! `ATAXX_REF_TESTS`, e.g. the library's `ref-tests`); our own live in `tests/harness/`. Each test runs with its working
 //! directory set to the directory of its `.inp` file, so relative `load` paths work.
 
 use crate::common;
@@ -519,13 +519,13 @@ fn check(path: PathBuf) {
 /// The directory of the official fa16 tests.
 fn fa16(name: &str) -> PathBuf {
     let base = std::env::var_os("ATAXX_REF_TESTS").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ref-tests"),
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data"),
         PathBuf::from,
     );
     let path = base.join("ataxx/fa16").join(name);
     assert!(
         path.is_file(),
-        "official test {} not found (set ATAXX_REF_TESTS to the ref-tests directory)",
+        "official test {} not found (set ATAXX_REF_TESTS to the directory above ataxx/fa16)",
         path.display()
     );
     path

@@ -1,8 +1,8 @@
 //! The `#*` integration harness (see `loa_harness_support`) over the course's Lines of
 //! Action tests and ours, with our `loa` binary playing every program.
 //!
-//! - Official tests: `tests/data/ref-tests/loa/sp20/` (copied unmodified from the
-//!   project's reference library; see `tests/data/ref-tests/SOURCES.md`). Two-program
+//! - Official tests: `tests/data/loa/sp20/` (copied unmodified from the
+//!   project's reference library; see `tests/data/SOURCES.md`). Two-program
 //!   tests (`ai-v-staff`) run our binary against itself; `staff-loa --strict` becomes
 //!   `loa --strict`.
 //! - Extra tests (`extra/`, student-collected, unverified): run too; those without a
@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 fn sp20(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/ref-tests/loa/sp20")
+        .join("tests/data/loa/sp20")
         .join(name)
 }
 

@@ -29,7 +29,7 @@ fn stdout(o: &Output) -> String {
 }
 
 /// The FFO suite's positions #40 to #49 (OBF, answers after `;`).
-const FFO: &str = include_str!("data/ref-data/reversi-ffo40-49.obf");
+const FFO: &str = include_str!("data/reversi/ffo40-49.obf");
 
 #[test]
 fn solve_ffo40_and_its_reply() {

@@ -1,5 +1,5 @@
 //! The exact solver on the FFO endgame test positions #20 to #49
-//! (`tests/data/ref-data/reversi-ffo20-39.obf` and `reversi-ffo40-49.obf`: each line
+//! (`tests/data/reversi/ffo20-39.obf` and `ffo40-49.obf`: each line
 //! lists every move with its exact score; the best score is the largest). The solver
 //! must return that score and a move that achieves it. Run in release mode; the slowest
 //! positions are `#[ignore]`d (`cargo test --release --test tests reversi_ffo:: --
@@ -15,12 +15,12 @@ use std::time::Instant;
 /// move.
 fn load(number: usize) -> (Position, Vec<(Move, i32)>) {
     let (file, first) = if number < 40 {
-        ("reversi-ffo20-39.obf", 20)
+        ("ffo20-39.obf", 20)
     } else {
-        ("reversi-ffo40-49.obf", 40)
+        ("ffo40-49.obf", 40)
     };
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/ref-data")
+        .join("tests/data/reversi")
         .join(file);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));

@@ -1,7 +1,9 @@
 //! The engine crate's one integration-test binary (ripgrep's layout: `autotests = false` in
-//! Cargo.toml). Each module is one suite; the helpers that spawn the real binaries are in
-//! `common/` and `loa_harness_support/`, the copied reference data in `data/` (see
-//! `data/SOURCES.md`). One binary links the engine once instead of once per suite, which is
+//! Cargo.toml). Each module is one suite; `perft`, `invariants` and `forced_wins` are
+//! written once, generic over `engine::game::GameIo`, with one submodule per game holding its
+//! data and its own checks (`perft::ataxx::reference_table`, `invariants::loa::...`). The
+//! helpers that spawn the real binaries are in `common/` and `loa_harness_support/`, the
+//! copied reference data in `data/<game>/` (see `data/SOURCES.md`). One binary links the engine once instead of once per suite, which is
 //! most of the suite's build time. Run one suite with `cargo test --release --test tests
 //! SUITE::` (e.g. `perft::`).
 
@@ -18,10 +20,7 @@ mod harness;
 mod invariants;
 mod layers;
 mod loa_cli;
-mod loa_forced_wins;
 mod loa_harness;
-mod loa_invariants;
-mod loa_perft;
 mod loa_rules;
 mod loa_search;
 mod loa_ugi;
@@ -31,8 +30,6 @@ mod remote_faults;
 mod remote_games;
 mod reversi_cli;
 mod reversi_ffo;
-mod reversi_invariants;
-mod reversi_perft;
 mod reversi_remote;
 mod reversi_session;
 mod terminal;

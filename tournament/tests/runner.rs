@@ -2,6 +2,8 @@
 //! `fake-engine` (crash, hang, illegal move, garbage, no handshake, text language),
 //! kill-and-resume, and SPRT stopping.
 
+mod common;
+
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -19,32 +21,7 @@ fn ataxx_binary() -> PathBuf {
 
 /// One of our engine binaries (`ataxx`, `loa`, `reversi`), built as [`ataxx_binary`] says.
 fn engine_binary(bin: &str) -> PathBuf {
-    let path =
-        Path::new(TOURNAMENT).with_file_name(format!("{bin}{}", std::env::consts::EXE_SUFFIX));
-    if let Some(cargo) = std::env::var_os("CARGO") {
-        let profile = path
-            .parent()
-            .and_then(Path::file_name)
-            .and_then(|p| p.to_str())
-            .unwrap_or("debug");
-        let mut build = Command::new(cargo);
-        build.args(["build", "--quiet", "-p", "ataxx-engine", "--bin", bin]);
-        match profile {
-            "debug" => {}
-            "release" => {
-                build.arg("--release");
-            }
-            other => {
-                build.args(["--profile", other]);
-            }
-        }
-        let status = build
-            .status()
-            .expect("run cargo build for the engine binary");
-        assert!(status.success(), "building the {bin} binary failed");
-    }
-    assert!(path.exists(), "no engine binary at {}", path.display());
-    path
+    common::engine_binary(TOURNAMENT, bin)
 }
 
 /// A fresh scratch directory per test.

@@ -3,27 +3,16 @@
 //! Every game must end by the rules: no illegal move, no fault, no forfeit. The 200-game
 //! runs of docs/reversi.md and docs/loa.md are the same commands with `-rounds 100`.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 const TOURNAMENT: &str = env!("CARGO_BIN_EXE_tournament");
 
-/// The engine binary `name` beside the runner, built first: `cargo test -p tournament`
-/// does not build the engine crate's binaries, and a stale one would test old code.
+/// The engine binary `name` beside the runner, built first with the runner's profile.
 fn engine_binary(name: &str) -> PathBuf {
-    let path =
-        Path::new(TOURNAMENT).with_file_name(format!("{name}{}", std::env::consts::EXE_SUFFIX));
-    if let Some(cargo) = std::env::var_os("CARGO") {
-        let release = path.parent().and_then(Path::file_name) == Some("release".as_ref());
-        let mut build = Command::new(cargo);
-        build.args(["build", "--quiet", "-p", "ataxx-engine", "--bin", name]);
-        if release {
-            build.arg("--release");
-        }
-        assert!(build.status().expect("run cargo build").success());
-    }
-    assert!(path.exists(), "no engine binary at {}", path.display());
-    path
+    common::engine_binary(TOURNAMENT, name)
 }
 
 /// Plays ten games of `game` and checks each ended by the rules, for a reason that

@@ -29,7 +29,7 @@ use std::time::Duration;
 
 /// Nodes the AI searches per move: a node budget, not a clock, so the same seed and
 /// input give the same moves on any machine. Enough for depth 5 or more (every forced
-/// win within three moves is found, `tests/loa_forced_wins.rs`, which 60 000 nodes
+/// win within three moves is found, `tests/forced_wins.rs`, which 60 000 nodes
 /// already pass), small enough for a whole AI-vs-AI game in a few seconds even on a
 /// busy machine (`docs/loa.md`).
 pub const AI_NODES: u64 = 100_000;

@@ -11,6 +11,7 @@ mod loa_harness_support;
 mod ataxx2008_session;
 mod bench;
 mod cli;
+mod display;
 mod docs_transcripts;
 mod eval_model;
 mod forced_wins;

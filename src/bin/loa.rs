@@ -36,6 +36,7 @@ fn options() -> Vec<Opt> {
             help: "diagnostics on stderr: 0 none, 1 warnings, 2 info, 3 debug, 4 trace",
         },
     ]);
+    opts.push(cli::LISTEN_OPTION);
     opts
 }
 

@@ -48,7 +48,7 @@ pub const REMOTE_OPTIONS: [Opt; 2] = [
     valued(
         "--listen",
         "ADDR",
-        "remote play: the IPv4 interface `host` listens on (default 127.0.0.1)",
+        "the IPv4 interface `host` and --display listen on (default 127.0.0.1)",
     ),
 ];
 
@@ -73,12 +73,32 @@ pub fn shared_options<D: TextDialect>() -> Vec<Opt> {
             help: p.help,
         });
     }
-    opts.push(switch(
-        "--display",
-        "a GUI (there is none: a message, exit status 2)",
-    ));
+    opts.extend(display_options());
     opts
 }
+
+/// `--display` and `--port`, for every game binary (`--listen` comes with the remote
+/// options, or [`LISTEN_OPTION`] where there are none).
+fn display_options() -> [Opt; 2] {
+    [
+        switch(
+            "--display",
+            "serve a board in the browser (its address on stderr) beside the text language",
+        ),
+        valued(
+            "--port",
+            "PORT",
+            "--display: the port to serve on (default: a free one)",
+        ),
+    ]
+}
+
+/// `--listen` alone, for a binary without remote play (`loa`).
+pub const LISTEN_OPTION: Opt = valued(
+    "--listen",
+    "ADDR",
+    "--display: the IPv4 interface to serve on (default 127.0.0.1)",
+);
 
 /// A command line as parsed: options in any order (`--opt=V` or `--opt V`), the other
 /// words in order.
@@ -244,12 +264,14 @@ pub fn run_parsed<D: TextDialect>(bin: &str, p: &Parsed, help: &str) -> u8 {
         println!("{bin} {}", env!("CARGO_PKG_VERSION"));
         return 0;
     }
-    if p.has("--display") {
-        eprintln!("{bin}: no GUI is available; run without --display for the text interface");
-        return 2;
-    }
     if let Err(e) = apply_remote_options(p) {
         return usage_error(&e);
+    }
+    if p.has("--display") || p.value("--port").is_some() {
+        return match display_config::<D>(p) {
+            Ok(config) => super::display::run::<D>(bin, config),
+            Err(e) => usage_error(&e),
+        };
     }
     let mut protocols: Vec<&str> = ["--uai", "--ugi"]
         .into_iter()
@@ -300,6 +322,38 @@ pub fn run_parsed<D: TextDialect>(bin: &str, p: &Parsed, help: &str) -> u8 {
             super::quote(&words.join(" "))
         )),
     }
+}
+
+/// The board page's address from `--listen` and `--port`; refuses what cannot go
+/// with `--display` (another protocol, commands).
+fn display_config<D: TextDialect>(p: &Parsed) -> Result<super::display::Config, String> {
+    if !p.has("--display") {
+        return Err("--port goes with --display".into());
+    }
+    let mut others = vec!["--uai", "--ugi"];
+    others.extend(D::other_protocols().iter().map(|o| o.flag));
+    if let Some(flag) = others.into_iter().find(|f| p.has(f)) {
+        return Err(format!("--display speaks the text language, not {flag}"));
+    }
+    if !p.words.is_empty() {
+        return Err(format!(
+            "--display takes no arguments ({})",
+            super::quote(&p.words.join(" "))
+        ));
+    }
+    let listen = match p.value("--listen") {
+        Some(v) => v
+            .parse()
+            .map_err(|_| format!("bad --listen {} (an IPv4 address)", super::quote(v)))?,
+        None => Ipv4Addr::LOCALHOST,
+    };
+    let port = match p.value("--port") {
+        Some(v) => v
+            .parse()
+            .map_err(|_| format!("bad --port {} (0 to 65535)", super::quote(v)))?,
+        None => 0,
+    };
+    Ok(super::display::Config { listen, port })
 }
 
 /// Reads the first non-blank line to pick the protocol (unless a flag chose it), then

@@ -15,6 +15,10 @@ use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol, ThinkError};
 use crate::search::Limits;
 use std::time::Duration;
 
+mod board;
+use crate::protocol::text::board::{Action, History, View};
+pub(crate) use board::ataxx_view;
+
 /// Nodes an AI searches per move. A node budget, not a clock, so the same seed and
 /// input give the same moves on any machine.
 pub const AI_NODES: u64 = 400_000;
@@ -278,6 +282,8 @@ pub struct AtaxxText {
     auto: [bool; 2],
     seed: u64,
     ply: u64,
+    /// The moves played, for the board page's undo.
+    history: History<Position>,
 }
 
 type AtaxxHost<'a> = Host<'a, Position>;
@@ -295,6 +301,7 @@ impl TextDialect for AtaxxText {
             auto: [false, true],
             seed: 0,
             ply: 0,
+            history: History::default(),
         }
     }
 
@@ -359,6 +366,14 @@ impl TextDialect for AtaxxText {
         )
     }
 
+    fn view(&self) -> Option<View> {
+        Some(self.board_view())
+    }
+
+    fn act(&mut self, action: Action, host: &mut AtaxxHost) -> Flow {
+        self.board_action(action, host)
+    }
+
     fn prompt(&self) -> Option<String> {
         let who = colour_name(self.pos.side_to_move()).to_ascii_lowercase();
         Some(match self.state {
@@ -410,7 +425,9 @@ impl AtaxxText {
     }
 
     fn play(&mut self, mv: Move) {
+        let before = self.pos.clone();
         self.pos.make_move(mv);
+        self.history.record(before, mv, &self.pos);
         self.moves_played = true;
         self.ply += 1;
     }
@@ -449,6 +466,7 @@ impl AtaxxText {
             host.say(&ai_move_line(&self.pos, mv));
             self.play(mv);
             self.check_end(host);
+            host.show(|| self.view());
         }
         Flow::Continue
     }

@@ -42,6 +42,9 @@ use crate::protocol::text::{
 use crate::search::Limits;
 use std::time::Duration;
 
+mod board;
+use crate::protocol::text::board::{Action, History, View};
+
 // The remote timeout and the listening interface are process settings shared with the
 // other games' dialects (`--remote-timeout`, `--listen`): see `protocol::remote`.
 pub use crate::protocol::remote::{
@@ -387,6 +390,8 @@ pub struct Ataxx2008 {
     /// A client runs the relay the host's `start` sent (its `color` has come): a fault
     /// now is a forfeit.
     in_relay: bool,
+    /// The moves played (set-up moves first), for the board page's undo.
+    history: History<Position>,
 }
 
 type AtaxxHost<'a> = Host<'a, Position>;
@@ -416,6 +421,7 @@ impl TextDialect for Ataxx2008 {
             seed: 0,
             ply: 0,
             in_relay: false,
+            history: History::default(),
         }
     }
 
@@ -499,6 +505,14 @@ impl TextDialect for Ataxx2008 {
             Self::parse_line(line),
             Ok(Some(Command::Quit | Command::Clear))
         )
+    }
+
+    fn view(&self) -> Option<View> {
+        Some(self.board_view())
+    }
+
+    fn act(&mut self, action: Action, host: &mut AtaxxHost) -> Flow {
+        self.board_action(action, host)
     }
 
     fn prompt(&self) -> Option<String> {
@@ -663,7 +677,9 @@ impl Ataxx2008 {
         if self.state == State::Setup {
             self.setup.push(mv);
         }
+        let before = self.pos.clone();
         self.pos.make_move(mv);
+        self.history.record(before, mv, &self.pos);
         self.ply += 1;
     }
 
@@ -731,6 +747,7 @@ impl Ataxx2008 {
             if let Some(flow) = stop {
                 return flow;
             }
+            host.show(|| self.view());
         }
         Flow::Continue
     }

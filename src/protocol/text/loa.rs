@@ -27,6 +27,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+mod board;
+use crate::protocol::text::board::{Action, History, View};
+
 /// Nodes the AI searches per move: a node budget, not a clock, so the same seed and
 /// input give the same moves on any machine. Enough for depth 5 or more (every forced
 /// win within three moves is found, `tests/loa_forced_wins.rs`, which 60 000 nodes
@@ -313,6 +316,8 @@ pub struct LoaText {
     /// Plies played since `new`: mixed into the AI's seed.
     ply: u64,
     options: Options,
+    /// The moves played, for the board page's undo.
+    history: History<Position>,
 }
 
 type LoaHost<'a> = Host<'a, Position>;
@@ -330,6 +335,7 @@ impl TextDialect for LoaText {
             seed: 0,
             ply: 0,
             options: CONFIG.with(|c| c.borrow().clone()),
+            history: History::default(),
         }
     }
 
@@ -355,6 +361,14 @@ impl TextDialect for LoaText {
                 Flow::Continue
             }
         }
+    }
+
+    fn view(&self) -> Option<View> {
+        Some(self.board_view())
+    }
+
+    fn act(&mut self, action: Action, host: &mut LoaHost) -> Flow {
+        self.board_action(action, host)
     }
 
     fn prompt(&self) -> Option<String> {
@@ -438,7 +452,9 @@ impl LoaText {
     }
 
     fn play(&mut self, mv: Move) {
+        let before = self.pos.clone();
         self.pos.make_move(mv);
+        self.history.record(before, mv, &self.pos);
         self.ply += 1;
     }
 
@@ -489,6 +505,7 @@ impl LoaText {
             // A comment: replaying the log lets the AI find the move again.
             self.log(&format!("# {} AI: {}", colour_name(side), mv.text()));
             self.play(mv);
+            host.show(|| self.view());
         }
         Flow::Continue
     }

@@ -10,6 +10,7 @@ mod loa_harness_support;
 
 mod ataxx2008_session;
 mod bench;
+mod browser;
 mod cli;
 mod display;
 mod docs_transcripts;

@@ -189,3 +189,36 @@ fn display_options_are_checked() {
         assert_eq!(t.status.code(), Some(2), "{args:?}");
     }
 }
+
+/// A refused page action is one error line in the dialect's form and changes nothing.
+#[test]
+fn undo_with_nothing_to_take_back_is_refused() {
+    let b = Board::start(common::BIN, &[]);
+    b.command("start");
+    let start = b.view_until("the start", manual_turn);
+    b.action("undo");
+    b.engine.wait_for(T, |l| l == "error: no move to take back");
+    b.command("dump");
+    b.engine.wait_for(T, |l| l == "===");
+    assert_eq!(b.state()["view"]["cells"], start["cells"]);
+    b.command("quit");
+    assert!(b.engine.expect_exit(T).success());
+}
+
+/// A page action while the AI thinks acts at once: with both sides the AI's, taking
+/// one back by hand stops the game at that side's turn, the game still in progress.
+#[test]
+fn an_action_interrupts_ai_against_ai() {
+    let b = Board::start(env!("CARGO_BIN_EXE_reversi"), &[]);
+    b.command("start");
+    b.view_until("the start", manual_turn);
+    b.action("ai 0");
+    b.engine.wait_for(T, |l| l.starts_with("Black moves"));
+    b.action("manual 0");
+    let v = b.view_until("black's turn by hand", |v| {
+        manual_turn(v) && v["players"] == json!(["manual", "AI"])
+    });
+    assert!(v["result"].is_null(), "{v}");
+    b.command("quit");
+    assert!(b.engine.expect_exit(T).success());
+}

@@ -390,6 +390,7 @@ impl TextDialect for LoaText {
                 self.pos = Position::startpos(RuleSet::Text);
                 self.playing = true;
                 self.ply = 0;
+                self.history.clear();
                 host.new_game();
             }
             Command::Auto(side) => self.auto[side.index()] = true,

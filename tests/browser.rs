@@ -36,11 +36,14 @@ struct Browser {
     driver: Child,
     base: String,
     session: String,
+    /// The browser's profile, removed at the end.
+    profile: std::path::PathBuf,
 }
 
 impl Browser {
-    /// `None` (with a notice) where chromium or chromedriver is missing.
-    fn start() -> Option<Browser> {
+    /// `None` (with a notice) where chromium or chromedriver is missing. `tag` names
+    /// the browser's fresh profile (tests in parallel each have their own).
+    fn start(tag: &str) -> Option<Browser> {
         let (Some(driver), Some(chromium)) = (
             find_program(&["chromedriver"]),
             find_program(&["chromium", "chromium-browser"]),
@@ -72,7 +75,8 @@ impl Browser {
             assert!(Instant::now() < deadline, "chromedriver did not start");
             std::thread::sleep(Duration::from_millis(50));
         }
-        let profile = std::env::temp_dir().join(format!("display-chromium-{}", std::process::id()));
+        let profile =
+            std::env::temp_dir().join(format!("display-chromium-{}-{tag}", std::process::id()));
         let args = [
             "--headless",
             "--no-sandbox",
@@ -91,6 +95,7 @@ impl Browser {
             driver: child,
             base,
             session: String::new(),
+            profile,
         };
         let r = b.call("POST", "/session", Some(caps));
         b.session = r["value"]["sessionId"]
@@ -207,6 +212,7 @@ impl Drop for Browser {
         }
         let _ = self.driver.kill();
         let _ = self.driver.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
     }
 }
 
@@ -239,7 +245,7 @@ fn manual_turn(v: &Value) -> bool {
 
 /// One game on the page, as a person plays it.
 fn game(name: &str, bin: &str, args: &[&str], setup: &[&str], ai_line: &str, results: &[&str]) {
-    let Some(b) = Browser::start() else {
+    let Some(b) = Browser::start(name) else {
         return;
     };
     let mut all = vec!["--display"];

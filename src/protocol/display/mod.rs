@@ -147,7 +147,8 @@ impl Hub {
 }
 
 /// A writer that passes everything on to `inner` and copies each whole line to the
-/// hub's log (a prompt without its line end waits for the rest of its line).
+/// hub's log. A line still unfinished when the writer is flushed is a prompt (the
+/// session flushes after each whole line and after a prompt): it is not logged.
 pub struct Tee<W: Write> {
     inner: W,
     hub: Arc<Hub>,
@@ -182,6 +183,7 @@ impl<W: Write> Write for Tee<W> {
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
+        self.partial.clear();
         self.inner.flush()
     }
 }

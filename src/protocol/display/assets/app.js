@@ -97,7 +97,8 @@ function panel() {
   const v = view;
   $("title").textContent = TITLES[v.game] || v.game;
   document.title = TITLES[v.game] || "Board";
-  const turn = v.to_move === null ? "" : `, ${v.sides[v.to_move]} to move`;
+  let turn = v.to_move === null ? "" : `, ${v.sides[v.to_move]} to move`;
+  if (v.mode === "playing" && v.to_move !== null && v.players[v.to_move] !== "manual") turn += ` (${v.players[v.to_move]} thinking…)`;
   $("status").textContent = v.mode + turn + ` (${v.sides[0]} ${v.counts[0]}, ${v.sides[1]} ${v.counts[1]})`;
   $("result").hidden = !v.result;
   $("result").textContent = v.result || "";

@@ -64,6 +64,7 @@ fn options(variant: Variant) -> Vec<Opt> {
                 value: Some("LOGFILE"),
                 help: "append every command and AI move to LOGFILE (text language)",
             },
+            cli::LISTEN_OPTION,
         ]),
         Variant::Reversi => opts.extend(cli::REMOTE_OPTIONS),
     }

@@ -541,7 +541,10 @@ fn command_line() {
         let e = Engine::spawn(args);
         e.finish(LIMIT).status.code()
     };
-    assert_eq!(status(&["--edition", "2008", "--display"]), Some(2));
+    assert_eq!(
+        status(&["--edition", "2008", "--display", "--port", "x"]),
+        Some(2)
+    );
     assert_eq!(status(&["--edition", "1999"]), Some(2));
     assert_eq!(status(&["--edition"]), Some(2));
     assert_eq!(

@@ -46,8 +46,9 @@ fn version_help_and_bad_arguments() {
     }
     let (code, out, _) = run(&["--help"]);
     assert!(code == 0 && out.starts_with("usage: ataxx"), "{out}");
-    let (code, _, err) = run(&["--display"]);
-    assert!(code == 2 && err.contains("no GUI"), "{err}");
+    // `--display` serves the board (tests/display.rs); a bad port is a usage error.
+    let (code, _, err) = run(&["--display", "--port", "x"]);
+    assert!(code == 2 && err.contains("bad --port"), "{err}");
     for bad in [
         &["--nope"][..],
         &["perft", "x"],

@@ -56,8 +56,10 @@ const START_DUMP: &str = "===\n    - b b b b b b -\n    w - - - - - - w\n    w -
 #[test]
 fn display_and_bad_options() {
     let d = dir("options");
-    let out = run_in(&d, &["--display"], b"");
-    assert_eq!(out.status.code(), Some(2));
+    // `--display` serves the board beside stdin, which still works: `quit` ends it.
+    let out = run_in(&d, &["--display"], b"quit\n");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stderr).contains("http://127.0.0.1:"));
     for bad in [
         &["--bogus"][..],
         &["--log="],

@@ -12,7 +12,9 @@ mod loa_harness_support;
 
 mod ataxx2008_session;
 mod bench;
+mod browser;
 mod cli;
+mod display;
 mod docs_transcripts;
 mod eval_model;
 mod forced_wins;

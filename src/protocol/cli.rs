@@ -10,6 +10,7 @@ use super::uci::{self, Dialect};
 use crate::bench;
 use crate::game::{GameIo, RuleSet};
 use std::io::IsTerminal;
+use std::net::Ipv4Addr;
 use std::time::{Duration, Instant};
 
 /// One option of a binary's command line: its name (`--edition`), the name of its
@@ -47,7 +48,7 @@ pub const REMOTE_OPTIONS: [Opt; 2] = [
     valued(
         "--listen",
         "ADDR",
-        "remote play: the IPv4 interface `host` listens on (default 127.0.0.1)",
+        "the IPv4 interface `host` and --display listen on (default 127.0.0.1)",
     ),
 ];
 
@@ -72,12 +73,32 @@ pub fn shared_options<D: TextDialect>() -> Vec<Opt> {
             help: p.help,
         });
     }
-    opts.push(switch(
-        "--display",
-        "a GUI (there is none: a message, exit status 2)",
-    ));
+    opts.extend(display_options());
     opts
 }
+
+/// `--display` and `--port`, for every game binary (`--listen` comes with the remote
+/// options, or [`LISTEN_OPTION`] where there are none).
+fn display_options() -> [Opt; 2] {
+    [
+        switch(
+            "--display",
+            "serve a board in the browser (its address on stderr) beside the text language",
+        ),
+        valued(
+            "--port",
+            "PORT",
+            "--display: the port to serve on (default: a free one)",
+        ),
+    ]
+}
+
+/// `--listen` alone, for a binary without remote play (`loa`).
+pub const LISTEN_OPTION: Opt = valued(
+    "--listen",
+    "ADDR",
+    "--display: the IPv4 interface to serve on (default 127.0.0.1)",
+);
 
 /// A command line as parsed: options in any order (`--opt=V` or `--opt V`), the other
 /// words in order.
@@ -244,10 +265,6 @@ pub fn run_parsed<D: TextDialect>(bin: &str, p: &Parsed, help: &str, options: D:
         println!("{bin} {}", env!("CARGO_PKG_VERSION"));
         return 0;
     }
-    if p.has("--display") {
-        eprintln!("{bin}: no GUI is available; run without --display for the text interface");
-        return 2;
-    }
     let remote = match remote_settings(p) {
         Ok(r) => r,
         Err(e) => return usage_error(&e),
@@ -256,6 +273,12 @@ pub fn run_parsed<D: TextDialect>(bin: &str, p: &Parsed, help: &str, options: D:
         dialect: options,
         remote,
     };
+    if p.has("--display") || p.value("--port").is_some() {
+        return match display_config::<D>(p) {
+            Ok(config) => super::display::run::<D>(bin, config, setup),
+            Err(e) => usage_error(&e),
+        };
+    }
     let mut protocols: Vec<&str> = ["--uai", "--ugi"]
         .into_iter()
         .filter(|f| p.has(f))
@@ -305,6 +328,38 @@ pub fn run_parsed<D: TextDialect>(bin: &str, p: &Parsed, help: &str, options: D:
             super::quote(&words.join(" "))
         )),
     }
+}
+
+/// The board page's address from `--listen` and `--port`; refuses what cannot go
+/// with `--display` (another protocol, commands).
+fn display_config<D: TextDialect>(p: &Parsed) -> Result<super::display::Config, String> {
+    if !p.has("--display") {
+        return Err("--port goes with --display".into());
+    }
+    let mut others = vec!["--uai", "--ugi"];
+    others.extend(D::other_protocols().iter().map(|o| o.flag));
+    if let Some(flag) = others.into_iter().find(|f| p.has(f)) {
+        return Err(format!("--display speaks the text language, not {flag}"));
+    }
+    if !p.words.is_empty() {
+        return Err(format!(
+            "--display takes no arguments ({})",
+            super::quote(&p.words.join(" "))
+        ));
+    }
+    let listen = match p.value("--listen") {
+        Some(v) => v
+            .parse()
+            .map_err(|_| format!("bad --listen {} (an IPv4 address)", super::quote(v)))?,
+        None => Ipv4Addr::LOCALHOST,
+    };
+    let port = match p.value("--port") {
+        Some(v) => v
+            .parse()
+            .map_err(|_| format!("bad --port {} (0 to 65535)", super::quote(v)))?,
+        None => 0,
+    };
+    Ok(super::display::Config { listen, port })
 }
 
 /// Reads the first non-blank line to pick the protocol (unless a flag chose it), then

@@ -23,6 +23,22 @@ pub struct Line {
     /// When the reader saw the line end: clocks (`go`) start here, not when the
     /// front end gets round to the command.
     pub at: Instant,
+    /// Where the line came from: stdin (or a file), or the board page of `--display`.
+    pub source: Source,
+}
+
+/// Where an input line came from. The board page (`--display`) feeds the same channel
+/// as stdin, so both drive one session; its lines are marked so the session can tell.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Source {
+    /// Stdin, an input file, or a `load`ed file.
+    #[default]
+    Input,
+    /// A text-language line sent by the page (a clicked move, the command box).
+    Page,
+    /// One of the page's actions outside the text language (undo, AI/manual at any
+    /// moment, new game): see `text::board::Action`.
+    PageAction,
 }
 
 impl Line {
@@ -32,6 +48,7 @@ impl Line {
             text: text.into(),
             too_long: false,
             at: Instant::now(),
+            source: Source::Input,
         }
     }
 }
@@ -94,6 +111,7 @@ pub fn spawn_reader<R: BufRead + Send + 'static>(mut reader: R) -> Receiver<Line
                     text: String::from_utf8_lossy(&buf).into_owned(),
                     too_long,
                     at: Instant::now(),
+                    source: Source::Input,
                 };
                 if tx.send(line).is_err() {
                     break;

@@ -10,8 +10,10 @@
 //! - [`input`]: the stdin reader thread all of them share (bounded lines).
 //! - [`remote`]: the TCP transport for `host` / `join` between two running programs.
 //! - [`cli`]: the command line every game binary shares (`perft`, `bench`, protocols).
+//! - [`display`]: `--display`, the board in the browser, driving the text session.
 
 pub mod cli;
+pub mod display;
 pub mod input;
 pub mod nboard;
 pub mod remote;

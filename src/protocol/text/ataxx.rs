@@ -16,6 +16,10 @@ use crate::games::ataxx::{parse_square, square_name, Cell, Move, Position, Rules
 use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol};
 use std::time::Duration;
 
+mod board;
+use crate::protocol::text::board::{Action, History, View};
+pub(crate) use board::ataxx_view;
+
 /// Nodes an AI searches per move. A node budget, not a clock, so the same seed and
 /// input give the same moves on any machine.
 pub const AI_NODES: u64 = 400_000;
@@ -197,6 +201,8 @@ pub struct AtaxxText {
     auto: [bool; 2],
     seed: u64,
     ply: u64,
+    /// The moves played, for the board page's undo.
+    history: History<Position>,
 }
 
 type AtaxxHost<'a> = Host<'a, Position>;
@@ -216,6 +222,7 @@ impl TextDialect for AtaxxText {
             auto: [false, true],
             seed: 0,
             ply: 0,
+            history: History::default(),
         }
     }
 
@@ -277,6 +284,14 @@ impl TextDialect for AtaxxText {
     /// `quit`, and `clear` abandons the game: typed while an AI thinks, they act at once.
     fn acts_at_once(line: &str) -> bool {
         is_abandon(line)
+    }
+
+    fn view(&self) -> Option<View> {
+        Some(self.board_view())
+    }
+
+    fn act(&mut self, action: Action, host: &mut AtaxxHost) -> Flow {
+        self.board_action(action, host)
     }
 
     fn prompt(&self) -> Option<String> {
@@ -346,7 +361,9 @@ impl AtaxxText {
     }
 
     fn play(&mut self, mv: Move) {
+        let before = self.pos.clone();
         self.pos.make_move(mv);
+        self.history.record(before, mv, &self.pos);
         self.moves_played = true;
         self.ply += 1;
     }
@@ -376,6 +393,7 @@ impl AtaxxText {
             host.say(&ai_move_line(&self.pos, mv));
             self.play(mv);
             self.check_end(host);
+            host.show(|| self.view());
         }
         Flow::Continue
     }

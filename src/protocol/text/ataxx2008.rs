@@ -41,6 +41,9 @@ use crate::protocol::remote::{self, says, Breach};
 use crate::protocol::text::{Flow, Host, PeerRead as Got, RemoteEvent, TextDialect, TextProtocol};
 use std::time::Duration;
 
+mod board;
+use crate::protocol::text::board::{Action, History, View};
+
 /// The block names of `ataxx-2008.txt` §1.1 and the square of the upper-left 4×4
 /// corner each stands for, in the order a canonical configuration lists them. Each
 /// blocks its square and the square's reflections across the middle row and column.
@@ -263,6 +266,8 @@ pub struct Ataxx2008 {
     /// A client runs the relay the host's `start` sent (its `color` has come): a fault
     /// now is a forfeit.
     in_relay: bool,
+    /// The moves played (set-up moves first), for the board page's undo.
+    history: History<Position>,
 }
 
 type AtaxxHost<'a> = Host<'a, Position>;
@@ -289,6 +294,7 @@ impl TextDialect for Ataxx2008 {
             seed: 0,
             ply: 0,
             in_relay: false,
+            history: History::default(),
         }
     }
 
@@ -369,6 +375,14 @@ impl TextDialect for Ataxx2008 {
     /// `quit`, and `clear` abandons the game: typed while an AI thinks, they act at once.
     fn acts_at_once(line: &str) -> bool {
         is_abandon(line)
+    }
+
+    fn view(&self) -> Option<View> {
+        Some(self.board_view())
+    }
+
+    fn act(&mut self, action: Action, host: &mut AtaxxHost) -> Flow {
+        self.board_action(action, host)
     }
 
     fn prompt(&self) -> Option<String> {
@@ -514,7 +528,9 @@ impl Ataxx2008 {
         if self.state == State::Setup {
             self.setup.push(mv);
         }
+        let before = self.pos.clone();
         self.pos.make_move(mv);
+        self.history.record(before, mv, &self.pos);
         self.ply += 1;
     }
 
@@ -582,6 +598,7 @@ impl Ataxx2008 {
             if let Some(flow) = stop {
                 return flow;
             }
+            host.show(|| self.view());
         }
         Flow::Continue
     }

@@ -27,6 +27,9 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+mod board;
+use crate::protocol::text::board::{Action, History, View};
+
 /// Nodes the AI searches per move: a node budget, not a clock, so the same seed and
 /// input give the same moves on any machine. Enough for depth 5 or more (every forced
 /// win within three moves is found, `tests/forced_wins.rs`, which 60 000 nodes
@@ -212,6 +215,8 @@ pub struct LoaText {
     options: Options,
     /// `--strict` ended the session.
     failed: bool,
+    /// The moves played, for the board page's undo.
+    history: History<Position>,
 }
 
 type LoaHost<'a> = Host<'a, Position>;
@@ -236,6 +241,7 @@ impl TextDialect for LoaText {
             ply: 0,
             options,
             failed: false,
+            history: History::default(),
         }
     }
 
@@ -269,6 +275,14 @@ impl TextDialect for LoaText {
         self.failed as i32
     }
 
+    fn view(&self) -> Option<View> {
+        Some(self.board_view())
+    }
+
+    fn act(&mut self, action: Action, host: &mut LoaHost) -> Flow {
+        self.board_action(action, host)
+    }
+
     fn prompt(&self) -> Option<String> {
         Some(if self.playing {
             format!("{}> ", side_letter(self.pos.side_to_move()))
@@ -288,6 +302,7 @@ impl TextDialect for LoaText {
                 self.pos = Position::startpos(RuleSet::Text);
                 self.playing = true;
                 self.ply = 0;
+                self.history.clear();
                 host.new_game();
             }
             Command::Auto(side) => self.auto[side.index()] = true,
@@ -350,7 +365,9 @@ impl LoaText {
     }
 
     fn play(&mut self, mv: Move) {
+        let before = self.pos.clone();
         self.pos.make_move(mv);
+        self.history.record(before, mv, &self.pos);
         self.ply += 1;
     }
 
@@ -392,6 +409,7 @@ impl LoaText {
             // A comment: replaying the log lets the AI find the move again.
             self.log(&format!("# {} AI: {}", colour_name(side), mv.text()));
             self.play(mv);
+            host.show(|| self.view());
         }
         Flow::Continue
     }

@@ -9,15 +9,17 @@
 
 pub mod ataxx;
 pub mod ataxx2008;
+pub mod board;
 pub mod kit;
 pub mod loa;
 pub mod reversi;
 
-use super::input::{Line, MAX_LINE};
+use super::input::{Line, Source, MAX_LINE};
 use super::remote::{self, Hosting, Peer, PeerEvent};
 use crate::game::{Game, GameIo, Opening, Outcome, Side};
 use crate::rng;
 use crate::search::{Engine, Features, Limits, Report};
+use board::{Action, View};
 use crossbeam_channel::{select, Receiver};
 use std::collections::VecDeque;
 use std::io::Write;
@@ -177,6 +179,21 @@ pub trait TextDialect {
     fn other_protocols() -> &'static [OtherProtocol] {
         &[]
     }
+
+    /// The state to draw on the board page (`--display`); `None` where the dialect
+    /// has no view.
+    fn view(&self) -> Option<View> {
+        None
+    }
+
+    /// Carries out one of the board page's actions (undo, a side to AI or manual, a
+    /// new game) in the dialect's model, reporting a refusal as an error line, then
+    /// lets the AI move if it is to move.
+    fn act(&mut self, action: Action, host: &mut Host<Self::Game>) -> Flow {
+        let _ = action;
+        Self::error(host, "the board page's actions are not available here");
+        Flow::Continue
+    }
 }
 
 /// A protocol only one game speaks (an Othello GUI's, say): chosen when the first
@@ -287,7 +304,12 @@ pub struct Host<'a, G: GameIo> {
     loading: Option<(String, usize)>,
     /// `--remote-timeout`, `--listen`.
     remote: remote::Settings,
+    /// Where views go for the board page (`--display`), if one is served.
+    board: Option<Publisher>,
 }
+
+/// Receives each new [`View`] of the session for the board page.
+pub type Publisher = Box<dyn FnMut(&View)>;
 
 impl<'a, G: GameIo> Host<'a, G> {
     /// Where the line being run came from, for an error line: `'FILE' line N: ` inside
@@ -313,6 +335,21 @@ impl<'a, G: GameIo> Host<'a, G> {
     pub fn say_err(&mut self, line: &str) {
         let _ = writeln!(self.err, "{line}");
         let _ = self.err.flush();
+    }
+
+    /// True when a board page is served: dialects then keep what it needs.
+    pub fn has_board(&self) -> bool {
+        self.board.is_some()
+    }
+
+    /// Publishes the session's view to the board page, if one is served (a dialect
+    /// calls it after each AI move, so the page shows the moves as they come).
+    pub fn show(&mut self, view: impl FnOnce() -> Option<View>) {
+        if let Some(publish) = self.board.as_mut() {
+            if let Some(v) = view() {
+                publish(&v);
+            }
+        }
     }
 
     /// Forgets what the AI learned (a new game), so its moves depend only on the game.
@@ -367,20 +404,35 @@ impl<'a, G: GameIo> Host<'a, G> {
                     Err(_) => return Err(ThinkError::Internal("the search thread is gone".into())),
                 },
                 recv(input) -> line => match line {
-                    Ok(l) if self.interactive && !l.too_long && acts_now(&l.text) => {
-                        self.engine.stop();
-                        // Its `Done` must not be taken for the next search's.
-                        let deadline = Instant::now() + Duration::from_secs(10);
-                        while let Ok(r) = reports.recv_deadline(deadline) {
-                            if matches!(r, Report::Done(_)) {
-                                break;
-                            }
-                        }
+                    // A page action (undo, a side taken over) stops the search too: it
+                    // is run next, and the dialect resumes play after it.
+                    Ok(l) if l.source == Source::PageAction => {
+                        self.stop_search(&reports);
+                        self.pending.push_front(l);
+                        return Err(ThinkError::Interrupted(String::new()));
+                    }
+                    Ok(l) if (self.interactive || l.source == Source::Page)
+                        && !l.too_long
+                        && acts_now(&l.text) =>
+                    {
+                        self.stop_search(&reports);
                         return Err(ThinkError::Interrupted(l.text));
                     }
                     Ok(l) => self.pending.push_back(l),
                     Err(_) => self.input_closed = true,
                 },
+            }
+        }
+    }
+
+    /// Stops the search and waits for its `Done`, which must not be taken for the
+    /// next search's.
+    fn stop_search(&mut self, reports: &Receiver<Report<G::Move>>) {
+        self.engine.stop();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while let Ok(r) = reports.recv_deadline(deadline) {
+            if matches!(r, Report::Done(_)) {
+                break;
             }
         }
     }
@@ -580,7 +632,16 @@ impl<D: TextDialect> Session<'_, D> {
             );
             return !self.host.broken;
         }
-        let flow = self.dialect.execute(&line.text, &mut self.host);
+        let flow = match line.source {
+            Source::PageAction => match Action::parse(&line.text) {
+                Some(action) => self.dialect.act(action, &mut self.host),
+                None => {
+                    D::error(&mut self.host, "unknown board page action");
+                    Flow::Continue
+                }
+            },
+            Source::Input | Source::Page => self.dialect.execute(&line.text, &mut self.host),
+        };
         self.run_flow(flow, depth)
     }
 
@@ -685,6 +746,20 @@ pub fn run<D: TextDialect>(
     interactive: bool,
     setup: Setup<D::Options>,
 ) -> i32 {
+    run_with_board::<D>(first, input, out, err, interactive, setup, None)
+}
+
+/// [`run`], publishing the session's [`View`] to `board` (the `--display` page) at
+/// the start, after each line or remote event, and after each AI move.
+pub fn run_with_board<D: TextDialect>(
+    first: Option<Line>,
+    input: Receiver<Line>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    interactive: bool,
+    setup: Setup<D::Options>,
+    board: Option<Publisher>,
+) -> i32 {
     let mut s = Session {
         dialect: D::with_options(setup.dialect),
         host: Host {
@@ -700,10 +775,13 @@ pub fn run<D: TextDialect>(
             hosting: None,
             loading: None,
             remote: setup.remote,
+            board,
         },
     };
     let mut end_of_input = false;
     loop {
+        let Session { dialect, host } = &mut s;
+        host.show(|| dialect.view());
         s.prompt();
         let go_on = match s.host.next_event() {
             None => {

@@ -22,7 +22,9 @@ use crate::protocol::text::{
 use crate::search::Limits;
 use std::time::Duration;
 
+mod board;
 mod remote_play;
+use crate::protocol::text::board::{Action, History, View};
 use remote_play::color_message;
 
 /// Nodes the AI searches per move (middle game). A node budget, not a clock, so the
@@ -202,6 +204,8 @@ pub struct ReversiText {
     link: Link,
     /// The game ID hosted or joined (for messages).
     game_id: String,
+    /// The moves played, for the board page's undo.
+    history: History<Position>,
 }
 
 /// Where the connection to a remote program stands.
@@ -241,6 +245,7 @@ impl TextDialect for ReversiText {
             seed: 0,
             link: Link::Off,
             game_id: String::new(),
+            history: History::default(),
         }
     }
 
@@ -329,6 +334,14 @@ impl TextDialect for ReversiText {
         )
     }
 
+    fn view(&self) -> Option<View> {
+        Some(self.board_view())
+    }
+
+    fn act(&mut self, action: Action, host: &mut ReversiHost) -> Flow {
+        self.board_action(action, host)
+    }
+
     fn prompt(&self) -> Option<String> {
         let who = side_word(self.pos.side_to_move());
         Some(match self.state {
@@ -412,7 +425,9 @@ impl ReversiText {
     }
 
     fn play(&mut self, mv: Move) {
+        let before = self.pos.clone();
         self.pos.make_move(mv);
+        self.history.record(before, mv, &self.pos);
         self.moves += 1;
     }
 
@@ -466,6 +481,7 @@ impl ReversiText {
             if let Some(flow) = stop {
                 return flow;
             }
+            host.show(|| self.view());
         }
         Flow::Continue
     }

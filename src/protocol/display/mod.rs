@@ -1,0 +1,528 @@
+//! `--display`: a board in the browser, driving the same session as the text language.
+//!
+//! The page (embedded in the binary: `assets/`, no build step, no CDN) is served over
+//! HTTP by `tiny_http`. What the page sends enters the session as input lines on the
+//! same channel as stdin, marked [`Source::Page`] (a text-language line: a clicked
+//! move, the command box) or [`Source::PageAction`] (undo, a side to AI or manual, a
+//! new game: see [`Action`]); stdin keeps working beside it. The session's views
+//! ([`View`], published after each line and each AI move) and every line it prints go
+//! to the page as server-sent events.
+//!
+//! Security: loopback only unless `--listen` says otherwise; every request must carry
+//! the random token printed in the URL; a `Host` that is not `localhost` or an IP
+//! address (DNS rebinding) or an `Origin` other than the page's own (another site
+//! driving the engine) is refused; only the embedded assets are served; request bodies
+//! and log lines are bounded.
+
+use super::input::{self, Line, Source};
+use super::text::board::{json_string, Action, View};
+use super::text::{self, TextDialect};
+use crossbeam_channel::{unbounded, Sender};
+use std::collections::VecDeque;
+use std::io::{Read, Write};
+use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+use tiny_http::{Header, Method, Request, Response, Server};
+
+const INDEX_HTML: &str = include_str!("assets/index.html");
+const APP_JS: &str = include_str!("assets/app.js");
+const STYLE_CSS: &str = include_str!("assets/style.css");
+
+/// Largest request body accepted (a command line or an action).
+pub const MAX_BODY: usize = 4096;
+/// Log lines kept for a page that (re)connects; longer lines are cut.
+const LOG_KEEP: usize = 2000;
+const LOG_LINE_MAX: usize = 2000;
+/// Event streams open at once (each holds a thread).
+const MAX_STREAMS: usize = 16;
+/// A comment on an idle event stream this often, so a closed page is noticed.
+const KEEPALIVE: Duration = Duration::from_secs(15);
+
+/// Where the page is served.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    pub listen: Ipv4Addr,
+    /// 0: a free port.
+    pub port: u16,
+}
+
+/// One line of the session's log as the page shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A line the session read (from stdin or the page).
+    In,
+    /// A line on stdout.
+    Out,
+    /// A line on stderr.
+    Err,
+}
+
+impl Kind {
+    fn letter(self) -> &'static str {
+        match self {
+            Kind::In => "i",
+            Kind::Out => "o",
+            Kind::Err => "e",
+        }
+    }
+}
+
+#[derive(Default)]
+struct HubState {
+    /// Bumped at each change.
+    seq: u64,
+    view: String,
+    /// Numbered log lines, the oldest dropped past [`LOG_KEEP`].
+    log: VecDeque<(u64, Kind, String)>,
+    next_line: u64,
+}
+
+/// What the page sees of the session: its view and its log, with a condition
+/// variable the event streams wait on.
+#[derive(Default)]
+pub struct Hub {
+    state: Mutex<HubState>,
+    changed: Condvar,
+}
+
+impl Hub {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HubState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sets the view (as JSON); nothing happens when it is the same.
+    pub fn set_view(&self, json: String) {
+        let mut s = self.lock();
+        if s.view != json {
+            s.view = json;
+            s.seq += 1;
+            self.changed.notify_all();
+        }
+    }
+
+    /// Adds a line to the log.
+    pub fn log(&self, kind: Kind, line: &str) {
+        let mut line = line.to_string();
+        if line.len() > LOG_LINE_MAX {
+            line.truncate(line.floor_char_boundary(LOG_LINE_MAX));
+            line.push('…');
+        }
+        let mut s = self.lock();
+        let n = s.next_line;
+        s.next_line += 1;
+        s.log.push_back((n, kind, line));
+        if s.log.len() > LOG_KEEP {
+            s.log.pop_front();
+        }
+        s.seq += 1;
+        self.changed.notify_all();
+    }
+
+    /// The state as one JSON object: the view and the log lines numbered from
+    /// `from_line` on. Also the next line number and the sequence number.
+    fn snapshot(&self, from_line: u64) -> (String, u64, u64) {
+        let s = self.lock();
+        let lines: Vec<String> = s
+            .log
+            .iter()
+            .filter(|(n, _, _)| *n >= from_line)
+            .map(|(n, k, t)| format!("[{n},\"{}\",{}]", k.letter(), json_string(t)))
+            .collect();
+        let view = if s.view.is_empty() { "null" } else { &s.view };
+        let json = format!("{{\"view\":{view},\"log\":[{}]}}", lines.join(","));
+        (json, s.next_line, s.seq)
+    }
+
+    /// Waits until the sequence number passes `seq` or `timeout` passes; the new one.
+    fn wait_change(&self, seq: u64, timeout: Duration) -> u64 {
+        let s = self.lock();
+        let (s, _) = self
+            .changed
+            .wait_timeout_while(s, timeout, |s| s.seq == seq)
+            .unwrap_or_else(|e| e.into_inner());
+        s.seq
+    }
+}
+
+/// A writer that passes everything on to `inner` and copies each whole line to the
+/// hub's log. A line still unfinished when the writer is flushed is a prompt (the
+/// session flushes after each whole line and after a prompt): it is not logged.
+pub struct Tee<W: Write> {
+    inner: W,
+    hub: Arc<Hub>,
+    kind: Kind,
+    partial: Vec<u8>,
+}
+
+impl<W: Write> Tee<W> {
+    pub fn new(inner: W, hub: Arc<Hub>, kind: Kind) -> Self {
+        Tee {
+            inner,
+            hub,
+            kind,
+            partial: Vec::new(),
+        }
+    }
+}
+
+impl<W: Write> Write for Tee<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        for &b in &buf[..n] {
+            if b == b'\n' {
+                let line = String::from_utf8_lossy(&self.partial).into_owned();
+                self.hub.log(self.kind, line.trim_end_matches('\r'));
+                self.partial.clear();
+            } else if self.partial.len() < LOG_LINE_MAX + 4 {
+                self.partial.push(b);
+            }
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.partial.clear();
+        self.inner.flush()
+    }
+}
+
+/// A random token from the operating system (128 bits, hex).
+pub fn random_token() -> Result<String, String> {
+    let mut bytes = [0u8; 16];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut bytes))
+        .map_err(|e| format!("cannot read /dev/urandom for the page's token: {e}"))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// The running page server.
+pub struct Display {
+    pub addr: SocketAddr,
+    pub token: String,
+    server: Arc<Server>,
+}
+
+impl Display {
+    /// The page's address with its token, as printed on stderr.
+    pub fn url(&self) -> String {
+        // Listening on every interface: this machine reaches it on loopback.
+        let ip = match self.addr.ip() {
+            ip if ip.is_unspecified() => Ipv4Addr::LOCALHOST.into(),
+            ip => ip,
+        };
+        format!("http://{ip}:{}/?token={}", self.addr.port(), self.token)
+    }
+}
+
+impl Drop for Display {
+    fn drop(&mut self) {
+        self.server.unblock();
+    }
+}
+
+/// Starts serving the page for `hub`; what the page sends goes to `lines`.
+pub fn start(config: Config, hub: Arc<Hub>, lines: Sender<Line>) -> Result<Display, String> {
+    let token = random_token()?;
+    let server = Server::http((config.listen, config.port))
+        .map_err(|e| format!("cannot serve the page on {}: {e}", config.listen))?;
+    let addr = server
+        .server_addr()
+        .to_ip()
+        .ok_or("the page's server has no IP address")?;
+    let server = Arc::new(server);
+    let ctx = Arc::new(Ctx {
+        token: token.clone(),
+        port: addr.port(),
+        hub,
+        lines,
+        streams: AtomicUsize::new(0),
+    });
+    let srv = server.clone();
+    std::thread::Builder::new()
+        .name("display".into())
+        .spawn(move || {
+            for request in srv.incoming_requests() {
+                ctx.clone().handle(request);
+            }
+        })
+        .map_err(|e| format!("cannot start the page's server: {e}"))?;
+    Ok(Display {
+        addr,
+        token,
+        server,
+    })
+}
+
+/// What the request handlers share.
+struct Ctx {
+    token: String,
+    port: u16,
+    hub: Arc<Hub>,
+    lines: Sender<Line>,
+    streams: AtomicUsize,
+}
+
+/// Why a request is refused, with its status.
+fn refuse(status: u16, why: &str) -> Response<std::io::Cursor<Vec<u8>>> {
+    with_headers(Response::from_string(format!("{why}\n")).with_status_code(status))
+}
+
+fn header(name: &str, value: &str) -> Header {
+    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("a valid header")
+}
+
+/// The headers every answer carries: nothing cached, no sniffing, no framing by
+/// other sites, the token never sent on as a referrer, scripts only from here.
+fn with_headers<R: Read>(r: Response<R>) -> Response<R> {
+    r.with_header(header("Cache-Control", "no-store"))
+        .with_header(header("X-Content-Type-Options", "nosniff"))
+        .with_header(header("X-Frame-Options", "DENY"))
+        .with_header(header("Referrer-Policy", "no-referrer"))
+        .with_header(header(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+        ))
+}
+
+/// True for a `Host` header this server answers to: `localhost` or an IP address
+/// (never a name, which DNS rebinding could point here), with our port.
+pub fn host_allowed(host: &str, port: u16) -> bool {
+    let Some((name, p)) = host.rsplit_once(':') else {
+        return false;
+    };
+    if p.parse::<u16>() != Ok(port) {
+        return false;
+    }
+    let name = name.to_ascii_lowercase();
+    name == "localhost"
+        || name.parse::<Ipv4Addr>().is_ok()
+        || name
+            .strip_prefix('[')
+            .and_then(|n| n.strip_suffix(']'))
+            .is_some_and(|n| n.parse::<std::net::Ipv6Addr>().is_ok())
+}
+
+/// Compares without stopping at the first difference.
+fn same_secret(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0, |d, (x, y)| d | (x ^ y)) == 0
+}
+
+impl Ctx {
+    fn handle(self: Arc<Self>, mut request: Request) {
+        let header_value = |name: &str| {
+            request
+                .headers()
+                .iter()
+                .find(|h| h.field.as_str().as_str().eq_ignore_ascii_case(name))
+                .map(|h| h.value.as_str().to_string())
+        };
+        let host = header_value("Host").unwrap_or_default();
+        let origin = header_value("Origin");
+        let (path, query) = match request.url().split_once('?') {
+            Some((p, q)) => (p.to_string(), q.to_string()),
+            None => (request.url().to_string(), String::new()),
+        };
+        let token = query
+            .split('&')
+            .find_map(|kv| kv.strip_prefix("token="))
+            .unwrap_or("");
+        let refusal = if !host_allowed(&host, self.port) {
+            Some((403, "refused: unknown Host"))
+        } else if origin.is_some_and(|o| o != format!("http://{host}")) {
+            Some((403, "refused: foreign Origin"))
+        } else if !same_secret(token, &self.token) {
+            Some((403, "refused: no or wrong token"))
+        } else {
+            None
+        };
+        if let Some((status, why)) = refusal {
+            log::info!("display: {why} ({} {path})", request.method());
+            let _ = request.respond(refuse(status, why));
+            return;
+        }
+        let method = request.method().clone();
+        let answer = match (method, path.as_str()) {
+            (Method::Get, "/") => asset(
+                INDEX_HTML.replace("{{TOKEN}}", &self.token),
+                "text/html; charset=utf-8",
+            ),
+            (Method::Get, "/app.js") => asset(APP_JS.to_string(), "text/javascript"),
+            (Method::Get, "/style.css") => asset(STYLE_CSS.to_string(), "text/css"),
+            (Method::Get, "/state") => asset(self.hub.snapshot(0).0, "application/json"),
+            (Method::Get, "/events") => return self.stream(request),
+            (Method::Post, "/command" | "/action") => match read_body(&mut request) {
+                Ok(text) => match self.post_line(&path, text) {
+                    // Answered before the session sees the line: after `quit` the
+                    // program may be gone before an answer could be written.
+                    Ok(line) => {
+                        let _ = request.respond(with_headers(
+                            Response::from_string("").with_status_code(204),
+                        ));
+                        if self.lines.send(line).is_err() {
+                            log::info!("display: the session has ended");
+                        }
+                        return;
+                    }
+                    Err(refusal) => refusal,
+                },
+                Err((status, why)) => refuse(status, why),
+            },
+            (_, "/" | "/app.js" | "/style.css" | "/state" | "/events" | "/command" | "/action") => {
+                refuse(405, "method not allowed")
+            }
+            _ => refuse(404, "not found"),
+        };
+        let _ = request.respond(answer);
+    }
+
+    /// A posted command (a text-language line) or action: the line for the session's
+    /// input (logged), or why it is refused.
+    fn post_line(
+        &self,
+        path: &str,
+        text: String,
+    ) -> Result<Line, Response<std::io::Cursor<Vec<u8>>>> {
+        let source = if path == "/action" {
+            if Action::parse(&text).is_none() {
+                return Err(refuse(400, "unknown action"));
+            }
+            Source::PageAction
+        } else {
+            Source::Page
+        };
+        let shown = match source {
+            Source::PageAction => format!("[page] {text}"),
+            _ => text.clone(),
+        };
+        self.hub.log(Kind::In, &shown);
+        Ok(Line {
+            source,
+            ..Line::new(text)
+        })
+    }
+
+    /// An event stream: the whole state at once, then the view and the new log lines
+    /// after each change, on a thread of its own until the page goes away.
+    fn stream(self: Arc<Self>, request: Request) {
+        if self.streams.fetch_add(1, Ordering::SeqCst) >= MAX_STREAMS {
+            self.streams.fetch_sub(1, Ordering::SeqCst);
+            let _ = request.respond(refuse(503, "too many pages open"));
+            return;
+        }
+        let ctx = self.clone();
+        let spawned = std::thread::Builder::new()
+            .name("display-events".into())
+            .spawn(move || {
+                let _ = ctx.run_stream(request.into_writer());
+                ctx.streams.fetch_sub(1, Ordering::SeqCst);
+            });
+        if spawned.is_err() {
+            self.streams.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+
+    fn run_stream(&self, mut w: Box<dyn Write + Send>) -> std::io::Result<()> {
+        // tiny_http's own responses are buffered into chunks; an event stream must
+        // reach the page at once, so it is written raw: a fixed head, then events.
+        w.write_all(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\n\
+              X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
+        )?;
+        let mut from_line = 0;
+        let mut last_ping = Instant::now();
+        loop {
+            let (json, next_line, seq) = self.hub.snapshot(from_line);
+            from_line = next_line;
+            w.write_all(format!("data: {json}\n\n").as_bytes())?;
+            w.flush()?;
+            loop {
+                if self.hub.wait_change(seq, KEEPALIVE) != seq {
+                    break;
+                }
+                if last_ping.elapsed() >= KEEPALIVE {
+                    w.write_all(b": keep-alive\n\n")?;
+                    w.flush()?;
+                    last_ping = Instant::now();
+                }
+            }
+        }
+    }
+}
+
+fn asset(body: String, content_type: &str) -> Response<std::io::Cursor<Vec<u8>>> {
+    with_headers(Response::from_string(body).with_header(header("Content-Type", content_type)))
+}
+
+/// The body of a POST: at most [`MAX_BODY`] bytes of UTF-8, one line.
+fn read_body(request: &mut Request) -> Result<String, (u16, &'static str)> {
+    if request.body_length().is_some_and(|n| n > MAX_BODY) {
+        return Err((413, "body too large"));
+    }
+    let mut body = Vec::new();
+    request
+        .as_reader()
+        .take(MAX_BODY as u64 + 1)
+        .read_to_end(&mut body)
+        .map_err(|_| (400, "unreadable body"))?;
+    if body.len() > MAX_BODY {
+        return Err((413, "body too large"));
+    }
+    let text = String::from_utf8(body).map_err(|_| (400, "the body is not UTF-8"))?;
+    let text = text.trim_end_matches(['\r', '\n']).to_string();
+    if text.contains(['\r', '\n']) {
+        return Err((400, "one line at a time"));
+    }
+    Ok(text)
+}
+
+/// Runs dialect `D`'s text session with the page served as `config` says: stdin and
+/// the page both feed it, its output goes to stdout and stderr as usual and to the
+/// page's log. Prints the page's address on stderr; returns the exit status when the
+/// session ends (`quit` from either side: end of stdin does not end it, the page may
+/// still be in use).
+pub fn run<D: TextDialect>(bin: &str, config: Config, setup: text::Setup<D::Options>) -> u8 {
+    use std::io::IsTerminal;
+    let hub = Arc::new(Hub::default());
+    let (tx, rx) = unbounded();
+    let display = match start(config, hub.clone(), tx.clone()) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("{bin}: {e}");
+            return 1;
+        }
+    };
+    eprintln!("{bin}: the board is at {}", display.url());
+    let stdin = input::spawn_stdin();
+    let log_hub = hub.clone();
+    let _ = std::thread::Builder::new()
+        .name("stdin-to-session".into())
+        .spawn(move || {
+            for line in stdin {
+                log_hub.log(Kind::In, &line.text);
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+    let view_hub = hub.clone();
+    let publish: text::Publisher = Box::new(move |v: &View| view_hub.set_view(v.to_json()));
+    let mut out = Tee::new(std::io::stdout(), hub.clone(), Kind::Out);
+    let mut err = Tee::new(std::io::stderr(), hub, Kind::Err);
+    let interactive = std::io::stdin().is_terminal();
+    let status = text::run_with_board::<D>(
+        None,
+        rx,
+        &mut out,
+        &mut err,
+        interactive,
+        setup,
+        Some(publish),
+    );
+    drop(display);
+    status as u8
+}
+
+#[cfg(test)]
+mod tests;

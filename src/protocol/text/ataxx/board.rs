@@ -1,0 +1,134 @@
+//! The 2016 dialect on the board page (`--display`): its view, and the page's actions
+//! (undo, a side to AI or manual at any moment, a new game) in its own model. The
+//! board of both editions is drawn by [`ataxx_view`].
+
+use super::{colour_name, result_line, AtaxxHost, AtaxxText, State};
+use crate::game::Side;
+use crate::games::ataxx::bitboard::{distance, Bits};
+use crate::games::ataxx::{parse_square, square_name, Cell, Position, Rules};
+use crate::protocol::text::board::{Action, History, View};
+use crate::protocol::text::{Flow, TextDialect};
+
+/// The board, counts, legal moves (each with the line that plays it: a clone may be
+/// written from any neighbouring piece, so each of those is offered) and the last
+/// move of an Ataxx position.
+pub(crate) fn ataxx_view(game: &'static str, pos: &Position, history: &History<Position>) -> View {
+    let mut v = View::grid(game, 7, 7, false, |name| {
+        match parse_square(name).map(|sq| pos.cell(sq)) {
+            Ok(Cell::Piece(Side::First)) => '0',
+            Ok(Cell::Piece(Side::Second)) => '1',
+            Ok(Cell::Gap) => '#',
+            _ => '.',
+        }
+    });
+    let at = |v: &View, sq: u8| v.index_of(&square_name(sq), false);
+    v.sides = [colour_name(Side::First), colour_name(Side::Second)];
+    v.counts = [pos.count(Side::First), pos.count(Side::Second)];
+    v.to_move = Some(pos.side_to_move().index());
+    let own = pos.pieces(pos.side_to_move());
+    for mv in pos.legal_moves() {
+        if mv.is_pass() {
+            v.pass = Some("-".into());
+        } else if mv.is_double() {
+            let line = format!("{}-{}", square_name(mv.from()), square_name(mv.to()));
+            v.moves
+                .push((Some(at(&v, mv.from())), at(&v, mv.to()), line));
+        } else {
+            for from in Bits(own).filter(|&f| distance(f, mv.to()) == 1) {
+                let line = format!("{}-{}", square_name(from), square_name(mv.to()));
+                v.moves.push((Some(at(&v, from)), at(&v, mv.to()), line));
+            }
+        }
+    }
+    if let Some((_, mv)) = history.last(pos) {
+        if mv.is_double() {
+            v.last.push(at(&v, mv.from()));
+        }
+        if !mv.is_pass() {
+            v.last.push(at(&v, mv.to()));
+        }
+    }
+    v
+}
+
+/// The state's name on the page.
+fn mode(state: State) -> &'static str {
+    match state {
+        State::Setup => "set-up",
+        State::Playing => "playing",
+        State::Finished => "game over",
+    }
+}
+
+impl AtaxxText {
+    pub(super) fn board_view(&self) -> View {
+        let mut v = ataxx_view("ataxx", &self.pos, &self.history);
+        v.players = self.auto.map(|ai| if ai { "AI" } else { "manual" });
+        v.mode = mode(self.state).into();
+        let to_move = self.pos.side_to_move().index();
+        v.clickable = match self.state {
+            State::Setup => self.pos.outcome().is_none(),
+            State::Playing => !self.auto[to_move],
+            State::Finished => false,
+        };
+        if self.state == State::Finished {
+            v.result = self.pos.outcome().map(|o| result_line(o).to_string());
+            v.to_move = None;
+        }
+        v
+    }
+
+    pub(super) fn board_action(&mut self, action: Action, host: &mut AtaxxHost) -> Flow {
+        match action {
+            Action::Player(side, ai) => self.auto[side.index()] = ai,
+            Action::NewGame => {
+                // `clear` and `start`, keeping the players, the seed and the blocks.
+                let gaps = self.pos.gaps();
+                *self = AtaxxText {
+                    auto: self.auto,
+                    seed: self.seed,
+                    ..AtaxxText::new()
+                };
+                self.pos = Position::startpos(Rules::Text);
+                let _ = self.pos.add_gaps(gaps);
+                self.state = State::Playing;
+                host.new_game();
+                if self.check_end(host) {
+                    return Flow::Continue;
+                }
+            }
+            Action::Undo => {
+                if let Err(why) = self.undo() {
+                    Self::error(host, why);
+                }
+            }
+        }
+        if self.state == State::Playing {
+            return self.play_ai(host);
+        }
+        Flow::Continue
+    }
+
+    /// Takes back the last move, and further back while the AI plays the side to move
+    /// and the other side is manual (so the person gets their own turn back). A
+    /// finished game is in play again.
+    fn undo(&mut self) -> Result<(), &'static str> {
+        let any_manual = self.auto.contains(&false);
+        let mut undone = 0;
+        while let Some(before) = self.history.pop(&self.pos) {
+            self.pos = before;
+            self.ply = self.ply.saturating_sub(1);
+            undone += 1;
+            if !any_manual || !self.auto[self.pos.side_to_move().index()] {
+                break;
+            }
+        }
+        if undone == 0 {
+            return Err("no move to take back");
+        }
+        if self.state == State::Finished {
+            self.state = State::Playing;
+        }
+        Ok(())
+    }
+}

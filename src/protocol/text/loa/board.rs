@@ -1,0 +1,90 @@
+//! The Lines of Action dialect on the board page (`--display`): its view, and the
+//! page's actions in its model (the language already switches sides at any moment
+//! with `auto`/`manual` and starts over with `new`; undo is the page's own).
+
+use super::{result_line, LoaHost, LoaText};
+use crate::game::{RuleSet, Side};
+use crate::games::loa::notation::{colour_name, parse_square, square_name};
+use crate::games::loa::position::Position;
+use crate::protocol::text::board::{Action, View};
+use crate::protocol::text::{Flow, TextDialect};
+
+impl LoaText {
+    pub(super) fn board_view(&self) -> View {
+        let pos = &self.pos;
+        let mut v = View::grid("loa", 8, 8, false, |name| {
+            match parse_square(name).ok().and_then(|sq| pos.piece_at(sq)) {
+                Some(Side::First) => '0',
+                Some(Side::Second) => '1',
+                None => '.',
+            }
+        });
+        let at = |v: &View, sq: u8| v.index_of(&square_name(sq), false);
+        v.sides = [colour_name(Side::First), colour_name(Side::Second)];
+        v.counts = [pos.count(Side::First), pos.count(Side::Second)];
+        v.players = self.auto.map(|ai| if ai { "AI" } else { "manual" });
+        for mv in pos.legal_moves().into_iter().filter(|m| !m.is_pass()) {
+            let (from, to) = (at(&v, mv.from()), at(&v, mv.to()));
+            v.moves.push((Some(from), to, mv.text()));
+        }
+        if let Some((_, mv)) = self.history.last(pos) {
+            if !mv.is_pass() {
+                v.last = vec![at(&v, mv.from()), at(&v, mv.to())];
+            }
+        }
+        if self.playing {
+            v.mode = "playing".into();
+            v.to_move = Some(pos.side_to_move().index());
+            v.clickable = !self.auto[pos.side_to_move().index()];
+        } else {
+            v.mode = "game over".into();
+            v.result = pos.outcome().map(|o| result_line(o).to_string());
+        }
+        v
+    }
+
+    pub(super) fn board_action(&mut self, action: Action, host: &mut LoaHost) -> Flow {
+        match action {
+            Action::Player(side, ai) => self.auto[side.index()] = ai,
+            Action::NewGame => {
+                // `new`: the start position (the move limit kept), the players kept.
+                let limit = self.pos.move_limit();
+                self.pos = Position::startpos(RuleSet::Text);
+                self.pos.set_move_limit(limit);
+                self.playing = true;
+                self.ply = 0;
+                self.history.clear();
+                host.new_game();
+            }
+            Action::Undo => {
+                if let Err(why) = self.undo() {
+                    Self::error(host, why);
+                }
+            }
+        }
+        self.advance(host)
+    }
+
+    /// Takes back the last move (a pass with it), and further back while the AI
+    /// plays the side to move and a person plays the other.
+    fn undo(&mut self) -> Result<(), &'static str> {
+        let any_manual = self.auto.contains(&false);
+        let mut undone = 0;
+        while let Some(before) = self.history.pop(&self.pos) {
+            self.pos = before;
+            self.ply = self.ply.saturating_sub(1);
+            undone += 1;
+            let to_move = self.pos.side_to_move();
+            let must_pass = !self.pos.can_move();
+            if must_pass || (any_manual && self.auto[to_move.index()]) {
+                continue;
+            }
+            break;
+        }
+        if undone == 0 {
+            return Err("no move to take back");
+        }
+        self.playing = true;
+        Ok(())
+    }
+}

@@ -1,0 +1,385 @@
+//! The board page in a real browser: headless Chromium driven through chromedriver's
+//! WebDriver JSON API (a small sync client: minreq + serde_json). For each game: the
+//! command box, moves made by clicking squares, the AI's answer on the board and in
+//! the log, undo, a side switched to the AI (which then plays the game out), the
+//! result line on the page matching the one on stdout, a reload showing the same
+//! game, and a request from a foreign origin refused. Screenshots go to
+//! `target/display-<game>.png`.
+//!
+//! Needs Debian's `chromium` and `chromium-driver`: `.ci/run` installs them and runs
+//! `cargo test --release --test tests browser:: -- --ignored`; without them each test
+//! says so and passes.
+
+use crate::common::{self, Engine};
+use serde_json::{json, Value};
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const T: Duration = Duration::from_secs(30);
+/// A whole AI-against-AI game after the switch.
+const GAME: Duration = Duration::from_secs(300);
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+fn find_program(names: &[&str]) -> Option<String> {
+    let path = std::env::var("PATH").unwrap_or_default();
+    names.iter().find_map(|n| {
+        std::env::split_paths(&path)
+            .map(|d| d.join(n))
+            .find(|p| p.is_file())
+            .map(|p| p.to_string_lossy().into_owned())
+    })
+}
+
+/// chromedriver and one browser session; both end when dropped.
+struct Browser {
+    driver: Child,
+    base: String,
+    session: String,
+    /// The browser's profile, removed at the end.
+    profile: std::path::PathBuf,
+}
+
+impl Browser {
+    /// `None` (with a notice) where chromium or chromedriver is missing. `tag` names
+    /// the browser's fresh profile (tests in parallel each have their own).
+    fn start(tag: &str) -> Option<Browser> {
+        let (Some(driver), Some(chromium)) = (
+            find_program(&["chromedriver"]),
+            find_program(&["chromium", "chromium-browser"]),
+        ) else {
+            eprintln!(
+                "NOTICE: skipping the browser test: chromium and chromedriver are not \
+                 installed (apt-get install chromium chromium-driver; .ci/run does)"
+            );
+            return None;
+        };
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new(driver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("starting chromedriver");
+        let base = format!("http://127.0.0.1:{port}");
+        let deadline = Instant::now() + T;
+        while minreq::get(format!("{base}/status"))
+            .with_timeout(2)
+            .send()
+            .map_or(true, |r| r.status_code != 200)
+        {
+            assert!(Instant::now() < deadline, "chromedriver did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let profile =
+            std::env::temp_dir().join(format!("display-chromium-{}-{tag}", std::process::id()));
+        let args = [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--window-size=960,700",
+            &format!("--user-data-dir={}", profile.display()),
+        ];
+        let caps = json!({"capabilities": {"alwaysMatch": {"goog:chromeOptions": {
+            "binary": chromium, "args": args}}}});
+        let mut b = Browser {
+            driver: child,
+            base,
+            session: String::new(),
+            profile,
+        };
+        let r = b.call("POST", "/session", Some(caps));
+        b.session = r["value"]["sessionId"]
+            .as_str()
+            .expect("a session")
+            .to_string();
+        Some(b)
+    }
+
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let url = format!("{}{path}", self.base);
+        let req = match method {
+            "POST" => minreq::post(url).with_body(body.unwrap_or(json!({})).to_string()),
+            "DELETE" => minreq::delete(url),
+            _ => minreq::get(url),
+        };
+        let r = req
+            .with_header("Content-Type", "application/json")
+            .with_timeout(60)
+            .send()
+            .expect("chromedriver answers");
+        let v: Value = serde_json::from_str(r.as_str().unwrap()).unwrap();
+        if v["value"]["error"].is_string() {
+            panic!("WebDriver {method} {path}: {}", v["value"]);
+        }
+        v
+    }
+
+    fn cmd(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let path = format!("/session/{}{path}", self.session);
+        self.call(method, &path, body)["value"].clone()
+    }
+
+    fn goto(&self, url: &str) {
+        self.cmd("POST", "/url", Some(json!({ "url": url })));
+    }
+
+    fn js(&self, script: &str) -> Value {
+        self.cmd(
+            "POST",
+            "/execute/sync",
+            Some(json!({"script": script, "args": []})),
+        )
+    }
+
+    fn click(&self, css: &str) {
+        let e = self.cmd(
+            "POST",
+            "/element",
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        let id = e[ELEMENT].as_str().expect("an element").to_string();
+        self.cmd("POST", &format!("/element/{id}/click"), None);
+    }
+
+    fn type_line(&self, line: &str) {
+        let e = self.cmd(
+            "POST",
+            "/element",
+            Some(json!({"using": "css selector", "value": "#cmd"})),
+        );
+        let id = e[ELEMENT]
+            .as_str()
+            .unwrap_or_else(|| panic!("#cmd: {e}"))
+            .to_string();
+        self.cmd(
+            "POST",
+            &format!("/element/{id}/value"),
+            Some(json!({ "text": line })),
+        );
+        self.click("#send");
+    }
+
+    /// The page's current view (what it drew).
+    fn view(&self) -> Value {
+        self.js("return typeof view === 'undefined' ? null : view;")
+    }
+
+    fn view_until(&self, what: &str, limit: Duration, done: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + limit;
+        loop {
+            let v = self.view();
+            if !v.is_null() && done(&v) {
+                return v;
+            }
+            assert!(Instant::now() < deadline, "waiting for {what}: {v}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn log_text(&self) -> String {
+        self.js("return document.getElementById('log').innerText;")
+            .as_str()
+            .unwrap_or("")
+            .to_string()
+    }
+
+    fn screenshot(&self, file: &str) {
+        let b64 = self.cmd("GET", "/screenshot", None);
+        let png = base64_decode(b64.as_str().unwrap());
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(file), png).unwrap();
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if !self.session.is_empty() {
+            let path = format!("/session/{}", self.session);
+            let _ = minreq::delete(format!("{}{path}", self.base))
+                .with_timeout(10)
+                .send();
+        }
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}
+
+fn base64_decode(s: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let digits: Vec<u8> = s
+        .bytes()
+        .filter(|&c| c != b'=' && !c.is_ascii_whitespace())
+        .collect();
+    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
+    for chunk in digits.chunks(4) {
+        let mut n = 0u32;
+        for (i, &c) in chunk.iter().enumerate() {
+            n |= (value(c) as u32) << (18 - 6 * i);
+        }
+        out.extend_from_slice(&n.to_be_bytes()[1..chunk.len()]);
+    }
+    out
+}
+
+fn manual_turn(v: &Value) -> bool {
+    v["clickable"] == true && v["mode"] == "playing" && v["to_move"] == 0
+}
+
+/// One game on the page, as a person plays it.
+fn game(name: &str, bin: &str, args: &[&str], setup: &[&str], ai_line: &str, results: &[&str]) {
+    let Some(b) = Browser::start(name) else {
+        return;
+    };
+    let mut all = vec!["--display"];
+    all.extend(args);
+    let engine = Engine::spawn_bin(bin, &all);
+    let deadline = Instant::now() + T;
+    let url = loop {
+        let err = engine.stderr_tail(4096);
+        if let Some(at) = err.find("http://") {
+            break err[at..].split_whitespace().next().unwrap().to_string();
+        }
+        assert!(Instant::now() < deadline, "no address on stderr");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    b.goto(&url);
+    b.view_until("the first view", T, |_| true);
+    // The command box sends any line of the language.
+    for line in setup {
+        b.type_line(line);
+    }
+    let start = b.view_until("the person's turn", T, manual_turn);
+    // A move by clicking: the piece, then its target (Reversi: the square).
+    let mv = start["moves"][0].clone();
+    if let Some(from) = mv[0].as_u64() {
+        b.click(&format!("rect[data-sq='{from}']"));
+        let targets = b.js("return document.querySelectorAll('.target').length;");
+        assert!(
+            targets.as_u64().unwrap() >= 1,
+            "legal moves shown on selection"
+        );
+    }
+    b.click(&format!("rect[data-sq='{}']", mv[1]));
+    // The AI answers: on stdout, on the board and in the page's log.
+    engine.wait_for(T, |l| l.contains(ai_line));
+    let answered = b.view_until("the AI's answer", T, |v| {
+        manual_turn(v)
+            && v["cells"] != start["cells"]
+            && v["last"].as_array().is_some_and(|l| !l.is_empty())
+    });
+    assert!(b.log_text().contains(ai_line), "{}", b.log_text());
+    // Undo: back to the start, the person to move.
+    b.click("#undo");
+    b.view_until("undo", T, |v| {
+        v["cells"] == start["cells"] && manual_turn(v)
+    });
+    assert_ne!(answered["cells"], start["cells"]);
+    // The person's side to the AI: the game plays out to its result.
+    b.click("#ai0");
+    let end = b.view_until("the result", GAME, |v| v["result"].is_string());
+    let result = end["result"].as_str().unwrap().to_string();
+    assert!(results.contains(&result.as_str()), "{result}");
+    engine.wait_for(T, |l| l.trim_end().ends_with(&result));
+    let shown = b.js("return document.getElementById('result').textContent;");
+    assert_eq!(shown, json!(result));
+    // A reload shows the same game (the state is the server's).
+    b.goto(&url);
+    b.view_until("the game after a reload", T, |v| {
+        v["result"] == json!(result)
+    });
+    b.js("document.getElementById('log').scrollTop = 1e9; return 0;");
+    b.screenshot(&format!("display-{name}.png"));
+    // Another site's page cannot drive the engine: its request is refused.
+    let (base, token) = url.split_once("/?token=").unwrap();
+    b.goto("data:text/html,<p>elsewhere</p>");
+    let sent = b.cmd(
+        "POST",
+        "/execute/async",
+        Some(json!({"script": format!(
+            "const done = arguments[0]; fetch('{base}/action?token={token}', \
+             {{method: 'POST', body: 'new', mode: 'no-cors'}}).then(() => done('sent'), e => done('failed: ' + e));"),
+            "args": []})),
+    );
+    assert!(sent.is_string(), "{sent}");
+    let state = minreq::get(format!("{base}/state?token={token}"))
+        .with_timeout(10)
+        .send()
+        .unwrap();
+    let state: Value = serde_json::from_str(state.as_str().unwrap()).unwrap();
+    assert_eq!(
+        state["view"]["result"],
+        json!(result),
+        "the foreign request acted"
+    );
+    let log = state["log"].to_string();
+    assert!(!log.contains("[page] new"), "{log}");
+    engine.send("quit");
+    assert!(engine.expect_exit(T).success());
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver: run by .ci/run"]
+fn browser_ataxx() {
+    let results = ["Red wins.", "Blue wins.", "Draw."];
+    game(
+        "ataxx",
+        common::BIN,
+        &[],
+        &["start"],
+        "Blue moves",
+        &results,
+    );
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver: run by .ci/run"]
+fn browser_ataxx2008() {
+    let results = ["Red wins.", "Blue wins.", "Draw."];
+    game(
+        "ataxx2008",
+        common::BIN,
+        &["--edition", "2008"],
+        &["start"],
+        "Blue moves",
+        &results,
+    );
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver: run by .ci/run"]
+fn browser_loa() {
+    let results = ["* Black wins.", "* White wins.", "* Tie game."];
+    game("loa", env!("CARGO_BIN_EXE_loa"), &[], &[], "* ", &results);
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver: run by .ci/run"]
+fn browser_reversi() {
+    let results = ["Black wins.", "White wins.", "Draw."];
+    game(
+        "reversi",
+        env!("CARGO_BIN_EXE_reversi"),
+        &[],
+        &["start"],
+        "White moves",
+        &results,
+    );
+}

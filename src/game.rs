@@ -40,6 +40,24 @@ pub enum Outcome {
     Draw,
 }
 
+/// A move in 16 bits, so the search's shared transposition table can keep it inside
+/// one atomic word (threads read and write the table without locks).
+pub trait PackedMove: Copy {
+    /// The move's bits.
+    fn pack(self) -> u16;
+    /// The move back from [`PackedMove::pack`]'s bits (only ever given those).
+    fn unpack(bits: u16) -> Self;
+}
+
+impl PackedMove for u16 {
+    fn pack(self) -> u16 {
+        self
+    }
+    fn unpack(bits: u16) -> u16 {
+        bits
+    }
+}
+
 /// A two-player, perfect-information, zero-sum board game as the search sees it.
 ///
 /// Positions are updated in place with `make_move` / `unmake_move` so the search
@@ -47,7 +65,7 @@ pub enum Outcome {
 /// restore the previous position exactly (hash included).
 pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// A move, including any "pass" move the rules require.
-    type Move: Copy + Eq + Hash + Debug + Display + Send + Sync + 'static;
+    type Move: Copy + Eq + Hash + Debug + Display + Send + Sync + PackedMove + 'static;
     /// What `make_move` returns so `unmake_move` can restore the position.
     type Undo: Copy;
 

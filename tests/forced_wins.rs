@@ -250,3 +250,43 @@ mod loa {
         assert_eq!(prover().win_distance(&mut pos, 3), Some(1));
     }
 }
+
+#[test]
+fn two_threads_find_the_same_forced_wins_as_one() {
+    // Lazy SMP (`Threads` 2: a helper over the shared table) proves a win at the same
+    // distance as one thread, and its move really wins.
+    use engine::search::Engine;
+    for (n, start) in find_positions().into_iter().filter(|(n, _)| *n <= 3) {
+        let limits = Limits {
+            depth: Some(2 * n + 3),
+            nodes: Some(5_000_000),
+            ..Limits::default()
+        };
+        let mut found = Vec::new();
+        for threads in [1, 2] {
+            let engine = Engine::<Position>::new(16);
+            engine.set_threads(threads);
+            let r = engine
+                .search_blocking(start.clone(), limits.clone(), None)
+                .expect("a result");
+            let plies = r.score.plies_to_end().filter(|&p| p > 0);
+            let plies = plies.unwrap_or_else(|| {
+                panic!("{threads} thread(s) found no win in {n}: {start:?}, {r:?}")
+            });
+            let mv = r.best.expect("a move");
+            let mut child = start.clone();
+            child.make_move(mv);
+            // The prover's check: the reply loses within one more own move than the
+            // fastest win (the plain search need not pick the fastest).
+            assert!(
+                child.outcome().is_some() || prover().loses_within(&mut child, 2 * n),
+                "{threads} thread(s): {mv} does not win: {start:?}"
+            );
+            found.push(plies);
+        }
+        assert_eq!(
+            found[0], found[1],
+            "win distances, 1 and 2 threads: {start:?}"
+        );
+    }
+}

@@ -153,6 +153,8 @@ fn setoption_hash_valid_and_invalid() {
         "setoption name Hash value 64",
         "setoption name hash value 8",
         "setoption name Threads value 1",
+        "setoption name Threads value 64",
+        "setoption name Threads value 1",
         "setoption name MoveOverhead value 50",
     ] {
         e.send(good);
@@ -169,7 +171,8 @@ fn setoption_hash_valid_and_invalid() {
         "setoption name Nope value 1",
         "setoption Hash 16",
         "setoption",
-        "setoption name Threads value 2",
+        "setoption name Threads value 0",
+        "setoption name Threads value 65",
     ] {
         e.send(bad);
         let lines = e.sync();
@@ -805,4 +808,39 @@ fn each_engine_names_itself_and_its_authors() {
         assert_eq!(t.lines[0], format!("id name {game}-engine {version}"));
         assert_eq!(t.lines[1], format!("id author the {game}-engine authors"));
     }
+}
+
+#[test]
+fn threads_search_and_sum_their_nodes() {
+    let _cpu = cpu();
+    let mut e = Uai::start();
+    e.send("setoption name Threads value 3");
+    assert!(e.sync().is_empty());
+    e.send("position startpos");
+    let (info, best, _) = e.go("depth 6", Duration::from_secs(60));
+    assert_legal(STARTPOS_FEN, &best);
+    let re = Regex::new(INFO).unwrap();
+    let nodes: Vec<u64> = info
+        .iter()
+        .map(|l| {
+            let c = re.captures(l).unwrap_or_else(|| panic!("info line {l:?}"));
+            c[4].parse().unwrap()
+        })
+        .collect();
+    assert_eq!(nodes.len(), 6, "one info line per iteration: {info:?}");
+    assert!(nodes.windows(2).all(|w| w[0] <= w[1]), "{nodes:?}");
+    // `stop` reaches every thread: the best move comes (the exact node sum is checked
+    // in src/search/control.rs's tests).
+    e.send("go infinite");
+    let first = e.recv(SHORT);
+    assert!(first.starts_with("info depth"), "{first:?}");
+    e.send("stop");
+    let rest = e.wait_for_prefix("bestmove ", SHORT);
+    let best = rest.last().unwrap().split(' ').nth(1).unwrap().to_string();
+    assert_legal(STARTPOS_FEN, &best);
+    // Back to one thread: the same search as before the option existed.
+    e.send("setoption name Threads value 1");
+    assert!(e.sync().is_empty());
+    let (_, best, _) = e.go("depth 3", SHORT);
+    assert_legal(STARTPOS_FEN, &best);
 }

@@ -105,6 +105,7 @@ pub struct SpinOption {
 #[derive(Clone, Debug)]
 pub struct Settings {
     hash_mib: usize,
+    threads: usize,
     overhead: Duration,
     time_policy: time::Policy,
     features: Features,
@@ -123,8 +124,8 @@ pub static OPTIONS: &[SpinOption] = &[
         name: "Threads",
         default: 1,
         min: 1,
-        max: 1,
-        apply: |_, _| {},
+        max: 64,
+        apply: |s, v| s.threads = v as usize,
     },
     SpinOption {
         name: "MoveOverhead",
@@ -605,6 +606,7 @@ impl<G: GameIo> Session<G> {
     fn new(dialect: Dialect) -> Session<G> {
         let settings = Settings {
             hash_mib: option_default("Hash") as usize,
+            threads: option_default("Threads") as usize,
             overhead: Duration::from_millis(option_default("MoveOverhead") as u64),
             time_policy: time::Policy::default(),
             features: Features::default(),
@@ -798,6 +800,11 @@ impl<G: GameIo> Session<G> {
                 (opt.apply)(&mut self.settings, v);
                 if self.settings.hash_mib != before.hash_mib {
                     self.engine.set_hash(self.settings.hash_mib);
+                    self.table_work_queued = true;
+                }
+                if self.settings.threads != before.threads {
+                    // Lazy SMP helpers from the next `go` on; `isready` waits for them.
+                    self.engine.set_threads(self.settings.threads);
                     self.table_work_queued = true;
                 }
                 if self.settings.features != before.features {

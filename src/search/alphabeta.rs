@@ -11,7 +11,8 @@ use super::report::{solved_score, Iteration, Score, SearchResult, StopReason, IN
 use super::tt::{Bound, Table};
 use crate::game::{Game, Outcome, SolveBudget, Solved};
 use crate::rng::SplitMix64;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Search features that can be switched off, so each one's worth can be measured in a
@@ -134,9 +135,10 @@ impl Default for Features {
     }
 }
 
-/// The searcher: tables that persist between searches of one game.
+/// The searcher: tables that persist between searches of one game. The transposition
+/// table may be shared with other searchers (Lazy SMP helpers, [`Searcher::sharing`]).
 pub struct Searcher<G: Game> {
-    tt: Table<G::Move>,
+    tt: Arc<Table<G::Move>>,
     killers: Vec<[Option<G::Move>; 2]>,
     history: Vec<i32>,
     move_buf: Vec<Vec<G::Move>>,
@@ -152,6 +154,9 @@ pub struct Searcher<G: Game> {
     stopped: bool,
     node_limit: u64,
     clock: Option<Clock>,
+    /// A helper's running node count for the main thread's reports
+    /// ([`Searcher::search_helper`]): every [`CHECK_INTERVAL`] nodes are added here.
+    published: Option<Arc<AtomicU64>>,
 }
 
 const CHECK_INTERVAL: u64 = 1024;
@@ -169,8 +174,16 @@ impl<G: Game> Searcher<G> {
     /// [`Game::prepare_thread`]).
     pub fn new(hash_mib: usize) -> Searcher<G> {
         G::prepare_thread();
+        Searcher::sharing(Arc::new(Table::new(hash_mib)))
+    }
+
+    /// A searcher over `table`, which other searchers may be using at the same time
+    /// (the Lazy SMP helpers of [`super::Engine`]). Its own state (history, killers,
+    /// node counts) is its own. It does not prepare the game's per-thread tables: a
+    /// helper never calls the game's solver.
+    pub fn sharing(table: Arc<Table<G::Move>>) -> Searcher<G> {
         Searcher {
-            tt: Table::new(hash_mib),
+            tt: table,
             killers: vec![[None, None]; MAX_PLY + 1],
             history: vec![0; 2 * G::HISTORY_SIZE],
             move_buf: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
@@ -183,18 +196,31 @@ impl<G: Game> Searcher<G> {
             stopped: false,
             node_limit: u64::MAX,
             clock: None,
+            published: None,
         }
     }
 
-    /// Resizes the transposition table (its contents are lost).
+    /// The transposition table, to share with helpers.
+    pub fn table(&self) -> Arc<Table<G::Move>> {
+        Arc::clone(&self.tt)
+    }
+
+    /// Resizes the transposition table (its contents are lost). Helpers sharing the
+    /// old one keep it until they are given the new one ([`Searcher::sharing`]).
     pub fn set_hash(&mut self, hash_mib: usize) {
-        self.tt = Table::new(hash_mib);
+        self.tt = Arc::new(Table::new(hash_mib));
     }
 
     /// Forgets everything learned so far (a new game), so results do not depend on
     /// what was searched before.
     pub fn new_game(&mut self) {
         self.tt.clear();
+        self.forget_history();
+    }
+
+    /// Forgets the move-ordering history and killers, not the shared table (a helper's
+    /// part of a new game).
+    pub fn forget_history(&mut self) {
         self.history.iter_mut().for_each(|h| *h = 0);
         self.killers.iter_mut().for_each(|k| *k = [None, None]);
     }
@@ -250,6 +276,7 @@ impl<G: Game> Searcher<G> {
         self.stopped = false;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
         self.clock = Some(Clock::new(limits));
+        self.published = None;
         self.tt.new_search();
         self.killers.iter_mut().for_each(|k| *k = [None, None]);
         for h in self.history.iter_mut() {
@@ -433,6 +460,56 @@ impl<G: Game> Searcher<G> {
         result
     }
 
+    /// A Lazy SMP helper's search of `root`: the main search's iterative deepening over
+    /// the shared table, without its solver, proof search, limits or reports, until
+    /// `stop` is set (the main thread sets it when it is done). What it finds reaches
+    /// the main search through the table. Helper `id` (1, 2, …) starts `id % 2` plies
+    /// deeper and breaks root-move ties in its own random order, so the helpers do not
+    /// all search the same tree in step. Its nodes are added to `nodes` as it goes
+    /// (every [`CHECK_INTERVAL`]) and in full by the time it returns.
+    pub fn search_helper(&mut self, root: &G, id: usize, stop: &AtomicBool, nodes: Arc<AtomicU64>) {
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.stopped = false;
+        self.node_limit = u64::MAX;
+        self.clock = None;
+        self.published = Some(nodes);
+        self.killers.iter_mut().for_each(|k| *k = [None, None]);
+        for h in self.history.iter_mut() {
+            *h /= 8;
+        }
+        let mut pos = root.clone();
+        let mut root_moves = Vec::new();
+        pos.generate_moves(&mut root_moves);
+        if root_moves.len() > 1 {
+            SplitMix64::new(id as u64).shuffle(&mut root_moves);
+            let mut root_scores: Vec<i32> =
+                root_moves.iter().map(|&m| pos.move_order_hint(m)).collect();
+            sort_by_scores(&mut root_moves, &mut root_scores);
+            let mut prev_score = 0;
+            for depth in 1 + id as u32 % 2..=MAX_PLY as u32 - 8 {
+                let (score, best_idx) = self.search_root(
+                    &mut pos,
+                    &mut root_moves,
+                    &mut root_scores,
+                    depth as i32,
+                    prev_score,
+                    stop,
+                );
+                if self.stopped || stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let i = best_idx.unwrap_or(0);
+                root_moves[..=i].rotate_right(1);
+                root_scores[..=i].rotate_right(1);
+                prev_score = score;
+            }
+        }
+        if let Some(published) = self.published.take() {
+            published.fetch_add(self.nodes % CHECK_INTERVAL, Ordering::Relaxed);
+        }
+    }
+
     /// One root iteration with an aspiration window. Returns the score and the index of
     /// the best root move (`None` if stopped before any move finished).
     fn search_root(
@@ -537,6 +614,9 @@ impl<G: Game> Searcher<G> {
         if self.nodes >= self.node_limit {
             self.stopped = true;
         } else if self.nodes.is_multiple_of(CHECK_INTERVAL) {
+            if let Some(published) = &self.published {
+                published.fetch_add(CHECK_INTERVAL, Ordering::Relaxed);
+            }
             let late = self
                 .clock
                 .and_then(|c| c.hard)

@@ -4,13 +4,20 @@
 //! to play) the thread rates moves ([`Engine::rate`]: evaluations for a GUI's hints),
 //! and either one solves exactly where the limits ask ([`Limits::solve`]): every way to
 //! the game's solver runs here, and `stop` reaches all of them.
+//!
+//! With [`Engine::set_threads`] above 1 a `go` is a Lazy SMP search: helper threads
+//! search the same position over the shared transposition table
+//! ([`Searcher::search_helper`]) while the main searcher decides time, reports and
+//! picks the move; when it is done it sets the one stop flag that every thread polls.
+//! Helpers are spawned per `go` (scoped threads: a few tens of microseconds each) and
+//! keep their searcher (history) between searches on the search thread.
 
 use super::alphabeta::{Features, Searcher};
 use super::limits::Limits;
 use super::report::{solved_score, Iteration, Score, SearchResult};
 use crate::game::{Game, Side};
 use crossbeam_channel::{unbounded, Receiver, Sender};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -68,6 +75,7 @@ enum Job<G: Game> {
     },
     NewGame,
     SetHash(usize),
+    SetThreads(usize),
     SetFeatures(Features),
     Sync,
 }
@@ -91,19 +99,49 @@ impl<G: Game> Engine<G> {
             .name("search".into())
             .spawn(move || {
                 let mut searcher = Searcher::<G>::new(hash_mib);
+                // The Lazy SMP helpers (threads 2..N), over the same table.
+                let mut helpers: Vec<Searcher<G>> = Vec::new();
+                let helper_nodes = Arc::new(AtomicU64::new(0));
                 for job in job_rx {
                     match job {
                         Job::Go { pos, limits, seed } => {
+                            helper_nodes.store(0, Ordering::Relaxed);
                             let tx = report_tx.clone();
+                            // Nodes reported are those of every thread.
                             let mut on_iter = |it: &Iteration<G::Move>| {
-                                let _ = tx.send(Report::Iteration(it.clone()));
+                                let mut it = it.clone();
+                                it.nodes += helper_nodes.load(Ordering::Relaxed);
+                                let _ = tx.send(Report::Iteration(it));
                             };
-                            let result =
-                                searcher.search(&pos, &limits, &stop_flag, seed, &mut on_iter);
-                            // In infinite mode the answer waits for `stop`, as UCI requires.
-                            while limits.infinite && !stop_flag.load(Ordering::Acquire) {
-                                std::thread::park_timeout(std::time::Duration::from_millis(5));
-                            }
+                            let smp = !helpers.is_empty();
+                            let mut result = std::thread::scope(|scope| {
+                                for (i, helper) in helpers.iter_mut().enumerate() {
+                                    let (pos, stop, nodes) =
+                                        (&pos, &*stop_flag, Arc::clone(&helper_nodes));
+                                    let spawned = std::thread::Builder::new()
+                                        .name(format!("helper {}", i + 1))
+                                        .spawn_scoped(scope, move || {
+                                            helper.search_helper(pos, i + 1, stop, nodes)
+                                        });
+                                    if let Err(e) = spawned {
+                                        log::error!("no helper thread: {e}");
+                                    }
+                                }
+                                let result =
+                                    searcher.search(&pos, &limits, &stop_flag, seed, &mut on_iter);
+                                // In infinite mode the answer waits for `stop`, as UCI
+                                // requires.
+                                while limits.infinite && !stop_flag.load(Ordering::Acquire) {
+                                    std::thread::park_timeout(Duration::from_millis(5));
+                                }
+                                if smp {
+                                    // The helpers stop with the main search (the flag
+                                    // is cleared by the next `go`).
+                                    stop_flag.store(true, Ordering::Release);
+                                }
+                                result
+                            });
+                            result.nodes += helper_nodes.load(Ordering::Relaxed);
                             let _ = report_tx.send(Report::Done(result));
                         }
                         Job::Rate { pos, limits, each } => {
@@ -115,9 +153,23 @@ impl<G: Game> Engine<G> {
                             .rate(&pos, &limits, each);
                             let _ = report_tx.send(Report::Rated(rating));
                         }
-                        Job::NewGame => searcher.new_game(),
-                        Job::SetHash(mib) => searcher.set_hash(mib),
-                        Job::SetFeatures(f) => searcher.features = f,
+                        Job::NewGame => {
+                            searcher.new_game();
+                            helpers.iter_mut().for_each(Searcher::forget_history);
+                        }
+                        Job::SetHash(mib) => {
+                            // The helpers let go of the old table before the new one
+                            // is made, then share the new one.
+                            let n = helpers.len();
+                            helpers.clear();
+                            searcher.set_hash(mib);
+                            fit_helpers(&mut helpers, &searcher, n);
+                        }
+                        Job::SetThreads(n) => fit_helpers(&mut helpers, &searcher, n.max(1) - 1),
+                        Job::SetFeatures(f) => {
+                            searcher.features = f;
+                            helpers.iter_mut().for_each(|h| h.features = f);
+                        }
                         Job::Sync => {
                             let _ = report_tx.send(Report::Synced);
                         }
@@ -166,6 +218,12 @@ impl<G: Game> Engine<G> {
     /// Resizes the hash table (queued behind any running search).
     pub fn set_hash(&self, mib: usize) {
         self.send(Job::SetHash(mib));
+    }
+
+    /// Searches with `threads` threads (Lazy SMP; at least 1) from the next search on
+    /// (queued behind any running search). Rating stays on one thread.
+    pub fn set_threads(&self, threads: usize) {
+        self.send(Job::SetThreads(threads));
     }
 
     /// Switches search features on or off from the next search on (queued behind any
@@ -219,6 +277,17 @@ impl<G: Game> Drop for Engine<G> {
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
+    }
+}
+
+/// Makes `helpers` `n` searchers over the main searcher's table, with its features
+/// (those kept keep their history).
+fn fit_helpers<G: Game>(helpers: &mut Vec<Searcher<G>>, main: &Searcher<G>, n: usize) {
+    helpers.truncate(n);
+    while helpers.len() < n {
+        let mut h = Searcher::sharing(main.table());
+        h.features = main.features;
+        helpers.push(h);
     }
 }
 
@@ -341,5 +410,92 @@ impl<G: Game> Rater<'_, G> {
             margin: r.margin.map(|m| -m),
             depth: r.depth + 1,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{GameIo, RuleSet};
+    use crate::games::ataxx::Position;
+
+    /// Waits for the search's `Done` (a hang fails after a minute instead of hanging).
+    fn done(engine: &Engine<Position>) -> SearchResult<crate::games::ataxx::Move> {
+        loop {
+            match engine.reports().recv_timeout(Duration::from_secs(60)) {
+                Ok(Report::Done(r)) => return r,
+                Ok(_) => {}
+                Err(e) => panic!("no answer: {e}"),
+            }
+        }
+    }
+
+    fn first_iteration(engine: &Engine<Position>) {
+        match engine.reports().recv_timeout(Duration::from_secs(60)) {
+            Ok(Report::Iteration(_)) => {}
+            Ok(r) => panic!("{r:?} before any iteration"),
+            Err(e) => panic!("no iteration: {e}"),
+        }
+    }
+
+    #[test]
+    fn nodes_are_summed_over_threads() {
+        // `go infinite depth 1`: the main thread's part is one ply, then it waits for
+        // `stop` while the helpers keep searching; what is reported is every thread's.
+        let pos = <Position as GameIo>::startpos(RuleSet::Engine);
+        let limits = Limits {
+            depth: Some(1),
+            infinite: true,
+            ..Limits::default()
+        };
+        let mut nodes = Vec::new();
+        for threads in [1, 3] {
+            let engine = Engine::<Position>::new(4);
+            engine.set_threads(threads);
+            engine.go(pos.clone(), limits.clone(), None);
+            first_iteration(&engine);
+            // Not a timed assertion: only time for the helpers to run.
+            std::thread::sleep(Duration::from_millis(200));
+            engine.stop();
+            nodes.push(done(&engine).nodes);
+        }
+        // Depth 1 is one node per root move (plus the root's): the same with helpers.
+        assert!(nodes[0] < 100, "{nodes:?}");
+        assert!(nodes[1] > nodes[0] + CHECK, "{nodes:?}");
+    }
+
+    /// More than a helper can publish without searching (its first node-count batch).
+    const CHECK: u64 = 1024;
+
+    #[test]
+    fn stop_reaches_every_thread() {
+        let pos = <Position as GameIo>::startpos(RuleSet::Engine);
+        let engine = Engine::<Position>::new(4);
+        engine.set_threads(4);
+        let infinite = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        for _ in 0..3 {
+            engine.go(pos.clone(), infinite.clone(), None);
+            first_iteration(&engine);
+            engine.stop();
+            let r = done(&engine);
+            assert!(r.best.is_some_and(|m| pos.is_legal(m)), "{r:?}");
+            assert_eq!(r.reason, super::super::StopReason::Stopped);
+        }
+        // Every thread stopped and was joined: the next search runs and finishes.
+        let r = engine
+            .search_blocking(
+                pos.clone(),
+                Limits {
+                    depth: Some(3),
+                    ..Limits::default()
+                },
+                None,
+            )
+            .unwrap();
+        assert_eq!(r.depth, 3);
+        assert!(r.best.is_some_and(|m| pos.is_legal(m)));
     }
 }

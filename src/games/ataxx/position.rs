@@ -69,6 +69,18 @@ pub struct Move {
 
 const PASS_SQ: u8 = 63;
 
+impl crate::game::PackedMove for Move {
+    fn pack(self) -> u16 {
+        (self.from as u16) << 8 | self.to as u16
+    }
+    fn unpack(bits: u16) -> Move {
+        Move {
+            from: (bits >> 8) as u8,
+            to: bits as u8,
+        }
+    }
+}
+
 impl Move {
     /// The pass, legal only when the side to move has pieces but no move.
     pub const PASS: Move = Move {

@@ -21,6 +21,18 @@ pub struct Move {
     to: u8,
 }
 
+impl crate::game::PackedMove for Move {
+    fn pack(self) -> u16 {
+        (self.from as u16) << 8 | self.to as u16
+    }
+    fn unpack(bits: u16) -> Move {
+        Move {
+            from: (bits >> 8) as u8,
+            to: bits as u8,
+        }
+    }
+}
+
 impl Move {
     /// The pass: legal only when the side to move has no move and the game goes on.
     pub const PASS: Move = Move { from: 0, to: 0 };

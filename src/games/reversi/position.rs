@@ -10,6 +10,15 @@ use std::fmt;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Move(u8);
 
+impl crate::game::PackedMove for Move {
+    fn pack(self) -> u16 {
+        self.0 as u16
+    }
+    fn unpack(bits: u16) -> Move {
+        Move(bits as u8)
+    }
+}
+
 impl Move {
     /// The pass: legal only when the side to move has no move and the opponent has one.
     pub const PASS: Move = Move(64);

@@ -160,6 +160,46 @@ mod ataxx {
     }
 
     #[test]
+    fn two_threads_find_the_same_forced_wins_as_one() {
+        // Lazy SMP (`Threads` 2: a helper over the shared table) proves a win at the same
+        // distance as one thread, and its move really wins.
+        use engine::search::Engine;
+        for (n, start) in positions().into_iter().filter(|(n, _)| *n <= 3) {
+            let limits = Limits {
+                depth: Some(2 * n + 3),
+                nodes: Some(5_000_000),
+                ..Limits::default()
+            };
+            let mut found = Vec::new();
+            for threads in [1, 2] {
+                let engine = Engine::<Position>::new(16);
+                engine.set_threads(threads);
+                let r = engine
+                    .search_blocking(start.clone(), limits.clone(), None)
+                    .expect("a result");
+                let plies = r.score.plies_to_end().filter(|&p| p > 0);
+                let plies = plies.unwrap_or_else(|| {
+                    panic!("{threads} thread(s) found no win in {n}: {start:?}, {r:?}")
+                });
+                let mv = r.best.expect("a move");
+                let mut child = start.clone();
+                child.make_move(mv);
+                // The prover's check: the reply loses within one more own move than the
+                // fastest win (the plain search need not pick the fastest).
+                assert!(
+                    child.outcome().is_some() || prover().loses_within(&mut child, 2 * n),
+                    "{threads} thread(s): {mv} does not win: {start:?}"
+                );
+                found.push(plies);
+            }
+            assert_eq!(
+                found[0], found[1],
+                "win distances, 1 and 2 threads: {start:?}"
+            );
+        }
+    }
+
+    #[test]
     fn solver_sanity() {
         // x to move fills the last square next to o's only stone: immediate win.
         let mut pos = Position::from_fen(
@@ -248,45 +288,5 @@ mod loa {
         // Black to move joins its two pieces with c2-b1: a win in one.
         let mut pos = Position::from_fen("o6o/8/8/8/8/8/2x5/x7 x", RuleSet::Text).unwrap();
         assert_eq!(prover().win_distance(&mut pos, 3), Some(1));
-    }
-}
-
-#[test]
-fn two_threads_find_the_same_forced_wins_as_one() {
-    // Lazy SMP (`Threads` 2: a helper over the shared table) proves a win at the same
-    // distance as one thread, and its move really wins.
-    use engine::search::Engine;
-    for (n, start) in find_positions().into_iter().filter(|(n, _)| *n <= 3) {
-        let limits = Limits {
-            depth: Some(2 * n + 3),
-            nodes: Some(5_000_000),
-            ..Limits::default()
-        };
-        let mut found = Vec::new();
-        for threads in [1, 2] {
-            let engine = Engine::<Position>::new(16);
-            engine.set_threads(threads);
-            let r = engine
-                .search_blocking(start.clone(), limits.clone(), None)
-                .expect("a result");
-            let plies = r.score.plies_to_end().filter(|&p| p > 0);
-            let plies = plies.unwrap_or_else(|| {
-                panic!("{threads} thread(s) found no win in {n}: {start:?}, {r:?}")
-            });
-            let mv = r.best.expect("a move");
-            let mut child = start.clone();
-            child.make_move(mv);
-            // The prover's check: the reply loses within one more own move than the
-            // fastest win (the plain search need not pick the fastest).
-            assert!(
-                child.outcome().is_some() || prover().loses_within(&mut child, 2 * n),
-                "{threads} thread(s): {mv} does not win: {start:?}"
-            );
-            found.push(plies);
-        }
-        assert_eq!(
-            found[0], found[1],
-            "win distances, 1 and 2 threads: {start:?}"
-        );
     }
 }

@@ -1,13 +1,14 @@
 //! The board page in a real browser: headless Chromium driven through chromedriver's
 //! WebDriver JSON API (a small sync client: minreq + serde_json). For each game: the
-//! command box, moves made by clicking squares, the AI's answer on the board and in
+//! seed tool (and Ataxx's blocks clicked in set-up), the command box, moves made by
+//! clicking squares, the AI's answer on the board and in
 //! the log, undo, a side switched to the AI (which then plays the game out), the
 //! result line on the page matching the one on stdout, a reload showing the same
 //! game, and a request from a foreign origin refused. Screenshots go to
 //! `target/display-<game>.png`.
 //!
 //! Needs Debian's `chromium` and `chromium-driver`: `.ci/run` installs them and runs
-//! `cargo test --release --test tests browser:: -- --ignored`; without them each test
+//! `cargo test --profile ci --test tests browser:: -- --ignored`; without them each test
 //! says so and passes.
 
 use crate::common::{self, Engine};
@@ -151,22 +152,40 @@ impl Browser {
         self.cmd("POST", &format!("/element/{id}/click"), None);
     }
 
-    fn type_line(&self, line: &str) {
+    /// Types `text` into the input `css`, then clicks `button`.
+    fn type_and_click(&self, css: &str, text: &str, button: &str) {
         let e = self.cmd(
             "POST",
             "/element",
-            Some(json!({"using": "css selector", "value": "#cmd"})),
+            Some(json!({"using": "css selector", "value": css})),
         );
         let id = e[ELEMENT]
             .as_str()
-            .unwrap_or_else(|| panic!("#cmd: {e}"))
+            .unwrap_or_else(|| panic!("{css}: {e}"))
             .to_string();
         self.cmd(
             "POST",
             &format!("/element/{id}/value"),
-            Some(json!({ "text": line })),
+            Some(json!({ "text": text })),
         );
-        self.click("#send");
+        self.click(button);
+    }
+
+    fn type_line(&self, line: &str) {
+        self.type_and_click("#cmd", line, "#send");
+    }
+
+    /// Waits until the page's log shows `text`.
+    fn log_until(&self, text: &str) {
+        let deadline = Instant::now() + T;
+        while !self.log_text().contains(text) {
+            assert!(
+                Instant::now() < deadline,
+                "{text} not in the log: {}",
+                self.log_text()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 
     /// The page's current view (what it drew).
@@ -244,7 +263,39 @@ fn manual_turn(v: &Value) -> bool {
 }
 
 /// One game on the page, as a person plays it.
-fn game(name: &str, bin: &str, args: &[&str], setup: &[&str], ai_line: &str, results: &[&str]) {
+/// The seed tool sends `seed N`, which the session takes (its echo in the log, and no
+/// error line after it).
+fn seed_by_tool(b: &Browser) {
+    b.type_and_click("#seed", "7", "#seed-set");
+    b.log_until("seed 7");
+    assert!(!b.log_text().contains("rror"), "{}", b.log_text());
+}
+
+/// Ataxx's set-up tool: with "Block squares" on, a click on b2 blocks it and its three
+/// reflections (`block b2`); a second click on the button turns it off.
+fn block_by_clicking(b: &Browser) {
+    seed_by_tool(b);
+    b.click("#block");
+    b.click("rect[data-name='b2']");
+    let v = b.view_until("the blocks", T, |v| {
+        v["cells"].as_str().is_some_and(|c| c.contains('#'))
+    });
+    let cells = v["cells"].as_str().unwrap();
+    let blocked: Vec<usize> = cells.match_indices('#').map(|(i, _)| i).collect();
+    // b2, f2, b6, f6 as the page numbers squares (row by row from the top, 7 wide).
+    assert_eq!(blocked, [8, 12, 36, 40], "{cells}");
+    b.click("#block");
+}
+
+fn game(
+    name: &str,
+    bin: &str,
+    args: &[&str],
+    tools: fn(&Browser),
+    setup: &[&str],
+    ai_line: &str,
+    results: &[&str],
+) {
     let Some(b) = Browser::start(name) else {
         return;
     };
@@ -262,7 +313,8 @@ fn game(name: &str, bin: &str, args: &[&str], setup: &[&str], ai_line: &str, res
     };
     b.goto(&url);
     b.view_until("the first view", T, |_| true);
-    // The command box sends any line of the language.
+    // The set-up tools, then the command box, which sends any line of the language.
+    tools(&b);
     for line in setup {
         b.type_line(line);
     }
@@ -343,6 +395,7 @@ fn browser_ataxx() {
         "ataxx",
         common::BIN,
         &[],
+        block_by_clicking,
         &["start"],
         "Blue moves",
         &results,
@@ -357,6 +410,7 @@ fn browser_ataxx2008() {
         "ataxx2008",
         common::BIN,
         &["--edition", "2008"],
+        seed_by_tool,
         &["start"],
         "Blue moves",
         &results,
@@ -367,7 +421,15 @@ fn browser_ataxx2008() {
 #[ignore = "needs chromium and chromium-driver: run by .ci/run"]
 fn browser_loa() {
     let results = ["* Black wins.", "* White wins.", "* Tie game."];
-    game("loa", env!("CARGO_BIN_EXE_loa"), &[], &[], "* ", &results);
+    game(
+        "loa",
+        env!("CARGO_BIN_EXE_loa"),
+        &[],
+        seed_by_tool,
+        &[],
+        "* ",
+        &results,
+    );
 }
 
 #[test]
@@ -378,6 +440,7 @@ fn browser_reversi() {
         "reversi",
         env!("CARGO_BIN_EXE_reversi"),
         &[],
+        seed_by_tool,
         &["start"],
         "White moves",
         &results,

@@ -15,6 +15,7 @@ const BOARD = { ataxx: "#c9c4b8", ataxx2008: "#c9c4b8", loa: "#d9b77e", reversi:
 let view = null;
 let selected = null;
 let seenLine = -1;
+let blocking = false; // Ataxx set-up: a click blocks the square (and its reflections)
 
 function post(path, body) {
   return fetch(path + q, { method: "POST", body, headers: { "Content-Type": "text/plain" } })
@@ -79,6 +80,10 @@ function draw() {
 
 function clicked(i) {
   const v = view;
+  if (v && blocking && v.mode === "set-up") {
+    command("block " + v.files[i % v.width] + v.ranks[Math.floor(i / v.width)]);
+    return;
+  }
   if (!v || !v.clickable) return;
   if (v.game === "reversi") {
     const m = v.moves.find((m) => m[0] === null && m[1] === i);
@@ -124,6 +129,14 @@ function panel() {
     ai.onclick = () => action("ai " + s);
     players.appendChild(row);
   });
+  // The set-up tools each game's language has.
+  const setup = v.mode === "set-up";
+  blocking = blocking && setup && v.game === "ataxx";
+  $("block").hidden = !(setup && v.game === "ataxx");
+  $("block").setAttribute("aria-pressed", String(blocking));
+  $("blocks-tool").hidden = !(setup && v.game === "ataxx2008");
+  $("limit-tool").hidden = v.game !== "loa";
+  $("remote-tool").hidden = !(v.game === "ataxx2008" || v.game === "reversi");
   $("pass").hidden = !(v.clickable && v.pass);
   $("start").hidden = v.mode !== "set-up";
 }
@@ -159,6 +172,20 @@ $("undo").onclick = () => { selected = null; action("undo"); };
 $("pass").onclick = () => view && view.pass && command(view.pass);
 $("start").onclick = () => command("start");
 $("help").onclick = () => command("help");
+// Each tool sends the line its language takes; the session checks it like a typed one.
+const withValue = (id, make) => () => {
+  const value = $(id).value.trim();
+  if (value) command(make(value));
+};
+$("seed-set").onclick = withValue("seed", (n) => "seed " + n);
+$("blocks-set").onclick = withValue("blocks", (c) => "blocks " + c);
+$("limit-set").onclick = withValue("limit", (n) => "limit " + n);
+$("host").onclick = withValue("remote", (id) => "host " + id);
+$("join").onclick = withValue("remote", (id) => "join " + id);
+$("block").onclick = () => {
+  blocking = !blocking;
+  $("block").setAttribute("aria-pressed", String(blocking));
+};
 $("command-form").onsubmit = (e) => {
   e.preventDefault();
   const line = $("cmd").value;

@@ -1195,7 +1195,7 @@ fn unknown_or_rejected_options_refuse_the_run() {
         (&["option.Hsh=16"][..], "'Hsh'"),
         (&["option.Hash=lots"][..], "Hash=lots"),
         (&["option.Hash=8", "option.LMR=7"][..], "LMR=7"),
-        (&["proto=ugi", "option.Threads=2"][..], "Threads=2"),
+        (&["proto=ugi", "option.Threads=65"][..], "Threads=65"),
     ] {
         let o = game(opts);
         assert_eq!(o.status.code(), Some(2), "{opts:?}: {}", stderr(&o));

@@ -1,8 +1,10 @@
 //! The `Game` trait: the only view of a game that the search, perft and bench have, and
-//! its companion [`GameIo`]: what the front ends, the tournament runner and the tools
-//! need on top (names, FEN, move notation, pictures, bench positions, rule sets).
-//! Every game implements both in its own folder under `games/`; nothing here may
-//! mention a particular game.
+//! its companions by concern, what the front ends, the tournament runner and the tools
+//! need on top: [`Notation`] (names, FEN, move notation, pictures, openings, end
+//! reasons), [`Benchmark`] (bench positions and depth, perft), [`Tunable`] (the linear
+//! evaluation model `tune fit` fits) and [`Referee`] (the runner's adjudication policy);
+//! [`GameIo`] is all four. Every game implements them in its own folder under `games/`;
+//! nothing here may mention a particular game.
 
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
@@ -291,17 +293,20 @@ impl Phase {
     }
 }
 
-/// What the layers above the search need of a game: everything game-specific that the
-/// UCI-family front end, the runner, perft and bench print or parse.
-pub trait GameIo: Game {
+/// How a game is written and read: its name, FEN, move notation, board picture, openings
+/// and end reasons. What every front end, the runner and the tools print or parse; the
+/// search needs none of it.
+pub trait Notation: Game {
     /// Lower-case name: the runner's `-variant`, log lines, PGN `Variant` tag.
     const NAME: &'static str;
-    /// Depth of `bench` without an argument.
-    const BENCH_DEPTH: u32;
     /// PGN tag names of the first and the second player (`Black`/`White` for all our
     /// games: the first player is black in Reversi and LOA, `x` in Ataxx, which the
     /// Ataxx tools call Black).
     const PGN_PLAYERS: [&'static str; 2] = ["Black", "White"];
+
+    /// Whether the game speaks UAI (Ataxx) besides UGI, which every game speaks: a fact
+    /// about the game's notation (UAI is Ataxx's), read by the UCI-family front end.
+    const SPEAKS_UAI: bool = false;
 
     /// The start position under `rules`.
     fn startpos(rules: RuleSet) -> Self;
@@ -319,7 +324,7 @@ pub trait GameIo: Game {
     /// unless it is legal here.
     fn parse_move(&self, text: &str) -> Option<Self::Move>;
 
-    /// A move in protocol notation; the inverse of [`GameIo::parse_move`].
+    /// A move in protocol notation; the inverse of [`Notation::parse_move`].
     fn move_name(&self, mv: Self::Move) -> String;
 
     /// Reads one line of an openings file under `rules`: a FEN, or moves in protocol
@@ -353,7 +358,17 @@ pub trait GameIo: Game {
     /// A board picture for people (`d` / `display`), several lines, no trailing newline.
     fn pretty(&self) -> String;
 
-    /// Fixed positions whose search to [`GameIo::BENCH_DEPTH`] is the `bench` signature.
+    /// Why the rules ended a finished game, for results files: e.g. `board full 30-19`.
+    fn end_reason(&self) -> String;
+}
+
+/// The game's `perft` and `bench` signature: the fixed positions and depth whose node
+/// total tells that a change left the search alone.
+pub trait Benchmark: Game {
+    /// Depth of `bench` without an argument.
+    const BENCH_DEPTH: u32;
+
+    /// Fixed positions whose search to [`Benchmark::BENCH_DEPTH`] is the `bench` signature.
     fn bench_positions() -> Vec<Self>;
 
     /// Leaf count of the legal-move tree `depth` plies deep. Games override it with a
@@ -361,36 +376,39 @@ pub trait GameIo: Game {
     fn perft(&mut self, depth: u32) -> u64 {
         crate::perft::perft(self, depth)
     }
+}
 
-    /// Why the rules ended a finished game, for results files: e.g. `board full 30-19`.
-    fn end_reason(&self) -> String;
+/// The evaluation as a linear model for `tune fit`: terms with one weight vector for the
+/// opening and one for the end, blended by a [`Phase`]. Every item has a default (no
+/// terms), so a game without a linear model writes `impl Tunable for G {}` and the tuner
+/// has nothing to fit.
+pub trait Tunable: Game {
+    /// Names of the evaluation's terms.
+    const EVAL_TERMS: &'static [&'static str] = &[];
 
-    /// A material count of one side (pieces on the board), for the runner's material
-    /// adjudication where a game offers it.
-    fn material(&self, side: Side) -> i32;
-
-    /// Names of the evaluation's terms. Every game's evaluation is linear in terms, with
-    /// one weight vector for the opening and one for the end blended by a phase, so
-    /// `tune fit` can fit the weights of any game to game results.
-    const EVAL_TERMS: &'static [&'static str];
-
-    /// The evaluation's weights in [`GameIo::EVAL_TERMS`] order: opening, end.
-    fn eval_weights() -> [&'static [i32]; 2];
+    /// The evaluation's weights in [`Tunable::EVAL_TERMS`] order: opening, end.
+    fn eval_weights() -> [&'static [i32]; 2] {
+        [&[], &[]]
+    }
 
     /// The evaluation's terms here, from the side to move's view, and the phase that
     /// blends them: [`Game::evaluate`] is `phase.blend(terms, open, end)` plus
-    /// [`GameIo::eval_offset`].
-    fn eval_terms(&self) -> (Vec<i32>, Phase);
+    /// [`Tunable::eval_offset`].
+    fn eval_terms(&self) -> (Vec<i32>, Phase) {
+        (Vec::new(), Phase::new(0, 1))
+    }
 
     /// The part of [`Game::evaluate`] outside the linear model (Ataxx: its network's
     /// correction), side to move's view: the tuner fits the weights around it. Default 0.
     fn eval_offset(&self) -> i32 {
         0
     }
+}
 
-    /// Whether the game speaks UAI (Ataxx) besides UGI, which every game speaks.
-    const SPEAKS_UAI: bool = false;
-
+/// The tournament runner's policy for judging games between engines. Every item has a
+/// default (no adjudication, rule sets differ), so a game writes `impl Referee for G {}`
+/// unless it offers more.
+pub trait Referee: Game {
     /// Whether material adjudication means anything in this game (Ataxx: yes; in Lines
     /// of Action fewer pieces are easier to connect, in Reversi discs swing wildly).
     const MATERIAL_ADJUDICATION: bool = false;
@@ -400,4 +418,17 @@ pub trait GameIo: Game {
     /// kinds is judged by rules both know (Reversi: yes; Ataxx: 25 consecutive jumps
     /// against 100 plies; LOA: a move limit against repetitions).
     const RULE_SETS_AGREE: bool = false;
+
+    /// A material count of one side (pieces on the board), for the runner's material
+    /// adjudication where [`Referee::MATERIAL_ADJUDICATION`] offers it. Default 0.
+    fn material(&self, _side: Side) -> i32 {
+        0
+    }
 }
+
+/// Everything the layers above the search may ask of a game, for the places that need
+/// all of it (a game's front-end session, the runner's generic match code). Implemented
+/// for every type with the four parts; users that need less name the narrower trait.
+pub trait GameIo: Notation + Benchmark + Tunable + Referee {}
+
+impl<G: Notation + Benchmark + Tunable + Referee> GameIo for G {}

@@ -1,8 +1,10 @@
 //! Board-game engines sharing one search core.
 //!
 //! Architecture, from the bottom up:
-//! - [`game`]: the `Game` trait (all the search knows of a game) and its companion
-//!   `GameIo` (names, FEN, move notation, openings, bench positions, rule sets).
+//! - [`game`]: the `Game` trait (all the search knows of a game) and the contract above
+//!   it, split by concern: `Notation` (names, FEN, move notation, openings, end reasons),
+//!   `Benchmark` (bench positions, perft), `Tunable` (the tuner's linear model) and
+//!   `Referee` (the runner's adjudication policy); `GameIo` names all four.
 //! - [`games`]: one folder per game, rules only (bitboards, position, notation,
 //!   evaluation, solver, bench positions); it names neither the search nor a front end.
 //! - [`search`]: iterative-deepening alpha-beta over any `Game`, run on its own thread

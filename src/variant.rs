@@ -4,11 +4,11 @@
 //! go through [`Variant`], so adding a game touches its rules folder, its dialect and
 //! one line here.
 
-use crate::game::GameIo;
+use crate::game::Notation;
 use crate::protocol::text::{self, TextDialect, TextProtocol};
 
 /// Everything a game offers the layers above the search, as one bound: its rules and
-/// notation ([`GameIo`]) through its course text dialect, which also knows how its
+/// notation ([`crate::game::GameIo`]) through its course text dialect, which also knows how its
 /// lines are driven from outside.
 pub trait Playable: TextDialect + TextProtocol<Game = <Self as TextDialect>::Game> {}
 

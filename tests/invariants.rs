@@ -295,7 +295,7 @@ mod loa {
     //! limit.
 
     use super::{junk_never_panics, self_play, SelfPlay};
-    use engine::game::{Game, GameIo, RuleSet};
+    use engine::game::{Benchmark, Game, RuleSet};
     use engine::games::loa::{Move, Position};
     use engine::rng::SplitMix64;
 
@@ -390,7 +390,7 @@ mod loa {
                 let mut copy = self.clone();
                 assert_eq!(
                     engine::perft::perft(&mut copy, 2),
-                    GameIo::perft(&mut copy, 2)
+                    Benchmark::perft(&mut copy, 2)
                 );
             }
         }
@@ -438,7 +438,7 @@ mod reversi {
     //! The exact solver only ever plays legal moves and keeps its score along its line.
 
     use super::{junk_never_panics, search_plays_legal_moves, self_play, SelfPlay};
-    use engine::game::{Game, GameIo, Outcome, RuleSet, Side};
+    use engine::game::{Game, Notation, Outcome, RuleSet, Side};
     use engine::games::reversi::solve::Solver;
     use engine::games::reversi::{Move, Position};
     use engine::rng::SplitMix64;

@@ -2,7 +2,7 @@
 //! by one move, captures that connect or disconnect, jumping own pieces but not enemy
 //! ones, the pass, the third repetition (engine rules) and the move limit (text rules).
 
-use engine::game::{Game, GameIo, Outcome, RuleSet, Side};
+use engine::game::{Benchmark, Game, Notation, Outcome, Referee, RuleSet, Side};
 use engine::games::loa::bitboard::groups;
 use engine::games::loa::{parse_square, Move, Position};
 
@@ -141,7 +141,7 @@ fn a_connected_side_at_setup_ends_the_game() {
     assert_eq!(p.end_reason(), "black connected");
     assert!(p.legal_moves().is_empty());
     assert!(!p.is_legal(Move::PASS));
-    assert_eq!(GameIo::perft(&mut p.clone(), 3), 0);
+    assert_eq!(Benchmark::perft(&mut p.clone(), 3), 0);
 }
 
 /// Four plies that return to the position: a move of each side and their reverses,

@@ -3,7 +3,7 @@
 //! positions. The positions come from random play and are proven here by an exhaustive
 //! solver, so the test does not trust the search to check itself.
 
-use engine::game::{GameIo, Outcome, RuleSet};
+use engine::game::{Benchmark, Notation, Outcome, RuleSet};
 use engine::games::loa::Position;
 use engine::search::{Features, Limits, Searcher};
 use std::sync::atomic::AtomicBool;

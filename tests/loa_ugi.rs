@@ -5,7 +5,7 @@
 
 use crate::loa_harness_support;
 
-use engine::game::{GameIo, RuleSet};
+use engine::game::{Notation, RuleSet};
 use engine::games::loa::Position;
 use loa_harness_support::Child;
 use std::path::Path;

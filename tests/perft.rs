@@ -5,7 +5,7 @@
 //! only its data: the table, which depths run by default, and the slow depths
 //! (`--ignored`). Rule edge cases that only one game has stay in its module.
 
-use engine::game::GameIo;
+use engine::game::{Benchmark, GameIo};
 use std::ops::RangeInclusive;
 use std::time::Instant;
 
@@ -30,7 +30,7 @@ fn check<G: GameIo + PartialEq>(rows: Vec<Row<G>>, depths: RangeInclusive<u32>, 
                 break;
             }
             let t = Instant::now();
-            let n = GameIo::perft(&mut pos, depth);
+            let n = Benchmark::perft(&mut pos, depth);
             let secs = t.elapsed().as_secs_f64();
             eprintln!(
                 "perft({depth}) = {n} in {secs:.2} s, {:.1} M nodes/s",
@@ -56,7 +56,7 @@ fn generic_walk_agrees<G: GameIo>(positions: Vec<G>, depths: RangeInclusive<u32>
     for mut pos in positions {
         let fen = pos.fen();
         for depth in depths.clone() {
-            let fast = GameIo::perft(&mut pos, depth);
+            let fast = Benchmark::perft(&mut pos, depth);
             assert_eq!(
                 engine::perft::perft(&mut pos, depth),
                 fast,
@@ -68,7 +68,7 @@ fn generic_walk_agrees<G: GameIo>(positions: Vec<G>, depths: RangeInclusive<u32>
             .iter()
             .map(|(_, n)| n)
             .sum();
-        assert_eq!(split, GameIo::perft(&mut pos, deepest), "split of {fen}");
+        assert_eq!(split, Benchmark::perft(&mut pos, deepest), "split of {fen}");
     }
 }
 
@@ -92,7 +92,7 @@ mod ataxx {
     //! under the UAI rules.
 
     use super::{generic_walk_agrees, Row};
-    use engine::game::{GameIo, RuleSet};
+    use engine::game::{Benchmark, Notation, RuleSet};
     use engine::games::ataxx::Position;
     use std::path::PathBuf;
 
@@ -107,7 +107,7 @@ mod ataxx {
                 let mut cols = l.split('\t');
                 let fen = cols.next().unwrap();
                 Row {
-                    pos: <Position as GameIo>::from_fen(fen, RuleSet::Engine).unwrap(),
+                    pos: <Position as Notation>::from_fen(fen, RuleSet::Engine).unwrap(),
                     counts: cols.map(|c| c.trim().parse().unwrap()).collect(),
                 }
             })
@@ -139,7 +139,7 @@ mod loa {
     //! depth 5 under the text rules).
 
     use super::{generic_walk_agrees, Row};
-    use engine::game::{GameIo, RuleSet};
+    use engine::game::{Notation, RuleSet};
     use engine::games::loa::Position;
 
     /// Leaf counts for depths 1..=7 from the start position.
@@ -175,7 +175,10 @@ mod loa {
 
     #[test]
     fn generic_walk_agrees_with_the_fast_one() {
-        generic_walk_agrees(vec![<Position as GameIo>::startpos(RuleSet::Engine)], 1..=4);
+        generic_walk_agrees(
+            vec![<Position as Notation>::startpos(RuleSet::Engine)],
+            1..=4,
+        );
     }
 }
 
@@ -184,7 +187,7 @@ mod reversi {
     //! one leaf at every deeper depth).
 
     use super::{generic_walk_agrees, Row};
-    use engine::game::{GameIo, RuleSet};
+    use engine::game::{Benchmark, Notation, RuleSet};
     use engine::games::reversi::Position;
 
     /// Published perft of the Othello start position, depths 1 to 12.
@@ -223,7 +226,10 @@ mod reversi {
     /// the two agree up to depth 9 from the start (checked to 6).
     #[test]
     fn generic_walk_agrees_with_the_fast_one() {
-        generic_walk_agrees(vec![<Position as GameIo>::startpos(RuleSet::Engine)], 0..=6);
+        generic_walk_agrees(
+            vec![<Position as Notation>::startpos(RuleSet::Engine)],
+            0..=6,
+        );
     }
 
     /// Where the conventions part: a finished position is one leaf for the fast perft and
@@ -233,7 +239,7 @@ mod reversi {
         // Black a1, white h8: nobody can move.
         let mut over = Position::from_fen("x7/8/8/8/8/8/8/7o x", RuleSet::Engine).unwrap();
         for depth in 1..=3 {
-            assert_eq!(GameIo::perft(&mut over, depth), 1);
+            assert_eq!(Benchmark::perft(&mut over, depth), 1);
             assert_eq!(engine::perft::perft(&mut over, depth), 0);
         }
         // White to move with no move (b1 is black's only target): a pass, then black's
@@ -241,9 +247,9 @@ mod reversi {
         // ply empty.
         let mut pass = Position::from_fen("xo6/8/8/8/8/8/8/8 o", RuleSet::Engine).unwrap();
         assert_eq!(pass.legal_moves().len(), 1);
-        assert_eq!(GameIo::perft(&mut pass, 1), 1);
-        assert_eq!(GameIo::perft(&mut pass, 2), 1);
-        assert_eq!(GameIo::perft(&mut pass, 5), 1);
+        assert_eq!(Benchmark::perft(&mut pass, 1), 1);
+        assert_eq!(Benchmark::perft(&mut pass, 2), 1);
+        assert_eq!(Benchmark::perft(&mut pass, 5), 1);
         assert_eq!(engine::perft::perft(&mut pass, 2), 1);
         assert_eq!(engine::perft::perft(&mut pass, 3), 0);
     }

@@ -8,7 +8,7 @@ use super::remote;
 use super::text::{self, TextDialect};
 use super::uci::{self, Dialect};
 use crate::bench;
-use crate::game::{GameIo, RuleSet};
+use crate::game::{Benchmark, Notation, RuleSet};
 use std::io::IsTerminal;
 use std::net::Ipv4Addr;
 use std::time::{Duration, Instant};
@@ -417,7 +417,7 @@ fn interactive<D: TextDialect>(forced: Option<Dialect>, setup: text::Setup<D::Op
 }
 
 /// `perft DEPTH [FEN]` under the engine rule set: the summary line.
-pub fn perft<G: GameIo>(depth: u32, fen: &str) -> Result<String, String> {
+pub fn perft<G: Notation + Benchmark>(depth: u32, fen: &str) -> Result<String, String> {
     let mut pos = if fen.trim().is_empty() {
         G::startpos(RuleSet::Engine)
     } else {
@@ -433,7 +433,7 @@ pub fn perft<G: GameIo>(depth: u32, fen: &str) -> Result<String, String> {
     ))
 }
 
-fn bench_cmd<G: GameIo>(depth: u32) -> u8 {
+fn bench_cmd<G: Benchmark>(depth: u32) -> u8 {
     println!("{}", bench::run(&G::bench_positions(), depth).line());
     0
 }

@@ -12,7 +12,7 @@
 use super::input::{Line, MAX_LINE};
 use super::{emit, quote};
 use crate::bench;
-use crate::game::{GameIo, Outcome, RuleSet, Side};
+use crate::game::{Benchmark, GameIo, Notation, Outcome, RuleSet, Side};
 use crate::search::report::{Iteration, Score};
 use crate::search::time::{self, TimeControl};
 use crate::search::{nps, Engine, Features, Limits, Report};
@@ -66,12 +66,12 @@ impl Dialect {
 }
 
 /// Name announced by `id name`: the game's name and our version.
-pub fn engine_name<G: GameIo>() -> String {
+pub fn engine_name<G: Notation>() -> String {
     format!("{}-engine {}", G::NAME, env!("CARGO_PKG_VERSION"))
 }
 
 /// Author announced by `id author`: each engine's own (`the loa-engine authors`).
-pub fn engine_author<G: GameIo>() -> String {
+pub fn engine_author<G: Notation>() -> String {
     format!("the {}-engine authors", G::NAME)
 }
 
@@ -541,7 +541,7 @@ pub fn format_score(score: Score) -> String {
 
 /// The `info` line for a completed iteration of a search from `root`. The PV is cut
 /// at its first move that is not legal in sequence, so a GUI never sees an impossible line.
-pub fn format_info<G: GameIo>(root: &G, it: &Iteration<G::Move>) -> String {
+pub fn format_info<G: Notation>(root: &G, it: &Iteration<G::Move>) -> String {
     let mut s = format!(
         "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {}",
         it.depth,
@@ -949,7 +949,7 @@ impl<G: GameIo> Session<G> {
 }
 
 /// Perft with one `move: count` line per root move, then the summary line.
-fn perft_task<G: GameIo>(mut pos: G, depth: u32, tx: &Sender<TaskMsg>) {
+fn perft_task<G: Notation + Benchmark>(mut pos: G, depth: u32, tx: &Sender<TaskMsg>) {
     let start = Instant::now();
     let mut total = 0;
     if depth == 0 {

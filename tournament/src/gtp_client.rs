@@ -24,7 +24,7 @@
 use crate::engine_process::{EngineProcess, Launch, LogTag, ReadError};
 use crate::othello::{gtp_colour, protocol_move, square_of};
 use crate::player::{Answer, Fault, GameStart, Limits, MoveRequest, Player, Reply};
-use engine::game::{GameIo, Side};
+use engine::game::{Notation, Side};
 use std::time::{Duration, Instant};
 
 /// Most lines of one answer (`list_commands` of a big engine is a few hundred).
@@ -35,7 +35,7 @@ const MAX_ANSWER_LINES: usize = 10_000;
 type GtpAnswer = Result<String, String>;
 
 /// A GTP Othello engine process, started lazily and reused across games.
-pub struct GtpClient<G: GameIo> {
+pub struct GtpClient<G: Notation> {
     launch: Launch,
     limits: Limits,
     init_timeout: Duration,
@@ -51,7 +51,7 @@ pub struct GtpClient<G: GameIo> {
     log: Option<LogTag>,
 }
 
-impl<G: GameIo> GtpClient<G> {
+impl<G: Notation> GtpClient<G> {
     /// A client that will start `launch` at the first game and play under `limits`.
     pub fn new(
         launch: Launch,
@@ -221,7 +221,7 @@ impl<G: GameIo> GtpClient<G> {
 }
 
 /// `play COLOUR SQUARE` (or `pass`) for `mv` by `mover` in `pos`.
-fn play_command<G: GameIo>(pos: &G, mover: Side, mv: G::Move) -> String {
+fn play_command<G: Notation>(pos: &G, mover: Side, mv: G::Move) -> String {
     let square = square_of(pos, mv).unwrap_or_else(|| "pass".into());
     format!("play {} {square}", gtp_colour(mover))
 }
@@ -272,7 +272,7 @@ fn strip_id(rest: &str) -> String {
         .collect()
 }
 
-impl<G: GameIo> Player<G> for GtpClient<G> {
+impl<G: Notation> Player<G> for GtpClient<G> {
     fn check(&mut self, _start: &GameStart<'_, G>) -> Result<(), Fault> {
         let r = self.start_process();
         if r.is_err() {

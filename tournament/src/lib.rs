@@ -2,7 +2,8 @@
 //! statistics.
 //!
 //! The runner knows no game: everything game-specific comes from the engine library's
-//! traits ([`engine::game::GameIo`] for rules and notation,
+//! traits ([`engine::game::Notation`] and [`engine::game::Referee`] for notation and
+//! adjudication,
 //! [`engine::protocol::text::TextProtocol`] for driving a course text language), and
 //! `-variant` picks the game at run time through [`engine::variant::Variant`].
 //!

@@ -23,14 +23,14 @@ use crate::engine_process::{EngineProcess, Launch, LogTag, ReadError};
 use crate::othello::{ggf_board, ggf_time, protocol_move, square_of};
 use crate::player::{Answer, Eval, Fault, GameStart, Limits, MoveRequest, Player, Reply};
 use crate::results::Score;
-use engine::game::{GameIo, Side};
+use engine::game::{Notation, Side};
 use std::time::{Duration, Instant};
 
 /// `set depth` when the engine has no `depth=`: as deep as the time allows.
 const DEFAULT_DEPTH: u32 = 60;
 
 /// An NBoard engine process, started lazily and reused across games.
-pub struct NboardClient<G: GameIo> {
+pub struct NboardClient<G: Notation> {
     launch: Launch,
     limits: Limits,
     init_timeout: Duration,
@@ -47,7 +47,7 @@ pub struct NboardClient<G: GameIo> {
     log: Option<LogTag>,
 }
 
-impl<G: GameIo> NboardClient<G> {
+impl<G: Notation> NboardClient<G> {
     /// A client that will start `launch` at the first game and play under `limits`.
     pub fn new(
         launch: Launch,
@@ -198,7 +198,7 @@ impl<G: GameIo> NboardClient<G> {
 }
 
 /// NBoard's form of a move: `F5`, or `PA` for the pass.
-fn nboard_move<G: GameIo>(pos: &G, mv: G::Move) -> String {
+fn nboard_move<G: Notation>(pos: &G, mv: G::Move) -> String {
     square_of(pos, mv).map_or_else(|| "PA".into(), |s| s.to_ascii_uppercase())
 }
 
@@ -239,7 +239,7 @@ fn search_depth(line: &str) -> Option<u32> {
     digits.parse().ok()
 }
 
-impl<G: GameIo> Player<G> for NboardClient<G> {
+impl<G: Notation> Player<G> for NboardClient<G> {
     fn check(&mut self, _start: &GameStart<'_, G>) -> Result<(), Fault> {
         let r = self.start_process();
         if r.is_err() {

@@ -2,12 +2,12 @@
 //!
 //! Three formats (`-openings format=`, else by the file's extension: `.epd`, `.pgn`,
 //! anything else our lines):
-//! - **lines**: one opening per line, read by the game itself ([`GameIo::opening`]: a
+//! - **lines**: one opening per line, read by the game itself ([`Notation::opening`]: a
 //!   FEN, or moves from the start position, plus whatever opening syntax the game adds);
 //!   blank lines and `#` comments are skipped.
 //! - **EPD**: one position per line, opcodes after it ignored. How many fields the
 //!   position has is the game's business, so the longest run of leading fields (up to
-//!   the first `;`) that the game reads as a FEN ([`GameIo::from_fen`]) is the
+//!   the first `;`) that the game reads as a FEN ([`Notation::from_fen`]) is the
 //!   position and the rest are opcodes: `x5o/7/7/7/7/7/o5x x 0 1 id "a";` reads the
 //!   four fields of an Ataxx FEN, `x5o/7/7/7/7/7/o5x o hmvc 0;` its first two. Blank
 //!   lines and lines starting with `#` are skipped.
@@ -21,7 +21,7 @@
 
 use crate::pgn;
 use crate::schedule::OpeningPolicy;
-use engine::game::{Game, GameIo, Opening, RuleSet};
+use engine::game::{Game, Notation, Opening, RuleSet};
 use engine::rng::SplitMix64;
 use std::path::PathBuf;
 
@@ -105,7 +105,7 @@ pub struct Book<G: Game> {
 
 /// Reads the position of an EPD line: the longest run of leading fields before the
 /// first `;` that the game reads as a FEN (see the module documentation).
-pub fn epd_position<G: GameIo>(line: &str, rules: RuleSet) -> Result<G, String> {
+pub fn epd_position<G: Notation>(line: &str, rules: RuleSet) -> Result<G, String> {
     let fields: Vec<&str> = line
         .split(';')
         .next()
@@ -123,14 +123,14 @@ pub fn epd_position<G: GameIo>(line: &str, rules: RuleSet) -> Result<G, String> 
 }
 
 /// An opening the game can play: one that does not already end the game.
-fn playable<G: GameIo>(opening: Opening<G>) -> Result<Opening<G>, String> {
+fn playable<G: Notation>(opening: Opening<G>) -> Result<Opening<G>, String> {
     if opening.end().outcome().is_some() {
         return Err("the opening already ends the game".into());
     }
     Ok(opening)
 }
 
-impl<G: GameIo> Book<G> {
+impl<G: Notation> Book<G> {
     /// The start position under `rules` only.
     pub fn startpos(rules: RuleSet) -> Book<G> {
         Book {

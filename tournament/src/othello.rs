@@ -3,15 +3,15 @@
 //! `showboard` draws row 1 at the top with the start position's white discs on d4 and
 //! e5, and answers the first `genmove b` with one of d3, c4, f5, e6), black moves
 //! first, and the game is given to the engine through its move names. The clients
-//! stay generic over the runner's [`GameIo`]: the plan lets them play only Reversi
+//! stay generic over the runner's [`Notation`]: the plan lets them play only Reversi
 //! ([`crate::player::Proto::othello_only`]), whose protocol notation is the square
 //! (`d3`) or `0000` for the pass.
 
-use engine::game::{GameIo, Side};
+use engine::game::{Notation, Side};
 
 /// How the Othello protocols name a move: the square in lower case, or `None` for the
 /// pass (each protocol has its own word for it).
-pub fn square_of<G: GameIo>(pos: &G, mv: G::Move) -> Option<String> {
+pub fn square_of<G: Notation>(pos: &G, mv: G::Move) -> Option<String> {
     if pos.is_pass(mv) {
         None
     } else {

@@ -1,5 +1,5 @@
 //! PGN as the standard and cutechess-cli write it: the seven-tag roster in its order
-//! (the players under the game's tag names, [`GameIo::PGN_PLAYERS`]), a `Variant` tag
+//! (the players under the game's tag names, [`Notation::PGN_PLAYERS`]), a `Variant` tag
 //! with the game's name, `SetUp`/`FEN` only where the game does not start from the
 //! start position, moves in protocol notation numbered on from the FEN's fullmove
 //! number, PlyCount, `Termination` with the standard's values and the end reason as a
@@ -8,7 +8,7 @@
 
 use crate::player::Limits;
 use crate::results::GameRecord;
-use engine::game::{GameIo, RuleSet, Side};
+use engine::game::{Notation, RuleSet, Side};
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -78,7 +78,7 @@ fn escape(s: &str) -> String {
 }
 
 /// One game as PGN text (ending with a blank line).
-pub fn format<G: GameIo>(rec: &GameRecord, style: &PgnStyle) -> String {
+pub fn format<G: Notation>(rec: &GameRecord, style: &PgnStyle) -> String {
     let [first, second] = G::PGN_PLAYERS;
     let mut out = String::new();
     let tag = |out: &mut String, k: &str, v: &str| {
@@ -384,7 +384,7 @@ pub struct PgnWriter {
 impl PgnWriter {
     /// Opens the file. `existing` (when resuming) rewrites it from the records already
     /// played, so games from a killed run appear exactly once.
-    pub fn open<G: GameIo>(
+    pub fn open<G: Notation>(
         path: &Path,
         style: PgnStyle,
         existing: &[GameRecord],
@@ -405,7 +405,7 @@ impl PgnWriter {
     }
 
     /// Appends one game.
-    pub fn append<G: GameIo>(&mut self, rec: &GameRecord) -> Result<(), String> {
+    pub fn append<G: Notation>(&mut self, rec: &GameRecord) -> Result<(), String> {
         self.file
             .write_all(format::<G>(rec, &self.style).as_bytes())
             .and_then(|_| self.file.flush())

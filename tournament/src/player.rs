@@ -5,13 +5,13 @@
 use crate::builtin::BuiltinKind;
 use crate::engine_process::Launch;
 use crate::results::{Ending, Score};
-use engine::game::{Game, GameIo, Opening, Side};
+use engine::game::{Game, Notation, Opening, Side};
 use std::time::Instant;
 
 /// Which protocol a process engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Proto {
-    /// UAI (`shared/specs/uai.md`), for games that speak it ([`GameIo::SPEAKS_UAI`]).
+    /// UAI (`shared/specs/uai.md`), for games that speak it ([`Notation::SPEAKS_UAI`]).
     Uai,
     /// UGI (`shared/specs/ugi.md`), which every game speaks.
     Ugi,
@@ -44,7 +44,7 @@ impl Proto {
 
     /// The protocol of an engine that names none: UAI where the game speaks it (as
     /// before UGI existed), else UGI.
-    pub fn default_for<G: GameIo>() -> Proto {
+    pub fn default_for<G: Notation>() -> Proto {
         if G::SPEAKS_UAI {
             Proto::Uai
         } else {
@@ -84,7 +84,7 @@ pub struct EngineSpec {
 
 impl EngineSpec {
     /// The protocol a process engine speaks in game `G`; `None` for a built-in player.
-    pub fn proto<G: GameIo>(&self) -> Option<Proto> {
+    pub fn proto<G: Notation>(&self) -> Option<Proto> {
         match &self.kind {
             EngineKind::Process { proto, .. } => Some(proto.unwrap_or(Proto::default_for::<G>())),
             EngineKind::Builtin(_) => None,

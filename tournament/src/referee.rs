@@ -5,7 +5,7 @@
 use crate::player::{Fault, GameStart, Limits, MoveRequest, Player, Reply};
 use crate::results::{today, Ending, GameRecord, GameResult, MoveInfo, Score};
 use crate::schedule::GameSpec;
-use engine::game::{GameIo, Opening, Outcome, Side};
+use engine::game::{Notation, Opening, Outcome, Referee, Side};
 use std::time::{Duration, Instant};
 
 /// `-adjudicate material=M plies=P`.
@@ -62,7 +62,7 @@ impl ScoreAdjudicator {
     /// the adjudicated result and reason, if any.
     fn feed(
         &mut self,
-        m: &Match<'_, impl GameIo>,
+        m: &Match<'_, impl Notation + Referee>,
         mover: Side,
         score: Option<i32>,
         plies: usize,
@@ -120,7 +120,7 @@ impl ScoreAdjudicator {
 pub const UNTIMED_MOVE_MS: u64 = 60_000;
 
 /// Everything the referee needs to know about one game besides the players.
-pub struct Match<'a, G: GameIo> {
+pub struct Match<'a, G: Notation + Referee> {
     /// The scheduled game.
     pub spec: &'a GameSpec,
     /// The opening, read under the rule set the game is judged by (which the
@@ -137,7 +137,7 @@ pub struct Match<'a, G: GameIo> {
     /// Draw after this many full moves.
     pub maxmoves: Option<u32>,
     /// Material adjudication (only for games where material means something:
-    /// [`GameIo::MATERIAL_ADJUDICATION`]).
+    /// [`Referee::MATERIAL_ADJUDICATION`]).
     pub adjudicate: Option<Adjudication>,
     /// Score-based draw adjudication.
     pub draw: Option<DrawAdjudication>,
@@ -181,7 +181,7 @@ fn clip(s: &str) -> String {
 }
 
 /// Plays one game. `players` is `[first mover, second mover]`.
-pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Played {
+pub fn play<G: Notation + Referee>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Played {
     let started = Instant::now();
     let [p0, p1] = players;
     let mut players: [&mut dyn Player<G>; 2] = [p0, p1];
@@ -382,7 +382,7 @@ pub fn play<G: GameIo>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Pl
     }
 }
 
-fn record<G: GameIo>(
+fn record<G: Notation + Referee>(
     m: &Match<'_, G>,
     fen: String,
     (result, reason, ending): (GameResult, String, Ending),

@@ -1,12 +1,12 @@
 //! The client for the UCI family: UAI (`shared/specs/uai.md`, for games that speak it)
 //! and UGI (`shared/specs/ugi.md`, every game). Both are UCI with other words for the
 //! handshake, the new game and the clocks ([`Dialect`]); FEN and moves are the game's
-//! protocol notation ([`GameIo::fen`], [`GameIo::move_name`]).
+//! protocol notation ([`Notation::fen`], [`Notation::move_name`]).
 
 use crate::engine_process::{EngineProcess, Launch, LogTag, ReadError};
 use crate::player::{Answer, Eval, Fault, GameStart, MoveRequest, Player, Reply};
 use crate::results::Score;
-use engine::game::{Game, GameIo};
+use engine::game::{Game, Notation};
 use engine::protocol::uci::Dialect;
 use std::time::{Duration, Instant};
 
@@ -200,7 +200,7 @@ pub fn go_command<G: Game>(dialect: Dialect, req: &MoveRequest<'_, G>) -> String
     go
 }
 
-impl<G: GameIo> Player<G> for UciClient {
+impl<G: Notation> Player<G> for UciClient {
     fn check(&mut self, _start: &GameStart<'_, G>) -> Result<(), Fault> {
         let r = self.start_process();
         if r.is_err() {

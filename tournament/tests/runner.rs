@@ -497,7 +497,7 @@ fn mixed_rules_must_be_named() {
 /// A Reversi opening `plies` moves deep (no passes), from seeded random play, in
 /// protocol notation: games from it end within a few moves.
 fn deep_reversi_opening(plies: usize, seed: u64) -> String {
-    use engine::game::{GameIo, RuleSet};
+    use engine::game::{Notation, RuleSet};
     use engine::games::reversi::position::Position;
     let mut rng = engine::rng::SplitMix64::new(seed);
     'again: loop {
@@ -1012,7 +1012,7 @@ fn tune_reads_the_results_file() {
 
 #[test]
 fn tune_fits_every_game() {
-    // `tune fit --variant NAME` fits any game's evaluation terms (GameIo::eval_terms)
+    // `tune fit --variant NAME` fits any game's evaluation terms (Tunable::eval_terms)
     // and prints its weight tables with the term names.
     for (game, first_term) in [("loa", "concentration"), ("reversi", "mobility")] {
         let res = builtin_games(&format!("tune-{game}"), game, 2);
@@ -1885,7 +1885,7 @@ fn othello_protocols_refuse_what_they_cannot_play() {
 /// Reversi openings in protocol notation from seeded random play, each with a pass in
 /// it (`0000`) and the game still on after it.
 fn reversi_openings_with_a_pass(count: usize, seed: u64) -> Vec<String> {
-    use engine::game::{GameIo, RuleSet};
+    use engine::game::{Notation, RuleSet};
     use engine::games::reversi::position::Position;
     let mut rng = engine::rng::SplitMix64::new(seed);
     let mut book = Vec::new();

@@ -11,7 +11,9 @@ pub mod position;
 pub use notation::{block_squares, parse_square, square_name, NotationError, TextMove};
 pub use position::{Cell, Move, Position, Rules, Undo};
 
-use crate::game::{Game, GameIo, Opening, Outcome, Phase, RuleSet, Side};
+use crate::game::{
+    Benchmark, Game, Notation, Opening, Outcome, Phase, Referee, RuleSet, Side, Tunable,
+};
 use bitboard::ADJACENT;
 
 impl Game for Position {
@@ -110,26 +112,9 @@ pub const EXACT_MAX_EMPTY: u32 = 10;
 /// empty (zugzwang becomes likely as the board fills).
 pub const NULL_MOVE_EMPTY_PERCENT: u32 = 46;
 
-impl GameIo for Position {
+impl Notation for Position {
     const NAME: &'static str = "ataxx";
-    const BENCH_DEPTH: u32 = 7;
-    const EVAL_TERMS: &'static [&'static str] = &eval::TERMS;
 
-    fn eval_weights() -> [&'static [i32]; 2] {
-        [&eval::MG, &eval::EG]
-    }
-
-    fn eval_terms(&self) -> (Vec<i32>, Phase) {
-        let (t, phase) = eval::terms(self);
-        (t.to_vec(), phase)
-    }
-
-    /// The network is the whole evaluation: the linear model's terms are what `tune fit`
-    /// still reads, and the offset is the rest.
-    fn eval_offset(&self) -> i32 {
-        eval::evaluate(self) - eval::linear(self)
-    }
-    const MATERIAL_ADJUDICATION: bool = true;
     const SPEAKS_UAI: bool = true;
 
     fn startpos(rules: RuleSet) -> Position {
@@ -200,14 +185,6 @@ impl GameIo for Position {
         Ok(opening)
     }
 
-    fn bench_positions() -> Vec<Position> {
-        bench_positions()
-    }
-
-    fn perft(&mut self, depth: u32) -> u64 {
-        Position::perft(self, depth)
-    }
-
     fn end_reason(&self) -> String {
         let (x, o) = (self.count(Side::First), self.count(Side::Second));
         let why = if x == 0 || o == 0 {
@@ -227,6 +204,41 @@ impl GameIo for Position {
         };
         format!("{why} {x}-{o}")
     }
+}
+
+impl Benchmark for Position {
+    const BENCH_DEPTH: u32 = 7;
+
+    fn bench_positions() -> Vec<Position> {
+        bench_positions()
+    }
+
+    fn perft(&mut self, depth: u32) -> u64 {
+        Position::perft(self, depth)
+    }
+}
+
+impl Tunable for Position {
+    const EVAL_TERMS: &'static [&'static str] = &eval::TERMS;
+
+    fn eval_weights() -> [&'static [i32]; 2] {
+        [&eval::MG, &eval::EG]
+    }
+
+    fn eval_terms(&self) -> (Vec<i32>, Phase) {
+        let (t, phase) = eval::terms(self);
+        (t.to_vec(), phase)
+    }
+
+    /// The network is the whole evaluation: the linear model's terms are what `tune fit`
+    /// still reads, and the offset is the rest.
+    fn eval_offset(&self) -> i32 {
+        eval::evaluate(self) - eval::linear(self)
+    }
+}
+
+impl Referee for Position {
+    const MATERIAL_ADJUDICATION: bool = true;
 
     fn material(&self, side: Side) -> i32 {
         self.count(side) as i32

@@ -10,7 +10,7 @@ pub mod position;
 pub use notation::{colour_name, parse_square, square_name, NotationError};
 pub use position::{Move, Position, Undo, DEFAULT_MOVE_LIMIT};
 
-use crate::game::{Game, GameIo, Outcome, Phase, RuleSet, Side};
+use crate::game::{Benchmark, Game, Notation, Outcome, Phase, Referee, RuleSet, Side, Tunable};
 use bitboard::{distance, is_connected};
 
 impl Game for Position {
@@ -93,19 +93,8 @@ impl Game for Position {
     }
 }
 
-impl GameIo for Position {
+impl Notation for Position {
     const NAME: &'static str = "loa";
-    const BENCH_DEPTH: u32 = 8;
-    const EVAL_TERMS: &'static [&'static str] = &eval::TERMS;
-
-    fn eval_weights() -> [&'static [i32]; 2] {
-        [&eval::MG, &eval::EG]
-    }
-
-    fn eval_terms(&self) -> (Vec<i32>, Phase) {
-        let (t, phase) = eval::terms(self);
-        (t.to_vec(), phase)
-    }
 
     fn startpos(rules: RuleSet) -> Position {
         Position::startpos(rules)
@@ -137,14 +126,6 @@ impl GameIo for Position {
         Position::pretty(self)
     }
 
-    fn bench_positions() -> Vec<Position> {
-        bench_positions()
-    }
-
-    fn perft(&mut self, depth: u32) -> u64 {
-        Position::perft(self, depth)
-    }
-
     fn end_reason(&self) -> String {
         match self.outcome() {
             None => "not over".to_string(),
@@ -163,7 +144,34 @@ impl GameIo for Position {
             },
         }
     }
+}
 
+impl Benchmark for Position {
+    const BENCH_DEPTH: u32 = 8;
+
+    fn bench_positions() -> Vec<Position> {
+        bench_positions()
+    }
+
+    fn perft(&mut self, depth: u32) -> u64 {
+        Position::perft(self, depth)
+    }
+}
+
+impl Tunable for Position {
+    const EVAL_TERMS: &'static [&'static str] = &eval::TERMS;
+
+    fn eval_weights() -> [&'static [i32]; 2] {
+        [&eval::MG, &eval::EG]
+    }
+
+    fn eval_terms(&self) -> (Vec<i32>, Phase) {
+        let (t, phase) = eval::terms(self);
+        (t.to_vec(), phase)
+    }
+}
+
+impl Referee for Position {
     fn material(&self, side: Side) -> i32 {
         self.count(side) as i32
     }

@@ -15,7 +15,8 @@ pub use notation::{parse_square, square_name, NotationError};
 pub use position::{final_score, Move, Position, Undo};
 
 use crate::game::{
-    Game, GameIo, Outcome, Phase, RuleSet, Side, SolveBudget, Solved, SolvedOutcome,
+    Benchmark, Game, Notation, Outcome, Phase, Referee, RuleSet, Side, SolveBudget, Solved,
+    SolvedOutcome, Tunable,
 };
 use bitboard::{moves, CORNERS, C_SQUARES, EDGES, X_SQUARES};
 use solve::{SolveLimit, Solver};
@@ -208,21 +209,8 @@ impl Game for Position {
     }
 }
 
-impl GameIo for Position {
+impl Notation for Position {
     const NAME: &'static str = "reversi";
-    const BENCH_DEPTH: u32 = 13;
-    /// Reversi's rules do not depend on the rule set.
-    const RULE_SETS_AGREE: bool = true;
-    const EVAL_TERMS: &'static [&'static str] = &eval::TERMS;
-
-    fn eval_weights() -> [&'static [i32]; 2] {
-        [&eval::MG, &eval::EG]
-    }
-
-    fn eval_terms(&self) -> (Vec<i32>, Phase) {
-        let (t, phase) = eval::terms(self);
-        (t.to_vec(), phase)
-    }
 
     fn startpos(rules: RuleSet) -> Position {
         Position::startpos(rules)
@@ -254,14 +242,6 @@ impl GameIo for Position {
         Position::pretty(self)
     }
 
-    fn bench_positions() -> Vec<Position> {
-        bench_positions()
-    }
-
-    fn perft(&mut self, depth: u32) -> u64 {
-        Position::perft(self, depth)
-    }
-
     fn end_reason(&self) -> String {
         format!(
             "no moves for either side {}-{}",
@@ -269,6 +249,36 @@ impl GameIo for Position {
             self.count(Side::Second)
         )
     }
+}
+
+impl Benchmark for Position {
+    const BENCH_DEPTH: u32 = 13;
+
+    fn bench_positions() -> Vec<Position> {
+        bench_positions()
+    }
+
+    fn perft(&mut self, depth: u32) -> u64 {
+        Position::perft(self, depth)
+    }
+}
+
+impl Tunable for Position {
+    const EVAL_TERMS: &'static [&'static str] = &eval::TERMS;
+
+    fn eval_weights() -> [&'static [i32]; 2] {
+        [&eval::MG, &eval::EG]
+    }
+
+    fn eval_terms(&self) -> (Vec<i32>, Phase) {
+        let (t, phase) = eval::terms(self);
+        (t.to_vec(), phase)
+    }
+}
+
+impl Referee for Position {
+    /// Reversi's rules do not depend on the rule set.
+    const RULE_SETS_AGREE: bool = true;
 
     fn material(&self, side: Side) -> i32 {
         self.count(side) as i32

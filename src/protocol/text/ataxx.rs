@@ -608,7 +608,7 @@ mod tests {
 
     #[test]
     fn setup_commands_rebuild_the_opening() {
-        use crate::game::{GameIo, RuleSet};
+        use crate::game::{Notation, RuleSet};
         let o = Position::opening("block c4 f2 g7f5", RuleSet::Text).unwrap();
         let cmds = AtaxxText::setup_commands(&o, Side::Second, 7, false).unwrap();
         assert_eq!(

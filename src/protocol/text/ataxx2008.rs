@@ -1061,7 +1061,7 @@ mod tests {
 
     #[test]
     fn setup_commands_rebuild_the_opening() {
-        use crate::game::{GameIo, RuleSet};
+        use crate::game::{Notation, RuleSet};
         let o = Position::opening("block c4 block b7 g1-f2 g7f5", RuleSet::Text).unwrap();
         let cmds = Ataxx2008::setup_commands(&o, Side::Second, 7, true).unwrap();
         assert_eq!(

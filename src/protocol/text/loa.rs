@@ -18,7 +18,7 @@
 
 pub use super::kit::TextError;
 use super::kit::{self, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec};
-use crate::game::{GameIo, Opening, Outcome, RuleSet, Side};
+use crate::game::{Notation, Opening, Outcome, RuleSet, Side};
 use crate::games::loa::bitboard::{file_of, rank_of, square};
 use crate::games::loa::notation::{colour_name, parse_square, square_name};
 use crate::games::loa::position::{Move, Position};

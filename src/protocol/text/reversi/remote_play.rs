@@ -38,7 +38,7 @@
 use super::{
     quote_input, result_line, side_word, Command, Link, ReversiHost, ReversiText, State, TextError,
 };
-use crate::game::{GameIo, Outcome, Side};
+use crate::game::{Notation, Outcome, Side};
 use crate::games::reversi::{Move, Position};
 use crate::protocol::remote::{self, says, Breach};
 use crate::protocol::text::kit::Common;

@@ -16,7 +16,7 @@
 //!   games' evaluation scales differ): play each opening with both colours (`-repeat`).
 //! - `tune fit [--variant NAME] [--l2 L] RESULTS.jsonl...`: Texel-style tuning of a game's
 //!   evaluation weights (Ataxx by default; every game's evaluation is linear in terms with
-//!   opening and end weights, `GameIo::eval_terms`): every position of every game of that
+//!   opening and end weights, `Tunable::eval_terms`): every position of every game of that
 //!   variant in the tournament runner's results files, labelled with the game's result,
 //!   and a logistic model `P(win) = 1 / (1 + 10^(-K·eval/400))` whose cross-entropy is
 //!   minimised, first over `K` with the current weights (to keep the score scale), then
@@ -39,7 +39,7 @@
 //!   pattern evaluation to such files and writes its weights (`patterns.rs` here; the
 //!   engine embeds `src/games/reversi/patterns.bin`).
 
-use engine::game::{Game, GameIo, RuleSet, Side};
+use engine::game::{Game, Notation, RuleSet, Side, Tunable};
 use engine::games::ataxx::block_squares;
 use engine::games::ataxx::{square_name, Move, Position, Rules};
 use engine::protocol::text::TextDialect;
@@ -303,7 +303,7 @@ impl VariantVisitor for Fit<'_> {
 /// position)` for each position before a move (the finished ones excluded; `game`
 /// counts the games from 0). Lines that are not records (a line cut by a kill) and games
 /// of other variants are skipped. Returns the number of games.
-fn replay<G: GameIo>(
+fn replay<G: Notation + Tunable>(
     files: &[&str],
     mut visit: impl FnMut(usize, &GameRecord, usize, &G),
 ) -> Result<usize, String> {
@@ -342,7 +342,7 @@ fn result_for<G: Game>(rec: &GameRecord, pos: &G) -> f64 {
 
 /// Every position of every game of `G` in the results files (but the finished ones),
 /// labelled with the game's result for the side to move.
-fn load<G: GameIo>(files: &[&str]) -> Result<Vec<Sample>, String> {
+fn load<G: Notation + Tunable>(files: &[&str]) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
     let games = replay::<G>(files, |_, rec, _, pos| {
         let (t, phase) = pos.eval_terms();
@@ -383,7 +383,7 @@ fn loss(samples: &[Sample], w: &[f64], k: f64) -> f64 {
     sum / samples.len() as f64
 }
 
-fn fit<G: GameIo>(files: &[&str], l2: f64) -> Result<(), String> {
+fn fit<G: Notation + Tunable>(files: &[&str], l2: f64) -> Result<(), String> {
     let samples = load::<G>(files)?;
     if samples.is_empty() {
         return Err(format!("no {} positions", G::NAME));

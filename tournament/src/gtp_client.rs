@@ -149,7 +149,7 @@ impl<G: Notation> GtpClient<G> {
             let mover = known.side_to_move();
             if mover != side {
                 let cmd = play_command(known, mover, mv);
-                let answer = command(p, &cmd, deadline).map_err(move_fault)?;
+                let answer = command(p, &cmd, deadline).map_err(Fault::of_move_read)?;
                 // grhino refuses every `play COLOUR pass` (`? syntax error`): its board
                 // passes by itself. A board that did not would refuse the next move or
                 // answer `genmove` with a move of the wrong side, so a refused pass is
@@ -210,7 +210,7 @@ impl<G: Notation> GtpClient<G> {
         if let Some(cmd) = settings {
             // GTP makes the clock commands optional: a refusal leaves the clock to the
             // referee's deadline alone.
-            let answer = command(p, &cmd, deadline).map_err(move_fault)?;
+            let answer = command(p, &cmd, deadline).map_err(Fault::of_move_read)?;
             self.clock_commands = answer.is_ok();
         }
         self.side = start.side;
@@ -224,15 +224,6 @@ impl<G: Notation> GtpClient<G> {
 fn play_command<G: Notation>(pos: &G, mover: Side, mv: G::Move) -> String {
     let square = square_of(pos, mv).unwrap_or_else(|| "pass".into());
     format!("play {} {square}", gtp_colour(mover))
-}
-
-/// The fault of a read that failed during the game.
-fn move_fault(e: ReadError) -> Fault {
-    match e {
-        ReadError::Timeout => Fault::Timeout,
-        ReadError::Closed => Fault::Crash("engine exited while thinking".into()),
-        ReadError::TooLong => Fault::Garbage(ReadError::too_long_message()),
-    }
 }
 
 /// Sends `cmd` and reads its answer: the first line starting with `=` or `?` (lines
@@ -302,9 +293,10 @@ impl<G: Notation> Player<G> for GtpClient<G> {
             .ok_or_else(|| Fault::Crash("engine not running".into()))?;
         if let Some(cmd) = time_left {
             // Optional, as time_settings: a refusal is no fault.
-            let _ = command(p, &cmd, req.deadline).map_err(move_fault)?;
+            let _ = command(p, &cmd, req.deadline).map_err(Fault::of_move_read)?;
         }
-        let answer = command(p, &format!("genmove {colour}"), req.deadline).map_err(move_fault)?;
+        let answer =
+            command(p, &format!("genmove {colour}"), req.deadline).map_err(Fault::of_move_read)?;
         let reply = match answer {
             Ok(text) => {
                 let mut words = text.split_whitespace();

@@ -284,13 +284,7 @@ impl<G: Notation> Player<G> for NboardClient<G> {
                         return Err(Fault::Garbage(format!("refused a move in play: {error}")));
                     }
                 }
-                Err(ReadError::Timeout) => return Err(Fault::Timeout),
-                Err(ReadError::TooLong) => {
-                    return Err(Fault::Garbage(ReadError::too_long_message()))
-                }
-                Err(ReadError::Closed) => {
-                    return Err(Fault::Crash("engine exited while thinking".into()))
-                }
+                Err(e) => return Err(Fault::of_move_read(e)),
             }
         }
     }

@@ -3,7 +3,7 @@
 //! costs one game.
 
 use crate::builtin::BuiltinKind;
-use crate::engine_process::Launch;
+use crate::engine_process::{Launch, ReadError};
 use crate::results::{Ending, Score};
 use engine::game::{Game, Notation, Opening, Side};
 use std::time::Instant;
@@ -141,6 +141,16 @@ pub enum Fault {
 }
 
 impl Fault {
+    /// The fault of a read of the engine's answer to a move that failed (every
+    /// protocol's client reads its move the same way).
+    pub fn of_move_read(e: ReadError) -> Fault {
+        match e {
+            ReadError::Timeout => Fault::Timeout,
+            ReadError::Closed => Fault::Crash("engine exited while thinking".into()),
+            ReadError::TooLong => Fault::Garbage(ReadError::too_long_message()),
+        }
+    }
+
     /// True for faults of the process itself (not of a single move): without
     /// `-recover` these end the run, as in cutechess-cli.
     pub fn is_process_fault(&self) -> bool {

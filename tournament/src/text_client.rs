@@ -218,13 +218,7 @@ impl<D: TextProtocol> Player<D::Game> for TextClient<D> {
                         });
                     }
                 }
-                Err(ReadError::Timeout) => return Err(Fault::Timeout),
-                Err(ReadError::TooLong) => {
-                    return Err(Fault::Garbage(ReadError::too_long_message()))
-                }
-                Err(ReadError::Closed) => {
-                    return Err(Fault::Crash("engine exited while thinking".into()))
-                }
+                Err(e) => return Err(Fault::of_move_read(e)),
             }
         }
     }

@@ -2,7 +2,7 @@
 //! `fake-engine` (crash, hang, illegal move, garbage, no handshake, text language),
 //! kill-and-resume, and SPRT stopping.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

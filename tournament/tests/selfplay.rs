@@ -3,7 +3,7 @@
 //! Every game must end by the rules: no illegal move, no fault, no forfeit. The 200-game
 //! runs of docs/reversi.md and docs/loa.md are the same commands with `-rounds 100`.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};

@@ -1,4 +1,4 @@
-//! The layering of `../shared/design.md`: the rules (`src/games/`) stand at the bottom and
+//! The project's layering (README, "Layout"): the rules (`src/games/`) stand at the bottom and
 //! name neither the search nor a front end, so a game's rules can be read, tested and
 //! reused without them.
 

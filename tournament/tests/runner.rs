@@ -2,7 +2,7 @@
 //! `fake-engine` (crash, hang, illegal move, garbage, no handshake, text language),
 //! kill-and-resume, and SPRT stopping.
 
-use crate::common;
+use crate::common::{self, stderr, stdout, FAKE};
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -10,7 +10,6 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 const TOURNAMENT: &str = env!("CARGO_BIN_EXE_tournament");
-const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
 
 /// Our real engine, `ataxx`, from the same target directory and profile as the runner.
 /// `cargo test -p tournament` does not build the engine crate's binaries, so it is built
@@ -24,28 +23,12 @@ fn engine_binary(bin: &str) -> PathBuf {
     common::engine_binary(TOURNAMENT, bin)
 }
 
-/// A fresh scratch directory per test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tournament-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn run(args: &[&str]) -> Output {
     Command::new(TOURNAMENT)
         .args(args)
         .stdin(Stdio::null())
         .output()
         .expect("run tournament")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// (id, result, reason, first player) of every line of a results file.
@@ -119,7 +102,7 @@ fn assert_fake_lost_all(recs: &[(u64, String, String, String)], games: usize, wh
 
 #[test]
 fn greedy_beats_random_and_everything_is_recorded() {
-    let dir = scratch("greedy");
+    let dir = common::scratch("test", "greedy");
     let res = dir.join("r.jsonl");
     let pgn = dir.join("g.pgn");
     let o = run(&[
@@ -246,7 +229,7 @@ fn fake_match(
     games: &str,
     extra: &[&str],
 ) -> (Output, Vec<(u64, String, String, String)>) {
-    let dir = scratch(name);
+    let dir = common::scratch("test", name);
     let res = dir.join("r.jsonl");
     let fake_args = format!("args={fake_args}");
     let mut args = vec![
@@ -352,7 +335,7 @@ fn engines_that_cannot_start_or_handshake_are_refused_before_the_first_game() {
     // is started and handshaken before the schedule begins; a failure refuses the run
     // with one clear line and writes no results.
     for extra in [&[][..], &["-recover"][..]] {
-        let dir = scratch("nosuchengine");
+        let dir = common::scratch("test", "nosuchengine");
         let (res, pgn) = (dir.join("r.jsonl"), dir.join("g.pgn"));
         let o = run(&[
             &[
@@ -391,7 +374,7 @@ fn engines_that_cannot_start_or_handshake_are_refused_before_the_first_game() {
 
 #[test]
 fn text_engine_meets_uai_engine_with_openings() {
-    let dir = scratch("text");
+    let dir = common::scratch("test", "text");
     let book = dir.join("book.txt");
     std::fs::write(
         &book,
@@ -437,7 +420,7 @@ fn text_engine_meets_uai_engine_with_openings() {
 /// Reversi, whose rule sets agree, nothing needs naming.
 #[test]
 fn mixed_rules_must_be_named() {
-    let dir = scratch("mixed-rules");
+    let dir = common::scratch("test", "mixed-rules");
     let res = dir.join("r.jsonl");
     let args = |rules: &[&'static str]| {
         let mut a: Vec<String> = [
@@ -526,7 +509,7 @@ fn deep_reversi_opening(plies: usize, seed: u64) -> String {
 #[test]
 fn text_engine_is_told_the_move_that_ended_the_game() {
     let reversi = engine_binary("reversi");
-    let dir = scratch("reversi-text-end");
+    let dir = common::scratch("test", "reversi-text-end");
     let book = dir.join("book.txt");
     // 48 plies: 12 empties, which both sides solve at once.
     std::fs::write(&book, deep_reversi_opening(48, 5) + "\n").unwrap();
@@ -576,7 +559,7 @@ fn text_engine_is_told_the_move_that_ended_the_game() {
 /// the run unless `-recover` (which starts the program afresh) is given.
 #[test]
 fn refused_set_up_loses_the_game_as_such() {
-    let dir = scratch("setup-refused");
+    let dir = common::scratch("test", "setup-refused");
     let res = dir.join("r.jsonl");
     for recover in [false, true] {
         let _ = std::fs::remove_file(&res);
@@ -625,7 +608,7 @@ fn refused_set_up_loses_the_game_as_such() {
 
 #[test]
 fn fen_openings_are_refused_for_text_engines() {
-    let dir = scratch("fen");
+    let dir = common::scratch("test", "fen");
     let book = dir.join("book.txt");
     std::fs::write(&book, "x5o/7/7/7/7/7/o5x o 0 1\n").unwrap();
     let o = run(&[
@@ -645,32 +628,14 @@ fn fen_openings_are_refused_for_text_engines() {
 /// A run slow enough to interrupt: 16 games, two at once, of a fake engine that takes
 /// 5 ms a move against the greedy built-in, recorded in `res`.
 fn slow_run_args(res: &Path) -> Vec<String> {
-    [
-        "-engine",
-        &format!("cmd={FAKE}"),
-        "name=fake",
-        "args=--slow 5",
-        "st=0.5",
-        "-engine",
-        "builtin=greedy",
-        "-games",
-        "2",
-        "-rounds",
-        "8",
-        "-repeat",
-        "-concurrency",
-        "2",
-        "-results",
-        res.to_str().unwrap(),
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
+    let mut args = common::slow_match();
+    args.extend(["-concurrency", "2", "-results", res.to_str().unwrap()].map(String::from));
+    args
 }
 
 #[test]
 fn killed_run_resumes_without_losing_or_repeating_games() {
-    let dir = scratch("resume");
+    let dir = common::scratch("test", "resume");
     let res = dir.join("r.jsonl");
     let pgn = dir.join("g.pgn");
     let mut args = slow_run_args(&res);
@@ -735,7 +700,7 @@ fn killed_run_resumes_without_losing_or_repeating_games() {
 #[test]
 fn ctrl_c_prints_the_standings_and_resume_continues() {
     use std::os::unix::process::CommandExt;
-    let dir = scratch("sigint");
+    let dir = common::scratch("test", "sigint");
     let res = dir.join("r.jsonl");
     let mut args = slow_run_args(&res);
     args.push("-report".to_string());
@@ -798,7 +763,7 @@ fn ctrl_c_prints_the_standings_and_resume_continues() {
 fn deterministic_replays_are_refused_or_counted() {
     let ataxx = ataxx_binary();
     let cmd = format!("cmd={}", ataxx.display());
-    let dir = scratch("replays");
+    let dir = common::scratch("test", "replays");
     let book = dir.join("book.txt");
     std::fs::write(&book, "a7-b6 g7-f6\nf2 b2\n").unwrap();
     let play = |limit: &str, openings: &str| {
@@ -843,7 +808,7 @@ fn deterministic_replays_are_refused_or_counted() {
 
 #[test]
 fn sprt_stops_early_with_h1() {
-    let dir = scratch("sprt");
+    let dir = common::scratch("test", "sprt");
     let res = dir.join("r.jsonl");
     let o = run(&[
         "-engine",
@@ -875,7 +840,7 @@ fn sprt_stops_early_with_h1() {
 fn clock_runs_out_under_a_time_control() {
     // 30 ms per move against a 0.3 s clock with no increment: the clock, not a single
     // move's deadline, ends the game after about ten moves.
-    let dir = scratch("clock");
+    let dir = common::scratch("test", "clock");
     let res = dir.join("r.jsonl");
     let o = run(&[
         "-engine",
@@ -908,7 +873,7 @@ fn real_engine_over_ugi_and_uai() {
     // clocks: all four words) and a node budget (so the games stay short), plus the
     // random built-in: every game ends by the rules, none by a fault.
     let ataxx = ataxx_binary();
-    let dir = scratch("ugi");
+    let dir = common::scratch("test", "ugi");
     let res = dir.join("r.jsonl");
     let cmd = format!("cmd={}", ataxx.display());
     let o = Command::new(TOURNAMENT)
@@ -966,7 +931,7 @@ fn real_engine_over_ugi_and_uai() {
 /// Plays `rounds` × 2 games of `game` between the built-in greedy and random players
 /// into a fresh results file in the scratch folder `name`, and returns the file.
 fn builtin_games(name: &str, game: &str, rounds: u32) -> PathBuf {
-    let res = scratch(name).join("r.jsonl");
+    let res = common::scratch("test", name).join("r.jsonl");
     let rounds = rounds.to_string();
     let o = run(&[
         "-variant",
@@ -1097,7 +1062,7 @@ fn engine_on_a_clock_against_one_without_gets_its_time() {
     // without one (a built-in player) was sent a bare `go` and, searching without a
     // limit, lost every game on time. It must get its own clock and play on the board.
     let ataxx = ataxx_binary();
-    let dir = scratch("clock-vs-builtin");
+    let dir = common::scratch("test", "clock-vs-builtin");
     let res = dir.join("r.jsonl");
     let o = Command::new(TOURNAMENT)
         .args([
@@ -1178,7 +1143,7 @@ fn unknown_or_rejected_options_refuse_the_run() {
     // the first game with a line naming it; nothing is written.
     let ataxx = ataxx_binary();
     let cmd = format!("cmd={}", ataxx.display());
-    let dir = scratch("options");
+    let dir = common::scratch("test", "options");
     let res = dir.join("r.jsonl");
     let game = |opts: &[&str]| {
         let mut args = vec!["-engine", cmd.as_str(), "nodes=500"];
@@ -1229,7 +1194,7 @@ fn unknown_or_rejected_options_refuse_the_run() {
 #[test]
 fn pgnout_with_min_writes_the_named_file_in_minimal_form() {
     // Defect 11: `-pgnout games.pgn min` (cutechess) wrote to a file named `min`.
-    let dir = scratch("pgn-min");
+    let dir = common::scratch("test", "pgn-min");
     let o = Command::new(TOURNAMENT)
         .args([
             "-engine",
@@ -1287,7 +1252,7 @@ fn pgnout_with_min_writes_the_named_file_in_minimal_form() {
 fn epd_and_pgn_opening_books() {
     // Defect 11: PGN books failed with `illegal opening move '[Event'`, EPD lines with
     // opcodes with `bad FEN: extra fields`, and format=/plies=/policy= were ignored.
-    let dir = scratch("books");
+    let dir = common::scratch("test", "books");
     let epd = dir.join("book.epd");
     std::fs::write(
         &epd,
@@ -1373,7 +1338,7 @@ fn epd_and_pgn_opening_books() {
 fn log_and_debug_record_engine_traffic_and_stderr() {
     // -log file=F: every line sent to and read from each engine, and its stderr, with
     // a timestamp and the engine's name; -debug: the same on stderr.
-    let dir = scratch("log");
+    let dir = common::scratch("test", "log");
     let log = dir.join("engines.log");
     let (o, recs) = fake_match(
         "log",
@@ -1418,7 +1383,7 @@ fn log_and_debug_record_engine_traffic_and_stderr() {
 
 /// Two fake engines, `a` and `b`, with their own arguments, two games.
 fn two_fakes(name: &str, a: &str, b: &str, extra: &[&str]) -> Vec<serde_json::Value> {
-    let dir = scratch(name);
+    let dir = common::scratch("test", name);
     let res = dir.join("r.jsonl");
     let cmd = format!("cmd={FAKE}");
     let (a, b) = (format!("args={a}"), format!("args={b}"));
@@ -1542,7 +1507,7 @@ fn round_robin_of_uai_text_and_builtin_players() {
     // may end by a fault, and the PGN must read back whole.
     let ataxx = ataxx_binary();
     let cmd = format!("cmd={}", ataxx.display());
-    let dir = scratch("three-kinds");
+    let dir = common::scratch("test", "three-kinds");
     let (res, pgn) = (dir.join("r.jsonl"), dir.join("g.pgn"));
     let o = run(&[
         "-engine",
@@ -1639,7 +1604,7 @@ fn nboard_engine_plays_our_ugi_engine() {
     // side was driven as a GUI drives it (depth, GGF game with the clock, timed moves,
     // `go` answered `===`).
     let reversi = engine_binary("reversi");
-    let dir = scratch("nboard");
+    let dir = common::scratch("test", "nboard");
     let (res, pgn, log) = (dir.join("r.jsonl"), dir.join("g.pgn"), dir.join("e.log"));
     let cmd = format!("cmd={}", reversi.display());
     let book = reversi_book();
@@ -1714,7 +1679,7 @@ fn gtp_fake_match(
 
 #[test]
 fn gtp_engine_plays_by_our_rules_on_a_clock() {
-    let dir = scratch("gtp-log");
+    let dir = common::scratch("test", "gtp-log");
     let log = dir.join("e.log");
     let book = reversi_book();
     let (o, recs) = gtp_fake_match(
@@ -1797,7 +1762,7 @@ fn gtp_engine_faults_lose_as_for_ugi_engines() {
 #[test]
 fn othello_protocols_refuse_what_they_cannot_play() {
     let book = reversi_book();
-    let fen = scratch("gtp-fen").join("o.epd");
+    let fen = common::scratch("test", "gtp-fen").join("o.epd");
     std::fs::write(&fen, "8/8/8/3ox3/3xxx2/8/8/8 o\n").unwrap();
     let fen_book = format!("file={}", fen.display());
     let fake = format!("cmd={FAKE}");
@@ -1913,7 +1878,7 @@ fn gtp_engine_whose_board_passes_by_itself_plays_on() {
     // grhino answers every `play COLOUR pass` with `? syntax error` (its board passes
     // by itself): in the opening's set-up and in play, the refusal is let go and the
     // games end on the board.
-    let dir = scratch("gtp-pass");
+    let dir = common::scratch("test", "gtp-pass");
     let (book, log) = (dir.join("book.txt"), dir.join("e.log"));
     std::fs::write(&book, reversi_openings_with_a_pass(6, 29).join("\n") + "\n").unwrap();
     let (o, recs) = gtp_fake_match(
@@ -1966,7 +1931,7 @@ fn nboard_faults_lose_as_for_ugi_engines() {
         ),
         ("nboard-late", ["depth=30", "st=1"], "nb time forfeit"),
     ] {
-        let dir = scratch(name);
+        let dir = common::scratch("test", name);
         let res = dir.join("r.jsonl");
         let o = run(&[
             "-variant",

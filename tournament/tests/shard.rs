@@ -1,21 +1,13 @@
 //! End-to-end tests of sharded runs (`-shard I/N`) and `tournament merge`: shards run
 //! as separate processes of the real binary, as a scheduler would start them.
 
+use crate::common::{self, stderr, stdout};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 const TOURNAMENT: &str = env!("CARGO_BIN_EXE_tournament");
-const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
-
-/// A fresh scratch directory per test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tournament-shard-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn strings(args: &[&str]) -> Vec<String> {
     args.iter().map(|s| s.to_string()).collect()
@@ -42,14 +34,6 @@ fn spawn(args: &[String], env: &[(&str, &str)]) -> Child {
         c.env(k, v);
     }
     c.spawn().expect("start tournament")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 fn p(path: &Path) -> String {
@@ -116,7 +100,7 @@ fn builtin_match(rounds: u32, seed: u32, extra: &[&str]) -> Vec<String> {
 
 #[test]
 fn shards_and_merge_equal_the_unsharded_run() {
-    let dir = scratch("equal");
+    let dir = common::scratch("shard", "equal");
     let base = builtin_match(13, 7, &["-sprt", "elo0=-200", "elo1=200", "-report"]);
     let mut full = base.clone();
     full.extend(strings(&[
@@ -209,23 +193,10 @@ fn shards_and_merge_equal_the_unsharded_run() {
 
 #[test]
 fn killed_shard_reruns_without_losing_or_doubling_games() {
-    let dir = scratch("kill");
+    let dir = common::scratch("shard", "kill");
     let res = dir.join("s1.jsonl");
     let pgn = dir.join("s1.pgn");
-    let mut base = strings(&[
-        "-engine",
-        &format!("cmd={FAKE}"),
-        "name=fake",
-        "args=--slow 5",
-        "st=0.5",
-        "-engine",
-        "builtin=greedy",
-        "-games",
-        "2",
-        "-rounds",
-        "8",
-        "-repeat",
-    ]);
+    let mut base = common::slow_match();
     let shard = |base: &[String], i: usize| {
         let mut a = base.to_vec();
         a.extend(strings(&[
@@ -308,7 +279,7 @@ fn killed_shard_reruns_without_losing_or_doubling_games() {
 
 #[test]
 fn merge_refuses_mixed_runs_and_lists_missing_games() {
-    let dir = scratch("mixed");
+    let dir = common::scratch("shard", "mixed");
     for (i, seed) in [(0, 1), (1, 1), (2, 2)] {
         let n = if i == 2 { 1 } else { i };
         let mut a = builtin_match(4, seed, &["-shard", &format!("{n}/2")]);
@@ -402,7 +373,7 @@ fn merge_refuses_mixed_runs_and_lists_missing_games() {
 
 #[test]
 fn shards_sharing_a_directory_stop_together_on_the_sprt() {
-    let dir = scratch("sprt");
+    let dir = common::scratch("shard", "sprt");
     let shared = dir.join("shared");
     std::fs::create_dir_all(&shared).unwrap();
     let sprt = ["-sprt", "elo0=0", "elo1=20"];
@@ -472,7 +443,7 @@ fn shards_sharing_a_directory_stop_together_on_the_sprt() {
 
 #[test]
 fn resume_refuses_a_file_of_another_run() {
-    let dir = scratch("resume");
+    let dir = common::scratch("shard", "resume");
     let res = p(&dir.join("r.jsonl"));
     let with = |extra: &[&str]| {
         let mut a = builtin_match(2, 1, extra);

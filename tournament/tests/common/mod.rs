@@ -1,7 +1,10 @@
 //! What the tournament crate's test binaries share.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
+
+/// The misbehaving engine of the tests (`src/bin/fake-engine.rs`).
+pub const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
 
 /// One of our engine binaries (`ataxx`, `loa`, `reversi`) beside `runner` (the
 /// `tournament` binary under test), built first with the runner's profile (`debug`,
@@ -34,4 +37,44 @@ pub fn engine_binary(runner: &str, bin: &str) -> PathBuf {
     }
     assert!(path.exists(), "no engine binary at {}", path.display());
     path
+}
+
+/// A fresh scratch directory for test `name` of suite `suite` (suites share one process,
+/// so the suite keeps their names apart).
+pub fn scratch(suite: &str, name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("tournament-{suite}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A match slow enough to interrupt: 16 games of a fake engine that takes 5 ms a move
+/// against the greedy built-in (add the concurrency, results and shard words).
+pub fn slow_match() -> Vec<String> {
+    [
+        "-engine",
+        &format!("cmd={FAKE}"),
+        "name=fake",
+        "args=--slow 5",
+        "st=0.5",
+        "-engine",
+        "builtin=greedy",
+        "-games",
+        "2",
+        "-rounds",
+        "8",
+        "-repeat",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
 }

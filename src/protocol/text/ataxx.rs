@@ -27,13 +27,7 @@ pub const AI_NODES: u64 = 400_000;
 /// (the specification allows 10 s).
 pub const AI_TIME_CAP: Duration = Duration::from_secs(4);
 
-/// The three states of the language.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum State {
-    Setup,
-    Playing,
-    Finished,
-}
+pub use super::kit::State;
 
 /// The 2016 language as data (the 2008 edition writes the same lines).
 pub static SPEC: Spec = Spec {

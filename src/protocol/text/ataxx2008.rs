@@ -31,18 +31,18 @@
 
 use super::ataxx::{
     ai_move_line, block_occupied, block_squares, colour_name, dump, from_start, is_abandon,
-    parse_move_word, quote_input, resolve_typed, result_line, side_word, typed_moves, State,
-    AI_NODES, AI_TIME_CAP, SPEC,
+    parse_move_word, quote_input, resolve_typed, side_word, typed_moves, State, AI_NODES,
+    AI_TIME_CAP, SPEC,
 };
 use super::kit::{self, Common, Spec, TextError};
+use super::versus::{Edition, Link, Role, Versus, Wire};
 use crate::game::{Opening, Side};
 use crate::games::ataxx::{parse_square, square_name, Move, Position, Rules, TextMove};
 use crate::protocol::remote::{self, says, Breach};
-use crate::protocol::text::{Flow, Host, PeerRead as Got, RemoteEvent, TextDialect, TextProtocol};
-use std::time::Duration;
+use crate::protocol::text::board::View;
+use crate::protocol::text::{Flow, Host, PeerRead as Got, TextDialect, TextProtocol, ThinkError};
 
 mod board;
-use crate::protocol::text::board::{Action, History, View};
 
 /// The block names of `ataxx-2008.txt` §1.1 and the square of the upper-left 4×4
 /// corner each stands for, in the order a canonical configuration lists them. Each
@@ -221,88 +221,148 @@ column, so 3gh blocks c4 e4 b6 f6 b2 f2 c5 e5 c3 e3):
   row 4   1  2  3  .
           a  b  c  d";
 
-/// Who supplies the Opponent's moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// An AI in this program.
-    Local,
-    /// A remote program that joined the game we host.
-    Host,
-    /// The remote program hosting the game we joined.
-    Client,
-}
-
-/// Where the connection to a remote program stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Link {
-    /// No remote program (local mode, or the remote game is over).
-    Off,
-    /// `host ID` listens for a visitor.
-    Waiting,
-    /// Connected to the remote program.
-    Connected,
-}
-
-/// The 2008 dialect's session state.
-pub struct Ataxx2008 {
-    state: State,
-    mode: Mode,
-    link: Link,
-    /// The game ID hosted or joined (for messages).
-    game_id: String,
+/// The 2008 edition's own state beside the shared session's ([`Versus`]).
+#[derive(Default)]
+pub struct Edition2008 {
     /// The blocks: canonical configuration (empty: none) and the squares.
     blocks: String,
     gaps: u64,
     /// The set-up moves since `clear`/`join`, relayed to a client at `start`.
     setup: Vec<Move>,
-    pos: Position,
-    /// The Player's colour; the Opponent plays the other.
-    player: Side,
-    /// The Player is an AI (`auto`), not the User.
-    player_ai: bool,
-    seed: u64,
-    /// Moves played since `clear` (set-up moves included): mixed into the AI's seed.
-    ply: u64,
     /// A client runs the relay the host's `start` sent (its `color` has come): a fault
     /// now is a forfeit.
     in_relay: bool,
-    /// The moves played (set-up moves first), for the board page's undo.
-    history: History<Position>,
 }
+
+/// The 2008 dialect's session: the shared Player-vs-Opponent machine.
+pub type Ataxx2008 = Versus<Edition2008>;
 
 type AtaxxHost<'a> = Host<'a, Position>;
 
-impl TextDialect for Ataxx2008 {
-    type Game = Position;
-    type Command = Command;
-    type Error = TextError;
-    const SPEC: &'static Spec = &SPEC;
-    type Options = ();
+/// The messages of §4 on the shared session's interface.
+pub struct Wire2008;
 
-    fn new() -> Ataxx2008 {
-        Ataxx2008 {
-            state: State::Setup,
-            mode: Mode::Local,
-            link: Link::Off,
-            game_id: String::new(),
-            blocks: String::new(),
-            gaps: 0,
-            setup: Vec::new(),
-            pos: Position::startpos(Rules::Text2008),
-            player: Side::First,
-            player_ai: false,
-            seed: 0,
-            ply: 0,
-            in_relay: false,
-            history: History::default(),
+impl Wire for Wire2008 {
+    type Game = Position;
+    type Message = Message;
+    const HELLO: &'static str = "ready";
+    const ACK: &'static str = "stop";
+    const GIVE_UP: &'static str = "stop";
+    const GAVE_UP: &'static str = "The remote program abandoned the game.";
+    const ACKS_GIVE_UP: bool = false;
+    const LEFT_BEFORE_START: Option<&'static str> = Some("the remote program left");
+
+    fn parse(m: &str) -> Option<Message> {
+        parse_message(m)
+    }
+
+    fn move_in(m: &Message, pos: &Position) -> Option<Option<Move>> {
+        match m {
+            Message::Move(tm) => Some(tm.resolve(pos)),
+            _ => None,
         }
     }
 
-    fn parse_line(line: &str) -> Result<Option<Command>, TextError> {
+    fn move_message(pos: &Position, mv: Move) -> String {
+        TextMove::format(pos, mv)
+    }
+
+    fn welcome(_: Side) -> Option<String> {
+        None
+    }
+}
+
+impl Edition for Edition2008 {
+    type Game = Position;
+    type Wire = Wire2008;
+    type Command = Command;
+    const SPEC: &'static Spec = &SPEC;
+    const QUIT: Command = Command::Common(Common::Quit);
+    const NEW_GAME_REFUSED: &'static str = "a remote game is on (clear abandons it)";
+    const REMOTE_UNTIL_CLEAR: bool = true;
+
+    fn start() -> Position {
+        Position::startpos(Rules::Text2008)
+    }
+
+    fn parse(line: &str) -> Result<Option<Command>, TextError> {
         parse(line)
     }
 
-    fn run_command(&mut self, cmd: Command, host: &mut AtaxxHost) -> Result<Flow, TextError> {
+    fn run_command(
+        v: &mut Ataxx2008,
+        cmd: Command,
+        host: &mut AtaxxHost,
+    ) -> Result<Flow, TextError> {
+        v.run(cmd, host)
+    }
+
+    /// `quit`, and `clear` abandons the game: typed while an AI thinks, they act at once.
+    fn acts_at_once(line: &str) -> bool {
+        is_abandon(line)
+    }
+
+    /// A `clear` or `quit` the User typed (before or during the wait) ends it.
+    fn breaks_wait(line: &str) -> bool {
+        is_abandon(line)
+    }
+
+    fn breaks_move_wait(line: &str) -> bool {
+        is_abandon(line)
+    }
+
+    fn think(v: &Ataxx2008, host: &mut AtaxxHost) -> Result<Move, ThinkError> {
+        let limits = kit::ai_limits(AI_NODES, AI_TIME_CAP);
+        host.think(&v.pos, limits, v.seed, v.ply, is_abandon)
+    }
+
+    fn ai_move_line(pos: &Position, mv: Move) -> String {
+        ai_move_line(pos, mv)
+    }
+
+    fn forfeit_line(side: Side) -> String {
+        forfeit_line(side)
+    }
+
+    /// True before the host's `start`: in set-up, and (on a client) before the host's
+    /// relay, which its `start` sends.
+    fn before_start(v: &Ataxx2008) -> bool {
+        v.state == State::Setup && !v.own.in_relay
+    }
+
+    fn host_message(v: &mut Ataxx2008, m: String, host: &mut AtaxxHost) -> Flow {
+        v.relay(m, host)
+    }
+
+    fn played(v: &mut Ataxx2008, mv: Move) {
+        if v.state == State::Setup {
+            v.own.setup.push(mv);
+        }
+    }
+
+    /// Quit or end of input: a connected peer is told the game is abandoned.
+    fn at_exit(v: &mut Ataxx2008, host: &mut AtaxxHost) {
+        let _ = v;
+        if host.has_peer() {
+            host.send_peer("stop");
+        }
+    }
+
+    fn view(v: &Ataxx2008) -> View {
+        v.board_view()
+    }
+
+    fn new_game(v: &mut Ataxx2008) {
+        v.new_board_game()
+    }
+
+    fn undo(v: &mut Ataxx2008) -> Result<(), &'static str> {
+        v.undo()
+    }
+}
+
+impl Ataxx2008 {
+    fn run(&mut self, cmd: Command, host: &mut AtaxxHost) -> Result<Flow, TextError> {
         match cmd {
             Command::Common(Common::Quit) => return Ok(Flow::Quit),
             Command::Clear => {
@@ -331,35 +391,16 @@ impl TextDialect for Ataxx2008 {
             }
             Command::Host(id) => {
                 self.require_local("host")?;
-                let interface = host.listen_interface();
-                host.host_game(&id).map_err(TextError::refused)?;
-                host.say(&says::hosting(
-                    &id,
-                    interface,
-                    remote::port_for("ataxx", &id),
-                ));
-                self.mode = Mode::Host;
-                self.link = Link::Waiting;
-                self.game_id = id;
+                self.listen(id, host).map_err(TextError::refused)?;
             }
             Command::Join(address) => {
                 self.require_local("join")?;
-                host.join_game(&address)
-                    .map_err(|e| TextError::refused(format!("cannot join: {e}")))?;
-                if !host.send_peer("ready") {
-                    host.disconnect();
-                    return Err(TextError::refused(
-                        "cannot join: the host closed the connection",
-                    ));
-                }
+                Self::connect(&address, host)?;
                 // Join clears the board but keeps the Player (User or AI) and the seed.
                 let (player, player_ai) = (self.player, self.player_ai);
                 self.reset();
                 (self.player, self.player_ai) = (player, player_ai);
-                self.mode = Mode::Client;
-                self.link = Link::Connected;
-                self.game_id = address.split('@').next().unwrap_or("").to_string();
-                host.say(&says::joined(&self.game_id));
+                self.joined(&address, host);
             }
             Command::Move(tm) => return self.user_move(tm, host),
             Command::Common(Common::Help) => host.say(HELP),
@@ -370,68 +411,6 @@ impl TextDialect for Ataxx2008 {
         Ok(Flow::Continue)
     }
 
-    const QUIT: Command = Command::Common(Common::Quit);
-
-    /// `quit`, and `clear` abandons the game: typed while an AI thinks, they act at once.
-    fn acts_at_once(line: &str) -> bool {
-        is_abandon(line)
-    }
-
-    fn view(&self) -> Option<View> {
-        Some(self.board_view())
-    }
-
-    fn act(&mut self, action: Action, host: &mut AtaxxHost) -> Flow {
-        self.board_action(action, host)
-    }
-
-    fn prompt(&self) -> Option<String> {
-        let who = side_word(self.pos.side_to_move());
-        Some(match self.state {
-            State::Setup if self.link == Link::Waiting => "waiting for an opponent: ".into(),
-            State::Setup if self.mode == Mode::Client => "waiting for the host: ".into(),
-            State::Setup => format!("set-up, {who} to play: "),
-            State::Playing => format!("{who}: "),
-            State::Finished => "game over (clear for a new game): ".to_string(),
-        })
-    }
-
-    /// Quit or end of input: a connected peer is told the game is abandoned.
-    fn at_exit(&mut self, host: &mut AtaxxHost) {
-        if host.has_peer() {
-            host.send_peer("stop");
-        }
-    }
-
-    fn on_remote(&mut self, event: RemoteEvent, host: &mut AtaxxHost) -> Flow {
-        match (self.link, event) {
-            (Link::Waiting, RemoteEvent::Joined) => {
-                self.link = Link::Connected;
-                self.await_ready(host)
-            }
-            (Link::Waiting, RemoteEvent::Fault(why)) => {
-                self.link = Link::Off;
-                self.mode = Mode::Local;
-                Self::error(host, &format!("hosting stopped: {why}"));
-                Flow::Continue
-            }
-            (Link::Connected, RemoteEvent::Message(m)) => {
-                if self.mode == Mode::Client && self.state == State::Setup {
-                    self.relay(m, host)
-                } else {
-                    self.unexpected(&m, host)
-                }
-            }
-            (Link::Connected, RemoteEvent::Fault(why)) => self.peer_forfeits(host, &why),
-            (link, event) => {
-                log::debug!("remote event {event:?} ignored ({link:?})");
-                Flow::Continue
-            }
-        }
-    }
-}
-
-impl Ataxx2008 {
     /// The state after `clear` (the seed is kept).
     fn reset(&mut self) {
         *self = Ataxx2008 {
@@ -453,7 +432,7 @@ impl Ataxx2008 {
                 "waiting for an opponent to join: only clear, quit, help, dump, board and load now",
             ));
         }
-        if self.mode == Mode::Client {
+        if self.role == Role::Client {
             return Err(TextError::refused(
                 "the host sets this game up: only clear, quit, help, dump, board and load now",
             ));
@@ -463,7 +442,7 @@ impl Ataxx2008 {
 
     fn require_local(&self, what: &str) -> Result<(), TextError> {
         self.require_setup(what)?;
-        if self.mode != Mode::Local {
+        if self.role != Role::Local {
             return Err(TextError::refused(format!(
                 "{what} is only valid in local mode (use clear first)"
             )));
@@ -475,7 +454,7 @@ impl Ataxx2008 {
     fn base(&self) -> Position {
         let mut pos = Position::startpos(Rules::Text2008);
         // Blocks never cover a corner, so this cannot fail.
-        let _ = pos.add_gaps(self.gaps);
+        let _ = pos.add_gaps(self.own.gaps);
         pos
     }
 
@@ -491,7 +470,7 @@ impl Ataxx2008 {
         let mut pos = Position::startpos(Rules::Text2008);
         pos.add_gaps(squares)
             .map_err(|_| block_occupied("a corner"))?;
-        for &mv in &self.setup {
+        for &mv in &self.own.setup {
             if !pos.is_legal(mv) {
                 return Err(TextError::refused(
                     "those blocks would make an earlier set-up move impossible (use clear first)",
@@ -500,8 +479,8 @@ impl Ataxx2008 {
             pos.make_move(mv);
         }
         self.pos = pos;
-        self.gaps = squares;
-        self.blocks = config;
+        self.own.gaps = squares;
+        self.own.blocks = config;
         Ok(())
     }
 
@@ -518,31 +497,7 @@ impl Ataxx2008 {
             self.play(mv);
             return Ok(Flow::Continue);
         }
-        Ok(match self.our_move(mv, host) {
-            Some(flow) => flow,
-            None => self.proceed(host),
-        })
-    }
-
-    fn play(&mut self, mv: Move) {
-        if self.state == State::Setup {
-            self.setup.push(mv);
-        }
-        let before = self.pos.clone();
-        self.pos.make_move(mv);
-        self.history.record(before, mv, &self.pos);
-        self.ply += 1;
-    }
-
-    /// Plays the Player's move in the playing state and sends it to a remote Opponent.
-    /// `Some(flow)` when play stops here (the game ended, or the peer is gone).
-    fn our_move(&mut self, mv: Move, host: &mut AtaxxHost) -> Option<Flow> {
-        let text = TextMove::format(&self.pos, mv);
-        self.play(mv);
-        if self.link == Link::Connected && !host.send_peer(&text) {
-            return Some(self.peer_forfeits(host, "the remote program disconnected"));
-        }
-        self.pos.outcome().map(|_| self.game_over(host, true))
+        Ok(self.user_plays(mv, host))
     }
 
     /// `start`: in host mode first relays the set-up; then plays until the User is to
@@ -550,11 +505,11 @@ impl Ataxx2008 {
     fn start(&mut self, host: &mut AtaxxHost) -> Flow {
         if self.link == Link::Connected {
             let mut messages = vec![format!("color {}", side_word(self.player.opponent()))];
-            if !self.blocks.is_empty() {
-                messages.push(format!("blocks {}", self.blocks));
+            if !self.own.blocks.is_empty() {
+                messages.push(format!("blocks {}", self.own.blocks));
             }
             let mut pos = self.base();
-            for &mv in &self.setup {
+            for &mv in &self.own.setup {
                 messages.push(TextMove::format(&pos, mv));
                 pos.make_move(mv);
             }
@@ -568,193 +523,12 @@ impl Ataxx2008 {
         self.begin(host, true)
     }
 
-    /// Enters the playing state (`start` here, or the host's `start` on a client).
-    /// `we_started`: this program sent `start`, so if the set-up already ended the game
-    /// it is the side that waits for the acknowledgement.
-    fn begin(&mut self, host: &mut AtaxxHost, we_started: bool) -> Flow {
-        self.state = State::Playing;
-        host.new_game();
-        if self.pos.outcome().is_some() {
-            return self.game_over(host, we_started);
-        }
-        self.proceed(host)
-    }
-
-    /// Plays until the User is to move or the game ends: AI moves here, the remote
-    /// program's moves from the connection.
-    fn proceed(&mut self, host: &mut AtaxxHost) -> Flow {
-        while self.state == State::Playing {
-            let to_move = self.pos.side_to_move();
-            let stop = if to_move == self.player {
-                if !self.player_ai {
-                    return Flow::Continue;
-                }
-                self.ai_move(host, true)
-            } else if self.mode == Mode::Local {
-                self.ai_move(host, false)
-            } else {
-                self.remote_move(host)
-            };
-            if let Some(flow) = stop {
-                return flow;
-            }
-            host.show(|| self.view());
-        }
-        Flow::Continue
-    }
-
-    /// One AI move (the Player's if `ours`, else the local Opponent's). `Some(flow)`
-    /// when play stops here.
-    fn ai_move(&mut self, host: &mut AtaxxHost, ours: bool) -> Option<Flow> {
-        let limits = kit::ai_limits(AI_NODES, AI_TIME_CAP);
-        let acts = Self::acts_at_once;
-        let mv = match host.think(&self.pos, limits, self.seed, self.ply, acts) {
-            Ok(mv) => mv,
-            Err(e) => return Some(self.think_failed(e, host)),
-        };
-        host.say(&ai_move_line(&self.pos, mv));
-        if ours {
-            self.our_move(mv, host)
-        } else {
-            self.play(mv);
-            self.pos.outcome().map(|_| self.game_over(host, false))
-        }
-    }
-
-    /// Waits (without a time limit) for the remote Opponent's move and plays it.
-    fn remote_move(&mut self, host: &mut AtaxxHost) -> Option<Flow> {
-        let m = match self.read_peer(host, None) {
-            Got::Message(m) => m,
-            Got::Interrupted(line) => return Some(self.execute(&line, host)),
-            Got::Fault(why) => return Some(self.peer_forfeits(host, &why)),
-        };
-        let Some(Message::Move(tm)) = parse_message(&m) else {
-            return Some(self.unexpected(&m, host));
-        };
-        let Some(mv) = tm.resolve(&self.pos) else {
-            return Some(self.breach(Breach::IllegalMove, &m, host));
-        };
-        host.say(&ai_move_line(&self.pos, mv));
-        self.play(mv);
-        self.pos.outcome().map(|_| self.game_over(host, false))
-    }
-
-    /// Reads the peer's next message, within `timeout` if given. A `clear` or `quit`
-    /// the User typed (before or during the wait) ends it.
-    fn read_peer(&mut self, host: &mut AtaxxHost, timeout: Option<Duration>) -> Got {
-        host.read_peer(timeout, is_abandon)
-    }
-
-    /// Reads the peer's next message within the remote timeout (`read_peer`).
-    fn read_peer_timed(&mut self, host: &mut AtaxxHost) -> Got {
-        let timeout = host.remote_timeout();
-        self.read_peer(host, Some(timeout))
-    }
-
-    /// The game is over on the board. With a remote Opponent, the side that sent the
-    /// last move (`we_sent_last`) waits for the other's `stop`; the other sends it.
-    /// Then the result is announced and the connection closed.
-    fn game_over(&mut self, host: &mut AtaxxHost, we_sent_last: bool) -> Flow {
-        let Some(outcome) = self.pos.outcome() else {
-            return Flow::Continue;
-        };
-        let mut then = None;
-        if self.link == Link::Connected {
-            if we_sent_last {
-                match self.read_peer_timed(host) {
-                    Got::Message(m) if parse_message(&m) == Some(Message::Stop) => {}
-                    Got::Message(m) => return self.breach(Breach::NotAnAck, &m, host),
-                    Got::Fault(why) => return self.peer_forfeits(host, &why),
-                    // The board has decided: announce it, then do what the User asked.
-                    Got::Interrupted(line) => then = Some(line),
-                }
-            } else {
-                // The acknowledgement; if it cannot be sent the game is over anyway.
-                host.send_peer("stop");
-            }
-            host.disconnect();
-            self.link = Link::Off;
-        }
-        host.say(result_line(outcome));
-        self.state = State::Finished;
-        match then {
-            Some(line) => self.execute(&line, host),
-            None => Flow::Continue,
-        }
-    }
-
-    /// The peer broke the message sequence with `m`: it forfeits, the error says how.
-    fn breach(&mut self, breach: Breach, m: &str, host: &mut AtaxxHost) -> Flow {
-        self.peer_forfeits(host, &breach.reason(&quote_input(m)))
-    }
-
-    /// A message that is not allowed now: `stop` abandons the game (the peer
-    /// forfeits), anything else breaks the sequence (the peer forfeits too).
-    fn unexpected(&mut self, m: &str, host: &mut AtaxxHost) -> Flow {
-        if parse_message(m) == Some(Message::Stop) {
-            if self.before_start() {
-                return self.relay_ended(host, "the remote program left");
-            }
-            host.say("The remote program abandoned the game.");
-            return self.forfeit(host);
-        }
-        self.breach(Breach::unexpected(parse_message(m).is_some()), m, host)
-    }
-
-    /// The peer forfeits because of a fault: one error line saying why, then the
-    /// forfeit line.
-    fn peer_forfeits(&mut self, host: &mut AtaxxHost, why: &str) -> Flow {
-        if self.before_start() {
-            return self.relay_ended(host, why);
-        }
-        Self::error(host, why);
-        self.forfeit(host)
-    }
-
-    /// True before the host's `start`: in set-up, and (on a client) before the host's
-    /// relay, which its `start` sends.
-    fn before_start(&self) -> bool {
-        self.state == State::Setup && !self.in_relay
-    }
-
-    /// The connection ended before `start` (`why`): no game was played, so nobody
-    /// forfeits; one line says so and local set-up goes on with the board as it is.
-    fn relay_ended(&mut self, host: &mut AtaxxHost, why: &str) -> Flow {
-        host.disconnect();
-        self.link = Link::Off;
-        self.mode = Mode::Local;
-        host.say(&says::relay_ended(why));
-        Flow::Continue
-    }
-
-    /// Closes the connection, announces that our Player wins by forfeit, and finishes.
-    fn forfeit(&mut self, host: &mut AtaxxHost) -> Flow {
-        host.disconnect();
-        self.link = Link::Off;
-        host.say(&forfeit_line(self.player));
-        self.state = State::Finished;
-        Flow::Continue
-    }
-
-    /// The host's `ready` must follow a visitor's arrival within the remote timeout.
-    fn await_ready(&mut self, host: &mut AtaxxHost) -> Flow {
-        match self.read_peer_timed(host) {
-            Got::Message(m) if parse_message(&m) == Some(Message::Ready) => {
-                host.say(&says::opponent_joined(&self.game_id));
-                Flow::Continue
-            }
-            Got::Message(m) => self.unexpected(&m, host),
-            Got::Fault(why) => self.peer_forfeits(host, &why),
-            Got::Interrupted(line) => self.execute(&line, host),
-        }
-    }
-
     /// Client: runs the host's set-up relay, starting with `first` (which must be
     /// `color`), up to its `start`; the messages after `color` must come within the
     /// remote timeout.
     fn relay(&mut self, first: String, host: &mut AtaxxHost) -> Flow {
         let flow = self.run_relay(first, host);
-        self.in_relay = false;
+        self.own.in_relay = false;
         flow
     }
 
@@ -766,10 +540,10 @@ impl Ataxx2008 {
                 Some(Message::Color(side)) if !colored => {
                     self.player = side;
                     colored = true;
-                    self.in_relay = true;
+                    self.own.in_relay = true;
                 }
                 Some(Message::Blocks(config, squares))
-                    if colored && self.blocks.is_empty() && self.setup.is_empty() =>
+                    if colored && self.own.blocks.is_empty() && self.own.setup.is_empty() =>
                 {
                     if let Err(e) = self.set_blocks(config, squares) {
                         let why = format!("the host's blocks were refused: {e}");

@@ -18,6 +18,17 @@ use std::time::Duration;
 /// lines, the dump marker); chatter never contains them.
 pub const RESERVED_WORDS: [&str; 5] = ["wins", "passes", "moves", "draw", "==="];
 
+/// The states of the languages with a set-up (Ataxx's two editions, Reversi).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    /// No game in progress, none ended since the last `clear`: set-up.
+    Setup,
+    /// A game in progress.
+    Playing,
+    /// No game in progress: one ended (`clear` for a new one).
+    Finished,
+}
+
 /// Where a comment starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Comments {

@@ -13,6 +13,7 @@ pub mod board;
 pub mod kit;
 pub mod loa;
 pub mod reversi;
+pub mod versus;
 
 use super::input::{Line, Source, MAX_LINE};
 use super::remote::{self, Hosting, Peer, PeerEvent};

@@ -14,18 +14,17 @@
 
 pub use super::kit::TextError;
 use super::kit::{self, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec};
+use super::versus::{Edition, Link, Versus};
 use crate::game::{Opening, Outcome, RuleSet, Side};
 use crate::games::reversi::{Move, Position};
-use crate::protocol::text::{
-    Flow, Host, OtherProtocol, RemoteEvent, TextDialect, TextProtocol, ThinkError,
-};
+use crate::protocol::text::board::View;
+use crate::protocol::text::{Flow, Host, OtherProtocol, TextDialect, TextProtocol, ThinkError};
 use crate::search::Limits;
 use std::time::Duration;
 
 mod board;
 mod remote_play;
-use crate::protocol::text::board::{Action, History, View};
-use remote_play::color_message;
+use remote_play::{acts_while_waiting, color_message, only_looks, ReversiWire};
 
 /// Nodes the AI searches per move (middle game). A node budget, not a clock, so the
 /// same seed and input give the same moves on any machine.
@@ -35,16 +34,7 @@ pub const AI_TIME_CAP: Duration = Duration::from_secs(4);
 /// From this many empty squares down the AI plays the exact solver's move (perfect play).
 pub const SOLVE_EMPTIES: u32 = 14;
 
-/// The states of the language.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum State {
-    /// No game in progress, none ended since the last `clear`: set-up.
-    Setup,
-    /// A game in progress.
-    Playing,
-    /// No game in progress: one ended (`clear` for a new one).
-    Finished,
-}
+pub use super::kit::State;
 
 /// The language as data.
 pub static SPEC: Spec = Spec {
@@ -189,79 +179,129 @@ Commands (one a line; # starts a comment; words are case-insensitive):
   load FILE      read commands from FILE
   help           print this summary";
 
-/// The Reversi dialect's session state.
-pub struct ReversiText {
-    state: State,
-    pos: Position,
-    /// Moves and passes since the start or the last `clear`, set-up moves included.
-    moves: u32,
-    /// The Player's colour.
-    player: Side,
-    /// The Player is an AI.
-    auto: bool,
-    seed: u64,
-    /// Where remote play stands; the Opponent is remote while connected.
-    link: Link,
-    /// The game ID hosted or joined (for messages).
-    game_id: String,
-    /// The moves played, for the board page's undo.
-    history: History<Position>,
-}
+/// Reversi's own state beside the shared session's ([`Versus`]): none.
+#[derive(Default)]
+pub struct ReversiEdition;
 
-/// Where the connection to a remote program stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Link {
-    /// No remote program: the Opponent is the AI.
-    Off,
-    /// `host ID` waits for a visitor.
-    Waiting,
-    /// Hosting, with the visitor connected: the User's set-up is relayed to it.
-    Host,
-    /// Joined a host: it sets the game up.
-    Visitor,
-}
+/// The Reversi dialect's session: the shared Player-vs-Opponent machine.
+pub type ReversiText = Versus<ReversiEdition>;
 
 type ReversiHost<'a> = Host<'a, Position>;
 
-impl TextDialect for ReversiText {
+impl Edition for ReversiEdition {
     type Game = Position;
+    type Wire = ReversiWire;
     type Command = Command;
-    type Error = TextError;
     const SPEC: &'static Spec = &SPEC;
-    type Options = ();
+    const QUIT: Command = Command::Common(Common::Quit);
+    const NEW_GAME_REFUSED: &'static str = "a remote game is on (resign, then clear)";
+    const REMOTE_UNTIL_CLEAR: bool = false;
 
     /// NBoard, the protocol of the Othello GUIs (`nboard.rs`).
     fn other_protocols() -> &'static [OtherProtocol] {
         &[crate::protocol::nboard::PROTOCOL]
     }
 
-    fn new() -> ReversiText {
-        ReversiText {
-            state: State::Setup,
-            pos: Position::startpos(RuleSet::Text),
-            moves: 0,
-            player: Side::First,
-            auto: false,
-            seed: 0,
-            link: Link::Off,
-            game_id: String::new(),
-            history: History::default(),
-        }
+    fn start() -> Position {
+        Position::startpos(RuleSet::Text)
     }
 
-    fn parse_line(line: &str) -> Result<Option<Command>, TextError> {
+    fn parse(line: &str) -> Result<Option<Command>, TextError> {
         parse(line)
     }
 
-    fn run_command(&mut self, cmd: Command, host: &mut ReversiHost) -> Result<Flow, TextError> {
+    fn run_command(
+        v: &mut ReversiText,
+        cmd: Command,
+        host: &mut ReversiHost,
+    ) -> Result<Flow, TextError> {
+        v.run(cmd, host)
+    }
+
+    /// `quit`, and `resign` ends the game (`clear` is refused in one): typed while an AI thinks, they act at once.
+    fn acts_at_once(line: &str) -> bool {
+        matches!(
+            parse(line),
+            Ok(Some(Command::Common(Common::Quit) | Command::Resign))
+        )
+    }
+
+    fn breaks_wait(line: &str) -> bool {
+        ReversiText::is_quit(line)
+    }
+
+    fn breaks_move_wait(line: &str) -> bool {
+        acts_while_waiting(line)
+    }
+
+    fn only_looks(line: &str) -> bool {
+        only_looks(line)
+    }
+
+    /// The AI's move in the current position: the exact solver's with few empties, else
+    /// a seeded search within the node budget. Both run on the engine's thread, so a
+    /// person's `quit` or `resign` stops a solve as it stops a search.
+    fn think(v: &ReversiText, host: &mut ReversiHost) -> Result<Move, ThinkError> {
+        let legal = v.pos.legal_moves();
+        if legal.len() == 1 {
+            return Ok(legal[0]);
+        }
+        let limits = Limits {
+            // A fresh table each time: the same position, the same move.
+            solve: Some(SOLVE_EMPTIES),
+            fresh_solve: true,
+            ..kit::ai_limits(AI_NODES, AI_TIME_CAP)
+        };
+        host.think(&v.pos, limits, v.seed, v.ply, Self::acts_at_once)
+    }
+
+    fn ai_move_line(pos: &Position, mv: Move) -> String {
+        ai_move_line(pos.side_to_move(), mv)
+    }
+
+    /// A fault is treated as the peer's resignation: our Player's result line.
+    fn forfeit_line(side: Side) -> String {
+        result_line(Outcome::Win(side)).to_string()
+    }
+
+    fn host_message(v: &mut ReversiText, m: String, host: &mut ReversiHost) -> Flow {
+        v.host_message(&m, host)
+    }
+
+    /// Quit or end of input: a remote Opponent in a game in progress is sent `resign`
+    /// (the connection then closes, which is how a peer in set-up learns of it).
+    fn at_exit(v: &mut ReversiText, host: &mut ReversiHost) {
+        if v.state == State::Playing && host.has_peer() {
+            host.send_peer("resign");
+        }
+    }
+
+    fn view(v: &ReversiText) -> View {
+        v.board_view()
+    }
+
+    /// `resign` if need be, `clear` and (next, by the caller) `start`, keeping the
+    /// players and seed.
+    fn new_game(v: &mut ReversiText) {
+        v.clear_board();
+        v.pos = Position::startpos(RuleSet::Text);
+        v.history.clear();
+    }
+
+    fn undo(v: &mut ReversiText) -> Result<(), &'static str> {
+        v.undo()
+    }
+}
+
+impl ReversiText {
+    fn run(&mut self, cmd: Command, host: &mut ReversiHost) -> Result<Flow, TextError> {
         self.remote_allows(&cmd)?;
         match cmd {
             Command::Common(Common::Quit) => return Ok(Flow::Quit),
             Command::Clear => {
                 self.no_game("clear is refused while a game is in progress (resign first)")?;
                 if self.link == Link::Waiting {
-                    host.disconnect();
-                    self.link = Link::Off;
+                    self.hang_up(host);
                     host.say("No longer hosting; the opponent is the computer again.");
                 }
                 self.clear_board();
@@ -279,7 +319,7 @@ impl TextDialect for ReversiText {
                     }
                     State::Setup => {}
                 }
-                if self.link == Link::Host && !host.send_peer("start") {
+                if self.is_host() && !host.send_peer("start") {
                     return Ok(self.peer_forfeits(host, "the remote program disconnected"));
                 }
                 return Ok(self.begin(host, true));
@@ -291,11 +331,11 @@ impl TextDialect for ReversiText {
             }
             Command::Auto => {
                 self.no_game("auto is only valid when no game is in progress")?;
-                self.auto = true;
+                self.player_ai = true;
             }
             Command::Manual => {
                 self.no_game("manual is only valid when no game is in progress")?;
-                self.auto = false;
+                self.player_ai = false;
             }
             Command::Common(Common::Seed(n)) => {
                 self.no_game("seed is only valid when no game is in progress")?;
@@ -317,56 +357,13 @@ impl TextDialect for ReversiText {
             }
             Command::Move(mv) => return self.user_move(mv, host),
             Command::Common(Common::Help) => host.say(HELP),
-            Command::Common(Common::Dump) => host.say(&self.pos.dump(self.player, self.moves)),
+            Command::Common(Common::Dump) => host.say(&self.pos.dump(self.player, self.ply as u32)),
             Command::Board => host.say(&self.pos.pretty()),
             Command::Common(Common::Load(file)) => return Ok(Flow::Load(file)),
         }
         Ok(Flow::Continue)
     }
 
-    const QUIT: Command = Command::Common(Common::Quit);
-
-    /// `quit`, and `resign` ends the game (`clear` is refused in one): typed while an AI thinks, they act at once.
-    fn acts_at_once(line: &str) -> bool {
-        matches!(
-            Self::parse_line(line),
-            Ok(Some(Command::Common(Common::Quit) | Command::Resign))
-        )
-    }
-
-    fn view(&self) -> Option<View> {
-        Some(self.board_view())
-    }
-
-    fn act(&mut self, action: Action, host: &mut ReversiHost) -> Flow {
-        self.board_action(action, host)
-    }
-
-    fn prompt(&self) -> Option<String> {
-        let who = side_word(self.pos.side_to_move());
-        Some(match self.state {
-            State::Setup if self.link == Link::Waiting => "waiting for an opponent: ".into(),
-            State::Setup if self.link == Link::Visitor => "waiting for the host: ".into(),
-            State::Setup => format!("set-up, {who} to play: "),
-            State::Playing => format!("{who}: "),
-            State::Finished => "game over (clear for a new game): ".to_string(),
-        })
-    }
-
-    /// Quit or end of input: a remote Opponent in a game in progress is sent `resign`
-    /// (the connection then closes, which is how a peer in set-up learns of it).
-    fn at_exit(&mut self, host: &mut ReversiHost) {
-        if self.state == State::Playing && host.has_peer() {
-            host.send_peer("resign");
-        }
-    }
-
-    fn on_remote(&mut self, event: RemoteEvent, host: &mut ReversiHost) -> Flow {
-        self.remote_event(event, host)
-    }
-}
-
-impl ReversiText {
     fn no_game(&self, what: &'static str) -> Result<(), TextError> {
         if self.state == State::Playing {
             Err(TextError::refused(what))
@@ -391,7 +388,7 @@ impl ReversiText {
     fn clear_board(&mut self) {
         self.state = State::Setup;
         self.pos = Position::startpos(RuleSet::Text);
-        self.moves = 0;
+        self.ply = 0;
     }
 
     fn user_move(&mut self, mv: Move, host: &mut ReversiHost) -> Result<Flow, TextError> {
@@ -406,7 +403,7 @@ impl ReversiText {
                     "the set-up already ended the game (start announces the result; clear for a new one)",
                 ))
             }
-            State::Playing if self.auto || self.pos.side_to_move() != self.player => {
+            State::Playing if self.player_ai || self.pos.side_to_move() != self.player => {
                 return Err(TextError::refused("it is not the user's turn"))
             }
             _ => {}
@@ -418,104 +415,7 @@ impl ReversiText {
             self.play(mv);
             return Ok(self.relay(mv.text(), host));
         }
-        Ok(match self.our_move(mv, host) {
-            Some(flow) => flow,
-            None => self.proceed(host),
-        })
-    }
-
-    fn play(&mut self, mv: Move) {
-        let before = self.pos.clone();
-        self.pos.make_move(mv);
-        self.history.record(before, mv, &self.pos);
-        self.moves += 1;
-    }
-
-    /// The AI's move in the current position: the exact solver's with few empties, else
-    /// a seeded search within the node budget. Both run on the engine's thread, so a
-    /// person's `quit` or `resign` stops a solve as it stops a search.
-    fn ai_move(&mut self, host: &mut ReversiHost) -> Result<Move, ThinkError> {
-        let legal = self.pos.legal_moves();
-        if legal.len() == 1 {
-            return Ok(legal[0]);
-        }
-        let limits = Limits {
-            // A fresh table each time: the same position, the same move.
-            solve: Some(SOLVE_EMPTIES),
-            fresh_solve: true,
-            ..kit::ai_limits(AI_NODES, AI_TIME_CAP)
-        };
-        host.think(
-            &self.pos,
-            limits,
-            self.seed,
-            self.moves as u64,
-            Self::acts_at_once,
-        )
-    }
-
-    /// Enters the playing state (`start` here, or the host's `start` on a visitor).
-    /// `we_started`: this program sent `start`, so if the set-up already ended the game
-    /// it is the side that waits for the acknowledgement.
-    fn begin(&mut self, host: &mut ReversiHost, we_started: bool) -> Flow {
-        self.state = State::Playing;
-        host.new_game();
-        match self.ended(host, we_started) {
-            Some(flow) => flow,
-            None => self.proceed(host),
-        }
-    }
-
-    /// Plays until the User is to move or the game ends: AI moves here, a remote
-    /// Opponent's moves from the connection.
-    fn proceed(&mut self, host: &mut ReversiHost) -> Flow {
-        while self.state == State::Playing {
-            let ours = self.pos.side_to_move() == self.player;
-            let stop = if ours && !self.auto {
-                return Flow::Continue;
-            } else if ours || !self.is_remote() {
-                self.ai_turn(host, ours)
-            } else {
-                self.remote_move(host)
-            };
-            if let Some(flow) = stop {
-                return flow;
-            }
-            host.show(|| self.view());
-        }
-        Flow::Continue
-    }
-
-    /// One AI move: the Player's if `ours` (sent to a remote Opponent), else the local
-    /// Opponent's. `Some(flow)` when play stops here.
-    fn ai_turn(&mut self, host: &mut ReversiHost, ours: bool) -> Option<Flow> {
-        let mv = match self.ai_move(host) {
-            Ok(mv) => mv,
-            Err(e) => return Some(self.think_failed(e, host)),
-        };
-        host.say(&ai_move_line(self.pos.side_to_move(), mv));
-        if ours {
-            return self.our_move(mv, host);
-        }
-        self.play(mv);
-        self.ended(host, false)
-    }
-
-    /// Plays the Player's move in a game in progress and sends it to a remote
-    /// Opponent. `Some(flow)` when play stops here (the game ended, or the peer is gone).
-    fn our_move(&mut self, mv: Move, host: &mut ReversiHost) -> Option<Flow> {
-        self.play(mv);
-        if self.is_remote() && !host.send_peer(&mv.text()) {
-            return Some(self.peer_forfeits(host, "the remote program disconnected"));
-        }
-        self.ended(host, true)
-    }
-
-    /// If the game is over on the board, ends it (`we_sent_last`: this program sent
-    /// the last move, so it waits for a remote Opponent's acknowledgement).
-    fn ended(&mut self, host: &mut ReversiHost, we_sent_last: bool) -> Option<Flow> {
-        let outcome = self.pos.outcome()?;
-        Some(self.game_over(outcome, host, we_sent_last))
+        Ok(self.user_plays(mv, host))
     }
 }
 

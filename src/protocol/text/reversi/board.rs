@@ -1,14 +1,12 @@
-//! The Reversi dialect on the board page (`--display`): its view, and the page's
-//! actions in its model, where the Player (the User, or the AI after `auto`) meets the
-//! Opponent (the AI here, or a remote program). Making the Opponent's side manual
-//! hands the User that colour (the other side becomes the AI's); in a remote game
-//! only the local Player can be switched, and undo and a new game are refused.
+//! The Reversi dialect on the board page (`--display`): its view, and what the page's
+//! shared actions ([`super::Versus`]) need of its model: undo, which takes back a pass
+//! with the move before it.
 
-use super::{colour_name, result_line, Link, ReversiHost, ReversiText, State};
-use crate::game::{RuleSet, Side};
-use crate::games::reversi::{parse_square, square_name, Position};
-use crate::protocol::text::board::{Action, View};
-use crate::protocol::text::{Flow, TextDialect};
+use super::{colour_name, ReversiText, State};
+use crate::game::Side;
+use crate::games::reversi::{parse_square, square_name};
+use crate::protocol::text::board::View;
+use crate::protocol::text::versus::Role;
 
 impl ReversiText {
     pub(super) fn board_view(&self) -> View {
@@ -36,77 +34,26 @@ impl ReversiText {
                 v.last = vec![at(&v, mv.square())];
             }
         }
-        let opponent = match self.link {
-            Link::Host | Link::Visitor => "remote",
-            Link::Off | Link::Waiting => "AI",
-        };
-        v.players[self.player.index()] = if self.auto { "AI" } else { "manual" };
-        v.players[self.player.opponent().index()] = opponent;
-        v.mode = match (self.state, self.link) {
-            (State::Setup, Link::Waiting) => "hosting: waiting for an opponent",
-            (State::Setup, Link::Visitor) => "joined: waiting for the host",
-            (State::Setup, _) => "set-up",
-            (State::Playing, _) => "playing",
-            (State::Finished, _) => "game over",
-        }
-        .into();
+        self.label(&mut v);
         v.clickable = match self.state {
-            State::Setup => self.link != Link::Visitor && !pos.is_over(),
-            State::Playing => !self.auto && pos.side_to_move() == self.player,
+            // Reversi's role is the client's only while connected to the host.
+            State::Setup => self.role != Role::Client && !pos.is_over(),
+            State::Playing => !self.player_ai && pos.side_to_move() == self.player,
             State::Finished => false,
         };
-        if self.state == State::Finished {
-            v.result = pos.outcome().map(|o| result_line(o).to_string());
-            v.to_move = None;
-        }
         v
-    }
-
-    pub(super) fn board_action(&mut self, action: Action, host: &mut ReversiHost) -> Flow {
-        let remote = self.link != Link::Off;
-        let refused = match action {
-            Action::Player(side, ai) if side == self.player => {
-                self.auto = ai;
-                None
-            }
-            // The Opponent's side is the AI's already.
-            Action::Player(_, true) => None,
-            Action::Player(side, false) if !remote => {
-                self.player = side;
-                self.auto = false;
-                None
-            }
-            Action::Player(..) => Some("in a remote game the remote program plays its side"),
-            Action::NewGame if remote => Some("a remote game is on (resign, then clear)"),
-            Action::NewGame => {
-                // `resign` if need be, `clear` and `start`, keeping the players and seed.
-                self.clear_board();
-                self.pos = Position::startpos(RuleSet::Text);
-                self.history.clear();
-                return self.begin(host, true);
-            }
-            Action::Undo if remote => Some("undo is not available in a remote game"),
-            Action::Undo => self.undo().err(),
-        };
-        if let Some(why) = refused {
-            Self::error(host, why);
-        }
-        if self.state == State::Playing {
-            return self.proceed(host);
-        }
-        Flow::Continue
     }
 
     /// Takes back the last move (and a pass before it), and further back while the AI
     /// is to move and the User plays the other side. A finished game is in play again.
-    fn undo(&mut self) -> Result<(), &'static str> {
+    pub(super) fn undo(&mut self) -> Result<(), &'static str> {
         let mut undone = 0;
         while let Some(before) = self.history.pop(&self.pos) {
             self.pos = before;
-            self.moves = self.moves.saturating_sub(1);
+            self.ply = self.ply.saturating_sub(1);
             undone += 1;
             let must_pass = self.pos.legal_moves().iter().all(|m| m.is_pass());
-            if !must_pass && (self.auto || self.pos.side_to_move() == self.player) {
+            if !must_pass && (self.player_ai || self.pos.side_to_move() == self.player) {
                 break;
             }
             if self.state == State::Setup {

@@ -35,14 +35,14 @@
 //!   the connection closed and the game finished. A second visitor finds the port
 //!   closed (`join` reports the error and changes nothing).
 
-use super::{
-    quote_input, result_line, side_word, Command, Link, ReversiHost, ReversiText, State, TextError,
-};
-use crate::game::{Notation, Outcome, Side};
+use super::{quote_input, side_word, Command, ReversiHost, ReversiText, State, TextError};
+use crate::game::Side;
 use crate::games::reversi::{Move, Position};
-use crate::protocol::remote::{self, says, Breach};
+use crate::protocol::remote::says;
+use crate::protocol::remote::{self, Breach};
 use crate::protocol::text::kit::Common;
-use crate::protocol::text::{Flow, PeerRead, RemoteEvent, TextDialect};
+use crate::protocol::text::versus::{Link, Role, Wire};
+use crate::protocol::text::{Flow, PeerRead, TextDialect};
 use std::time::Instant;
 
 /// One message between the two programs (`reversi.txt` §4).
@@ -82,9 +82,43 @@ pub fn color_message(side: Side) -> String {
     format!("color {}", side_word(side))
 }
 
+/// The messages of §4 on the shared session's interface.
+pub struct ReversiWire;
+
+impl Wire for ReversiWire {
+    type Game = Position;
+    type Message = Message;
+    const HELLO: &'static str = "";
+    const ACK: &'static str = "";
+    const GIVE_UP: &'static str = "resign";
+    const GAVE_UP: &'static str = "The remote player resigned.";
+    const ACKS_GIVE_UP: bool = true;
+    const LEFT_BEFORE_START: Option<&'static str> = None;
+
+    fn parse(m: &str) -> Option<Message> {
+        parse_message(m)
+    }
+
+    fn move_in(m: &Message, pos: &Position) -> Option<Option<Move>> {
+        match *m {
+            Message::Move(mv) => Some(pos.is_legal(mv).then_some(mv)),
+            _ => None,
+        }
+    }
+
+    fn move_message(_: &Position, mv: Move) -> String {
+        mv.text()
+    }
+
+    /// The host answers the visitor's empty message with its colour.
+    fn welcome(side: Side) -> Option<String> {
+        Some(color_message(side))
+    }
+}
+
 /// Lines that act during the wait for the Opponent's move: the User's `resign` or
 /// `quit` (they end it), `dump` and `help` (they run, and the wait goes on).
-fn acts_while_waiting(line: &str) -> bool {
+pub(super) fn acts_while_waiting(line: &str) -> bool {
     matches!(
         super::parse(line),
         Ok(Some(
@@ -98,7 +132,7 @@ fn acts_while_waiting(line: &str) -> bool {
 }
 
 /// `dump` and `help`: lines that change nothing.
-fn only_looks(line: &str) -> bool {
+pub(super) fn only_looks(line: &str) -> bool {
     matches!(
         super::parse(line),
         Ok(Some(
@@ -115,8 +149,18 @@ fn is_command(line: &str) -> bool {
 
 impl ReversiText {
     /// True while the Opponent is a connected remote program.
-    pub(super) fn is_remote(&self) -> bool {
-        matches!(self.link, Link::Host | Link::Visitor)
+    fn is_remote(&self) -> bool {
+        self.link == Link::Connected
+    }
+
+    /// True while hosting a connected visitor.
+    pub(super) fn is_host(&self) -> bool {
+        self.is_remote() && self.role == Role::Host
+    }
+
+    /// True while connected to a host as its visitor.
+    fn is_visitor(&self) -> bool {
+        self.is_remote() && self.role == Role::Client
     }
 
     /// What remote play forbids: a visitor's User before `start` (the host sets the game
@@ -130,21 +174,23 @@ impl ReversiText {
                 | Command::Board
                 | Command::Common(Common::Quit)
         );
-        match (self.link, self.state) {
-            (Link::Visitor, State::Setup) if !looking => Err(TextError::refused(
+        if self.is_visitor() && self.state == State::Setup && !looking {
+            return Err(TextError::refused(
                 "the host sets this game up: only dump, board, help and quit now",
-            )),
-            (Link::Waiting, _) if matches!(cmd, Command::Start | Command::Move(_)) => Err(
-                TextError::refused("waiting for an opponent to join first (clear cancels hosting)"),
-            ),
-            _ => Ok(()),
+            ));
         }
+        if self.link == Link::Waiting && matches!(cmd, Command::Start | Command::Move(_)) {
+            return Err(TextError::refused(
+                "waiting for an opponent to join first (clear cancels hosting)",
+            ));
+        }
+        Ok(())
     }
 
     /// Sends a set-up command to the visitor when hosting one (`clear`, `color`, a
     /// set-up move); the state has already changed here.
     pub(super) fn relay(&mut self, message: String, host: &mut ReversiHost) -> Flow {
-        if self.link == Link::Host && !host.send_peer(&message) {
+        if self.is_host() && !host.send_peer(&message) {
             return self.peer_forfeits(host, "the remote program disconnected");
         }
         Flow::Continue
@@ -156,14 +202,9 @@ impl ReversiText {
         id: String,
         host: &mut ReversiHost,
     ) -> Result<Flow, TextError> {
-        let interface = host.listen_interface();
-        host.host_game(&id)
+        self.listen(id, host)
             .map_err(|e| TextError::refused(format!("cannot host: {e}")))?;
-        let port = remote::port_for(Position::NAME, &id);
-        host.say(&says::hosting(&id, interface, port));
         self.clear_board();
-        self.link = Link::Waiting;
-        self.game_id = id;
         Ok(Flow::Continue)
     }
 
@@ -174,18 +215,9 @@ impl ReversiText {
         address: &str,
         host: &mut ReversiHost,
     ) -> Result<Flow, TextError> {
-        host.join_game(address)
-            .map_err(|e| TextError::refused(format!("cannot join: {e}")))?;
-        if !host.send_peer("") {
-            host.disconnect();
-            return Err(TextError::refused(
-                "cannot join: the host closed the connection",
-            ));
-        }
+        Self::connect(address, host)?;
         self.clear_board();
-        self.link = Link::Visitor;
-        self.game_id = address.split('@').next().unwrap_or("").to_string();
-        host.say(&says::joined(&self.game_id));
+        self.joined(address, host);
         Ok(self.follow_host(host))
     }
 
@@ -195,7 +227,7 @@ impl ReversiText {
     /// ([`ReversiText::host_message`]), with no deadline: the host's User is typing.
     fn follow_host(&mut self, host: &mut ReversiHost) -> Flow {
         let deadline = Instant::now() + host.remote_timeout();
-        while self.link == Link::Visitor && self.state == State::Setup {
+        while self.is_visitor() && self.state == State::Setup {
             let left = deadline.saturating_duration_since(Instant::now());
             return match host.read_peer(Some(left), is_command) {
                 PeerRead::Message(m) => match parse_message(&m) {
@@ -217,7 +249,7 @@ impl ReversiText {
 
     /// Visitor in set-up, after the host's `color`: one relayed command (`clear`,
     /// `color`, a set-up move) run as the User's, or `start`.
-    fn host_message(&mut self, m: &str, host: &mut ReversiHost) -> Flow {
+    pub(super) fn host_message(&mut self, m: &str, host: &mut ReversiHost) -> Flow {
         match parse_message(m) {
             Some(Message::Color(side)) => self.player = side,
             Some(Message::Clear) => self.clear_board(),
@@ -236,111 +268,6 @@ impl ReversiText {
         Flow::Continue
     }
 
-    /// Something happened on the connection while the session waited for input.
-    pub(super) fn remote_event(&mut self, event: RemoteEvent, host: &mut ReversiHost) -> Flow {
-        match (self.link, event) {
-            (Link::Waiting, RemoteEvent::Joined) => {
-                self.link = Link::Host;
-                self.await_visitor(host)
-            }
-            (Link::Waiting, RemoteEvent::Fault(why)) => {
-                self.link = Link::Off;
-                Self::error(host, &format!("hosting stopped: {why}"));
-                Flow::Continue
-            }
-            (Link::Visitor, RemoteEvent::Message(m)) if self.state == State::Setup => {
-                self.host_message(&m, host)
-            }
-            (Link::Host | Link::Visitor, RemoteEvent::Message(m)) => {
-                if self.state == State::Playing && parse_message(&m) == Some(Message::Resign) {
-                    self.peer_resigned(host)
-                } else {
-                    self.unexpected(&m, host)
-                }
-            }
-            (Link::Host | Link::Visitor, RemoteEvent::Fault(why)) => self.peer_forfeits(host, &why),
-            (link, event) => {
-                log::debug!("remote event {event:?} ignored ({link:?})");
-                Flow::Continue
-            }
-        }
-    }
-
-    /// Host: the visitor's empty message must follow its arrival within the remote
-    /// timeout; the answer is its colour.
-    fn await_visitor(&mut self, host: &mut ReversiHost) -> Flow {
-        match host.read_peer(Some(host.remote_timeout()), Self::is_quit) {
-            PeerRead::Message(m) if m.is_empty() => {
-                if !host.send_peer(&color_message(self.player.opponent())) {
-                    return self.peer_forfeits(host, "the remote program disconnected");
-                }
-                host.say(&says::opponent_joined(&self.game_id));
-                Flow::Continue
-            }
-            PeerRead::Message(m) => self.unexpected(&m, host),
-            PeerRead::Fault(why) => self.peer_forfeits(host, &why),
-            PeerRead::Interrupted(line) => self.execute(&line, host),
-        }
-    }
-
-    /// Waits (without a time limit) for the remote Opponent's move or `resign`; the
-    /// User's `dump` and `help` run meanwhile, `resign` and `quit` end the wait.
-    pub(super) fn remote_move(&mut self, host: &mut ReversiHost) -> Option<Flow> {
-        let m = loop {
-            match host.read_peer(None, acts_while_waiting) {
-                PeerRead::Message(m) => break m,
-                PeerRead::Interrupted(line) if only_looks(&line) => {
-                    self.execute(&line, host);
-                }
-                PeerRead::Interrupted(line) => return Some(self.execute(&line, host)),
-                PeerRead::Fault(why) => return Some(self.peer_forfeits(host, &why)),
-            }
-        };
-        match parse_message(&m) {
-            Some(Message::Move(mv)) if self.pos.is_legal(mv) => {
-                host.say(&super::ai_move_line(self.pos.side_to_move(), mv));
-                self.play(mv);
-                self.ended(host, false)
-            }
-            Some(Message::Move(_)) => Some(self.breach(Breach::IllegalMove, &m, host)),
-            Some(Message::Resign) => Some(self.peer_resigned(host)),
-            _ => Some(self.unexpected(&m, host)),
-        }
-    }
-
-    /// The game is over on the board. With a remote Opponent, the side that sent the
-    /// last move (`we_sent_last`) waits for the other's empty message; the other sends
-    /// it. Then the result is announced and the connection closed.
-    pub(super) fn game_over(
-        &mut self,
-        outcome: Outcome,
-        host: &mut ReversiHost,
-        we_sent_last: bool,
-    ) -> Flow {
-        let mut then = None;
-        if self.is_remote() {
-            if we_sent_last {
-                match host.read_peer(Some(host.remote_timeout()), Self::is_quit) {
-                    PeerRead::Message(m) if m.is_empty() => {}
-                    PeerRead::Message(m) => return self.breach(Breach::NotAnAck, &m, host),
-                    PeerRead::Fault(why) => return self.peer_forfeits(host, &why),
-                    // The board has decided: announce it, then quit.
-                    PeerRead::Interrupted(line) => then = Some(line),
-                }
-            } else {
-                // The acknowledgement; if it cannot be sent the game is over anyway.
-                host.send_peer("");
-            }
-            self.hang_up(host);
-        }
-        host.say(result_line(outcome));
-        self.state = State::Finished;
-        match then {
-            Some(line) => self.execute(&line, host),
-            None => Flow::Continue,
-        }
-    }
-
     /// The Player resigns: a remote Opponent is sent `resign` and its acknowledgement
     /// awaited (a move it sent meanwhile is passed over); the Opponent wins either way.
     pub(super) fn resign(&mut self, host: &mut ReversiHost) -> Flow {
@@ -351,7 +278,9 @@ impl ReversiText {
             None
         };
         self.hang_up(host);
-        host.say(result_line(Outcome::Win(self.player.opponent())));
+        host.say(super::result_line(crate::game::Outcome::Win(
+            self.player.opponent(),
+        )));
         match then {
             Some(line) => self.execute(&line, host),
             None => Flow::Continue,
@@ -377,50 +306,6 @@ impl ReversiText {
             Self::error(host, &why);
             return None;
         }
-    }
-
-    /// The remote Opponent resigned: acknowledge, close, and our Player wins.
-    fn peer_resigned(&mut self, host: &mut ReversiHost) -> Flow {
-        host.say("The remote player resigned.");
-        host.send_peer("");
-        self.finish_remote(host)
-    }
-
-    /// A message that is not allowed now, or no message at all: the peer resigned.
-    fn unexpected(&mut self, m: &str, host: &mut ReversiHost) -> Flow {
-        self.breach(Breach::unexpected(parse_message(m).is_some()), m, host)
-    }
-
-    /// The peer broke the message sequence with `m`: it resigned, the error says how.
-    fn breach(&mut self, breach: Breach, m: &str, host: &mut ReversiHost) -> Flow {
-        self.peer_forfeits(host, &breach.reason(&quote_input(m)))
-    }
-
-    /// A fault (`why`): one error line, then it is as if the peer resigned. Before
-    /// `start` no game was played (§3: a result only after the move or `resign` that
-    /// ends play): the relay ends with one line and local set-up goes on, board kept.
-    pub(super) fn peer_forfeits(&mut self, host: &mut ReversiHost, why: &str) -> Flow {
-        if self.state == State::Setup {
-            self.hang_up(host);
-            host.say(&says::relay_ended(why));
-            return Flow::Continue;
-        }
-        Self::error(host, why);
-        self.finish_remote(host)
-    }
-
-    /// Closes the connection, announces our Player's win and finishes the game.
-    fn finish_remote(&mut self, host: &mut ReversiHost) -> Flow {
-        self.hang_up(host);
-        host.say(result_line(Outcome::Win(self.player)));
-        self.state = State::Finished;
-        Flow::Continue
-    }
-
-    /// Ends hosting or the connection: the Opponent is the AI again.
-    fn hang_up(&mut self, host: &mut ReversiHost) {
-        host.disconnect();
-        self.link = Link::Off;
     }
 }
 

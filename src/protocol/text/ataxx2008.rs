@@ -34,8 +34,8 @@ use super::ataxx::{
     parse_move_word, quote_input, resolve_typed, side_word, typed_moves, State, AI_NODES,
     AI_TIME_CAP, SPEC,
 };
-use super::kit::{self, Common, Spec, TextError};
-use super::versus::{Edition, Link, Role, Versus, Wire};
+use super::kit::{self, Common, Spec, TextError, Words};
+use super::versus::{self, Edition, Link, Role, Versus, Wire};
 use crate::game::{Opening, Side};
 use crate::games::ataxx::{parse_square, square_name, Move, Position, Rules, TextMove};
 use crate::protocol::remote::{self, says, Breach};
@@ -105,53 +105,18 @@ pub fn canonical_blocks(gaps: u64) -> Option<String> {
     (covered == gaps).then_some(config)
 }
 
-/// A fully parsed command line.
+/// The 2008 edition's own command, `blocks`: the canonical configuration and the
+/// squares it blocks.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
-    /// `quit`, `help`, `dump`, `seed N`, `load FILE`.
-    Common(Common),
-    Clear,
-    Start,
-    Color(Side),
-    Auto,
-    /// The canonical configuration and the squares it blocks.
-    Blocks(String, u64),
-    Host(String),
-    Join(String),
-    Move(TextMove),
-    Board,
-}
+pub struct Blocks(pub String, pub u64);
+
+/// A fully parsed command line.
+pub type Command = versus::Command<TextMove, Blocks>;
 
 /// Parses one line (comments and surrounding blanks allowed). `Ok(None)` for a line
 /// with nothing on it.
 pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
-    let Some(w) = SPEC.words(line) else {
-        return Ok(None);
-    };
-    if let Some(c) = w.common() {
-        return c.map(|c| Some(Command::Common(c)));
-    }
-    Ok(Some(match w.word.as_str() {
-        "clear" => w.no_args(Command::Clear, "clear")?,
-        "start" => w.no_args(Command::Start, "start")?,
-        "board" => w.no_args(Command::Board, "board")?,
-        "auto" => w.no_args(Command::Auto, "auto")?,
-        "color" => Command::Color(w.side("color red|blue")?),
-        "blocks" => {
-            let config = w.args(1, "blocks CONFIG (e.g. 3gh)")?[0];
-            let (c, sq) = parse_blocks(config).map_err(|e| match e {
-                BlocksError::Empty => TextError::BadArgs("blocks CONFIG (e.g. 3gh)"),
-                BlocksError::BadChar(c) => TextError::refused(format!(
-                    "no block is named {} (use 1-6 and a-h)",
-                    quote_input(&c.to_string())
-                )),
-            })?;
-            Command::Blocks(c, sq)
-        }
-        "host" => Command::Host(w.host_id()?),
-        "join" => Command::Join(w.join_address()?),
-        _ => Command::Move(parse_move_word(&w)?),
-    }))
+    Ataxx2008::parse_line(line)
 }
 
 /// One message between the two programs (`ataxx-2008.txt` §4).
@@ -275,9 +240,10 @@ impl Wire for Wire2008 {
 impl Edition for Edition2008 {
     type Game = Position;
     type Wire = Wire2008;
-    type Command = Command;
+    type Typed = TextMove;
+    type Own = Blocks;
     const SPEC: &'static Spec = &SPEC;
-    const QUIT: Command = Command::Common(Common::Quit);
+    const COLOR_USAGE: &'static str = "color red|blue";
     const NEW_GAME_REFUSED: &'static str = "a remote game is on (clear abandons it)";
     const REMOTE_UNTIL_CLEAR: bool = true;
 
@@ -285,8 +251,24 @@ impl Edition for Edition2008 {
         Position::startpos(Rules::Text2008)
     }
 
-    fn parse(line: &str) -> Result<Option<Command>, TextError> {
-        parse(line)
+    fn parse_own(w: &Words) -> Option<Result<Blocks, TextError>> {
+        if w.word != "blocks" {
+            return None;
+        }
+        Some(w.args(1, "blocks CONFIG (e.g. 3gh)").and_then(|a| {
+            let (c, sq) = parse_blocks(a[0]).map_err(|e| match e {
+                BlocksError::Empty => TextError::BadArgs("blocks CONFIG (e.g. 3gh)"),
+                BlocksError::BadChar(c) => TextError::refused(format!(
+                    "no block is named {} (use 1-6 and a-h)",
+                    quote_input(&c.to_string())
+                )),
+            })?;
+            Ok(Blocks(c, sq))
+        }))
+    }
+
+    fn parse_move(w: &Words) -> Result<TextMove, TextError> {
+        parse_move_word(w)
     }
 
     fn run_command(
@@ -385,7 +367,7 @@ impl Ataxx2008 {
                 self.require_setup("seed")?;
                 self.seed = n;
             }
-            Command::Blocks(config, squares) => {
+            Command::Own(Blocks(config, squares)) => {
                 self.require_setup("blocks")?;
                 self.set_blocks(config, squares)?;
             }
@@ -682,10 +664,10 @@ mod tests {
         assert!(parse("color").is_err());
         assert_eq!(
             parse("blocks 3GH").unwrap(),
-            Some(Command::Blocks(
+            Some(Command::Own(Blocks(
                 "3gh".into(),
                 parse_blocks("3gh").unwrap().1
-            ))
+            )))
         );
         assert_eq!(
             parse("blocks").unwrap_err(),

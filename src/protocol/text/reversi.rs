@@ -13,8 +13,8 @@
 //! moves, draw) and the dump marker.
 
 pub use super::kit::TextError;
-use super::kit::{self, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec};
-use super::versus::{Edition, Link, Versus};
+use super::kit::{self, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec, Words};
+use super::versus::{self, Edition, Link, Versus};
 use crate::game::{Opening, Outcome, RuleSet, Side};
 use crate::games::reversi::{Move, Position};
 use crate::protocol::text::board::View;
@@ -53,23 +53,15 @@ pub static SPEC: Spec = Spec {
     move_text: |mv| crate::games::reversi::parse_square(mv).is_ok(),
 };
 
-/// A fully parsed command line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
-    /// `quit`, `help`, `dump`, `seed N`, `load FILE`.
-    Common(Common),
-    Clear,
-    Start,
-    Color(Side),
-    Auto,
+/// Reversi's own commands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Own {
     Manual,
-    Move(Move),
     Resign,
-    Host(String),
-    Join(String),
-    /// The board for people (coordinates, whose turn), as `ataxx` has.
-    Board,
 }
+
+/// A fully parsed command line.
+pub type Command = versus::Command<Move, Own>;
 
 /// Words and markers the harness reads in our output; chatter never contains them.
 pub use super::kit::RESERVED_WORDS as RESERVED;
@@ -82,27 +74,7 @@ pub fn quote_input(s: &str) -> String {
 /// Parses one line (comments and surrounding blanks allowed). `Ok(None)` for a line
 /// with nothing on it.
 pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
-    let Some(w) = SPEC.words(line) else {
-        return Ok(None);
-    };
-    if let Some(c) = w.common() {
-        return c.map(|c| Some(Command::Common(c)));
-    }
-    Ok(Some(match w.word.as_str() {
-        "clear" => w.no_args(Command::Clear, "clear")?,
-        "start" => w.no_args(Command::Start, "start")?,
-        "board" => w.no_args(Command::Board, "board")?,
-        "auto" => w.no_args(Command::Auto, "auto")?,
-        "manual" => w.no_args(Command::Manual, "manual")?,
-        "resign" => w.no_args(Command::Resign, "resign")?,
-        "color" => Command::Color(w.side("color black|white")?),
-        "host" => Command::Host(w.host_id()?),
-        "join" => Command::Join(w.join_address()?),
-        word => match Move::parse_text(word) {
-            Ok(mv) if w.args.is_empty() => Command::Move(mv),
-            _ => return Err(SPEC.unknown(w.first)),
-        },
-    }))
+    ReversiText::parse_line(line)
 }
 
 /// Why `mv` is not legal in `pos` (a game in progress or set-up), in a few words free
@@ -191,9 +163,10 @@ type ReversiHost<'a> = Host<'a, Position>;
 impl Edition for ReversiEdition {
     type Game = Position;
     type Wire = ReversiWire;
-    type Command = Command;
+    type Typed = Move;
+    type Own = Own;
     const SPEC: &'static Spec = &SPEC;
-    const QUIT: Command = Command::Common(Common::Quit);
+    const COLOR_USAGE: &'static str = "color black|white";
     const NEW_GAME_REFUSED: &'static str = "a remote game is on (resign, then clear)";
     const REMOTE_UNTIL_CLEAR: bool = false;
 
@@ -206,8 +179,19 @@ impl Edition for ReversiEdition {
         Position::startpos(RuleSet::Text)
     }
 
-    fn parse(line: &str) -> Result<Option<Command>, TextError> {
-        parse(line)
+    fn parse_own(w: &Words) -> Option<Result<Own, TextError>> {
+        match w.word.as_str() {
+            "manual" => Some(w.no_args(Own::Manual, "manual")),
+            "resign" => Some(w.no_args(Own::Resign, "resign")),
+            _ => None,
+        }
+    }
+
+    fn parse_move(w: &Words) -> Result<Move, TextError> {
+        match Move::parse_text(&w.word) {
+            Ok(mv) if w.args.is_empty() => Ok(mv),
+            _ => Err(SPEC.unknown(w.first)),
+        }
     }
 
     fn run_command(
@@ -222,7 +206,9 @@ impl Edition for ReversiEdition {
     fn acts_at_once(line: &str) -> bool {
         matches!(
             parse(line),
-            Ok(Some(Command::Common(Common::Quit) | Command::Resign))
+            Ok(Some(
+                Command::Common(Common::Quit) | Command::Own(Own::Resign)
+            ))
         )
     }
 
@@ -333,7 +319,7 @@ impl ReversiText {
                 self.no_game("auto is only valid when no game is in progress")?;
                 self.player_ai = true;
             }
-            Command::Manual => {
+            Command::Own(Own::Manual) => {
                 self.no_game("manual is only valid when no game is in progress")?;
                 self.player_ai = false;
             }
@@ -341,7 +327,7 @@ impl ReversiText {
                 self.no_game("seed is only valid when no game is in progress")?;
                 self.seed = n;
             }
-            Command::Resign => {
+            Command::Own(Own::Resign) => {
                 if self.state != State::Playing {
                     return Err(TextError::refused("no game is in progress"));
                 }

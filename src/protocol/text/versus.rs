@@ -16,12 +16,34 @@
 //! `resign` in Reversi).
 
 use super::board::{Action, History, View};
-use super::kit::{Spec, State, TextError};
+use super::kit::{Common, Spec, State, TextError, Words};
 use super::{Flow, Host, OtherProtocol, PeerRead as Got, RemoteEvent, TextDialect, ThinkError};
 use crate::game::{Game, GameIo, Side};
 use crate::protocol::remote::{self, says, Breach};
 
 type Move<E> = <<E as Edition>::Game as Game>::Move;
+
+/// A command line of a Player-vs-Opponent dialect: the commands they share, a typed
+/// move (`M`), and the dialect's own commands (`X`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command<M, X> {
+    /// `quit`, `help`, `dump`, `seed N`, `load FILE`.
+    Common(Common),
+    Clear,
+    Start,
+    Color(Side),
+    Auto,
+    Host(String),
+    Join(String),
+    Move(M),
+    /// The board for people (coordinates, whose turn).
+    Board,
+    /// The dialect's own (2008: `blocks`; Reversi: `manual`, `resign`).
+    Own(X),
+}
+
+/// The commands of one [`Edition`].
+pub type CommandOf<E> = Command<<E as Edition>::Typed, <E as Edition>::Own>;
 
 /// Where the connection to a remote program stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,9 +103,13 @@ pub trait Wire {
 pub trait Edition: Default + Sized + 'static {
     type Game: GameIo;
     type Wire: Wire<Game = Self::Game>;
-    type Command: PartialEq;
+    /// A move as typed (parsed, not yet resolved in a position).
+    type Typed: PartialEq;
+    /// The dialect's own commands ([`Command::Own`]).
+    type Own: PartialEq;
     const SPEC: &'static Spec;
-    const QUIT: Self::Command;
+    /// The usage of `color` (its side words).
+    const COLOR_USAGE: &'static str;
     /// The board page's refusal of a new game while connected.
     const NEW_GAME_REFUSED: &'static str;
     /// After a remote game the board stays remote (no undo, the Opponent's side kept)
@@ -92,12 +118,14 @@ pub trait Edition: Default + Sized + 'static {
 
     /// The start position.
     fn start() -> Self::Game;
-    /// Parses one line (see [`TextDialect::parse_line`]).
-    fn parse(line: &str) -> Result<Option<Self::Command>, TextError>;
+    /// The dialect's own command, if the line's first word names one.
+    fn parse_own(w: &Words) -> Option<Result<Self::Own, TextError>>;
+    /// A line that is no command: a move, or why not.
+    fn parse_move(w: &Words) -> Result<Self::Typed, TextError>;
     /// Carries out a parsed command, or refuses it having changed nothing.
     fn run_command(
         v: &mut Versus<Self>,
-        cmd: Self::Command,
+        cmd: CommandOf<Self>,
         host: &mut Host<Self::Game>,
     ) -> Result<Flow, TextError>;
     /// Lines a person's typing makes act at once while the AI thinks.
@@ -166,7 +194,7 @@ pub struct Versus<E: Edition> {
 
 impl<E: Edition> TextDialect for Versus<E> {
     type Game = E::Game;
-    type Command = E::Command;
+    type Command = CommandOf<E>;
     type Error = TextError;
     const SPEC: &'static Spec = E::SPEC;
     type Options = ();
@@ -191,19 +219,39 @@ impl<E: Edition> TextDialect for Versus<E> {
         }
     }
 
-    fn parse_line(line: &str) -> Result<Option<E::Command>, TextError> {
-        E::parse(line)
+    /// Parses one line (comments and surrounding blanks allowed): the shared commands,
+    /// then the dialect's own, else a move.
+    fn parse_line(line: &str) -> Result<Option<CommandOf<E>>, TextError> {
+        let Some(w) = E::SPEC.words(line) else {
+            return Ok(None);
+        };
+        if let Some(c) = w.common() {
+            return c.map(|c| Some(Command::Common(c)));
+        }
+        Ok(Some(match w.word.as_str() {
+            "clear" => w.no_args(Command::Clear, "clear")?,
+            "start" => w.no_args(Command::Start, "start")?,
+            "board" => w.no_args(Command::Board, "board")?,
+            "auto" => w.no_args(Command::Auto, "auto")?,
+            "color" => Command::Color(w.side(E::COLOR_USAGE)?),
+            "host" => Command::Host(w.host_id()?),
+            "join" => Command::Join(w.join_address()?),
+            _ => match E::parse_own(&w) {
+                Some(own) => Command::Own(own?),
+                None => Command::Move(E::parse_move(&w)?),
+            },
+        }))
     }
 
     fn run_command(
         &mut self,
-        cmd: E::Command,
+        cmd: CommandOf<E>,
         host: &mut Host<E::Game>,
     ) -> Result<Flow, TextError> {
         E::run_command(self, cmd, host)
     }
 
-    const QUIT: E::Command = E::QUIT;
+    const QUIT: CommandOf<E> = Command::Common(Common::Quit);
 
     fn acts_at_once(line: &str) -> bool {
         E::acts_at_once(line)

@@ -35,7 +35,7 @@
 //!   the connection closed and the game finished. A second visitor finds the port
 //!   closed (`join` reports the error and changes nothing).
 
-use super::{quote_input, side_word, Command, ReversiHost, ReversiText, State, TextError};
+use super::{quote_input, side_word, Command, Own, ReversiHost, ReversiText, State, TextError};
 use crate::game::Side;
 use crate::games::reversi::{Move, Position};
 use crate::protocol::remote::says;
@@ -122,7 +122,7 @@ pub(super) fn acts_while_waiting(line: &str) -> bool {
     matches!(
         super::parse(line),
         Ok(Some(
-            Command::Resign
+            Command::Own(Own::Resign)
                 | Command::Common(Common::Quit)
                 | Command::Common(Common::Dump)
                 | Command::Common(Common::Help)

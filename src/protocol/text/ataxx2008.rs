@@ -338,7 +338,7 @@ impl Edition for Edition2008 {
         v.new_board_game()
     }
 
-    fn undo(v: &mut Ataxx2008) -> Result<(), &'static str> {
+    fn undo(v: &mut Ataxx2008) -> usize {
         v.undo()
     }
 }

@@ -274,7 +274,7 @@ impl Edition for ReversiEdition {
         v.history.clear();
     }
 
-    fn undo(v: &mut ReversiText) -> Result<(), &'static str> {
+    fn undo(v: &mut ReversiText) -> usize {
         v.undo()
     }
 }

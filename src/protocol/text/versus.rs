@@ -163,8 +163,9 @@ pub trait Edition: Default + Sized + 'static {
     fn view(v: &Versus<Self>) -> View;
     /// The board page's new game: the set-up state to begin from.
     fn new_game(v: &mut Versus<Self>);
-    /// The board page's undo.
-    fn undo(v: &mut Versus<Self>) -> Result<(), &'static str>;
+    /// The board page's undo: takes moves back as the dialect's model says, and
+    /// returns how many.
+    fn undo(v: &mut Versus<Self>) -> usize;
     /// The game's own protocols besides the text language ([`TextDialect`]).
     fn other_protocols() -> &'static [OtherProtocol] {
         &[]
@@ -595,7 +596,7 @@ impl<E: Edition> Versus<E> {
                 return self.begin(host, true);
             }
             Action::Undo if remote => Some("undo is not available in a remote game"),
-            Action::Undo => E::undo(self).err(),
+            Action::Undo => self.board_undo(),
         };
         if let Some(why) = refused {
             Self::error(host, why);
@@ -604,6 +605,17 @@ impl<E: Edition> Versus<E> {
             return self.proceed(host);
         }
         Flow::Continue
+    }
+
+    /// The board page's undo; a finished game is in play again.
+    fn board_undo(&mut self) -> Option<&'static str> {
+        if E::undo(self) == 0 {
+            return Some("no move to take back");
+        }
+        if self.state == State::Finished {
+            self.state = State::Playing;
+        }
+        None
     }
 
     /// The board page's labels: who plays each side, the mode line, the result.

@@ -37,9 +37,8 @@ impl Ataxx2008 {
     }
 
     /// Takes back the last move, and further back while the AI is to move and the
-    /// User plays the other side. In play, set-up moves stay; a finished game is in
-    /// play again.
-    pub(super) fn undo(&mut self) -> Result<(), &'static str> {
+    /// User plays the other side. In play, set-up moves stay. Returns how many.
+    pub(super) fn undo(&mut self) -> usize {
         let floor = if self.state == State::Setup {
             0
         } else {
@@ -60,12 +59,6 @@ impl Ataxx2008 {
                 break;
             }
         }
-        if undone == 0 {
-            return Err("no move to take back");
-        }
-        if self.state == State::Finished {
-            self.state = State::Playing;
-        }
-        Ok(())
+        undone
     }
 }

@@ -45,8 +45,8 @@ impl ReversiText {
     }
 
     /// Takes back the last move (and a pass before it), and further back while the AI
-    /// is to move and the User plays the other side. A finished game is in play again.
-    pub(super) fn undo(&mut self) -> Result<(), &'static str> {
+    /// is to move and the User plays the other side. Returns how many.
+    pub(super) fn undo(&mut self) -> usize {
         let mut undone = 0;
         while let Some(before) = self.history.pop(&self.pos) {
             self.pos = before;
@@ -60,12 +60,6 @@ impl ReversiText {
                 break;
             }
         }
-        if undone == 0 {
-            return Err("no move to take back");
-        }
-        if self.state == State::Finished {
-            self.state = State::Playing;
-        }
-        Ok(())
+        undone
     }
 }

@@ -4,7 +4,8 @@
 //! `TextDialect`; the dialects and NBoard are the only per-game code here.
 //!
 //! - [`text`]: the session loop shared by the course text languages, and each game's
-//!   dialect beside it (`text/ataxx.rs`, `ataxx2008.rs`, `loa.rs`, `reversi.rs`).
+//!   dialect beside it (`text/ataxx.rs`, `ataxx2008.rs`, `loa.rs`, `reversi.rs`; the last two
+//!   on one Player-vs-Opponent session with remote play, `text/versus.rs`).
 //! - [`nboard`]: the Othello GUIs' protocol, for Reversi.
 //! - [`uci`]: UAI and UGI, chosen when the first command is `uai` / `ugi`.
 //! - [`input`]: the stdin reader thread all of them share (bounded lines).

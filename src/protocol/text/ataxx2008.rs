@@ -9,6 +9,10 @@
 //! is parsed completely before anything changes; a rejected command changes nothing.
 //! Chatter avoids the words the result and move lines use (wins, passes, moves, draw).
 //!
+//! The Player-vs-Opponent machine (play, remote moves, the end of a game, faults) is
+//! the one Reversi shares, [`super::versus`]; this file is its [`Edition2008`] (the
+//! commands, blocks, the set-up relay) and [`Wire2008`] (the messages).
+//!
 //! Remote play, as implemented (each side's Player is red or blue; "we" is this program):
 //! - host: `host ID` listens; the visitor's greeting is the transport's; then the client's
 //!   `ready` must come within the remote timeout, and `host` is done. On `start` the host

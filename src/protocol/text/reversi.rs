@@ -3,8 +3,11 @@
 //! against an AI Opponent, set-up moves before `start`, and the exact lines a harness
 //! reads (`Black moves d3.`, `White passes.`, `Black wins.`, `Draw.`, dumps).
 //!
-//! Remote play (`host ID` / `join ID@HOST`, the spec's §4 over the shared transport)
-//! is the child module `remote_play`; its module doc lists the message sequence.
+//! The Player-vs-Opponent machine (play, remote moves, the end of a game, faults) is
+//! the one the 2008 Ataxx edition shares, [`super::versus`]; this file is its
+//! [`ReversiEdition`]. Remote play's own part (`host ID` / `join ID@HOST`, the spec's
+//! §4 over the shared transport: the messages, the set-up relay, resigning) is the
+//! child module `remote_play`; its module doc lists the message sequence.
 //!
 //! Every such line is written here and parsed back here (the tournament runner's text
 //! client uses the parsers), so the two cannot disagree. A line is parsed completely

@@ -99,7 +99,7 @@ pub trait Wire {
 }
 
 /// What one dialect brings to the shared session: its game, commands and lines, and
-/// its own state (`Self`, kept in [`Versus::own`]).
+/// its own state (`Self`, kept in the session's `own`).
 pub trait Edition: Default + Sized + 'static {
     type Game: GameIo;
     type Wire: Wire<Game = Self::Game>;

@@ -283,17 +283,9 @@ impl Edition for Edition2008 {
         v.run(cmd, host)
     }
 
-    /// `quit`, and `clear` abandons the game: typed while an AI thinks, they act at once.
+    /// `quit`, and `clear` abandons the game: typed while an AI thinks, they act at
+    /// once; typed while we wait for the peer, they end the wait.
     fn acts_at_once(line: &str) -> bool {
-        is_abandon(line)
-    }
-
-    /// A `clear` or `quit` the User typed (before or during the wait) ends it.
-    fn breaks_wait(line: &str) -> bool {
-        is_abandon(line)
-    }
-
-    fn breaks_move_wait(line: &str) -> bool {
         is_abandon(line)
     }
 

@@ -130,10 +130,16 @@ pub trait Edition: Default + Sized + 'static {
     ) -> Result<Flow, TextError>;
     /// Lines a person's typing makes act at once while the AI thinks.
     fn acts_at_once(line: &str) -> bool;
-    /// Lines that end a timed wait on the peer (the others wait their turn).
-    fn breaks_wait(line: &str) -> bool;
-    /// Lines that act during the wait for the Opponent's move.
-    fn breaks_move_wait(line: &str) -> bool;
+    /// Lines that end a timed wait on the peer (the others wait their turn); by
+    /// default those that act at once.
+    fn breaks_wait(line: &str) -> bool {
+        Self::acts_at_once(line)
+    }
+    /// Lines that act during the wait for the Opponent's move; by default those that
+    /// end a timed wait.
+    fn breaks_move_wait(line: &str) -> bool {
+        Self::breaks_wait(line)
+    }
     /// Of those, the lines that only look: they run and the wait goes on.
     fn only_looks(line: &str) -> bool {
         let _ = line;

@@ -650,3 +650,35 @@ impl<E: Edition> Versus<E> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::text::ataxx2008::Edition2008;
+    use crate::protocol::text::reversi::ReversiEdition;
+
+    /// The words the shared session sends and waits for are messages of the edition's
+    /// own wire format, none of them a move; and every move it sends reads back as
+    /// that move.
+    fn wire_reads_what_it_writes<E: Edition>() {
+        let start = E::start();
+        for m in [E::Wire::HELLO, E::Wire::ACK, E::Wire::GIVE_UP] {
+            let msg = E::Wire::parse(m).unwrap_or_else(|| panic!("{m:?} is no message"));
+            assert_eq!(E::Wire::move_in(&msg, &start), None, "{m:?}");
+        }
+        let mut moves = Vec::new();
+        start.generate_moves(&mut moves);
+        assert!(!moves.is_empty());
+        for mv in moves {
+            let text = E::Wire::move_message(&start, mv);
+            let msg = E::Wire::parse(&text).unwrap_or_else(|| panic!("{text:?}"));
+            assert_eq!(E::Wire::move_in(&msg, &start), Some(Some(mv)), "{text}");
+        }
+    }
+
+    #[test]
+    fn both_wires_read_what_they_write() {
+        wire_reads_what_it_writes::<Edition2008>();
+        wire_reads_what_it_writes::<ReversiEdition>();
+    }
+}

@@ -18,7 +18,6 @@ use crate::referee::{Adjudication, DrawAdjudication, ResignAdjudication};
 use crate::runner::Config;
 use crate::schedule::{OpeningPolicy, TournamentKind};
 use crate::stats::{SprtModel, SprtSpec};
-use engine::game::RuleSet;
 use engine::variant::Variant;
 use std::path::PathBuf;
 
@@ -551,8 +550,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "maxmoves" => cfg.maxmoves = Some(positive("-maxmoves", one("-maxmoves")?)?),
             "rules" => {
                 cfg.rules = Some(match one("-rules")? {
-                    "text" => RuleSet::Text,
-                    "engine" | "uai" | "ugi" => RuleSet::Engine,
+                    v @ ("text" | "engine" | "uai" | "ugi") => v.to_string(),
                     v => {
                         return Err(format!(
                             "-rules: unknown rules '{v}' (text, or engine: UAI/UGI)"

@@ -480,11 +480,11 @@ fn mixed_rules_must_be_named() {
 /// A Reversi opening `plies` moves deep (no passes), from seeded random play, in
 /// protocol notation: games from it end within a few moves.
 fn deep_reversi_opening(plies: usize, seed: u64) -> String {
-    use engine::game::{Notation, RuleSet};
+    use engine::game::Notation;
     use engine::games::reversi::position::Position;
     let mut rng = engine::rng::SplitMix64::new(seed);
     'again: loop {
-        let mut pos = Position::startpos(RuleSet::Text);
+        let mut pos = Position::startpos();
         let mut line = Vec::new();
         for _ in 0..plies {
             let legal = pos.legal_moves();
@@ -1850,12 +1850,12 @@ fn othello_protocols_refuse_what_they_cannot_play() {
 /// Reversi openings in protocol notation from seeded random play, each with a pass in
 /// it (`0000`) and the game still on after it.
 fn reversi_openings_with_a_pass(count: usize, seed: u64) -> Vec<String> {
-    use engine::game::{Notation, RuleSet};
+    use engine::game::Notation;
     use engine::games::reversi::position::Position;
     let mut rng = engine::rng::SplitMix64::new(seed);
     let mut book = Vec::new();
     while book.len() < count {
-        let mut pos = Position::startpos(RuleSet::Engine);
+        let mut pos = Position::startpos();
         let mut line = Vec::new();
         while !pos.is_over() {
             let legal = pos.legal_moves();

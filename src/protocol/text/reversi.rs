@@ -14,7 +14,7 @@
 
 pub use super::kit::TextError;
 use super::kit::{self, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec};
-use crate::game::{Opening, Outcome, RuleSet, Side};
+use crate::game::{Opening, Outcome, Side};
 use crate::games::reversi::{Move, Position};
 use crate::protocol::text::{
     Flow, Host, OtherProtocol, RemoteEvent, TextDialect, TextProtocol, ThinkError,
@@ -238,7 +238,7 @@ impl TextDialect for ReversiText {
     fn new() -> ReversiText {
         ReversiText {
             state: State::Setup,
-            pos: Position::startpos(RuleSet::Text),
+            pos: Position::startpos(),
             moves: 0,
             player: Side::First,
             auto: false,
@@ -390,7 +390,7 @@ impl ReversiText {
     /// `join` and the host's relayed `clear` first do).
     fn clear_board(&mut self) {
         self.state = State::Setup;
-        self.pos = Position::startpos(RuleSet::Text);
+        self.pos = Position::startpos();
         self.moves = 0;
     }
 
@@ -521,6 +521,7 @@ impl ReversiText {
 
 impl TextProtocol for ReversiText {
     type Game = Position;
+    const RULES: crate::games::reversi::Rules = crate::games::reversi::Rules::Standard;
     const SPEC: &'static Spec = &SPEC;
 
     /// `clear` (after an earlier game), `seed`, the opening's moves as set-up moves,
@@ -532,7 +533,7 @@ impl TextProtocol for ReversiText {
         seed: u64,
         played: bool,
     ) -> Result<Vec<String>, String> {
-        let start = Position::startpos(RuleSet::Text);
+        let start = Position::startpos();
         let base = &opening.base;
         let from_start = base.discs(Side::First) == start.discs(Side::First)
             && base.discs(Side::Second) == start.discs(Side::Second)
@@ -674,7 +675,7 @@ mod tests {
 
     #[test]
     fn setup_commands_rebuild_the_opening() {
-        let base = Position::startpos(RuleSet::Text);
+        let base = Position::startpos();
         let mut pos = base.clone();
         let d3 = Move::parse_text("d3").unwrap();
         pos.make_move(d3);

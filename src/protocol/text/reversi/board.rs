@@ -5,7 +5,7 @@
 //! only the local Player can be switched, and undo and a new game are refused.
 
 use super::{colour_name, result_line, Link, ReversiHost, ReversiText, State};
-use crate::game::{RuleSet, Side};
+use crate::game::Side;
 use crate::games::reversi::{parse_square, square_name, Position};
 use crate::protocol::text::board::{Action, View};
 use crate::protocol::text::{Flow, TextDialect};
@@ -81,7 +81,7 @@ impl ReversiText {
             Action::NewGame => {
                 // `resign` if need be, `clear` and `start`, keeping the players and seed.
                 self.clear_board();
-                self.pos = Position::startpos(RuleSet::Text);
+                self.pos = Position::startpos();
                 self.history.clear();
                 return self.begin(host, true);
             }

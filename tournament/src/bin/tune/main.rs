@@ -256,7 +256,7 @@ impl VariantVisitor for RandomOpenings {
         let mut made = 0;
         let mut moves = Vec::new();
         while made < count {
-            let mut pos = G::<D>::startpos(RuleSet::Engine);
+            let mut pos = G::<D>::startpos(<G<D> as Game>::Rules::ENGINE);
             let mut words = Vec::new();
             for _ in 0..4 + rng.below(3) {
                 moves.clear();
@@ -314,7 +314,7 @@ fn replay<G: Notation + Tunable>(
             if !rec.is_variant(G::NAME) {
                 continue;
             }
-            let mut pos = G::from_fen(&rec.fen, RuleSet::Engine)?;
+            let mut pos = G::from_fen(&rec.fen, G::Rules::ENGINE)?;
             for (ply, word) in rec.moves.iter().enumerate() {
                 if pos.is_over() {
                     break;

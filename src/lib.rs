@@ -16,8 +16,8 @@
 //!   command line.
 //! - [`app`]: the one `main` of every binary (logging, the shared command line, the
 //!   subcommands, the choice of protocol and dialect); `src/bin/*.rs` only name a game.
-//! - [`variant`]: the one list of games, each with its dialect, for tools that pick a
-//!   game at run time.
+//! - [`variant`]: the one list of games, each with its text dialects (editions) and
+//!   the names of its rule sets, for tools that pick a game at run time.
 //! - [`rng`]: the one seeded generator (SplitMix64) behind every "same seed, same
 //!   result" promise.
 //!

@@ -16,7 +16,7 @@ use crate::schedule::{self, GameSpec, OpeningPolicy, TournamentKind};
 use crate::stats::{self, Penta, SprtDecision, SprtModel, SprtSpec, Wdl};
 use crate::text_client::TextClient;
 use crate::uci_client::UciClient;
-use engine::game::{Game, GameIo, RuleSet};
+use engine::game::{GameIo, RuleSet};
 use engine::protocol::text::TextProtocol;
 use engine::protocol::uci::Dialect;
 use engine::variant::Variant;
@@ -102,9 +102,11 @@ pub struct Config {
     pub report: bool,
     /// Show the pentanomial line (fastchess's `-report penta=false` hides it).
     pub penta: bool,
-    /// The name of the rules that judge the games (`-rules`: `text`, `engine`, `uai`,
-    /// `ugi`, read by [`rules_named`]); `None`: those the engines play by, which must
-    /// then be one set.
+    /// The rules that judge the games (`-rules`), by the game's name for them
+    /// ([`engine::game::RuleSet::name`], as [`Variant::rules_named`] gives it: `engine`,
+    /// `text`, `2008`); `None`: those the engines play by, which must then be one set.
+    /// Text engines speak the dialect that plays by these rules
+    /// ([`Variant::dialect_for`]).
     pub rules: Option<String>,
 }
 
@@ -632,7 +634,8 @@ impl<G: GameIo> Plan<G> {
 }
 
 /// The rules that judge the games: `-rules` if given, else the ones the engines play by
-/// (the text language's when a text engine plays, else the engine protocols'). A run
+/// (those of `D`, the dialect text engines speak, when one plays, else the engine
+/// protocols'). A run
 /// whose engines play by different rules (text and UAI/UGI engines, in a game whose
 /// rule sets differ) is refused unless `-rules` names the judge: either choice judges
 /// one of them by a rule it cannot know (issue 25 item 2: a UAI engine lost a game by
@@ -646,7 +649,7 @@ pub fn judging_rules<G: GameIo, D: TextProtocol<Game = G>>(
         .into_iter()
         .any(speaks);
     if let Some(name) = &cfg.rules {
-        return rules_named::<D>(name)
+        return G::Rules::from_name(name)
             .ok_or_else(|| format!("-rules: {} has no rules named '{name}'", G::NAME));
     }
     if text && engine && D::RULES != G::Rules::ENGINE {
@@ -657,17 +660,6 @@ pub fn judging_rules<G: GameIo, D: TextProtocol<Game = G>>(
         ));
     }
     Ok(if text { D::RULES } else { G::Rules::ENGINE })
-}
-
-/// The rule set `-rules NAME` names: `engine` (or `uai`, `ugi`) the engine protocols',
-/// `text` the one `D`'s text engines play by, any other name the game's own
-/// ([`RuleSet::from_name`]).
-pub fn rules_named<D: TextProtocol>(name: &str) -> Option<<D::Game as Game>::Rules> {
-    match name {
-        "engine" | "uai" | "ugi" => Some(<D::Game as Game>::Rules::ENGINE),
-        "text" => Some(D::RULES),
-        _ => <D::Game as Game>::Rules::from_name(name),
-    }
 }
 
 /// Whether an engine plays the same moves whenever it meets the same position: a

@@ -36,10 +36,9 @@ impl RuleSet for Rules {
         }
     }
 
-    /// Also `uai` and `2016`, the names the protocols and `--edition` give them.
+    /// Also `2016`, the name `--edition` gives the 2016 rules.
     fn from_name(name: &str) -> Option<Rules> {
         match name {
-            "uai" => Some(Rules::Uai),
             "2016" => Some(Rules::Text),
             _ => Rules::ALL.iter().copied().find(|r| r.name() == name),
         }

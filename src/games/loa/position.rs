@@ -21,7 +21,7 @@ pub enum Rules {
     Text,
 }
 
-/// Named `engine` and `text` in `-rules` and the records (`ugi` is accepted too).
+/// Named `engine` and `text` in `-rules` and the records.
 impl RuleSet for Rules {
     const ALL: &'static [Rules] = &[Rules::Ugi, Rules::Text];
     const ENGINE: Rules = Rules::Ugi;
@@ -30,13 +30,6 @@ impl RuleSet for Rules {
         match self {
             Rules::Ugi => "engine",
             Rules::Text => "text",
-        }
-    }
-
-    fn from_name(name: &str) -> Option<Rules> {
-        match name {
-            "ugi" => Some(Rules::Ugi),
-            _ => Rules::ALL.iter().copied().find(|r| r.name() == name),
         }
     }
 }

@@ -17,7 +17,8 @@
 //! - `tune fit [--variant NAME] [--l2 L] RESULTS.jsonl...`: Texel-style tuning of a game's
 //!   evaluation weights (Ataxx by default; every game's evaluation is linear in terms with
 //!   opening and end weights, `Tunable::eval_terms`): every position of every game of that
-//!   variant in the tournament runner's results files, labelled with the game's result,
+//!   variant in the tournament runner's results files (each replayed under the rule set
+//!   that judged it, its `rules`: the 2008 edition's too), labelled with the game's result,
 //!   and a logistic model `P(win) = 1 / (1 + 10^(-K·eval/400))` whose cross-entropy is
 //!   minimised, first over `K` with the current weights (to keep the score scale), then
 //!   over the weights. Prints the loss before and after and the new `MG`/`EG` tables
@@ -299,8 +300,9 @@ impl VariantVisitor for Fit<'_> {
     }
 }
 
-/// Replays every game of `G` in the results files and calls `visit(game, record, ply,
-/// position)` for each position before a move (the finished ones excluded; `game`
+/// Replays every game of `G` in the results files, each under the rule set that judged
+/// it, and calls `visit(game, record, ply, position)` for each position before a move
+/// (the finished ones excluded; `game`
 /// counts the games from 0). Lines that are not records (a line cut by a kill) and games
 /// of other variants are skipped. Returns the number of games.
 fn replay<G: Notation + Tunable>(
@@ -314,7 +316,10 @@ fn replay<G: Notation + Tunable>(
             if !rec.is_variant(G::NAME) {
                 continue;
             }
-            let mut pos = G::from_fen(&rec.fen, G::Rules::ENGINE)?;
+            // Under the rules that judged it (a 2008 game goes on past 25 jumps; a LOA
+            // text game past a third repetition); older records: the engine rules.
+            let rules = rec.rules.as_deref().and_then(G::Rules::from_name);
+            let mut pos = G::from_fen(&rec.fen, rules.unwrap_or(G::Rules::ENGINE))?;
             for (ply, word) in rec.moves.iter().enumerate() {
                 if pos.is_over() {
                     break;
@@ -445,4 +450,45 @@ fn fit<G: Notation + Tunable>(files: &[&str], l2: f64) -> Result<(), String> {
     println!("pub const MG: Weights = {:?};", &round[..n_terms]);
     println!("pub const EG: Weights = {:?};", &round[n_terms..]);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `tune fit` replays each game under the rules that judged it: 50 jumps on a board
+    /// where nothing else can happen are all positions of the game for the engine rules
+    /// (and for records from before `rules` existed), but the 2008 rules end it at the
+    /// 45th and the 2016 ones at the 25th.
+    #[test]
+    fn games_replay_under_the_rules_that_judged_them() {
+        let fen = "x-1-1-1/-------/1-1-1-1/-------/1-1-1-1/-------/1-1-1-o x 0 1";
+        let mut pos = Position::from_fen(fen, Rules::Uai).unwrap();
+        let mut moves = Vec::new();
+        for _ in 0..50 {
+            let mv = pos.legal_moves()[0];
+            moves.push(format!("\"{mv}\""));
+            pos.make_move(mv);
+        }
+        let line = |rules: &str| {
+            format!(
+                r#"{{"id":0,"variant":"ataxx","players":["a","b"],"fen":"{fen}","result":"1/2-1/2","moves":[{}]{rules}}}"#,
+                moves.join(",")
+            )
+        };
+        let file = std::env::temp_dir().join(format!("tune-replay-{}.jsonl", std::process::id()));
+        for (rules, positions) in [
+            ("", 50),
+            (r#","rules":"engine""#, 50),
+            (r#","rules":"2008""#, 45),
+            (r#","rules":"text""#, 25),
+        ] {
+            std::fs::write(&file, line(rules) + "\n").unwrap();
+            let mut seen = 0;
+            let games =
+                replay::<Position>(&[file.to_str().unwrap()], |_, _, _, _| seen += 1).unwrap();
+            assert_eq!((games, seen), (1, positions), "{rules}");
+        }
+        let _ = std::fs::remove_file(&file);
+    }
 }

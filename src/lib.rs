@@ -24,8 +24,9 @@
 //! Dependencies point downwards only: `games/` imports neither `search/` nor `protocol/`
 //! (the test `layers::rules_stand_alone` fails if it does), the search knows games only
 //! through the trait, and front ends drive the search through its facade. A new game
-//! adds its rules folder, a dialect in `protocol/text/`, one line in
-//! `variant::Variant`, its options in `app`, and a four-line binary.
+//! adds its rules folder (with its rule sets: `Game::Rules`), a dialect in
+//! `protocol/text/`, its `Variant` and `Dialect` in `variant`, its options in `app`, and
+//! a four-line binary.
 
 pub mod app;
 pub mod bench;

@@ -18,7 +18,7 @@ use crate::protocol::text::ataxx2008::Ataxx2008;
 use crate::protocol::text::loa::{self, LoaText, LogSink};
 use crate::protocol::text::reversi::ReversiText;
 use crate::protocol::{input, text};
-use crate::variant::Variant;
+use crate::variant::{Dialect, Variant};
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, IsTerminal, Write};
 use std::process::ExitCode;
@@ -93,14 +93,13 @@ pub fn run(variant: Variant, args: &[String]) -> u8 {
             Variant::Loa => Some(course_args(&p)?),
             _ => None,
         };
-        let edition_2008 = match p.value("--edition") {
-            None | Some("2016") => false,
-            Some("2008") => true,
-            Some(other) => return Err(format!("unknown edition '{other}' (2016 or 2008)")),
+        let dialect = match p.value("--edition") {
+            None => variant.dialect(),
+            Some(name) => edition(variant, name)?,
         };
-        Ok((p, debug, course, edition_2008))
+        Ok((p, debug, course, dialect))
     });
-    let (p, debug, course, edition_2008) = match parsed {
+    let (p, debug, course, dialect) = match parsed {
         Ok(x) => x,
         Err(e) => {
             eprintln!("{bin}: {e}\n{help}");
@@ -109,18 +108,32 @@ pub fn run(variant: Variant, args: &[String]) -> u8 {
     };
     init_logging(debug);
     let informs = p.any(&["--help", "--version", "--display"]);
-    match variant {
-        Variant::Ataxx if edition_2008 => cli::run_parsed::<Ataxx2008>(bin, &p, &help, ()),
-        Variant::Ataxx => cli::run_parsed::<AtaxxText>(bin, &p, &help, ()),
-        Variant::Reversi => match p.words.first().map(String::as_str) {
+    match dialect {
+        Dialect::Ataxx2008 => cli::run_parsed::<Ataxx2008>(bin, &p, &help, ()),
+        Dialect::Ataxx2016 => cli::run_parsed::<AtaxxText>(bin, &p, &help, ()),
+        Dialect::Reversi => match p.words.first().map(String::as_str) {
             Some("solve") if !informs => solve(&p.words[1..]),
             _ => cli::run_parsed::<ReversiText>(bin, &p, &help, ()),
         },
-        Variant::Loa => match course {
+        Dialect::Loa => match course {
             Some(a) if a.course && !informs => course_session(a),
             _ => cli::run_parsed::<LoaText>(bin, &p, &help, loa::Options::default()),
         },
     }
+}
+
+/// `--edition NAME`: the game's dialect of that edition (`variant::Dialect::edition`);
+/// `Err` names the editions there are (`2016 or 2008`).
+fn edition(variant: Variant, name: &str) -> Result<Dialect, String> {
+    let dialects = variant.dialects();
+    dialects
+        .iter()
+        .copied()
+        .find(|d| d.edition() == Some(name))
+        .ok_or_else(|| {
+            let names: Vec<&str> = dialects.iter().filter_map(|d| d.edition()).collect();
+            format!("unknown edition '{}' ({})", safe(name), names.join(" or "))
+        })
 }
 
 /// `--debug N`, if given; `Err` for a value that is not a number.

@@ -70,6 +70,8 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     type Move: Copy + Eq + Hash + Debug + Display + Send + Sync + PackedMove + 'static;
     /// What `make_move` returns so `unmake_move` can restore the position.
     type Undo: Copy;
+    /// The game's rule sets; a position carries the one that judges it.
+    type Rules: RuleSet;
 
     /// Number of history-table slots; `history_index` maps every move below it.
     const HISTORY_SIZE: usize;
@@ -95,6 +97,9 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
 
     /// `Some` once the game is over under the position's rule set.
     fn outcome(&self) -> Option<Outcome>;
+
+    /// The rule set this position is judged by.
+    fn rule_set(&self) -> Self::Rules;
 
     /// True once the game is over: what the search asks at every node, so a game whose
     /// [`Game::outcome`] is expensive (Lines of Action's connectivity flood fill) can
@@ -225,16 +230,28 @@ pub enum SolvedOutcome {
     Draw,
 }
 
-/// Which rule set judges a position, where a game's rules depend on the protocol (Ataxx:
-/// the course text language ends a game after 25 consecutive jumps, UAI after 100 plies
-/// without a capture; Lines of Action: the text language's move limit against UGI's
-/// repetition rule). Games without such a difference ignore it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RuleSet {
-    /// The engine protocols' rules (UAI, UGI), also used by perft and bench.
-    Engine,
-    /// The course text language's rules.
-    Text,
+/// A game's rule sets: the editions of its rules that can judge a position (Ataxx: UAI's
+/// 100-ply rule, the 2016 course edition's 25 consecutive jumps, the 2008 edition's 45;
+/// Lines of Action: UGI's repetitions against the course's move limit; Reversi: one).
+/// Each game names its own as an enum ([`Game::Rules`]), so a rule set that only one
+/// protocol knows, like the 2008 edition's, is not folded into another.
+pub trait RuleSet: Copy + Eq + Hash + Debug + Send + Sync + 'static {
+    /// Every rule set of the game, each once.
+    const ALL: &'static [Self];
+    /// The engine protocols' rules (UAI, UGI, NBoard), also used by perft and bench.
+    const ENGINE: Self;
+
+    /// The rule set's name in results files and the PGN `Rules` tag, as the runner's
+    /// `-rules` takes it: `engine` for [`RuleSet::ENGINE`] wherever the game has more
+    /// than one, `text` for the course language's default edition (the names these
+    /// records had when the rule sets were only `engine` and `text`).
+    fn name(self) -> &'static str;
+
+    /// The rule set called `name` ([`RuleSet::name`], or another name the game accepts
+    /// for it, like Ataxx's `2016`).
+    fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|r| r.name() == name)
+    }
 }
 
 /// An opening: the position it starts from (Ataxx: blocks already applied) and the
@@ -309,16 +326,13 @@ pub trait Notation: Game {
     const SPEAKS_UAI: bool = false;
 
     /// The start position under `rules`.
-    fn startpos(rules: RuleSet) -> Self;
+    fn startpos(rules: Self::Rules) -> Self;
 
     /// Reads a position in the game's FEN (the UAI/UGI notation). `Err` is one line.
-    fn from_fen(fen: &str, rules: RuleSet) -> Result<Self, String>;
+    fn from_fen(fen: &str, rules: Self::Rules) -> Result<Self, String>;
 
     /// The position as FEN.
     fn fen(&self) -> String;
-
-    /// The rule set this position is judged by.
-    fn rule_set(&self) -> RuleSet;
 
     /// Parses a move in protocol notation (UAI/UGI: `f2`, `b1d3`, `d3`, `0000`); `None`
     /// unless it is legal here.
@@ -331,7 +345,7 @@ pub trait Notation: Game {
     /// notation from the start position (`#` starts a comment). Games with more opening
     /// syntax (Ataxx's `block`) override it. An opening that already ends the game is
     /// refused: there would be nothing to play.
-    fn opening(line: &str, rules: RuleSet) -> Result<Opening<Self>, String> {
+    fn opening(line: &str, rules: Self::Rules) -> Result<Opening<Self>, String> {
         let line = line.split('#').next().unwrap_or("").trim();
         let base = if line.contains('/') {
             Self::from_fen(line, rules)?
@@ -406,18 +420,12 @@ pub trait Tunable: Game {
 }
 
 /// The tournament runner's policy for judging games between engines. Every item has a
-/// default (no adjudication, rule sets differ), so a game writes `impl Referee for G {}`
+/// default (no adjudication), so a game writes `impl Referee for G {}`
 /// unless it offers more.
 pub trait Referee: Game {
     /// Whether material adjudication means anything in this game (Ataxx: yes; in Lines
     /// of Action fewer pieces are easier to connect, in Reversi discs swing wildly).
     const MATERIAL_ADJUDICATION: bool = false;
-
-    /// Whether the text language's rules ([`RuleSet::Text`]) and the engine protocols'
-    /// ([`RuleSet::Engine`]) end every game alike, so a match between engines of both
-    /// kinds is judged by rules both know (Reversi: yes; Ataxx: 25 consecutive jumps
-    /// against 100 plies; LOA: a move limit against repetitions).
-    const RULE_SETS_AGREE: bool = false;
 
     /// A material count of one side (pieces on the board), for the runner's material
     /// adjudication where [`Referee::MATERIAL_ADJUDICATION`] offers it. Default 0.

@@ -16,16 +16,17 @@
 //!   command line.
 //! - [`app`]: the one `main` of every binary (logging, the shared command line, the
 //!   subcommands, the choice of protocol and dialect); `src/bin/*.rs` only name a game.
-//! - [`variant`]: the one list of games, each with its dialect, for tools that pick a
-//!   game at run time.
+//! - [`variant`]: the one list of games, each with its text dialects (editions) and
+//!   the names of its rule sets, for tools that pick a game at run time.
 //! - [`rng`]: the one seeded generator (SplitMix64) behind every "same seed, same
 //!   result" promise.
 //!
 //! Dependencies point downwards only: `games/` imports neither `search/` nor `protocol/`
 //! (the test `layers::rules_stand_alone` fails if it does), the search knows games only
 //! through the trait, and front ends drive the search through its facade. A new game
-//! adds its rules folder, a dialect in `protocol/text/`, one line in
-//! `variant::Variant`, its options in `app`, and a four-line binary.
+//! adds its rules folder (with its rule sets: `Game::Rules`), a dialect in
+//! `protocol/text/`, its `Variant` and `Dialect` in `variant`, its options in `app`, and
+//! a four-line binary.
 
 pub mod app;
 pub mod bench;

@@ -1,20 +1,22 @@
-//! The one list of games, with the course text dialect each is played through.
+//! The one list of games, each with the course text dialects (editions) it is played
+//! through, and the names of its rule sets.
 //!
-//! Tools that pick a game at run time (the tournament runner's `-variant`, the tuner)
-//! go through [`Variant`], so adding a game touches its rules folder, its dialect and
-//! one line here.
+//! Tools that pick a game at run time (the tournament runner's `-variant` and `-rules`,
+//! the tuner) go through [`Variant`] and [`Dialect`], so adding a game touches its rules
+//! folder, its dialect and a few lines here; adding an edition of a game's text language
+//! (Ataxx's 2008 one) adds a [`Dialect`].
 
-use crate::game::Notation;
+use crate::game::{Game, Notation, RuleSet};
 use crate::protocol::text::{self, TextDialect, TextProtocol};
 
 /// Everything a game offers the layers above the search, as one bound: its rules and
-/// notation ([`crate::game::GameIo`]) through its course text dialect, which also knows how its
-/// lines are driven from outside.
+/// notation ([`crate::game::GameIo`]) through one of its course text dialects, which also
+/// knows how its lines are driven from outside.
 pub trait Playable: TextDialect + TextProtocol<Game = <Self as TextDialect>::Game> {}
 
 impl<D> Playable for D where D: TextDialect + TextProtocol<Game = <D as TextDialect>::Game> {}
 
-/// Something to do with whichever game was chosen at run time.
+/// Something to do with whichever game (and dialect) was chosen at run time.
 pub trait VariantVisitor {
     /// What it returns.
     type Output;
@@ -30,17 +32,41 @@ pub enum Variant {
     Reversi,
 }
 
+/// A course text dialect: one edition of one game's text language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// `ataxx.txt`, the 2016 edition (the `ataxx` binary's default).
+    Ataxx2016,
+    /// `ataxx-2008.txt` (`ataxx --edition 2008`): 45 consecutive jumps end a game.
+    Ataxx2008,
+    /// `loa.txt`.
+    Loa,
+    /// `reversi.txt`.
+    Reversi,
+}
+
 impl Variant {
     /// Every game, in the order help texts list them.
     pub const ALL: &'static [Variant] = &[Variant::Ataxx, Variant::Loa, Variant::Reversi];
 
-    /// Runs `visitor` with this game's types.
-    pub fn visit<V: VariantVisitor>(self, visitor: V) -> V::Output {
+    /// The game's text dialects, its default (what its binary speaks without
+    /// `--edition`) first.
+    pub fn dialects(self) -> &'static [Dialect] {
         match self {
-            Variant::Ataxx => visitor.visit::<text::ataxx::AtaxxText>(),
-            Variant::Loa => visitor.visit::<text::loa::LoaText>(),
-            Variant::Reversi => visitor.visit::<text::reversi::ReversiText>(),
+            Variant::Ataxx => &[Dialect::Ataxx2016, Dialect::Ataxx2008],
+            Variant::Loa => &[Dialect::Loa],
+            Variant::Reversi => &[Dialect::Reversi],
         }
+    }
+
+    /// The game's default dialect.
+    pub fn dialect(self) -> Dialect {
+        self.dialects()[0]
+    }
+
+    /// Runs `visitor` with this game's types, through its default dialect.
+    pub fn visit<V: VariantVisitor>(self, visitor: V) -> V::Output {
+        self.dialect().visit(visitor)
     }
 
     /// The game's name (`ataxx`, ...), as `-variant` takes it.
@@ -59,11 +85,112 @@ impl Variant {
     pub fn from_name(name: &str) -> Option<Variant> {
         Variant::ALL.iter().copied().find(|v| v.name() == name)
     }
+
+    /// The names of the game's rule sets ([`RuleSet::name`]: `engine`, `text`, `2008`).
+    pub fn rule_sets(self) -> Vec<&'static str> {
+        struct Names;
+        impl VariantVisitor for Names {
+            type Output = Vec<&'static str>;
+            fn visit<D: Playable>(self) -> Vec<&'static str> {
+                let all = <<D as TextDialect>::Game as Game>::Rules::ALL;
+                all.iter().map(|r| r.name()).collect()
+            }
+        }
+        self.visit(Names)
+    }
+
+    /// The rule set `name` names in this game, by its own name ([`RuleSet::name`]):
+    /// `engine`, `uai` and `ugi` name the engine protocols' rules, `text` those of the
+    /// default dialect, any other word a rule set of the game's own (Ataxx's `2008`,
+    /// `2016`). `None` for a name the game does not know.
+    pub fn rules_named(self, name: &str) -> Option<&'static str> {
+        struct Named<'a>(&'a str);
+        impl VariantVisitor for Named<'_> {
+            type Output = Option<&'static str>;
+            fn visit<D: Playable>(self) -> Option<&'static str> {
+                rules_named::<D>(self.0).map(RuleSet::name)
+            }
+        }
+        self.visit(Named(name))
+    }
+
+    /// The dialect that plays by the rule set called `rules` (a name from
+    /// [`Variant::rules_named`]), else the default: the one a run judged by those rules
+    /// drives its text engines in.
+    pub fn dialect_for(self, rules: Option<&str>) -> Dialect {
+        self.dialects()
+            .iter()
+            .copied()
+            .find(|d| Some(d.rules_name()) == rules)
+            .unwrap_or(self.dialect())
+    }
+}
+
+impl Dialect {
+    /// Every dialect, each game's default first.
+    pub const ALL: &'static [Dialect] = &[
+        Dialect::Ataxx2016,
+        Dialect::Ataxx2008,
+        Dialect::Loa,
+        Dialect::Reversi,
+    ];
+
+    /// The game it is a dialect of.
+    pub fn variant(self) -> Variant {
+        match self {
+            Dialect::Ataxx2016 | Dialect::Ataxx2008 => Variant::Ataxx,
+            Dialect::Loa => Variant::Loa,
+            Dialect::Reversi => Variant::Reversi,
+        }
+    }
+
+    /// The edition's name, for games with more than one (`ataxx --edition 2008`).
+    pub fn edition(self) -> Option<&'static str> {
+        match self {
+            Dialect::Ataxx2016 => Some("2016"),
+            Dialect::Ataxx2008 => Some("2008"),
+            Dialect::Loa | Dialect::Reversi => None,
+        }
+    }
+
+    /// Runs `visitor` with this dialect's types.
+    pub fn visit<V: VariantVisitor>(self, visitor: V) -> V::Output {
+        match self {
+            Dialect::Ataxx2016 => visitor.visit::<text::ataxx::AtaxxText>(),
+            Dialect::Ataxx2008 => visitor.visit::<text::ataxx2008::Ataxx2008>(),
+            Dialect::Loa => visitor.visit::<text::loa::LoaText>(),
+            Dialect::Reversi => visitor.visit::<text::reversi::ReversiText>(),
+        }
+    }
+
+    /// The name of the rule set its games are played by ([`TextProtocol::RULES`]).
+    pub fn rules_name(self) -> &'static str {
+        struct Rules;
+        impl VariantVisitor for Rules {
+            type Output = &'static str;
+            fn visit<D: Playable>(self) -> &'static str {
+                <D as TextProtocol>::RULES.name()
+            }
+        }
+        self.visit(Rules)
+    }
+}
+
+/// The rule set `name` names in the game of dialect `D`: `engine` (or `uai`, `ugi`) the
+/// engine protocols', `text` the one `D` plays by, any other word the game's own
+/// ([`RuleSet::from_name`]). Private: `text` means the game's default dialect's rules
+/// only when `D` is that dialect, as [`Variant::rules_named`] makes sure.
+fn rules_named<D: TextProtocol>(name: &str) -> Option<<D::Game as Game>::Rules> {
+    match name {
+        "engine" | "uai" | "ugi" => Some(<D::Game as Game>::Rules::ENGINE),
+        "text" => Some(D::RULES),
+        _ => <D::Game as Game>::Rules::from_name(name),
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Variant;
+    use super::{Dialect, Variant};
 
     #[test]
     fn names_round_trip() {
@@ -71,5 +198,39 @@ mod tests {
             assert_eq!(Variant::from_name(v.name()), Some(v));
         }
         assert_eq!(Variant::from_name("chess"), None);
+    }
+
+    /// Every dialect is listed under its game, the default first; every rule set's name
+    /// reads back to itself, and each dialect is the one its own rules pick.
+    #[test]
+    fn dialects_and_rule_sets_round_trip() {
+        for &d in Dialect::ALL {
+            assert!(d.variant().dialects().contains(&d), "{d:?}");
+            assert_eq!(d.variant().dialect_for(Some(d.rules_name())), d);
+        }
+        for &v in Variant::ALL {
+            assert_eq!(v.dialects()[0], v.dialect());
+            assert_eq!(v.dialect_for(None), v.dialect());
+            for name in v.rule_sets() {
+                assert_eq!(v.rules_named(name), Some(name), "{v:?} {name}");
+            }
+            for word in ["engine", "uai", "ugi", "text"] {
+                assert!(v.rules_named(word).is_some(), "{v:?} {word}");
+            }
+            assert_eq!(v.rules_named("1999"), None);
+        }
+        assert_eq!(Variant::Ataxx.rule_sets(), ["engine", "text", "2008"]);
+        assert_eq!(Variant::Ataxx.rules_named("2016"), Some("text"));
+        assert_eq!(Variant::Ataxx.rules_named("uai"), Some("engine"));
+        assert_eq!(Variant::Ataxx.dialect_for(Some("2008")), Dialect::Ataxx2008);
+        // A run judged by the engine rules drives text engines in the default dialect.
+        assert_eq!(
+            Variant::Ataxx.dialect_for(Some("engine")),
+            Dialect::Ataxx2016
+        );
+        assert_eq!(Variant::Loa.rule_sets(), ["engine", "text"]);
+        assert_eq!(Variant::Reversi.rule_sets(), ["standard"]);
+        assert_eq!(Variant::Reversi.rules_named("text"), Some("standard"));
+        assert_eq!(Variant::Loa.rules_named("2008"), None);
     }
 }

@@ -16,7 +16,7 @@ fn model_matches_evaluate<G: GameIo>(seed: u64) {
     let mut moves = Vec::new();
     let mut checked = 0;
     for _ in 0..40 {
-        let mut pos = G::startpos(RuleSet::Engine);
+        let mut pos = G::startpos(G::Rules::ENGINE);
         while !pos.is_over() {
             let (terms, phase) = pos.eval_terms();
             let phase = phase.fraction();

@@ -218,8 +218,8 @@ mod loa {
 
     use super::{assert_all_converted, find_positions};
     use crate::common::prover::Prover;
-    use engine::game::{RuleSet, Side};
-    use engine::games::loa::Position;
+    use engine::game::Side;
+    use engine::games::loa::{Position, Rules};
     use engine::protocol::text::loa::{AI_NODES, AI_TIME_CAP};
     use engine::rng::SplitMix64;
     use engine::search::{Limits, Searcher};
@@ -239,7 +239,7 @@ mod loa {
             pos.side_to_move(),
             0,
             1,
-            RuleSet::Text,
+            Rules::Text,
         )
         .expect("a valid board")
     }
@@ -252,7 +252,7 @@ mod loa {
         let mut out = Vec::new();
         for game in 0..games {
             let mut searcher = Searcher::<Position>::new(1);
-            let mut pos = Position::startpos(RuleSet::Engine);
+            let mut pos = Position::startpos(Rules::Ugi);
             let mut seen = Vec::new();
             let opening = 2 + rng.below(6);
             while !pos.is_over() && seen.len() < 200 {
@@ -286,7 +286,7 @@ mod loa {
     #[test]
     fn solver_sanity() {
         // Black to move joins its two pieces with c2-b1: a win in one.
-        let mut pos = Position::from_fen("o6o/8/8/8/8/8/2x5/x7 x", RuleSet::Text).unwrap();
+        let mut pos = Position::from_fen("o6o/8/8/8/8/8/2x5/x7 x", Rules::Text).unwrap();
         assert_eq!(prover().win_distance(&mut pos, 3), Some(1));
     }
 }

@@ -178,19 +178,19 @@ fn search_plays_legal_moves<G: SelfPlay>(
     }
 }
 
-/// Random strings from `alphabet` never panic the FEN reader (under either rule set;
+/// Random strings from `alphabet` never panic the FEN reader (under every rule set;
 /// its errors are one line) or the move parser; `more` feeds each string to the game's
 /// other parsers.
 fn junk_never_panics<G: GameIo>(seed: u64, alphabet: &str, max_len: usize, more: impl Fn(&str)) {
     let mut rng = SplitMix64::new(seed);
     let alphabet: Vec<char> = alphabet.chars().collect();
-    let pos = G::startpos(RuleSet::Engine);
+    let pos = G::startpos(G::Rules::ENGINE);
     for _ in 0..20_000 {
         let len = rng.below(max_len);
         let s: String = (0..len)
             .map(|_| alphabet[rng.below(alphabet.len())])
             .collect();
-        for rules in [RuleSet::Engine, RuleSet::Text] {
+        for &rules in G::Rules::ALL {
             if let Err(e) = G::from_fen(&s, rules) {
                 assert!(!e.contains('\n'), "{e:?}");
             }
@@ -295,8 +295,8 @@ mod loa {
     //! limit.
 
     use super::{junk_never_panics, self_play, SelfPlay};
-    use engine::game::{Benchmark, Game, RuleSet};
-    use engine::games::loa::{Move, Position};
+    use engine::game::{Benchmark, Game};
+    use engine::games::loa::{Move, Position, Rules};
     use engine::rng::SplitMix64;
 
     /// What one LOA game remembers for its checks.
@@ -338,13 +338,13 @@ mod loa {
                 "x6x/1o4o1/8/3xo3/3ox3/8/1o4o1/x6x x 0 1",
             ];
             let rules = if game.is_multiple_of(2) {
-                RuleSet::Engine
+                Rules::Ugi
             } else {
-                RuleSet::Text
+                Rules::Text
             };
             let fen = STARTS[rng.below(STARTS.len())];
             let mut pos = Position::from_fen(fen, rules).expect("valid start");
-            if rules == RuleSet::Text && game % 4 == 1 {
+            if rules == Rules::Text && game % 4 == 1 {
                 pos.set_move_limit(10 + rng.below(40) as u32);
             }
             pos
@@ -374,7 +374,7 @@ mod loa {
             assert_eq!(self.repetitions(), naive, "{fen}");
             assert_eq!(
                 self.is_repetition(),
-                self.rules() == RuleSet::Engine && naive >= 1 && self.connected_winner().is_none()
+                self.rules() == Rules::Ugi && naive >= 1 && self.connected_winner().is_none()
             );
             // LOA's own `is_over` and `outcome` agree with each other and the trait's.
             assert_eq!(self.is_over(), self.outcome().is_some(), "{fen}");
@@ -438,7 +438,7 @@ mod reversi {
     //! The exact solver only ever plays legal moves and keeps its score along its line.
 
     use super::{junk_never_panics, search_plays_legal_moves, self_play, SelfPlay};
-    use engine::game::{Game, Notation, Outcome, RuleSet, Side};
+    use engine::game::{Game, Notation, Outcome, Side};
     use engine::games::reversi::solve::Solver;
     use engine::games::reversi::{Move, Position};
     use engine::rng::SplitMix64;
@@ -458,18 +458,12 @@ mod reversi {
         }
 
         fn start(_: &mut SplitMix64, _: usize) -> Position {
-            Position::startpos(RuleSet::Engine)
+            Position::startpos()
         }
 
         fn check_position(&self, _: &mut (), moves: &[Move]) {
-            assert_eq!(
-                Position::from_fen(&self.to_fen(), RuleSet::Engine).unwrap(),
-                *self
-            );
-            assert_eq!(
-                Position::from_obf(&self.to_obf(), RuleSet::Engine).unwrap(),
-                *self
-            );
+            assert_eq!(Position::from_fen(&self.to_fen()).unwrap(), *self);
+            assert_eq!(Position::from_obf(&self.to_obf()).unwrap(), *self);
             for &mv in moves {
                 assert_eq!(Move::parse_text(&mv.text()).unwrap(), mv);
             }
@@ -555,17 +549,17 @@ mod reversi {
     #[test]
     fn junk_text_never_panics() {
         junk_never_panics::<Position>(5, "xXoObBwW012345678990/ -;.é\t", 80, |s| {
-            let _ = Position::from_obf(s, RuleSet::Engine);
+            let _ = Position::from_obf(s);
             let _ = Move::parse_text(s);
         });
         // Every prefix of a good FEN and OBF line.
         let fen = "xxxxxxxx/oooooooo/8/3ox3/3xo3/8/8/7x o";
         for i in 0..=fen.len() {
-            let _ = Position::from_fen(&fen[..i], RuleSet::Engine);
+            let _ = Position::from_fen(&fen[..i]);
         }
         let obf = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38;";
         for i in 0..=obf.len() {
-            let _ = Position::from_obf(&obf[..i], RuleSet::Engine);
+            let _ = Position::from_obf(&obf[..i]);
         }
     }
 }

@@ -2,11 +2,11 @@
 //! by one move, captures that connect or disconnect, jumping own pieces but not enemy
 //! ones, the pass, the third repetition (engine rules) and the move limit (text rules).
 
-use engine::game::{Benchmark, Game, Notation, Outcome, Referee, RuleSet, Side};
+use engine::game::{Benchmark, Game, Notation, Outcome, Referee, Side};
 use engine::games::loa::bitboard::groups;
-use engine::games::loa::{parse_square, Move, Position};
+use engine::games::loa::{parse_square, Move, Position, Rules};
 
-fn pos(fen: &str, rules: RuleSet) -> Position {
+fn pos(fen: &str, rules: Rules) -> Position {
     Position::from_fen(fen, rules).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
@@ -21,7 +21,7 @@ fn sq(name: &str) -> u8 {
 
 #[test]
 fn start_position_basics() {
-    let p = Position::startpos(RuleSet::Engine);
+    let p = Position::startpos(Rules::Ugi);
     assert_eq!(p.legal_moves().len(), 36);
     assert_eq!(p.side_to_move(), Side::First);
     assert_eq!(p.count(Side::First), 12);
@@ -42,7 +42,7 @@ fn start_position_basics() {
 fn both_connected_by_one_move_the_mover_wins() {
     // White e8 slides 3 down column e (e8, e5, e1) and captures black's lone e5: black
     // is left with d1 e1 (connected), white with c3 d4 e5 (connected).
-    let mut p = pos("4o3/8/8/4x3/3o4/2o5/8/3xx3 o 0 1", RuleSet::Engine);
+    let mut p = pos("4o3/8/8/4x3/3o4/2o5/8/3xx3 o 0 1", Rules::Ugi);
     assert!(!p.is_over());
     let m = mv(&p, "e8e5");
     assert!(p.is_capture(m));
@@ -51,7 +51,7 @@ fn both_connected_by_one_move_the_mover_wins() {
     assert_eq!(p.end_reason(), "both connected, mover wins");
     assert!(p.legal_moves().is_empty());
     // The same board read from FEN: the side that just moved (white) has won.
-    let q = pos(&p.to_fen(), RuleSet::Engine);
+    let q = pos(&p.to_fen(), Rules::Ugi);
     assert_eq!(q.outcome(), Some(Outcome::Win(Side::Second)));
 }
 
@@ -59,7 +59,7 @@ fn both_connected_by_one_move_the_mover_wins() {
 fn a_capture_can_connect_the_victim() {
     // The diagonal c1-h6 holds c1 and e3: black c1 moves 2 and takes white's lone e3,
     // leaving white a7 b8, which are connected. Black (c1, h1) is not: white wins.
-    let mut p = pos("1o6/o7/8/8/8/4o3/8/2x4x x 0 1", RuleSet::Engine);
+    let mut p = pos("1o6/o7/8/8/8/4o3/8/2x4x x 0 1", Rules::Ugi);
     assert!(!p.is_over());
     let m = mv(&p, "c1e3");
     assert!(p.is_capture(m));
@@ -72,7 +72,7 @@ fn a_capture_can_connect_the_victim() {
 fn a_capture_can_disconnect_the_victim() {
     // White's chain a8 b7 c6 (and a lone h1); column b holds b7 and b5, so black b5
     // moves 2 and takes the chain's middle, splitting it.
-    let mut p = pos("o7/1o6/2o5/1x6/8/8/6x1/7o x 0 1", RuleSet::Engine);
+    let mut p = pos("o7/1o6/2o5/1x6/8/8/6x1/7o x 0 1", Rules::Ugi);
     assert_eq!(groups(p.pieces(Side::Second)), 2);
     let m = mv(&p, "b5b7");
     assert!(p.is_capture(m));
@@ -91,20 +91,20 @@ fn a_capture_can_disconnect_the_victim() {
 fn jumping_own_pieces_but_not_enemy_ones() {
     let a1d1 = Move::new(sq("a1"), sq("d1"));
     // Row 1 holds a1 b1 c1 (3 pieces): a1 jumps b1 and c1 to d1.
-    let p = pos("o6o/8/8/5x2/8/8/8/xxx5 x 0 1", RuleSet::Engine);
+    let p = pos("o6o/8/8/5x2/8/8/8/xxx5 x 0 1", Rules::Ugi);
     assert!(p.is_legal(a1d1));
     assert!(p.legal_moves().contains(&a1d1));
     // With b1 white, a1 would cross an enemy piece.
-    let p = pos("o6o/8/8/5x2/8/8/8/xox5 x 0 1", RuleSet::Engine);
+    let p = pos("o6o/8/8/5x2/8/8/8/xox5 x 0 1", Rules::Ugi);
     assert!(!p.is_legal(a1d1));
     assert!(!p.legal_moves().contains(&a1d1));
     // Jumping b1 and landing on white's d1 captures it.
-    let p = pos("o6o/8/8/5x2/8/8/8/xx1o4 x 0 1", RuleSet::Engine);
+    let p = pos("o6o/8/8/5x2/8/8/8/xx1o4 x 0 1", Rules::Ugi);
     assert!(p.is_legal(a1d1));
     assert!(p.is_capture(a1d1));
     assert!(!Game::is_quiet(&p, a1d1));
     // Landing on an own piece is not allowed, and the length must equal the count.
-    let p = pos("o6o/8/8/5x2/8/8/8/x1xx4 x 0 1", RuleSet::Engine);
+    let p = pos("o6o/8/8/5x2/8/8/8/x1xx4 x 0 1", Rules::Ugi);
     assert!(!p.is_legal(a1d1));
     assert!(!p.is_legal(Move::new(sq("a1"), sq("c1"))));
     assert!(!p
@@ -116,7 +116,7 @@ fn jumping_own_pieces_but_not_enemy_ones() {
 #[test]
 fn pass_only_without_moves() {
     // Black a1 and h8 are walled in by white on every line: black must pass.
-    let mut p = pos("6ox/6oo/8/8/8/8/oo6/xo6 x 0 1", RuleSet::Engine);
+    let mut p = pos("6ox/6oo/8/8/8/8/oo6/xo6 x 0 1", Rules::Ugi);
     assert!(!p.is_over());
     assert_eq!(p.legal_moves(), vec![Move::PASS]);
     assert!(p.is_legal(Move::PASS));
@@ -136,7 +136,7 @@ fn pass_only_without_moves() {
 
 #[test]
 fn a_connected_side_at_setup_ends_the_game() {
-    let p = pos("8/8/8/3xx3/8/8/o6o/8 o 0 1", RuleSet::Engine);
+    let p = pos("8/8/8/3xx3/8/8/o6o/8 o 0 1", Rules::Ugi);
     assert_eq!(p.outcome(), Some(Outcome::Win(Side::First)));
     assert_eq!(p.end_reason(), "black connected");
     assert!(p.legal_moves().is_empty());
@@ -172,7 +172,7 @@ fn find_cycle(p: &mut Position) -> [Move; 4] {
 
 #[test]
 fn third_repetition_draws_under_engine_rules_only() {
-    for rules in [RuleSet::Engine, RuleSet::Text] {
+    for rules in [Rules::Ugi, Rules::Text] {
         let mut p = Position::startpos(rules);
         let start_hash = p.hash();
         let cycle = find_cycle(&mut p);
@@ -186,20 +186,20 @@ fn third_repetition_draws_under_engine_rules_only() {
             assert_eq!(p.repetitions(), expect_rep);
         }
         match rules {
-            RuleSet::Engine => {
+            Rules::Ugi => {
                 assert_eq!(p.outcome(), Some(Outcome::Draw));
                 assert!(p.is_over());
                 assert_eq!(p.end_reason(), "third repetition");
                 assert!(p.legal_moves().is_empty());
             }
-            RuleSet::Text => {
+            Rules::Text => {
                 assert_eq!(p.outcome(), None, "no repetition rule in the text language");
                 assert!(!p.is_repetition());
             }
         }
     }
     // After one cycle the search sees a repetition (engine rules), not yet a draw.
-    let mut p = Position::startpos(RuleSet::Engine);
+    let mut p = Position::startpos(Rules::Ugi);
     let cycle = find_cycle(&mut p);
     for &m in &cycle {
         p.make_move(m);
@@ -211,7 +211,7 @@ fn third_repetition_draws_under_engine_rules_only() {
 
 #[test]
 fn move_limit_ties_under_text_rules() {
-    let mut p = Position::startpos(RuleSet::Text);
+    let mut p = Position::startpos(Rules::Text);
     assert_eq!(p.move_limit(), 30);
     p.set_move_limit(2);
     for i in 0..4 {
@@ -224,7 +224,7 @@ fn move_limit_ties_under_text_rules() {
     assert_eq!(p.end_reason(), "move limit");
     assert!(p.legal_moves().is_empty());
     // No limit under the engine rules.
-    let mut e = Position::startpos(RuleSet::Engine);
+    let mut e = Position::startpos(Rules::Ugi);
     e.set_move_limit(2);
     for _ in 0..4 {
         let m = e.legal_moves()[0];
@@ -236,7 +236,7 @@ fn move_limit_ties_under_text_rules() {
 #[test]
 fn a_win_on_the_last_allowed_move_is_a_win() {
     // White's 30th move (59 plies played) connects: g4 slides 1 along row 4 to f4.
-    let mut p = pos("8/8/8/3oo3/6o1/8/x6x/8 o 0 30", RuleSet::Text);
+    let mut p = pos("8/8/8/3oo3/6o1/8/x6x/8 o 0 30", Rules::Text);
     assert_eq!(p.plies_played(), 59);
     assert!(!p.is_over());
     let m = mv(&p, "g4f4");
@@ -245,7 +245,7 @@ fn a_win_on_the_last_allowed_move_is_a_win() {
     assert_eq!(p.outcome(), Some(Outcome::Win(Side::Second)));
     assert_eq!(p.end_reason(), "white connected");
     // Another move there reaches the limit without a win.
-    let mut p = pos("8/8/8/3oo3/6o1/8/x6x/8 o 0 30", RuleSet::Text);
+    let mut p = pos("8/8/8/3oo3/6o1/8/x6x/8 o 0 30", Rules::Text);
     let m = mv(&p, "g4g3");
     p.make_move(m);
     assert_eq!(p.outcome(), Some(Outcome::Draw));

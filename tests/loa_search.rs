@@ -3,8 +3,8 @@
 //! positions. The positions come from random play and are proven here by an exhaustive
 //! solver, so the test does not trust the search to check itself.
 
-use engine::game::{Benchmark, Notation, Outcome, RuleSet};
-use engine::games::loa::Position;
+use engine::game::{Benchmark, Notation, Outcome};
+use engine::games::loa::{Position, Rules};
 use engine::search::{Features, Limits, Searcher};
 use std::sync::atomic::AtomicBool;
 
@@ -88,7 +88,7 @@ fn search_with(
 #[test]
 fn takes_a_win_in_one() {
     for fen in WIN_IN_ONE {
-        let pos = Position::from_fen(fen, RuleSet::Engine).unwrap();
+        let pos = Position::from_fen(fen, Rules::Ugi).unwrap();
         assert!(wins_within(&mut pos.clone(), 1), "{fen}");
         for depth in 1..=3 {
             let (best, plies) = search(&pos, depth);
@@ -110,7 +110,7 @@ fn finds_a_win_in_two_at_depth_3_and_4() {
     // Full width at depths 3 and 4; the selective search (the default) reduces late
     // moves by 3 plies, so it is given depth 8 to see the same three plies.
     for fen in WIN_IN_TWO {
-        let pos = Position::from_fen(fen, RuleSet::Engine).unwrap();
+        let pos = Position::from_fen(fen, Rules::Ugi).unwrap();
         assert!(!wins_within(&mut pos.clone(), 1), "{fen}: a win in one");
         assert!(wins_within(&mut pos.clone(), 3), "{fen}: no win in two");
         for (depth, features) in [
@@ -134,7 +134,7 @@ fn searches_bench_positions_with_legal_moves() {
     assert!(positions.len() >= 6);
     for pos in &positions {
         assert!(!pos.is_over(), "{pos:?}");
-        for rules in [RuleSet::Engine, RuleSet::Text] {
+        for rules in [Rules::Ugi, Rules::Text] {
             let pos = Position::from_fen(&pos.fen(), rules).unwrap();
             let mut searcher = Searcher::<Position>::new(4);
             let stop = AtomicBool::new(false);

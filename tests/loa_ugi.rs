@@ -5,8 +5,8 @@
 
 use crate::loa_harness_support;
 
-use engine::game::{Notation, RuleSet};
-use engine::games::loa::Position;
+use engine::game::Notation;
+use engine::games::loa::{Position, Rules};
 use loa_harness_support::Child;
 use std::path::Path;
 use std::time::Duration;
@@ -55,7 +55,7 @@ fn plays_and_answers_queries() {
     assert_eq!(ask(&mut e, "query result"), ["response none"]);
 
     let mv = bestmove(&mut e, "go depth 3");
-    let mut pos = Position::startpos(RuleSet::Engine);
+    let mut pos = Position::startpos(Rules::Ugi);
     pos.make_move(pos.parse_move("b1d3").unwrap());
     assert!(pos.parse_move(&mv).is_some(), "{mv} is not legal");
 
@@ -100,7 +100,7 @@ fn finished_games_answer_results() {
     // A win in one is taken.
     ask(&mut e, "position fen 4o3/8/8/4x3/3o4/2o5/8/3xx3 o 0 1");
     let mv = bestmove(&mut e, "go nodes 20000");
-    let mut pos = Position::from_fen("4o3/8/8/4x3/3o4/2o5/8/3xx3 o 0 1", RuleSet::Engine).unwrap();
+    let mut pos = Position::from_fen("4o3/8/8/4x3/3o4/2o5/8/3xx3 o 0 1", Rules::Ugi).unwrap();
     pos.make_move(pos.parse_move(&mv).expect("legal"));
     assert!(pos.is_over(), "{mv} does not win");
     drop(e);

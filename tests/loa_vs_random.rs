@@ -4,8 +4,8 @@
 //! quotes (20 games at the default budget):
 //! `cargo test --release --test tests loa_vs_random:: -- --ignored --nocapture`.
 
-use engine::game::{Outcome, RuleSet, Side};
-use engine::games::loa::Position;
+use engine::game::{Outcome, Side};
+use engine::games::loa::{Position, Rules};
 use engine::protocol::text::loa::AI_NODES;
 use engine::rng::SplitMix64;
 use engine::search::{Limits, Searcher};
@@ -25,7 +25,7 @@ fn play(games: u64, nodes: u64) -> (u32, u32, u32, f64) {
         };
         let mut rng = SplitMix64::new(1000 + g);
         let mut searcher = Searcher::<Position>::new(16);
-        let mut pos = Position::startpos(RuleSet::Text);
+        let mut pos = Position::startpos(Rules::Text);
         let mut ai_moves = 0;
         while !pos.is_over() {
             let mv = if pos.side_to_move() == ai {

@@ -92,8 +92,8 @@ mod ataxx {
     //! under the UAI rules.
 
     use super::{generic_walk_agrees, Row};
-    use engine::game::{Benchmark, Notation, RuleSet};
-    use engine::games::ataxx::Position;
+    use engine::game::{Benchmark, Notation};
+    use engine::games::ataxx::{Position, Rules};
     use std::path::PathBuf;
 
     fn table() -> Vec<Row<Position>> {
@@ -107,7 +107,7 @@ mod ataxx {
                 let mut cols = l.split('\t');
                 let fen = cols.next().unwrap();
                 Row {
-                    pos: <Position as Notation>::from_fen(fen, RuleSet::Engine).unwrap(),
+                    pos: <Position as Notation>::from_fen(fen, Rules::Uai).unwrap(),
                     counts: cols.map(|c| c.trim().parse().unwrap()).collect(),
                 }
             })
@@ -139,8 +139,8 @@ mod loa {
     //! depth 5 under the text rules).
 
     use super::{generic_walk_agrees, Row};
-    use engine::game::{Notation, RuleSet};
-    use engine::games::loa::Position;
+    use engine::game::Notation;
+    use engine::games::loa::{Position, Rules};
 
     /// Leaf counts for depths 1..=7 from the start position.
     const START_COUNTS: [u64; 7] = [
@@ -156,11 +156,11 @@ mod loa {
     fn start() -> Vec<Row<Position>> {
         vec![
             Row {
-                pos: Position::startpos(RuleSet::Engine),
+                pos: Position::startpos(Rules::Ugi),
                 counts: START_COUNTS.to_vec(),
             },
             Row {
-                pos: Position::startpos(RuleSet::Text),
+                pos: Position::startpos(Rules::Text),
                 counts: START_COUNTS[..5].to_vec(),
             },
         ]
@@ -175,10 +175,7 @@ mod loa {
 
     #[test]
     fn generic_walk_agrees_with_the_fast_one() {
-        generic_walk_agrees(
-            vec![<Position as Notation>::startpos(RuleSet::Engine)],
-            1..=4,
-        );
+        generic_walk_agrees(vec![<Position as Notation>::startpos(Rules::Ugi)], 1..=4);
     }
 }
 
@@ -187,8 +184,8 @@ mod reversi {
     //! one leaf at every deeper depth).
 
     use super::{generic_walk_agrees, Row};
-    use engine::game::{Benchmark, Notation, RuleSet};
-    use engine::games::reversi::Position;
+    use engine::game::{Benchmark, Notation};
+    use engine::games::reversi::{Position, Rules};
 
     /// Published perft of the Othello start position, depths 1 to 12.
     const START: [u64; 12] = [
@@ -208,7 +205,7 @@ mod reversi {
 
     fn start() -> Vec<Row<Position>> {
         vec![Row {
-            pos: Position::startpos(RuleSet::Engine),
+            pos: Position::startpos(),
             counts: START.to_vec(),
         }]
     }
@@ -227,7 +224,7 @@ mod reversi {
     #[test]
     fn generic_walk_agrees_with_the_fast_one() {
         generic_walk_agrees(
-            vec![<Position as Notation>::startpos(RuleSet::Engine)],
+            vec![<Position as Notation>::startpos(Rules::Standard)],
             0..=6,
         );
     }
@@ -237,7 +234,7 @@ mod reversi {
     #[test]
     fn finished_games_and_passes() {
         // Black a1, white h8: nobody can move.
-        let mut over = Position::from_fen("x7/8/8/8/8/8/8/7o x", RuleSet::Engine).unwrap();
+        let mut over = Position::from_fen("x7/8/8/8/8/8/8/7o x").unwrap();
         for depth in 1..=3 {
             assert_eq!(Benchmark::perft(&mut over, depth), 1);
             assert_eq!(engine::perft::perft(&mut over, depth), 0);
@@ -245,7 +242,7 @@ mod reversi {
         // White to move with no move (b1 is black's only target): a pass, then black's
         // b1, then the game is over (all discs black): the generic walk sees the third
         // ply empty.
-        let mut pass = Position::from_fen("xo6/8/8/8/8/8/8/8 o", RuleSet::Engine).unwrap();
+        let mut pass = Position::from_fen("xo6/8/8/8/8/8/8/8 o").unwrap();
         assert_eq!(pass.legal_moves().len(), 1);
         assert_eq!(Benchmark::perft(&mut pass, 1), 1);
         assert_eq!(Benchmark::perft(&mut pass, 2), 1);

@@ -3,7 +3,6 @@
 //! options (`--remote-timeout`, `--listen`), and NBoard chosen by its first command or
 //! by `--nboard`.
 
-use engine::game::RuleSet;
 use engine::games::reversi::Position;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -36,7 +35,7 @@ fn solve_ffo40_and_its_reply() {
     // #40 (20 empties; a2, +38) is the fastest of the suite.
     let ffo40 = FFO.lines().next().unwrap();
     assert!(ffo40.contains("A2:+38"));
-    let mut after = Position::from_obf(ffo40, RuleSet::Engine).unwrap();
+    let mut after = Position::from_obf(ffo40).unwrap();
     let a2 = engine::games::reversi::Move::parse_text("a2").unwrap();
     after.make_move(a2);
     let file = std::env::temp_dir().join(format!("reversi-solve-{}.obf", std::process::id()));

@@ -5,7 +5,6 @@
 //! positions are `#[ignore]`d (`cargo test --release --test tests reversi_ffo:: --
 //! --include-ignored` runs them all).
 
-use engine::game::RuleSet;
 use engine::games::reversi::solve::Solver;
 use engine::games::reversi::{parse_square, Move, Position};
 use std::path::PathBuf;
@@ -27,7 +26,7 @@ fn load(number: usize) -> (Position, Vec<(Move, i32)>) {
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     assert_eq!(lines.len(), if first == 20 { 20 } else { 10 }, "{file}");
     let line = lines[number - first];
-    let pos = Position::from_obf(line, RuleSet::Engine).expect("a valid OBF line");
+    let pos = Position::from_obf(line).expect("a valid OBF line");
     let answers = line
         .split(';')
         .skip(1)

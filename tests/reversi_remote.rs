@@ -14,7 +14,7 @@ use crate::common;
 
 use common::fake::{self, Fake};
 use common::Engine;
-use engine::game::{Outcome, RuleSet, Side};
+use engine::game::{Outcome, Side};
 use engine::games::reversi::{Move, Position};
 use engine::protocol::remote::port_for;
 use engine::protocol::text::reversi::{ai_move_line, parse_ai_move_line, result_line};
@@ -64,7 +64,7 @@ fn dump_lines(pos: &Position, user: Side, moves: usize) -> Vec<String> {
 /// The program still works after the game (`clear`, `dump`) and exits 0 on `quit`.
 fn clear_dump_quit(e: &Engine, user: Side) {
     e.send("clear");
-    let start = Position::startpos(RuleSet::Text);
+    let start = Position::startpos();
     assert_eq!(dump_of(e), dump_lines(&start, user, 0));
     e.send("quit");
     assert!(e.expect_exit(T).success());
@@ -73,7 +73,7 @@ fn clear_dump_quit(e: &Engine, user: Side) {
 /// A whole random game from the start (passes included), deterministic in `seed`.
 fn random_game(seed: u64) -> Vec<Move> {
     let mut rng = SplitMix64::new(seed);
-    let mut pos = Position::startpos(RuleSet::Text);
+    let mut pos = Position::startpos();
     let mut moves = Vec::new();
     while !pos.is_over() {
         let mv = *rng.choose(&pos.legal_moves()).unwrap();
@@ -85,7 +85,7 @@ fn random_game(seed: u64) -> Vec<Move> {
 
 /// The position after `moves` from the start.
 fn play(moves: &[Move]) -> Position {
-    let mut pos = Position::startpos(RuleSet::Text);
+    let mut pos = Position::startpos();
     for &mv in moves {
         assert!(pos.is_legal(mv));
         pos.make_move(mv);
@@ -256,7 +256,7 @@ fn a_second_visitor_is_refused_and_clear_cancels_hosting() {
     let third = spawn(LONG);
     third.send(&format!("join {id}@localhost"));
     expect(&third, &["error: cannot join: *"]);
-    let start = Position::startpos(RuleSet::Text);
+    let start = Position::startpos();
     assert_eq!(dump_of(&third), dump_lines(&start, Side::First, 0));
     let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port_for("reversi", &id)));
     assert!(TcpStream::connect_timeout(&addr, Duration::from_secs(5)).is_err());

@@ -2,7 +2,7 @@
 //! binary, stdout compared exactly (every error followed by a `dump` that shows it
 //! changed nothing), and AI games checked move by move with the library's rules.
 
-use engine::game::{Outcome, RuleSet, Side};
+use engine::game::{Outcome, Side};
 use engine::games::reversi::{Move, Position};
 use engine::protocol::text::reversi::{parse_ai_move_line, parse_result_line};
 use std::io::Write;
@@ -336,7 +336,7 @@ fn load_runs_a_file_and_nests() {
 /// Replays an AI-vs-AI transcript: every line but the last is a legal move of the side
 /// to move, the last is the result the rules give.
 fn check_game(out: &str) -> usize {
-    let mut pos = Position::startpos(RuleSet::Text);
+    let mut pos = Position::startpos();
     let lines: Vec<&str> = out.lines().collect();
     let (last, moves) = lines.split_last().expect("output");
     for line in moves {

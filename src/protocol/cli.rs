@@ -419,9 +419,9 @@ fn interactive<D: TextDialect>(forced: Option<Dialect>, setup: text::Setup<D::Op
 /// `perft DEPTH [FEN]` under the engine rule set: the summary line.
 pub fn perft<G: Notation + Benchmark>(depth: u32, fen: &str) -> Result<String, String> {
     let mut pos = if fen.trim().is_empty() {
-        G::startpos(RuleSet::Engine)
+        G::startpos(G::Rules::ENGINE)
     } else {
-        G::from_fen(fen, RuleSet::Engine)?
+        G::from_fen(fen, G::Rules::ENGINE)?
     };
     let start = Instant::now();
     let nodes = pos.perft(depth);

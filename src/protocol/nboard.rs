@@ -17,7 +17,7 @@
 //! line: NBoard shows `status` text in its status bar, and its protocol has no error
 //! reply.
 
-use crate::game::{RuleSet, Side};
+use crate::game::Side;
 use crate::games::reversi::notation::{parse_square, square_name};
 use crate::games::reversi::position::{Move, Position};
 use crate::protocol::input::Line;
@@ -270,7 +270,7 @@ fn parse_ggf_board(value: &str) -> Result<Position, String> {
     }
     obf.push(' ');
     obf.push(side);
-    Position::from_obf(&obf, RuleSet::Engine).map_err(|e| e.to_string())
+    Position::from_obf(&obf).map_err(|e| e.to_string())
 }
 
 /// What `go` and `hint` ask of the engine, kept to format its answer.
@@ -534,7 +534,7 @@ impl Session {
 /// `quit` or the end of input. Returns the exit status (0).
 pub fn run(first: Option<Line>, input: Receiver<Line>, out: &mut dyn Write) -> i32 {
     let mut s = Session {
-        pos: Position::startpos(RuleSet::Engine),
+        pos: Position::startpos(),
         depth: DEFAULT_DEPTH,
         engine: Engine::new(HASH_MIB),
         running: None,
@@ -595,7 +595,7 @@ mod tests {
     }
 
     fn replay(moves: &[&str]) -> Position {
-        let mut pos = Position::startpos(RuleSet::Engine);
+        let mut pos = Position::startpos();
         for m in moves {
             let mv = parse_move(m).unwrap();
             assert!(pos.is_legal(mv), "{m}");

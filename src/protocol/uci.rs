@@ -614,11 +614,11 @@ impl<G: GameIo> Session<G> {
         let (task_tx, task_rx) = unbounded();
         Session {
             dialect,
-            position: G::startpos(RuleSet::Engine),
+            position: G::startpos(G::Rules::ENGINE),
             engine: Engine::new(settings.hash_mib),
             settings,
             searching: false,
-            search_root: G::startpos(RuleSet::Engine),
+            search_root: G::startpos(G::Rules::ENGINE),
             task_running: false,
             table_work_queued: false,
             syncing: false,
@@ -814,12 +814,12 @@ impl<G: GameIo> Session<G> {
             Command::NewGame => {
                 self.engine.new_game();
                 self.table_work_queued = true;
-                self.position = G::startpos(RuleSet::Engine);
+                self.position = G::startpos(G::Rules::ENGINE);
             }
             Command::Position { base, moves } => {
                 let mut pos = match base {
-                    Base::StartPos => G::startpos(RuleSet::Engine),
-                    Base::Fen(fen) => G::from_fen(&fen, RuleSet::Engine)?,
+                    Base::StartPos => G::startpos(G::Rules::ENGINE),
+                    Base::Fen(fen) => G::from_fen(&fen, G::Rules::ENGINE)?,
                 };
                 for (i, text) in moves.iter().enumerate() {
                     let mv = pos.parse_move(text).ok_or_else(|| {

@@ -416,8 +416,8 @@ impl<G: Game> Rater<'_, G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Notation, RuleSet};
-    use crate::games::ataxx::Position;
+    use crate::game::Notation;
+    use crate::games::ataxx::{Position, Rules};
 
     /// Waits for the search's `Done` (a hang fails after a minute instead of hanging).
     fn done(engine: &Engine<Position>) -> SearchResult<crate::games::ataxx::Move> {
@@ -442,7 +442,7 @@ mod tests {
     fn nodes_are_summed_over_threads() {
         // `go infinite depth 1`: the main thread's part is one ply, then it waits for
         // `stop` while the helpers keep searching; what is reported is every thread's.
-        let pos = <Position as Notation>::startpos(RuleSet::Engine);
+        let pos = <Position as Notation>::startpos(Rules::Uai);
         let limits = Limits {
             depth: Some(1),
             infinite: true,
@@ -469,7 +469,7 @@ mod tests {
 
     #[test]
     fn stop_reaches_every_thread() {
-        let pos = <Position as Notation>::startpos(RuleSet::Engine);
+        let pos = <Position as Notation>::startpos(Rules::Uai);
         let engine = Engine::<Position>::new(4);
         engine.set_threads(4);
         let infinite = Limits {

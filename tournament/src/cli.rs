@@ -18,7 +18,6 @@ use crate::referee::{Adjudication, DrawAdjudication, ResignAdjudication};
 use crate::runner::Config;
 use crate::schedule::{OpeningPolicy, TournamentKind};
 use crate::stats::{SprtModel, SprtSpec};
-use engine::game::RuleSet;
 use engine::variant::Variant;
 use std::path::PathBuf;
 
@@ -42,6 +41,16 @@ pub fn version() -> String {
 pub fn help() -> String {
     HELP.replace("{games}", &variant_names())
         .replace("{default}", Variant::ALL[0].name())
+        .replace("{rules}", &rule_set_names())
+}
+
+/// Each game's rule sets, as `-rules` takes them: `ataxx: engine|text|2008; …`.
+fn rule_set_names() -> String {
+    Variant::ALL
+        .iter()
+        .map(|v| format!("{}: {}", v.name(), v.rule_sets().join("|")))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// The games, as `-variant` takes them: `a|b|c`.
@@ -77,7 +86,10 @@ options:
   -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=normalized|logistic]
   -pgnout FILE [min] | file=FILE [min=true] [notation=uci]   -results FILE   -resume   -recover
   -maxmoves N   -seed N (or -srand N)   -event NAME   -site NAME
-  -rules text|engine  the rules that judge (needed when text and UAI/UGI engines meet)
+  -rules NAME         the rules that judge (needed when text and UAI/UGI engines meet): text,
+                      engine (uai, ugi) or a game's own; text engines speak the edition
+                      that plays by them
+                      ({rules})
   -adjudicate material=M [plies=P]
   -draw movenumber=N movecount=M score=S   -resign movecount=M score=S [twosided=true]
   -ratinginterval N   -report [penta=true|false]   -log FILE | file=FILE [engine=true]   -debug
@@ -550,15 +562,8 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             }
             "maxmoves" => cfg.maxmoves = Some(positive("-maxmoves", one("-maxmoves")?)?),
             "rules" => {
-                cfg.rules = Some(match one("-rules")? {
-                    "text" => RuleSet::Text,
-                    "engine" | "uai" | "ugi" => RuleSet::Engine,
-                    v => {
-                        return Err(format!(
-                            "-rules: unknown rules '{v}' (text, or engine: UAI/UGI)"
-                        ))
-                    }
-                })
+                // Read for the game once every option is in (`-variant` may follow).
+                cfg.rules = Some(one("-rules")?.to_string())
             }
             // cutechess-cli calls it -srand.
             "seed" | "srand" => cfg.seed = parse_num(opt, one(opt)?)?,
@@ -649,6 +654,22 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
     }
     if cfg.resume && cfg.results.is_none() {
         return Err("-resume needs -results file=F".into());
+    }
+    if let Some(word) = cfg.rules.take() {
+        let name = cfg.variant.rules_named(&word).ok_or_else(|| {
+            let mut known = cfg.variant.rule_sets();
+            for generic in ["engine", "text", "uai", "ugi"] {
+                if !known.contains(&generic) {
+                    known.push(generic);
+                }
+            }
+            format!(
+                "-rules: unknown rules '{word}' for {} (known: {})",
+                cfg.variant.name(),
+                known.join(", ")
+            )
+        })?;
+        cfg.rules = Some(name.to_string());
     }
     crate::shard::check_config(&mut cfg)?;
     Ok(Command::Run(Box::new(cfg)))
@@ -929,6 +950,39 @@ mod tests {
             "{e}"
         );
         assert!(help().contains("-variant ataxx"), "{}", help());
+    }
+
+    /// `-rules` is read for the game, wherever `-variant` stands: the generic words, the
+    /// game's own names (Ataxx's `2008` and `2016`), each kept by the name the results
+    /// record; a name the game does not have is refused with the ones it has.
+    #[test]
+    fn rules_are_named_for_the_game() {
+        let two = "-engine builtin=random -engine name=b builtin=greedy";
+        let rules = |s: &str| run(&format!("{two} {s}")).map(|c| c.rules);
+        for (args, want) in [
+            ("", None),
+            ("-rules text", Some("text")),
+            ("-rules uai", Some("engine")),
+            ("-rules 2008", Some("2008")),
+            ("-rules 2016", Some("text")),
+            ("-rules 2008 -variant ataxx", Some("2008")),
+            ("-variant loa -rules ugi", Some("engine")),
+            ("-rules text -variant reversi", Some("standard")),
+            ("-variant reversi -rules engine", Some("standard")),
+        ] {
+            assert_eq!(rules(args).unwrap().as_deref(), want, "{args}");
+        }
+        let e = rules("-rules 2008 -variant loa").unwrap_err();
+        assert!(
+            e.contains("unknown rules '2008' for loa (known: engine, text, uai, ugi)"),
+            "{e}"
+        );
+        assert!(rules("-rules 1999").is_err());
+        assert!(
+            help().contains("(ataxx: engine|text|2008; loa:"),
+            "{}",
+            help()
+        );
     }
 
     #[test]

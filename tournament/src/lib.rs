@@ -77,7 +77,12 @@ pub fn main_with_args(args: &[String]) -> i32 {
             return 2;
         }
     };
-    match cfg.variant.visit(Run(&cfg)) {
+    // Text engines speak the edition whose rules judge the run (Ataxx `-rules 2008`).
+    match cfg
+        .variant
+        .dialect_for(cfg.rules.as_deref())
+        .visit(Run(&cfg))
+    {
         Ok(code) => code,
         Err(runner::RunError::Usage(e)) => {
             eprintln!("tournament: {e}");

@@ -21,7 +21,7 @@
 
 use crate::pgn;
 use crate::schedule::OpeningPolicy;
-use engine::game::{Game, Notation, Opening, RuleSet};
+use engine::game::{Game, Notation, Opening};
 use engine::rng::SplitMix64;
 use std::path::PathBuf;
 
@@ -105,7 +105,7 @@ pub struct Book<G: Game> {
 
 /// Reads the position of an EPD line: the longest run of leading fields before the
 /// first `;` that the game reads as a FEN (see the module documentation).
-pub fn epd_position<G: Notation>(line: &str, rules: RuleSet) -> Result<G, String> {
+pub fn epd_position<G: Notation>(line: &str, rules: G::Rules) -> Result<G, String> {
     let fields: Vec<&str> = line
         .split(';')
         .next()
@@ -132,7 +132,7 @@ fn playable<G: Notation>(opening: Opening<G>) -> Result<Opening<G>, String> {
 
 impl<G: Notation> Book<G> {
     /// The start position under `rules` only.
-    pub fn startpos(rules: RuleSet) -> Book<G> {
+    pub fn startpos(rules: G::Rules) -> Book<G> {
         Book {
             entries: vec![Entry {
                 line_no: 0,
@@ -153,7 +153,7 @@ impl<G: Notation> Book<G> {
     pub fn load(
         spec: &OpeningsSpec,
         seed: u64,
-        rules: RuleSet,
+        rules: G::Rules,
         text_move: impl Fn(&G, &str) -> Option<G::Move>,
     ) -> Result<Book<G>, String> {
         let text = std::fs::read_to_string(&spec.file)
@@ -181,7 +181,7 @@ impl<G: Notation> Book<G> {
         Ok(Book { entries })
     }
 
-    fn lines(text: &str, rules: RuleSet) -> Result<Vec<Entry<G>>, String> {
+    fn lines(text: &str, rules: G::Rules) -> Result<Vec<Entry<G>>, String> {
         let mut entries = Vec::new();
         for (n, raw) in text.lines().enumerate() {
             let line = raw.split('#').next().unwrap_or("").trim();
@@ -200,7 +200,7 @@ impl<G: Notation> Book<G> {
         Ok(entries)
     }
 
-    fn epd(text: &str, rules: RuleSet) -> Result<Vec<Entry<G>>, String> {
+    fn epd(text: &str, rules: G::Rules) -> Result<Vec<Entry<G>>, String> {
         let mut entries = Vec::new();
         for (n, raw) in text.lines().enumerate() {
             let line = raw.trim();
@@ -226,7 +226,7 @@ impl<G: Notation> Book<G> {
 
     fn pgn(
         text: &str,
-        rules: RuleSet,
+        rules: G::Rules,
         plies: Option<usize>,
         text_move: impl Fn(&G, &str) -> Option<G::Move>,
     ) -> Result<Vec<Entry<G>>, String> {
@@ -320,7 +320,7 @@ impl<G: Notation> Book<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::games::ataxx::Position;
+    use engine::games::ataxx::{Position, Rules};
     use engine::protocol::text::ataxx::AtaxxText;
     use engine::protocol::text::TextProtocol;
 
@@ -355,7 +355,7 @@ mod tests {
         let b = Book::<Position>::load(
             &spec(f.clone(), OpeningOrder::Sequential, 1),
             1,
-            RuleSet::Engine,
+            Rules::Uai,
             text_move,
         )
         .unwrap();
@@ -382,7 +382,7 @@ mod tests {
         let e = Book::<Position>::load(
             &spec(f.clone(), OpeningOrder::Sequential, 1),
             1,
-            RuleSet::Text,
+            Rules::Text,
             text_move,
         )
         .unwrap_err();
@@ -390,13 +390,9 @@ mod tests {
         let lines: String = ["f2", "g1e3", "b6", "a7c5", "b7", "g2"].join("\n");
         std::fs::write(&f, lines).unwrap();
         let order = |seed, order, start| {
-            let b = Book::<Position>::load(
-                &spec(f.clone(), order, start),
-                seed,
-                RuleSet::Engine,
-                text_move,
-            )
-            .unwrap();
+            let b =
+                Book::<Position>::load(&spec(f.clone(), order, start), seed, Rules::Uai, text_move)
+                    .unwrap();
             (0..6).map(|i| b.get(i).text.clone()).collect::<Vec<_>>()
         };
         assert_eq!(order(1, OpeningOrder::Sequential, 3)[0], "b6");
@@ -413,7 +409,7 @@ mod tests {
 
     #[test]
     fn epd_positions_are_the_longest_fen_prefix() {
-        let read = |l: &str| epd_position::<Position>(l, RuleSet::Engine).map(|p| p.fen());
+        let read = |l: &str| epd_position::<Position>(l, Rules::Uai).map(|p| p.fen());
         assert_eq!(
             read("x5o/7/7/7/7/7/o5x o 3 7 id \"x\"; bm g6;").unwrap(),
             "x5o/7/7/7/7/7/o5x o 3 7"
@@ -436,7 +432,7 @@ mod tests {
             let f = book_file(name, text);
             let mut sp = spec(f.clone(), OpeningOrder::Sequential, 1);
             sp.plies = plies;
-            let r = Book::<Position>::load(&sp, 1, RuleSet::Engine, text_move);
+            let r = Book::<Position>::load(&sp, 1, Rules::Uai, text_move);
             let _ = std::fs::remove_file(f);
             r
         };

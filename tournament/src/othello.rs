@@ -90,12 +90,11 @@ pub fn ggf_time(ms: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::game::RuleSet;
     use engine::games::reversi::position::Position;
 
     #[test]
     fn ggf_boards() {
-        let start = Position::startpos(RuleSet::Engine);
+        let start = Position::startpos();
         assert_eq!(
             ggf_board(&start.fen()).unwrap(),
             "8 ---------------------------O*------*O--------------------------- *"
@@ -116,7 +115,7 @@ mod tests {
         assert_eq!(protocol_move("PA"), "0000");
         assert_eq!(ggf_time(6_000), "0:06");
         assert_eq!(ggf_time(125_900), "2:05");
-        let start = Position::startpos(RuleSet::Engine);
+        let start = Position::startpos();
         let mv = start.parse_move("f5").unwrap();
         assert_eq!(square_of(&start, mv).as_deref(), Some("f5"));
     }

@@ -105,7 +105,7 @@ pub fn format<G: Notation>(rec: &GameRecord, style: &PgnStyle) -> String {
         tag(&mut out, "Rules", rules);
     }
     // The standard leaves the tags out for a game from the start position.
-    if rec.fen != G::startpos(RuleSet::Engine).fen() {
+    if rec.fen != G::startpos(G::Rules::ENGINE).fen() {
         tag(&mut out, "SetUp", "1");
         tag(&mut out, "FEN", &rec.fen);
     }
@@ -134,7 +134,7 @@ pub fn format<G: Notation>(rec: &GameRecord, style: &PgnStyle) -> String {
     out.push('\n');
     // Move numbers: a full move is the first player's then the second's; a game starting
     // with the second player to move opens `1...`. (Either rule set reads the side to move.)
-    let second_first = G::from_fen(&rec.fen, RuleSet::Engine)
+    let second_first = G::from_fen(&rec.fen, G::Rules::ENGINE)
         .map(|pos| pos.side_to_move() == Side::Second)
         .unwrap_or(false);
     let mut words: Vec<String> = Vec::new();

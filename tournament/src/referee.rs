@@ -5,7 +5,7 @@
 use crate::player::{Fault, GameStart, Limits, MoveRequest, Player, Reply};
 use crate::results::{today, Ending, GameRecord, GameResult, MoveInfo, Score};
 use crate::schedule::GameSpec;
-use engine::game::{Notation, Opening, Outcome, Referee, Side};
+use engine::game::{Notation, Opening, Outcome, Referee, RuleSet, Side};
 use std::time::{Duration, Instant};
 
 /// `-adjudicate material=M plies=P`.
@@ -404,6 +404,6 @@ fn record<G: Notation + Referee>(
         date: today(),
         duration_ms: started.elapsed().as_millis() as u64,
         pair_key: m.spec.pair_key,
-        rules: Some(crate::runner::rules_name(m.opening.base.rule_set()).to_string()),
+        rules: Some(m.opening.base.rule_set().name().to_string()),
     }
 }

@@ -292,7 +292,8 @@ pub struct GameRecord {
     /// With `-repeat`: the id of the first game of its pair.
     #[serde(default, rename = "pair")]
     pub pair_key: Option<u64>,
-    /// The rules that judged it (`text`, `engine`; missing in files written before).
+    /// The rules that judged it, by the game's name for them ([`engine::game::RuleSet::name`]:
+    /// `text`, `engine`, `2008`, `standard`; missing in files written before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<String>,
 }

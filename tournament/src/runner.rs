@@ -102,9 +102,12 @@ pub struct Config {
     pub report: bool,
     /// Show the pentanomial line (fastchess's `-report penta=false` hides it).
     pub penta: bool,
-    /// The rules that judge the games (`-rules`); `None`: those the engines play by,
-    /// which must then be one set.
-    pub rules: Option<RuleSet>,
+    /// The rules that judge the games (`-rules`), by the game's name for them
+    /// ([`engine::game::RuleSet::name`], as [`Variant::rules_named`] gives it: `engine`,
+    /// `text`, `2008`); `None`: those the engines play by, which must then be one set.
+    /// Text engines speak the dialect that plays by these rules
+    /// ([`Variant::dialect_for`]).
+    pub rules: Option<String>,
 }
 
 /// Why a run could not be carried out.
@@ -560,7 +563,7 @@ impl<G: GameIo> Plan<G> {
             .engines
             .iter()
             .any(|e| e.proto::<G>() == Some(Proto::Text));
-        let rules = judging_rules::<G>(cfg).map_err(usage)?;
+        let rules = judging_rules::<G, D>(cfg).map_err(usage)?;
         if cfg.adjudicate.is_some() && !G::MATERIAL_ADJUDICATION {
             return Err(usage(format!(
                 "-adjudicate material=: material decides nothing in {}",
@@ -631,28 +634,32 @@ impl<G: GameIo> Plan<G> {
 }
 
 /// The rules that judge the games: `-rules` if given, else the ones the engines play by
-/// (the text language's when a text engine plays, else the engine protocols'). A run
+/// (those of `D`, the dialect text engines speak, when one plays, else the engine
+/// protocols'). A run
 /// whose engines play by different rules (text and UAI/UGI engines, in a game whose
 /// rule sets differ) is refused unless `-rules` names the judge: either choice judges
 /// one of them by a rule it cannot know (issue 25 item 2: a UAI engine lost a game by
 /// the text rules' 25 consecutive jumps while its own 100-ply rule let it shuffle on).
-pub fn judging_rules<G: GameIo>(cfg: &Config) -> Result<RuleSet, String> {
+pub fn judging_rules<G: GameIo, D: TextProtocol<Game = G>>(
+    cfg: &Config,
+) -> Result<G::Rules, String> {
     let speaks = |p: Proto| cfg.engines.iter().any(|e| e.proto::<G>() == Some(p));
     let text = speaks(Proto::Text);
     let engine = [Proto::Uai, Proto::Ugi, Proto::Nboard, Proto::Gtp]
         .into_iter()
         .any(speaks);
-    if let Some(rules) = cfg.rules {
-        return Ok(rules);
+    if let Some(name) = &cfg.rules {
+        return G::Rules::from_name(name)
+            .ok_or_else(|| format!("-rules: {} has no rules named '{name}'", G::NAME));
     }
-    if text && engine && !G::RULE_SETS_AGREE {
+    if text && engine && D::RULES != G::Rules::ENGINE {
         return Err(format!(
             "text and UAI/UGI engines end {} games by different rules; name the judge with \
              -rules text or -rules engine (the other side is then judged by rules it does not know)",
             G::NAME
         ));
     }
-    Ok(if text { RuleSet::Text } else { RuleSet::Engine })
+    Ok(if text { D::RULES } else { G::Rules::ENGINE })
 }
 
 /// Whether an engine plays the same moves whenever it meets the same position: a
@@ -682,14 +689,6 @@ pub fn replayed_games<G: GameIo>(cfg: &Config, schedule: &[GameSpec], openings: 
         })
         .filter(|s| !seen.insert((s.players, s.opening_slot % openings.max(1) as u64)))
         .count()
-}
-
-/// The name of a rule set in the results and the PGN (`text`, `engine`).
-pub fn rules_name(rules: RuleSet) -> &'static str {
-    match rules {
-        RuleSet::Text => "text",
-        RuleSet::Engine => "engine",
-    }
 }
 
 /// An engine's protocol must be one the game speaks, and its program must exist

@@ -477,14 +477,138 @@ fn mixed_rules_must_be_named() {
         .contains("\"rules\":\"engine\""));
 }
 
+/// Issue 26 item 4: the 2008 edition's rules were invisible to the runner (one shared
+/// text rule set stood for both editions). On a board where every move is a jump (each
+/// playable square is ringed by blocks, so nothing is ever captured), the same opening
+/// between UAI players ends after 100 plies by their own rules, 25 jumps with `-rules
+/// text` and 45 with `-rules 2008`; the results and the PGN name the rules that judged.
+#[test]
+fn the_2008_rules_end_games_after_45_consecutive_jumps() {
+    let dir = common::scratch("test", "rules-2008");
+    let book = dir.join("jumps.txt");
+    std::fs::write(
+        &book,
+        "x-1-1-1/-------/1-1-1-1/-------/1-1-1-1/-------/1-1-1-o x 0 1\n",
+    )
+    .unwrap();
+    for (rules, reason, name, plies) in [
+        (None, "100-ply rule 1-1", "engine", 100),
+        (Some("text"), "25 consecutive jumps 1-1", "text", 25),
+        (Some("2008"), "45 consecutive jumps 1-1", "2008", 45),
+    ] {
+        let (res, pgn) = (
+            dir.join(format!("{name}.jsonl")),
+            dir.join(format!("{name}.pgn")),
+        );
+        let mut args = vec![
+            "-engine".to_string(),
+            format!("cmd={FAKE}"),
+            "name=uai".into(),
+            "st=1".into(),
+            "-engine".into(),
+            "builtin=random".into(),
+            "-games".into(),
+            "2".into(),
+            "-openings".into(),
+            format!("file={}", book.display()),
+            "-results".into(),
+            res.display().to_string(),
+            "-pgnout".into(),
+            pgn.display().to_string(),
+        ];
+        if let Some(r) = rules {
+            args.extend(["-rules".to_string(), r.to_string()]);
+        }
+        let o = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        let lines: Vec<serde_json::Value> = std::fs::read_to_string(&res)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2, "{name}");
+        for g in &lines {
+            assert_eq!(g["reason"], reason, "{g}");
+            assert_eq!(g["ending"], "rules", "{g}");
+            assert_eq!(g["rules"], name, "{g}");
+            assert_eq!(g["moves"].as_array().unwrap().len(), plies, "{g}");
+        }
+        let text = std::fs::read_to_string(&pgn).unwrap();
+        assert_eq!(
+            text.matches(&format!("[Rules \"{name}\"]")).count(),
+            2,
+            "{text}"
+        );
+    }
+}
+
+/// Issue 26 item 4: the 2008 text dialect (`ataxx --edition 2008`) is driven as a text
+/// engine when `-rules 2008` judges: its set-up (`clear`, `seed`, `blocks 3gh`-style
+/// configurations, set-up moves, `color`, `dump`, `start`) is the 2008 edition's, and
+/// games against a UAI engine end by the rules. An opening the 2008 block notation
+/// cannot write (a block on the centre) is refused before the run.
+#[test]
+fn the_2008_text_dialect_plays_as_a_text_engine() {
+    let ataxx = ataxx_binary();
+    let dir = common::scratch("test", "text-2008");
+    let book = dir.join("book.txt");
+    std::fs::write(
+        &book,
+        "block c3 a7-b6 g7-f6\nblock b2 block a4 a7-a6 g7e5\n",
+    )
+    .unwrap();
+    let res = dir.join("r.jsonl");
+    let args = |book: &Path| {
+        vec![
+            "-engine".to_string(),
+            format!("cmd={}", ataxx.display()),
+            "name=t2008".into(),
+            "proto=text".into(),
+            "args=--edition 2008".into(),
+            "st=5".into(),
+            "-engine".into(),
+            format!("cmd={FAKE}"),
+            "name=uai".into(),
+            "st=1".into(),
+            "-games".into(),
+            "2".into(),
+            "-repeat".into(),
+            "-openings".into(),
+            format!("file={}", book.display()),
+            "-results".into(),
+            res.display().to_string(),
+            "-rules".into(),
+            "2008".into(),
+        ]
+    };
+    let run_owned = |a: Vec<String>| run(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let o = run_owned(args(&book));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let recs = records(&res);
+    assert_eq!(recs.len(), 2, "{recs:?}");
+    assert_rule_endings(&recs, "45 consecutive jumps");
+    let text = std::fs::read_to_string(&res).unwrap();
+    assert_eq!(text.matches("\"rules\":\"2008\"").count(), 2, "{text}");
+    // The centre cannot be blocked in the 2008 notation: refused, one line, nothing played.
+    let centre = dir.join("centre.txt");
+    std::fs::write(&centre, "block d4 a7-b6\n").unwrap();
+    let _ = std::fs::remove_file(&res);
+    let o = run_owned(args(&centre));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("2008 block notation"), "{err}");
+    assert!(!res.exists());
+}
+
 /// A Reversi opening `plies` moves deep (no passes), from seeded random play, in
 /// protocol notation: games from it end within a few moves.
 fn deep_reversi_opening(plies: usize, seed: u64) -> String {
-    use engine::game::{Notation, RuleSet};
+    use engine::game::Notation;
     use engine::games::reversi::position::Position;
     let mut rng = engine::rng::SplitMix64::new(seed);
     'again: loop {
-        let mut pos = Position::startpos(RuleSet::Text);
+        let mut pos = Position::startpos();
         let mut line = Vec::new();
         for _ in 0..plies {
             let legal = pos.legal_moves();
@@ -1850,12 +1974,12 @@ fn othello_protocols_refuse_what_they_cannot_play() {
 /// Reversi openings in protocol notation from seeded random play, each with a pass in
 /// it (`0000`) and the game still on after it.
 fn reversi_openings_with_a_pass(count: usize, seed: u64) -> Vec<String> {
-    use engine::game::{Notation, RuleSet};
+    use engine::game::Notation;
     use engine::games::reversi::position::Position;
     let mut rng = engine::rng::SplitMix64::new(seed);
     let mut book = Vec::new();
     while book.len() < count {
-        let mut pos = Position::startpos(RuleSet::Engine);
+        let mut pos = Position::startpos();
         let mut line = Vec::new();
         while !pos.is_over() {
             let legal = pos.legal_moves();

@@ -1,5 +1,6 @@
-//! Ataxx: 7×7 bitboards, both rule sets (the text language's 25-jump rule and UAI's
-//! 100-ply rule), FEN and move notation, evaluation, and bulk-counting perft.
+//! Ataxx: 7×7 bitboards, its three rule sets (UAI's 100-ply rule, the 2016 course
+//! edition's 25 consecutive jumps, the 2008 edition's 45), FEN and move notation,
+//! evaluation, and bulk-counting perft.
 
 pub mod bitboard;
 pub mod eval;
@@ -11,14 +12,13 @@ pub mod position;
 pub use notation::{block_squares, parse_square, square_name, NotationError, TextMove};
 pub use position::{Cell, Move, Position, Rules, Undo};
 
-use crate::game::{
-    Benchmark, Game, Notation, Opening, Outcome, Phase, Referee, RuleSet, Side, Tunable,
-};
+use crate::game::{Benchmark, Game, Notation, Opening, Outcome, Phase, Referee, Side, Tunable};
 use bitboard::ADJACENT;
 
 impl Game for Position {
     type Move = Move;
     type Undo = Undo;
+    type Rules = Rules;
     const HISTORY_SIZE: usize = 64 * 64;
 
     fn history_index(mv: Move) -> usize {
@@ -47,6 +47,10 @@ impl Game for Position {
 
     fn outcome(&self) -> Option<Outcome> {
         Position::outcome(self)
+    }
+
+    fn rule_set(&self) -> Rules {
+        self.rules()
     }
 
     fn evaluate(&self) -> i32 {
@@ -117,20 +121,16 @@ impl Notation for Position {
 
     const SPEAKS_UAI: bool = true;
 
-    fn startpos(rules: RuleSet) -> Position {
-        Position::startpos(rules.into())
+    fn startpos(rules: Rules) -> Position {
+        Position::startpos(rules)
     }
 
-    fn from_fen(fen: &str, rules: RuleSet) -> Result<Position, String> {
-        Position::from_fen(fen, rules.into()).map_err(|e| e.to_string())
+    fn from_fen(fen: &str, rules: Rules) -> Result<Position, String> {
+        Position::from_fen(fen, rules).map_err(|e| e.to_string())
     }
 
     fn fen(&self) -> String {
         self.to_fen()
-    }
-
-    fn rule_set(&self) -> RuleSet {
-        self.rules().into()
     }
 
     fn parse_move(&self, text: &str) -> Option<Move> {
@@ -147,12 +147,12 @@ impl Notation for Position {
 
     /// A FEN, or `block SQ` words (the text language's blocks, with reflections) then
     /// moves in UAI (`f2`, `a1a3`) or text (`g1-f2`) form.
-    fn opening(line: &str, rules: RuleSet) -> Result<Opening<Position>, String> {
+    fn opening(line: &str, rules: Rules) -> Result<Opening<Position>, String> {
         let line = line.split('#').next().unwrap_or("").trim();
-        let mut base = Position::startpos(rules.into());
+        let mut base = Position::startpos(rules);
         let mut moves = Vec::new();
         if line.contains('/') {
-            base = Position::from_fen(line, rules.into()).map_err(|e| e.to_string())?;
+            base = Position::from_fen(line, rules).map_err(|e| e.to_string())?;
         } else {
             let mut pos = base.clone();
             let mut words = line.split_whitespace();

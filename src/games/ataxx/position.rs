@@ -22,22 +22,25 @@ pub enum Rules {
     Text2008,
 }
 
-impl From<RuleSet> for Rules {
-    fn from(r: RuleSet) -> Rules {
-        match r {
-            RuleSet::Engine => Rules::Uai,
-            RuleSet::Text => Rules::Text,
+/// `-rules` and the records name the UAI rules `engine` and the 2016 edition's `text`
+/// (their names from before the 2008 edition had its own), the 2008 edition's `2008`.
+impl RuleSet for Rules {
+    const ALL: &'static [Rules] = &[Rules::Uai, Rules::Text, Rules::Text2008];
+    const ENGINE: Rules = Rules::Uai;
+
+    fn name(self) -> &'static str {
+        match self {
+            Rules::Uai => "engine",
+            Rules::Text => "text",
+            Rules::Text2008 => "2008",
         }
     }
-}
 
-impl From<Rules> for RuleSet {
-    fn from(r: Rules) -> RuleSet {
-        match r {
-            Rules::Uai => RuleSet::Engine,
-            // The engine protocols know one text rule set; the 2008 edition is a text
-            // rule set too (only the jump limit differs), and nothing converts back.
-            Rules::Text | Rules::Text2008 => RuleSet::Text,
+    /// Also `2016`, the name `--edition` gives the 2016 rules.
+    fn from_name(name: &str) -> Option<Rules> {
+        match name {
+            "2016" => Some(Rules::Text),
+            _ => Rules::ALL.iter().copied().find(|r| r.name() == name),
         }
     }
 }

@@ -241,7 +241,7 @@ pub fn evaluate(pos: &Position) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::RuleSet;
+    use crate::games::loa::Rules;
 
     fn bb(squares: &[(usize, usize)]) -> u64 {
         squares
@@ -274,7 +274,7 @@ mod tests {
         ]);
         assert_eq!(euler(ring), 0, "one group with one hole");
         assert_eq!(euler(!0), 1);
-        let start = Position::startpos(RuleSet::Engine);
+        let start = Position::startpos(Rules::Ugi);
         assert_eq!(euler(start.pieces(crate::game::Side::First)), 2);
         assert_eq!(euler(start.pieces(crate::game::Side::Second)), 2);
     }
@@ -290,7 +290,7 @@ mod tests {
 
     #[test]
     fn start_is_balanced_but_for_tempo() {
-        let start = Position::startpos(RuleSet::Engine);
+        let start = Position::startpos(Rules::Ugi);
         let (t, phase) = terms(&start);
         assert_eq!(&t[..N_TERMS - 1], &[0; N_TERMS - 1]);
         assert_eq!(phase.fraction(), 1.0);
@@ -300,7 +300,7 @@ mod tests {
     #[test]
     fn compact_beats_scattered() {
         // Black mostly in a block, white spread over the corners; neither connected.
-        let pos = Position::from_fen("o6o/8/8/3xx3/3xx3/8/8/o5xo x 0 1", RuleSet::Engine);
+        let pos = Position::from_fen("o6o/8/8/3xx3/3xx3/8/8/o5xo x 0 1", Rules::Ugi);
         assert!(evaluate(&pos.unwrap()) > 200);
     }
 }

@@ -8,14 +8,15 @@ pub mod notation;
 pub mod position;
 
 pub use notation::{colour_name, parse_square, square_name, NotationError};
-pub use position::{Move, Position, Undo, DEFAULT_MOVE_LIMIT};
+pub use position::{Move, Position, Rules, Undo, DEFAULT_MOVE_LIMIT};
 
-use crate::game::{Benchmark, Game, Notation, Outcome, Phase, Referee, RuleSet, Side, Tunable};
+use crate::game::{Benchmark, Game, Notation, Outcome, Phase, Referee, Side, Tunable};
 use bitboard::{distance, is_connected};
 
 impl Game for Position {
     type Move = Move;
     type Undo = Undo;
+    type Rules = Rules;
     const HISTORY_SIZE: usize = 64 * 64;
 
     fn history_index(mv: Move) -> usize {
@@ -44,6 +45,10 @@ impl Game for Position {
 
     fn outcome(&self) -> Option<Outcome> {
         Position::outcome(self)
+    }
+
+    fn rule_set(&self) -> Rules {
+        self.rules()
     }
 
     fn is_over(&self) -> bool {
@@ -96,20 +101,16 @@ impl Game for Position {
 impl Notation for Position {
     const NAME: &'static str = "loa";
 
-    fn startpos(rules: RuleSet) -> Position {
+    fn startpos(rules: Rules) -> Position {
         Position::startpos(rules)
     }
 
-    fn from_fen(fen: &str, rules: RuleSet) -> Result<Position, String> {
+    fn from_fen(fen: &str, rules: Rules) -> Result<Position, String> {
         Position::from_fen(fen, rules).map_err(|e| e.to_string())
     }
 
     fn fen(&self) -> String {
         self.to_fen()
-    }
-
-    fn rule_set(&self) -> RuleSet {
-        self.rules()
     }
 
     fn parse_move(&self, text: &str) -> Option<Move> {
@@ -139,8 +140,8 @@ impl Notation for Position {
                 }
             }
             Some(Outcome::Draw) => match self.rules() {
-                RuleSet::Engine => "third repetition".to_string(),
-                RuleSet::Text => "move limit".to_string(),
+                Rules::Ugi => "third repetition".to_string(),
+                Rules::Text => "move limit".to_string(),
             },
         }
     }
@@ -192,6 +193,6 @@ pub const BENCH_FENS: &[&str] = &[
 pub fn bench_positions() -> Vec<Position> {
     BENCH_FENS
         .iter()
-        .filter_map(|f| Position::from_fen(f, RuleSet::Engine).ok())
+        .filter_map(|f| Position::from_fen(f, Rules::Ugi).ok())
         .collect()
 }

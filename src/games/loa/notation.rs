@@ -3,8 +3,8 @@
 //! picture for people and the text language's `dump` block.
 
 use super::bitboard::{file_of, rank_of, square};
-use super::position::{Move, Position};
-use crate::game::{RuleSet, Side};
+use super::position::{Move, Position, Rules};
+use crate::game::Side;
 use std::fmt;
 
 /// Why a piece of notation was rejected. One line each, and free of the words the
@@ -137,7 +137,7 @@ pub fn colour_name(side: Side) -> &'static str {
 impl Position {
     /// Reads a FEN as `ugi.md` defines it for LOA. Missing trailing fields default to
     /// `x 0 1`; anything else malformed is an error, never a panic.
-    pub fn from_fen(fen: &str, rules: RuleSet) -> Result<Position, NotationError> {
+    pub fn from_fen(fen: &str, rules: Rules) -> Result<Position, NotationError> {
         let mut fields = fen.split_whitespace();
         let board = fields.next().ok_or(NotationError::BadFen("empty"))?;
         let ranks: Vec<&str> = board.split('/').collect();
@@ -289,12 +289,11 @@ mod tests {
 
     #[test]
     fn fen_round_trip() {
-        let start = Position::startpos(RuleSet::Engine);
+        let start = Position::startpos(Rules::Ugi);
         assert_eq!(start.to_fen(), START);
-        assert_eq!(Position::from_fen(START, RuleSet::Engine).unwrap(), start);
+        assert_eq!(Position::from_fen(START, Rules::Ugi).unwrap(), start);
         assert_eq!(
-            Position::from_fen("1xxxxxx1/o6o/o6o/o6o/o6o/o6o/o6o/1xxxxxx1", RuleSet::Engine)
-                .unwrap(),
+            Position::from_fen("1xxxxxx1/o6o/o6o/o6o/o6o/o6o/o6o/1xxxxxx1", Rules::Ugi).unwrap(),
             start
         );
         for fen in [
@@ -302,10 +301,7 @@ mod tests {
             "xo6/8/8/8/8/8/8/7x x 0 1",
             "oooooooo/oooooooo/8/8/8/8/xxxxxxxx/xxxxxxxx o 99 2",
         ] {
-            assert_eq!(
-                Position::from_fen(fen, RuleSet::Text).unwrap().to_fen(),
-                fen
-            );
+            assert_eq!(Position::from_fen(fen, Rules::Text).unwrap().to_fen(), fen);
         }
     }
 
@@ -332,7 +328,7 @@ mod tests {
             "1xxxxxx1/o6o/o6o/o6o/o6o/o6o/o6o/1xxxxxé1 x 0 1",
             "ééééééé/ééééééé/8/8/8/8/8/8",
         ] {
-            let e = Position::from_fen(bad, RuleSet::Engine);
+            let e = Position::from_fen(bad, Rules::Ugi);
             assert!(e.is_err(), "{bad}");
             assert!(!e.unwrap_err().to_string().contains('\n'));
         }
@@ -359,7 +355,7 @@ mod tests {
 
     #[test]
     fn pictures() {
-        let pos = Position::startpos(RuleSet::Text);
+        let pos = Position::startpos(Rules::Text);
         let dump = "===\n    - b b b b b b -\n    w - - - - - - w\n    w - - - - - - w\n    \
                     w - - - - - - w\n    w - - - - - - w\n    w - - - - - - w\n    \
                     w - - - - - - w\n    - b b b b b b -\nNext move: black\n===";

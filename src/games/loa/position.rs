@@ -10,6 +10,30 @@ use crate::game::{Outcome, RuleSet, Side};
 use crate::rng;
 use std::fmt;
 
+/// Which end-of-game rule applies besides connection: a parameter of the position, as
+/// one process may speak both the text language and UGI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rules {
+    /// UGI: the third occurrence of a position (since the last capture) is a draw.
+    Ugi,
+    /// The course text language (`loa.txt`, 2020): a tie after the move limit
+    /// ([`DEFAULT_MOVE_LIMIT`] moves per side unless set); repetitions do not count.
+    Text,
+}
+
+/// Named `engine` and `text` in `-rules` and the records.
+impl RuleSet for Rules {
+    const ALL: &'static [Rules] = &[Rules::Ugi, Rules::Text];
+    const ENGINE: Rules = Rules::Ugi;
+
+    fn name(self) -> &'static str {
+        match self {
+            Rules::Ugi => "engine",
+            Rules::Text => "text",
+        }
+    }
+}
+
 /// The text language's default move limit, in moves per side.
 pub const DEFAULT_MOVE_LIMIT: u32 = 30;
 
@@ -97,7 +121,7 @@ pub struct Position {
     /// Plies since the last capture (FEN's halfmove field): the repetition window.
     clock: u32,
     fullmove: u32,
-    rules: RuleSet,
+    rules: Rules,
     /// Text rules: moves per side before the game is a tie.
     move_limit: u32,
     /// Hashes of the positions before each move made since this position was set up.
@@ -108,7 +132,7 @@ pub struct Position {
 impl Position {
     /// The standard start: black on b1–g1 and b8–g8, white on a2–a7 and h2–h7, black to
     /// move.
-    pub fn startpos(rules: RuleSet) -> Position {
+    pub fn startpos(rules: Rules) -> Position {
         let black = (RANK_1 | RANK_8) & !(FILE_A | FILE_H);
         let white = (FILE_A | FILE_H) & !(RANK_1 | RANK_8);
         let mut pos = Position::from_parts(black, white, Side::First, 0, 1, rules)
@@ -125,7 +149,7 @@ impl Position {
         side: Side,
         clock: u32,
         fullmove: u32,
-        rules: RuleSet,
+        rules: Rules,
     ) -> Result<Position, &'static str> {
         if black & white != 0 {
             return Err("two pieces on one square");
@@ -239,12 +263,12 @@ impl Position {
     }
 
     /// The rule set in force.
-    pub fn rules(&self) -> RuleSet {
+    pub fn rules(&self) -> Rules {
         self.rules
     }
 
     /// Switches the rule set.
-    pub fn set_rules(&mut self, rules: RuleSet) {
+    pub fn set_rules(&mut self, rules: Rules) {
         self.rules = rules;
     }
 
@@ -298,7 +322,7 @@ impl Position {
     /// True if the position occurred before and the rules make repetitions draws.
     #[inline]
     pub fn is_repetition(&self) -> bool {
-        self.rules == RuleSet::Engine && self.winner.is_none() && self.repetitions() >= 1
+        self.rules == Rules::Ugi && self.winner.is_none() && self.repetitions() >= 1
     }
 
     /// True once the game is over: a connected side, the third occurrence of a position
@@ -307,8 +331,8 @@ impl Position {
     pub fn is_over(&self) -> bool {
         self.winner.is_some()
             || match self.rules {
-                RuleSet::Engine => self.repetitions() >= 2,
-                RuleSet::Text => self.plies_played() >= self.move_limit.saturating_mul(2),
+                Rules::Ugi => self.repetitions() >= 2,
+                Rules::Text => self.plies_played() >= self.move_limit.saturating_mul(2),
             }
     }
 

@@ -102,15 +102,14 @@ pub fn evaluate_bits(own: u64, opp: u64) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::RuleSet;
 
     #[test]
     fn symmetric_start_and_corner_value() {
-        let start = Position::startpos(RuleSet::Engine);
+        let start = Position::startpos();
         assert_eq!(terms(&start).0[..7], [0; 7]);
         // Black holds a1 against a lone white disc: good for black, whoever moves.
-        let a = Position::from_fen("x7/8/8/3ox3/3xo3/8/8/8 x", RuleSet::Engine).unwrap();
-        let b = Position::from_fen("x7/8/8/3ox3/3xo3/8/8/8 o", RuleSet::Engine).unwrap();
+        let a = Position::from_fen("x7/8/8/3ox3/3xo3/8/8/8 x").unwrap();
+        let b = Position::from_fen("x7/8/8/3ox3/3xo3/8/8/8 o").unwrap();
         assert!(evaluate(&a) > 0);
         assert!(evaluate(&b) < 0);
     }

@@ -12,11 +12,11 @@ pub mod position;
 pub mod solve;
 
 pub use notation::{parse_square, square_name, NotationError};
-pub use position::{final_score, Move, Position, Undo};
+pub use position::{final_score, Move, Position, Rules, Undo};
 
 use crate::game::{
-    Benchmark, Game, Notation, Outcome, Phase, Referee, RuleSet, Side, SolveBudget, Solved,
-    SolvedOutcome, Tunable,
+    Benchmark, Game, Notation, Outcome, Phase, Referee, Side, SolveBudget, Solved, SolvedOutcome,
+    Tunable,
 };
 use bitboard::{moves, CORNERS, C_SQUARES, EDGES, X_SQUARES};
 use solve::{SolveLimit, Solver};
@@ -80,6 +80,7 @@ static SQUARE_HINTS: [i32; 64] = square_hints();
 impl Game for Position {
     type Move = Move;
     type Undo = Undo;
+    type Rules = Rules;
     /// One slot per square and one for the pass.
     const HISTORY_SIZE: usize = 65;
 
@@ -109,6 +110,10 @@ impl Game for Position {
 
     fn outcome(&self) -> Option<Outcome> {
         Position::outcome(self)
+    }
+
+    fn rule_set(&self) -> Rules {
+        Rules::Standard
     }
 
     fn is_over(&self) -> bool {
@@ -212,20 +217,16 @@ impl Game for Position {
 impl Notation for Position {
     const NAME: &'static str = "reversi";
 
-    fn startpos(rules: RuleSet) -> Position {
-        Position::startpos(rules)
+    fn startpos(_: Rules) -> Position {
+        Position::startpos()
     }
 
-    fn from_fen(fen: &str, rules: RuleSet) -> Result<Position, String> {
-        Position::from_fen(fen, rules).map_err(|e| e.to_string())
+    fn from_fen(fen: &str, _: Rules) -> Result<Position, String> {
+        Position::from_fen(fen).map_err(|e| e.to_string())
     }
 
     fn fen(&self) -> String {
         self.to_fen()
-    }
-
-    fn rule_set(&self) -> RuleSet {
-        self.rules()
     }
 
     fn parse_move(&self, text: &str) -> Option<Move> {
@@ -277,9 +278,6 @@ impl Tunable for Position {
 }
 
 impl Referee for Position {
-    /// Reversi's rules do not depend on the rule set.
-    const RULE_SETS_AGREE: bool = true;
-
     fn material(&self, side: Side) -> i32 {
         self.count(side) as i32
     }
@@ -300,7 +298,7 @@ pub const BENCH_FENS: &[&str] = &[
 pub fn bench_positions() -> Vec<Position> {
     BENCH_FENS
         .iter()
-        .filter_map(|f| Position::from_fen(f, RuleSet::Engine).ok())
+        .filter_map(|f| Position::from_fen(f).ok())
         .collect()
 }
 
@@ -317,7 +315,7 @@ mod tests {
         let mut rng = SplitMix64::new(77);
         let mut out = Vec::new();
         while out.len() < count {
-            let mut pos = Position::startpos(RuleSet::Engine);
+            let mut pos = Position::startpos();
             while !pos.is_over() && pos.empty().count_ones() > empties {
                 let legal = pos.legal_moves();
                 pos.make_move(*rng.choose(&legal).expect("a move"));

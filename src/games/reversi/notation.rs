@@ -7,7 +7,7 @@
 
 use super::bitboard::{col_of, row_of, square};
 use super::position::{Move, Position};
-use crate::game::{RuleSet, Side};
+use crate::game::Side;
 use std::fmt;
 
 /// Why a piece of notation was rejected (one line; avoids the words the course harness
@@ -113,7 +113,7 @@ impl Position {
     /// Reads a Reversi FEN: 8 rows from row 1 (top) to row 8 separated by `/`, `x` black,
     /// `o` white (also `X`/`b`/`B` and `O`/`w`/`W`), digits for runs of empty squares,
     /// then the side to move `x`/`o` (black if missing).
-    pub fn from_fen(fen: &str, rules: RuleSet) -> Result<Position, NotationError> {
+    pub fn from_fen(fen: &str) -> Result<Position, NotationError> {
         let mut fields = fen.split_whitespace();
         let board = fields.next().ok_or(NotationError::BadFen("empty"))?;
         let rows: Vec<&str> = board.split('/').collect();
@@ -156,7 +156,7 @@ impl Position {
         if fields.next().is_some() {
             return Err(NotationError::BadFen("extra fields"));
         }
-        Position::from_parts(discs[0], discs[1], side, rules).map_err(NotationError::BadFen)
+        Position::from_parts(discs[0], discs[1], side).map_err(NotationError::BadFen)
     }
 
     /// Writes the position as FEN.
@@ -197,7 +197,7 @@ impl Position {
     /// a2, … h8 (row by row from the top, as the published FFO answers confirm), `X`
     /// black, `O` white, `-` empty; blanks; the side to move `X` or `O`; anything from
     /// `;` on (the answers) is ignored.
-    pub fn from_obf(line: &str, rules: RuleSet) -> Result<Position, NotationError> {
+    pub fn from_obf(line: &str) -> Result<Position, NotationError> {
         let body = line.split(';').next().unwrap_or("");
         let mut chars = body.trim_start().chars();
         let mut discs = [0u64; 2];
@@ -225,7 +225,7 @@ impl Position {
         if fields.next().is_some() {
             return Err(NotationError::BadObf("extra fields before ';'"));
         }
-        Position::from_parts(discs[0], discs[1], side, rules).map_err(NotationError::BadObf)
+        Position::from_parts(discs[0], discs[1], side).map_err(NotationError::BadObf)
     }
 
     /// The position in OBF form (`X`/`O`/`-` squares, a blank, the side to move).
@@ -336,25 +336,19 @@ mod tests {
 
     #[test]
     fn fen_round_trip_and_start() {
-        let start = Position::startpos(RuleSet::Engine);
+        let start = Position::startpos();
         assert_eq!(start.to_fen(), "8/8/8/3ox3/3xo3/8/8/8 x");
         assert_eq!(
-            Position::from_fen("8/8/8/3ox3/3xo3/8/8/8 x", RuleSet::Engine).unwrap(),
+            Position::from_fen("8/8/8/3ox3/3xo3/8/8/8 x").unwrap(),
             start
         );
-        assert_eq!(
-            Position::from_fen("8/8/8/3OX3/3XO3/8/8/8", RuleSet::Engine).unwrap(),
-            start
-        );
+        assert_eq!(Position::from_fen("8/8/8/3OX3/3XO3/8/8/8").unwrap(), start);
         for fen in [
             "8/8/8/3ox3/3xo3/8/8/8 o",
             "xxxxxxxx/oooooooo/8/8/8/8/8/7x x",
             "x6o/8/8/8/8/8/8/o6x o",
         ] {
-            assert_eq!(
-                Position::from_fen(fen, RuleSet::Engine).unwrap().to_fen(),
-                fen
-            );
+            assert_eq!(Position::from_fen(fen).unwrap().to_fen(), fen);
         }
     }
 
@@ -374,7 +368,7 @@ mod tests {
             "8/8/8/8/8/8/8/7é",
             "8/8/8/8/8/8/8/44x",
         ] {
-            let r = Position::from_fen(bad, RuleSet::Engine);
+            let r = Position::from_fen(bad);
             assert!(r.is_err(), "{bad}");
             assert!(!r.unwrap_err().to_string().contains('\n'));
         }
@@ -382,12 +376,12 @@ mod tests {
 
     #[test]
     fn dump_block() {
-        let d = Position::startpos(RuleSet::Text).dump(Side::First, 0);
+        let d = Position::startpos().dump(Side::First, 0);
         let want = "===\n- - - - - - - -\n- - - - - - - -\n- - - - - - - -\n- - - w b - - -\n\
                     - - - b w - - -\n- - - - - - - -\n- - - - - - - -\n- - - - - - - -\n\
                     User: black\nMoves: 0\n===";
         assert_eq!(d, want);
-        assert!(Position::startpos(RuleSet::Text)
+        assert!(Position::startpos()
             .dump(Side::Second, 7)
             .ends_with("User: white\nMoves: 7\n==="));
     }
@@ -414,7 +408,7 @@ mod tests {
     #[test]
     fn obf() {
         let line = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38;";
-        let pos = Position::from_obf(line, RuleSet::Engine).unwrap();
+        let pos = Position::from_obf(line).unwrap();
         assert_eq!(pos.side_to_move(), Side::First);
         assert_eq!(pos.disc_at(0), Some(Side::Second)); // a1
         assert_eq!(pos.disc_at(7), Some(Side::First)); // h1
@@ -429,7 +423,7 @@ mod tests {
             "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------X",
             &line.replace(" X;", " Z;"),
         ] {
-            assert!(Position::from_obf(bad, RuleSet::Engine).is_err(), "{bad}");
+            assert!(Position::from_obf(bad).is_err(), "{bad}");
         }
     }
 }

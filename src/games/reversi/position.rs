@@ -89,33 +89,45 @@ pub fn final_score(own: u64, opp: u64) -> i32 {
     }
 }
 
-/// A Reversi position. The rule set is stored only so `rule_set()` can answer: both
-/// protocols play the same rules.
+/// Reversi's one rule set: every protocol plays the same rules (the game ends when
+/// neither side can move; the discs decide), so a position needs no rule set of its own
+/// and Reversi's engines of every protocol are judged alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rules {
+    Standard,
+}
+
+/// Named `standard`; `-rules` takes `engine` and `text` for it too (the runner's
+/// generic names), which judged alike before there was one rule set per game.
+impl RuleSet for Rules {
+    const ALL: &'static [Rules] = &[Rules::Standard];
+    const ENGINE: Rules = Rules::Standard;
+
+    fn name(self) -> &'static str {
+        "standard"
+    }
+}
+
+/// A Reversi position.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Position {
     /// Black's discs, then White's (indexed by [`Side::index`]; black is `First`).
     discs: [u64; 2],
     side: Side,
     hash: u64,
-    rules: RuleSet,
 }
 
 impl Position {
     /// The standard start: white on d4 and e5, black on e4 and d5, black to move.
-    pub fn startpos(rules: RuleSet) -> Position {
+    pub fn startpos() -> Position {
         use super::bitboard::square;
         let black = 1u64 << square(4, 3) | 1u64 << square(3, 4);
         let white = 1u64 << square(3, 3) | 1u64 << square(4, 4);
-        Position::from_parts(black, white, Side::First, rules).expect("the start is valid")
+        Position::from_parts(black, white, Side::First).expect("the start is valid")
     }
 
     /// Builds a position from black's and white's discs; they must not overlap.
-    pub fn from_parts(
-        black: u64,
-        white: u64,
-        side: Side,
-        rules: RuleSet,
-    ) -> Result<Position, &'static str> {
+    pub fn from_parts(black: u64, white: u64, side: Side) -> Result<Position, &'static str> {
         if black & white != 0 {
             return Err("two discs on one square");
         }
@@ -123,7 +135,6 @@ impl Position {
             discs: [black, white],
             side,
             hash: 0,
-            rules,
         };
         pos.hash = pos.compute_hash();
         Ok(pos)
@@ -177,11 +188,6 @@ impl Position {
     #[inline]
     pub fn side_to_move(&self) -> Side {
         self.side
-    }
-
-    /// The rule set given at construction (Reversi's rules do not depend on it).
-    pub fn rules(&self) -> RuleSet {
-        self.rules
     }
 
     /// The incremental Zobrist hash.
@@ -345,7 +351,7 @@ mod tests {
 
     #[test]
     fn start_and_first_moves() {
-        let pos = Position::startpos(RuleSet::Engine);
+        let pos = Position::startpos();
         assert_eq!(pos.legal_moves().len(), 4);
         assert_eq!(pos.final_margin(), 0);
         assert!(pos.outcome().is_none());
@@ -369,7 +375,7 @@ mod tests {
 
     #[test]
     fn small_perft() {
-        let pos = Position::startpos(RuleSet::Engine);
+        let pos = Position::startpos();
         let expected = [1, 4, 12, 56, 244, 1396, 8200];
         for (d, &n) in expected.iter().enumerate() {
             assert_eq!(pos.perft(d as u32), n, "depth {d}");

@@ -38,7 +38,6 @@ use super::bitboard::{
 };
 use super::pattern;
 use super::position::{final_score, Move, Position};
-use crate::game::RuleSet;
 use std::io::Write;
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -692,8 +691,7 @@ pub fn solve_obf(text: &str, out: &mut dyn Write) -> Result<SolveTotals, String>
         if t.is_empty() || t.starts_with('#') || t.starts_with('%') {
             continue;
         }
-        let pos =
-            Position::from_obf(t, RuleSet::Engine).map_err(|e| format!("line {}: {e}", i + 1))?;
+        let pos = Position::from_obf(t).map_err(|e| format!("line {}: {e}", i + 1))?;
         positions.push(pos);
     }
     let mut solver = Solver::default();
@@ -763,7 +761,7 @@ mod tests {
         let mut rng = SplitMix64::new(seed);
         let mut out = Vec::new();
         while out.len() < count {
-            let mut pos = Position::startpos(RuleSet::Engine);
+            let mut pos = Position::startpos();
             while pos.empty().count_ones() > empties && !pos.is_over() {
                 let moves = pos.legal_moves();
                 let mv = moves[rng.below(moves.len())];

@@ -416,6 +416,7 @@ pub fn typed_moves(opening: &Opening<Position>) -> Vec<String> {
 
 impl TextProtocol for AtaxxText {
     type Game = Position;
+    const RULES: Rules = Rules::Text;
     const SPEC: &'static Spec = &SPEC;
 
     /// `clear` (after an earlier game), `seed`, one `block` per reflection orbit of the
@@ -602,8 +603,8 @@ mod tests {
 
     #[test]
     fn setup_commands_rebuild_the_opening() {
-        use crate::game::{Notation, RuleSet};
-        let o = Position::opening("block c4 f2 g7f5", RuleSet::Text).unwrap();
+        use crate::game::Notation;
+        let o = Position::opening("block c4 f2 g7f5", Rules::Text).unwrap();
         let cmds = AtaxxText::setup_commands(&o, Side::Second, 7, false).unwrap();
         assert_eq!(
             cmds,
@@ -617,7 +618,7 @@ mod tests {
                 "dump"
             ]
         );
-        let fen = Position::opening("x5o/7/7/7/7/7/o5x o 0 1", RuleSet::Text).unwrap();
+        let fen = Position::opening("x5o/7/7/7/7/7/o5x o 0 1", Rules::Text).unwrap();
         assert!(AtaxxText::setup_commands(&fen, Side::First, 0, true).is_err());
     }
 

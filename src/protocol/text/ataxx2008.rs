@@ -559,6 +559,7 @@ impl Ataxx2008 {
 
 impl TextProtocol for Ataxx2008 {
     type Game = Position;
+    const RULES: Rules = Rules::Text2008;
     const SPEC: &'static Spec = &SPEC;
 
     /// `clear` (after an earlier game), `seed`, `blocks` for the base's gaps, the
@@ -813,8 +814,8 @@ mod tests {
 
     #[test]
     fn setup_commands_rebuild_the_opening() {
-        use crate::game::{Notation, RuleSet};
-        let o = Position::opening("block c4 block b7 g1-f2 g7f5", RuleSet::Text).unwrap();
+        use crate::game::Notation;
+        let o = Position::opening("block c4 block b7 g1-f2 g7f5", Rules::Text).unwrap();
         let cmds = Ataxx2008::setup_commands(&o, Side::Second, 7, true).unwrap();
         assert_eq!(
             cmds,
@@ -828,7 +829,7 @@ mod tests {
                 "dump"
             ]
         );
-        let centre = Position::opening("block d4", RuleSet::Text).unwrap();
+        let centre = Position::opening("block d4", Rules::Text).unwrap();
         assert!(Ataxx2008::setup_commands(&centre, Side::First, 0, false).is_err());
     }
 }

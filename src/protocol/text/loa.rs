@@ -18,10 +18,10 @@
 
 pub use super::kit::TextError;
 use super::kit::{self, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec};
-use crate::game::{Notation, Opening, Outcome, RuleSet, Side};
+use crate::game::{Notation, Opening, Outcome, Side};
 use crate::games::loa::bitboard::{file_of, rank_of, square};
 use crate::games::loa::notation::{colour_name, parse_square, square_name};
-use crate::games::loa::position::{Move, Position};
+use crate::games::loa::position::{Move, Position, Rules};
 use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -234,7 +234,7 @@ impl TextDialect for LoaText {
 
     fn with_options(options: Options) -> LoaText {
         LoaText {
-            pos: Position::startpos(RuleSet::Text),
+            pos: Position::startpos(Rules::Text),
             playing: true,
             auto: [false, true],
             seed: 0,
@@ -299,7 +299,7 @@ impl TextDialect for LoaText {
         match cmd {
             Command::Common(Common::Quit) => return Ok(Flow::Quit),
             Command::New => {
-                self.pos = Position::startpos(RuleSet::Text);
+                self.pos = Position::startpos(Rules::Text);
                 self.playing = true;
                 self.ply = 0;
                 self.history.clear();
@@ -492,7 +492,7 @@ pub fn set_square(
 /// empty squares), none of which passes through a finished position; `None` if no
 /// such order is found.
 fn set_commands(target: &Position) -> Option<Vec<String>> {
-    let start = Position::startpos(RuleSet::Text);
+    let start = Position::startpos(Rules::Text);
     let next = target.side_to_move();
     let mut fill = Vec::new();
     let mut empty = Vec::new();
@@ -541,6 +541,7 @@ fn set_commands(target: &Position) -> Option<Vec<String>> {
 
 impl TextProtocol for LoaText {
     type Game = Position;
+    const RULES: Rules = Rules::Text;
     const SPEC: &'static Spec = &SPEC;
 
     /// Both sides manual (so nothing moves during the set-up), `new` after an earlier
@@ -561,7 +562,7 @@ impl TextProtocol for LoaText {
         }
         cmds.push(format!("seed {seed}"));
         let base = &opening.base;
-        if base.fen() != Position::startpos(RuleSet::Text).fen() {
+        if base.fen() != Position::startpos(Rules::Text).fen() {
             cmds.extend(set_commands(base).ok_or_else(|| {
                 "this position cannot be set up square by square without ending the game"
                     .to_string()
@@ -807,7 +808,7 @@ mod tests {
             let (out, err) = session(&cmds.join("\n"), Options::default());
             (cmds, out, err)
         };
-        let o = Position::opening("b1d3 a3d3", RuleSet::Text).unwrap();
+        let o = Position::opening("b1d3 a3d3", Rules::Text).unwrap();
         let (cmds, out, err) = rebuild(&o, Side::First);
         assert_eq!(
             cmds,
@@ -833,7 +834,7 @@ mod tests {
         assert_eq!(out.trim_end(), o.end().dump());
 
         let fen = "8/8/3oo1xo/2o1oxxo/2o1ox1o/2xxo3/o7/1xxx4 o 10 11";
-        let o = Position::opening(fen, RuleSet::Text).unwrap();
+        let o = Position::opening(fen, Rules::Text).unwrap();
         let (cmds, out, err) = rebuild(&o, Side::First);
         assert!(cmds.iter().any(|c| c.starts_with("set ")));
         assert!(err.is_empty(), "{err}");
@@ -842,7 +843,7 @@ mod tests {
 
     #[test]
     fn illegal_moves_say_why() {
-        let pos = Position::startpos(RuleSet::Text);
+        let pos = Position::startpos(Rules::Text);
         let why = |m: &str| why_illegal(&pos, Move::parse_text(m).unwrap());
         assert_eq!(why("-"), "black has a move, so it cannot pass");
         assert_eq!(why("a2-c2"), "no black piece on a2");
@@ -850,14 +851,14 @@ mod tests {
             why("b1-b2"),
             "its line holds 2 pieces, so it moves 2 squares, not 1"
         );
-        let p = Position::from_fen("o6o/8/8/8/8/8/8/x1x5 x", RuleSet::Text).unwrap();
+        let p = Position::from_fen("o6o/8/8/8/8/8/8/x1x5 x", Rules::Text).unwrap();
         assert_eq!(
             why_illegal(&p, Move::parse_text("a1-c1").unwrap()),
             "c1 holds a black piece"
         );
         // The diagonal c1-h6 holds c1, white's d2 and h6: c1-f4 has the right length
         // but crosses d2.
-        let p = Position::from_fen("o7/8/7x/8/8/8/3o4/2x5 x", RuleSet::Text).unwrap();
+        let p = Position::from_fen("o7/8/7x/8/8/8/3o4/2x5 x", Rules::Text).unwrap();
         let m = Move::parse_text("c1-f4").unwrap();
         assert!(!p.is_legal(m));
         assert_eq!(why_illegal(&p, m), "it would cross an enemy piece");
@@ -865,7 +866,7 @@ mod tests {
 
     #[test]
     fn set_keeps_sides_alive() {
-        let pos = Position::startpos(RuleSet::Text);
+        let pos = Position::startpos(Rules::Text);
         let p = set_square(
             &pos,
             parse_square("d4").unwrap(),
@@ -875,7 +876,7 @@ mod tests {
         .unwrap();
         assert_eq!(p.count(Side::First), 13);
         assert_eq!(p.side_to_move(), Side::Second);
-        let lone = Position::from_fen("x7/8/8/8/8/8/8/oo6 x", RuleSet::Text).unwrap();
+        let lone = Position::from_fen("x7/8/8/8/8/8/8/oo6 x", Rules::Text).unwrap();
         assert_eq!(
             set_square(&lone, 56, None, Side::First),
             Err(no_pieces(Side::First))

@@ -244,6 +244,10 @@ pub trait TextProtocol {
     /// The game it plays.
     type Game: GameIo;
 
+    /// The rule set the language's games are played by (Ataxx 2008: 45 consecutive
+    /// jumps): the runner drives a text engine in the dialect whose rules judge the run.
+    const RULES: <Self::Game as Game>::Rules;
+
     /// The language's lines ([`kit::Spec`]): the AI move, result and dump lines are
     /// recognised from it.
     const SPEC: &'static kit::Spec;

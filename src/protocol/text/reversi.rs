@@ -18,7 +18,7 @@
 pub use super::kit::TextError;
 use super::kit::{self, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec, Words};
 use super::versus::{self, Edition, Link, Versus};
-use crate::game::{Opening, Outcome, RuleSet, Side};
+use crate::game::{Opening, Outcome, Side};
 use crate::games::reversi::{Move, Position};
 use crate::protocol::text::board::View;
 use crate::protocol::text::{Flow, Host, OtherProtocol, TextDialect, TextProtocol, ThinkError};
@@ -179,7 +179,7 @@ impl Edition for ReversiEdition {
     }
 
     fn start() -> Position {
-        Position::startpos(RuleSet::Text)
+        Position::startpos()
     }
 
     fn parse_own(w: &Words) -> Option<Result<Own, TextError>> {
@@ -273,7 +273,7 @@ impl Edition for ReversiEdition {
     /// players and seed.
     fn new_game(v: &mut ReversiText) {
         v.clear_board();
-        v.pos = Position::startpos(RuleSet::Text);
+        v.pos = Position::startpos();
         v.history.clear();
     }
 
@@ -376,7 +376,7 @@ impl ReversiText {
     /// `join` and the host's relayed `clear` first do).
     fn clear_board(&mut self) {
         self.state = State::Setup;
-        self.pos = Position::startpos(RuleSet::Text);
+        self.pos = Position::startpos();
         self.ply = 0;
     }
 
@@ -410,6 +410,7 @@ impl ReversiText {
 
 impl TextProtocol for ReversiText {
     type Game = Position;
+    const RULES: crate::games::reversi::Rules = crate::games::reversi::Rules::Standard;
     const SPEC: &'static Spec = &SPEC;
 
     /// `clear` (after an earlier game), `seed`, the opening's moves as set-up moves,
@@ -421,7 +422,7 @@ impl TextProtocol for ReversiText {
         seed: u64,
         played: bool,
     ) -> Result<Vec<String>, String> {
-        let start = Position::startpos(RuleSet::Text);
+        let start = Position::startpos();
         let base = &opening.base;
         let from_start = base.discs(Side::First) == start.discs(Side::First)
             && base.discs(Side::Second) == start.discs(Side::Second)
@@ -563,7 +564,7 @@ mod tests {
 
     #[test]
     fn setup_commands_rebuild_the_opening() {
-        let base = Position::startpos(RuleSet::Text);
+        let base = Position::startpos();
         let mut pos = base.clone();
         let d3 = Move::parse_text("d3").unwrap();
         pos.make_move(d3);

@@ -370,7 +370,7 @@ fn text_main(o: &Opts) {
 fn gtp_main(o: &Opts) {
     use engine::games::reversi::{parse_square, Move as RMove, Position as RPosition};
     let mut rng = SplitMix64::new(o.seed);
-    let mut pos = RPosition::startpos(engine::game::RuleSet::Engine);
+    let mut pos = RPosition::startpos();
     let mut made = 0u64;
     let colour = |w: Option<&&str>| match w.map(|s| s.to_ascii_lowercase()).as_deref() {
         Some("b" | "black") => Some(Side::First),
@@ -413,7 +413,7 @@ fn gtp_main(o: &Opts) {
             "boardsize" if words.get(1) == Some(&"8") => ok(""),
             "boardsize" => fail("unacceptable size"),
             "clear_board" => {
-                pos = RPosition::startpos(engine::game::RuleSet::Engine);
+                pos = RPosition::startpos();
                 ok("")
             }
             "time_settings" | "time_left" => {

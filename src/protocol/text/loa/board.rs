@@ -3,9 +3,9 @@
 //! with `auto`/`manual` and starts over with `new`; undo is the page's own).
 
 use super::{result_line, LoaHost, LoaText};
-use crate::game::{RuleSet, Side};
+use crate::game::Side;
 use crate::games::loa::notation::{colour_name, parse_square, square_name};
-use crate::games::loa::position::Position;
+use crate::games::loa::position::{Position, Rules};
 use crate::protocol::text::board::{Action, View};
 use crate::protocol::text::{Flow, TextDialect};
 
@@ -49,7 +49,7 @@ impl LoaText {
             Action::NewGame => {
                 // `new`: the start position (the move limit kept), the players kept.
                 let limit = self.pos.move_limit();
-                self.pos = Position::startpos(RuleSet::Text);
+                self.pos = Position::startpos(Rules::Text);
                 self.pos.set_move_limit(limit);
                 self.playing = true;
                 self.ply = 0;

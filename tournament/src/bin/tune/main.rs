@@ -7,6 +7,9 @@
 //!   after one or two random `block` squares), each kept only if a depth-5 search
 //!   scores it within ±120 (so games are not decided by the opening). Deterministic for
 //!   a given `SEED`.
+//! - `tune openings COUNT SEED --edition 2008`: the block book, keeping only the openings
+//!   the 2008 edition's text dialect can set up (no block on the centre): for runs with
+//!   `-rules 2008` and text engines. (`--edition 2016` is the book above.)
 //! - `tune openings COUNT SEED --no-blocks`: the same for the standard game (no blocks),
 //!   each kept only if a depth-7 search scores it within ±60: the book for strength
 //!   measurements against other engines, which play the standard game.
@@ -17,7 +20,8 @@
 //! - `tune fit [--variant NAME] [--l2 L] RESULTS.jsonl...`: Texel-style tuning of a game's
 //!   evaluation weights (Ataxx by default; every game's evaluation is linear in terms with
 //!   opening and end weights, `Tunable::eval_terms`): every position of every game of that
-//!   variant in the tournament runner's results files, labelled with the game's result,
+//!   variant in the tournament runner's results files (each replayed under the rule set
+//!   that judged it, its `rules`: the 2008 edition's too), labelled with the game's result,
 //!   and a logistic model `P(win) = 1 / (1 + 10^(-K·eval/400))` whose cross-entropy is
 //!   minimised, first over `K` with the current weights (to keep the score scale), then
 //!   over the weights. Prints the loss before and after and the new `MG`/`EG` tables
@@ -42,10 +46,10 @@
 use engine::game::{Game, Notation, RuleSet, Side, Tunable};
 use engine::games::ataxx::block_squares;
 use engine::games::ataxx::{square_name, Move, Position, Rules};
-use engine::protocol::text::TextDialect;
+use engine::protocol::text::{TextDialect, TextProtocol};
 use engine::rng::SplitMix64;
 use engine::search::{Limits, Searcher};
-use engine::variant::{Playable, Variant, VariantVisitor};
+use engine::variant::{Dialect, Playable, Variant, VariantVisitor};
 use std::collections::HashSet;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -56,7 +60,7 @@ mod nnue;
 mod patterns;
 mod window;
 
-const USAGE: &str = "usage: tune openings COUNT SEED [--variant NAME | --no-blocks] | tune fit [--variant NAME] [--l2 L] RESULTS.jsonl... | tune nnue [--lambda L] [--epochs N] [--seed S] --out FILE RESULTS.jsonl... | tune datagen --out FILE --games N [--nodes N] [--threads T] [--seed S] [--blocks P] [--seconds S] | tune window [--lambda L] [--epochs N] [--seed S] [--threads T] [--batch B] [--lr R] --out FILE DATA... | tune reversi-data COUNT SEED LO HI | tune reversi-patterns [--epochs N] [--l2 L] --out FILE DATA...";
+const USAGE: &str = "usage: tune openings COUNT SEED [--variant NAME | --no-blocks | --edition 2016|2008] | tune fit [--variant NAME] [--l2 L] RESULTS.jsonl... | tune nnue [--lambda L] [--epochs N] [--seed S] --out FILE RESULTS.jsonl... | tune datagen --out FILE --games N [--nodes N] [--threads T] [--seed S] [--blocks P] [--seconds S] | tune window [--lambda L] [--epochs N] [--seed S] [--threads T] [--batch B] [--lr R] --out FILE DATA... | tune reversi-data COUNT SEED LO HI | tune reversi-patterns [--epochs N] [--l2 L] --out FILE DATA...";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -64,22 +68,34 @@ fn main() -> ExitCode {
     match args.as_slice() {
         ["openings", count, seed] => match (count.parse(), seed.parse()) {
             (Ok(c), Ok(s)) => {
-                openings(c, s, &BLOCK_BOOK);
+                openings(c, s, &BLOCK_BOOK, None);
                 ExitCode::SUCCESS
             }
             _ => usage(),
         },
         ["openings", count, seed, "--no-blocks"] => match (count.parse(), seed.parse()) {
             (Ok(c), Ok(s)) => {
-                openings(c, s, &STANDARD_BOOK);
+                openings(c, s, &STANDARD_BOOK, None);
                 ExitCode::SUCCESS
             }
             _ => usage(),
         },
         ["openings", count, seed, "--variant", name] => {
             match (count.parse(), seed.parse(), Variant::from_name(name)) {
-                (Ok(c), Ok(s), Some(Variant::Ataxx)) => openings(c, s, &BLOCK_BOOK),
+                (Ok(c), Ok(s), Some(Variant::Ataxx)) => openings(c, s, &BLOCK_BOOK, None),
                 (Ok(c), Ok(s), Some(v)) => v.visit(RandomOpenings { count: c, seed: s }),
+                _ => return usage(),
+            }
+            ExitCode::SUCCESS
+        }
+        ["openings", count, seed, "--edition", name] => {
+            let edition = Variant::Ataxx
+                .dialects()
+                .iter()
+                .copied()
+                .find(|d| d.edition() == Some(name));
+            match (count.parse(), seed.parse(), edition) {
+                (Ok(c), Ok(s), Some(d)) => openings(c, s, &BLOCK_BOOK, Some(d)),
                 _ => return usage(),
             }
             ExitCode::SUCCESS
@@ -173,12 +189,18 @@ const STANDARD_BOOK: BookKind = BookKind {
     margin: 60,
 };
 
-fn openings(count: usize, seed: u64, kind: &BookKind) {
+/// The Ataxx book of `kind`; with an `edition`, only the openings that edition's text
+/// dialect can set up (the 2008 notation writes no block on the centre), the others
+/// drawn and skipped, so the book without it is unchanged.
+fn openings(count: usize, seed: u64, kind: &BookKind, edition: Option<Dialect>) {
     let mut rng = SplitMix64::new(seed);
     let mut seen = HashSet::new();
     let mut searcher = Searcher::<Position>::new(4);
     let stop = AtomicBool::new(false);
-    let flag = kind.flag;
+    let flag = match edition.and_then(Dialect::edition) {
+        Some(e) => format!("{} --edition {e}", kind.flag),
+        None => kind.flag.to_string(),
+    };
     println!("# {count} Ataxx openings made by `tune openings {count} {seed}{flag}` (tournament/src/bin/tune/main.rs):");
     if kind.blocks {
         println!(
@@ -222,6 +244,9 @@ fn openings(count: usize, seed: u64, kind: &BookKind) {
         if !ok || pos.outcome().is_some() || !seen.insert(pos.hash()) {
             continue;
         }
+        if edition.is_some_and(|d| !settable(d, &words.join(" "))) {
+            continue;
+        }
         searcher.new_game();
         let r = searcher.search(&pos, &Limits::depth(kind.depth), &stop, None, &mut |_| {});
         if r.score.0.abs() > kind.margin {
@@ -230,6 +255,20 @@ fn openings(count: usize, seed: u64, kind: &BookKind) {
         println!("{}", words.join(" "));
         made += 1;
     }
+}
+
+/// Whether text engines of dialect `d` can set `line` (an opening in our lines) up.
+fn settable(d: Dialect, line: &str) -> bool {
+    struct Settable<'a>(&'a str);
+    impl VariantVisitor for Settable<'_> {
+        type Output = bool;
+        fn visit<D: Playable>(self) -> bool {
+            <D as TextDialect>::Game::opening(self.0, <D as TextProtocol>::RULES)
+                .and_then(|o| <D as TextProtocol>::setup_commands(&o, Side::First, 0, false))
+                .is_ok()
+        }
+    }
+    d.visit(Settable(line))
 }
 
 /// `tune openings COUNT SEED --variant NAME` for any game (see the module docs).
@@ -256,7 +295,7 @@ impl VariantVisitor for RandomOpenings {
         let mut made = 0;
         let mut moves = Vec::new();
         while made < count {
-            let mut pos = G::<D>::startpos(RuleSet::Engine);
+            let mut pos = G::<D>::startpos(<G<D> as Game>::Rules::ENGINE);
             let mut words = Vec::new();
             for _ in 0..4 + rng.below(3) {
                 moves.clear();
@@ -299,8 +338,9 @@ impl VariantVisitor for Fit<'_> {
     }
 }
 
-/// Replays every game of `G` in the results files and calls `visit(game, record, ply,
-/// position)` for each position before a move (the finished ones excluded; `game`
+/// Replays every game of `G` in the results files, each under the rule set that judged
+/// it, and calls `visit(game, record, ply, position)` for each position before a move
+/// (the finished ones excluded; `game`
 /// counts the games from 0). Lines that are not records (a line cut by a kill) and games
 /// of other variants are skipped. Returns the number of games.
 fn replay<G: Notation + Tunable>(
@@ -314,7 +354,10 @@ fn replay<G: Notation + Tunable>(
             if !rec.is_variant(G::NAME) {
                 continue;
             }
-            let mut pos = G::from_fen(&rec.fen, RuleSet::Engine)?;
+            // Under the rules that judged it (a 2008 game goes on past 25 jumps; a LOA
+            // text game past a third repetition); older records: the engine rules.
+            let rules = rec.rules.as_deref().and_then(G::Rules::from_name);
+            let mut pos = G::from_fen(&rec.fen, rules.unwrap_or(G::Rules::ENGINE))?;
             for (ply, word) in rec.moves.iter().enumerate() {
                 if pos.is_over() {
                     break;
@@ -445,4 +488,55 @@ fn fit<G: Notation + Tunable>(files: &[&str], l2: f64) -> Result<(), String> {
     println!("pub const MG: Weights = {:?};", &round[..n_terms]);
     println!("pub const EG: Weights = {:?};", &round[n_terms..]);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `tune fit` replays each game under the rules that judged it: 50 jumps on a board
+    /// where nothing else can happen are all positions of the game for the engine rules
+    /// (and for records from before `rules` existed), but the 2008 rules end it at the
+    /// 45th and the 2016 ones at the 25th.
+    /// The 2008 edition's dialect cannot set up a block on the centre; the 2016 one can.
+    #[test]
+    fn openings_are_kept_for_the_edition_that_can_set_them_up() {
+        let (centre, corner) = ("block d4 a7-b6", "block c3 a7-b6 g7-f6");
+        assert!(settable(Dialect::Ataxx2016, centre));
+        assert!(!settable(Dialect::Ataxx2008, centre));
+        assert!(settable(Dialect::Ataxx2008, corner));
+        assert!(!settable(Dialect::Ataxx2008, "x5o/7/7/7/7/7/o5x o 0 1"));
+    }
+
+    #[test]
+    fn games_replay_under_the_rules_that_judged_them() {
+        let fen = "x-1-1-1/-------/1-1-1-1/-------/1-1-1-1/-------/1-1-1-o x 0 1";
+        let mut pos = Position::from_fen(fen, Rules::Uai).unwrap();
+        let mut moves = Vec::new();
+        for _ in 0..50 {
+            let mv = pos.legal_moves()[0];
+            moves.push(format!("\"{mv}\""));
+            pos.make_move(mv);
+        }
+        let line = |rules: &str| {
+            format!(
+                r#"{{"id":0,"variant":"ataxx","players":["a","b"],"fen":"{fen}","result":"1/2-1/2","moves":[{}]{rules}}}"#,
+                moves.join(",")
+            )
+        };
+        let file = std::env::temp_dir().join(format!("tune-replay-{}.jsonl", std::process::id()));
+        for (rules, positions) in [
+            ("", 50),
+            (r#","rules":"engine""#, 50),
+            (r#","rules":"2008""#, 45),
+            (r#","rules":"text""#, 25),
+        ] {
+            std::fs::write(&file, line(rules) + "\n").unwrap();
+            let mut seen = 0;
+            let games =
+                replay::<Position>(&[file.to_str().unwrap()], |_, _, _, _| seen += 1).unwrap();
+            assert_eq!((games, seen), (1, positions), "{rules}");
+        }
+        let _ = std::fs::remove_file(&file);
+    }
 }

@@ -12,7 +12,6 @@
 //! of the score on the pattern terms (the eight symmetric images of each position
 //! counting as samples), by Adam with full batches, so also deterministic.
 
-use engine::game::RuleSet;
 use engine::games::reversi::pattern::{self, N_WEIGHTS, SCALE};
 use engine::games::reversi::solve::Solver;
 use engine::games::reversi::{eval, Move, Position};
@@ -30,7 +29,7 @@ pub fn data(count: usize, seed: u64, lo: u32, hi: u32) -> Result<(), String> {
     let out = std::io::stdout();
     let mut out = out.lock();
     for _ in 0..count {
-        let mut pos = Position::startpos(RuleSet::Engine);
+        let mut pos = Position::startpos();
         // Positions of the window reached by random moves, plus one.
         let random_into_window = rng.below(30);
         let random_share = 1 + rng.below(3); // in 4: a quarter to three quarters
@@ -244,7 +243,7 @@ mod tests {
 
     #[test]
     fn data_lines_read_back_from_the_side_to_move() {
-        let start = Position::startpos(RuleSet::Engine);
+        let start = Position::startpos();
         let line = format!("{} ; -4", obf(&start));
         let s = parse_line(&line).expect("a data line");
         assert_eq!((s.own, s.opp, s.score), (start.own(), start.opp(), -4.0));

@@ -141,6 +141,10 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         true
     }
 
+    /// Probcut where the game has measured how well a shallow search predicts a deeper
+    /// one (`search::Features::probcut`, a selective feature). Default: none.
+    const PROBCUT: Option<ProbCut> = None;
+
     /// Whether the search may use its selective features in this position: those that
     /// rest on the scale of the evaluation and on move counts (reverse futility pruning,
     /// razoring, late-move pruning, the aggressive late-move reductions:
@@ -252,6 +256,17 @@ pub trait RuleSet: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     fn from_name(name: &str) -> Option<Self> {
         Self::ALL.iter().copied().find(|r| r.name() == name)
     }
+}
+
+/// Probcut's settings: at a non-PV node of at least `min_depth` plies, a search
+/// `reduction` plies shallower with a null window `margin` above beta (below alpha)
+/// that still fails high (low) cuts the node. `margin` is in evaluation units, about
+/// 1.5 standard deviations of the deeper score around the shallower one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProbCut {
+    pub min_depth: i32,
+    pub reduction: i32,
+    pub margin: i32,
 }
 
 /// An opening: the position it starts from (Ataxx: blocks already applied) and the

@@ -47,10 +47,9 @@ pub const MAX_DEPTH: u32 = 60;
 /// solver's reach ([`crate::games::reversi::SEARCH_SOLVE_EMPTIES`]: 24 empties take it
 /// seconds to a minute).
 pub const SOLVE_MARGIN: u32 = 8;
-/// Midgame search scores per disc, for the GUI's evaluations in discs: the least-squares
-/// slope of exact final disc differences on the static evaluation, 16.8 units per disc
-/// over 48,702 solved positions with 10 to 20 empties (`docs/reversi.md`).
-pub const UNITS_PER_DISC: f64 = 16.8;
+/// Midgame search scores per disc, for the GUI's evaluations in discs: the pattern
+/// evaluation predicts the final disc difference in these units.
+pub const UNITS_PER_DISC: f64 = crate::games::reversi::midgame::UNITS_PER_DISC as f64;
 /// Most moves a `hint` evaluates.
 const MAX_HINTS: u32 = 64;
 /// The midgame search's transposition table, in MiB.

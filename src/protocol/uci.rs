@@ -257,6 +257,13 @@ pub static OPTIONS: &[SpinOption] = &[
         apply: |s, v| s.features.lmr_aggr = v as i32,
     },
     SpinOption {
+        name: "ProbCut",
+        default: 1,
+        min: 0,
+        max: 1,
+        apply: |s, v| s.features.probcut = v != 0,
+    },
+    SpinOption {
         name: "PredictStop",
         default: 0,
         min: 0,
@@ -1075,6 +1082,7 @@ mod tests {
         assert_eq!(option_default("RazorMargin"), d.razor_margin as i64);
         assert_eq!(option_default("LMP"), d.lmp as i64);
         assert_eq!(option_default("LMRAggr"), d.lmr_aggr as i64);
+        assert_eq!(on("ProbCut"), d.probcut);
         assert_eq!(on("PredictStop"), d.predict_stop);
     }
 

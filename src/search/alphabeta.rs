@@ -56,6 +56,8 @@ pub struct Features {
     /// search may drop straight to the static evaluation. Replaces the scheme of
     /// `lmr_log` and the fixed reduction.
     pub lmr_aggr: i32,
+    /// Probcut where the game offers it ([`Game::PROBCUT`]).
+    pub probcut: bool,
     /// Do not start an iteration when the last one's duration times
     /// [`PREDICT_GROWTH`] would pass the hard deadline (it would be cut off and
     /// thrown away).
@@ -99,6 +101,7 @@ impl Features {
             razor_margin: 0,
             lmp: 0,
             lmr_aggr: 0,
+            probcut: false,
             ..self
         }
     }
@@ -128,6 +131,7 @@ impl Default for Features {
             razor_margin: 200,
             lmp: 0,
             lmr_aggr: 3,
+            probcut: true,
             predict_stop: false,
             exact_endgame: false,
             solver: true,
@@ -707,6 +711,29 @@ impl<G: Game> Searcher<G> {
                             return if s >= PROVEN { beta } else { s };
                         }
                     }
+                }
+            }
+        }
+
+        // Probcut: a shallower search far outside the window predicts this one.
+        if let (true, false, Some(pc)) = (f.probcut, pv_node, G::PROBCUT) {
+            if depth >= pc.min_depth && beta.abs() < PROVEN / 2 && alpha.abs() < PROVEN / 2 {
+                let shallow = depth - pc.reduction;
+                let high = beta + pc.margin;
+                let s = self.negamax(pos, shallow, high - 1, high, ply, false, stop);
+                if self.stopped {
+                    return 0;
+                }
+                if s >= high {
+                    return beta;
+                }
+                let low = alpha - pc.margin;
+                let s = self.negamax(pos, shallow, low, low + 1, ply, false, stop);
+                if self.stopped {
+                    return 0;
+                }
+                if s <= low {
+                    return alpha;
                 }
             }
         }

@@ -1101,9 +1101,9 @@ fn tune_reads_the_results_file() {
 
 #[test]
 fn tune_fits_every_game() {
-    // `tune fit --variant NAME` fits any game's evaluation terms (Tunable::eval_terms)
-    // and prints its weight tables with the term names.
-    for (game, first_term) in [("loa", "concentration"), ("reversi", "mobility")] {
+    // `tune fit --variant NAME` fits any game's linear evaluation terms
+    // (Tunable::eval_terms) and prints its weight tables with the term names.
+    for (game, first_term) in [("loa", "concentration")] {
         let res = builtin_games(&format!("tune-{game}"), game, 2);
         let o = Command::new(env!("CARGO_BIN_EXE_tune"))
             .args(["fit", "--variant", game, "--l2", "0.01"])
@@ -1129,6 +1129,70 @@ fn tune_fits_every_game() {
         .output()
         .expect("run tune");
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
+fn reversi_pattern_evaluation_is_made_from_self_play() {
+    // Reversi's evaluation has no linear terms: `tune fit` says so. Its patterns come
+    // from `tune reversi-games` (resumable) and `tune reversi-eval`, whose file the
+    // engine's parser accepts, the same for the same data.
+    let res = builtin_games("tune-reversi", "reversi", 2);
+    let o = Command::new(env!("CARGO_BIN_EXE_tune"))
+        .args(["fit", "--variant", "reversi"])
+        .arg(&res)
+        .output()
+        .expect("run tune");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("reversi's evaluation has no linear terms to fit"),
+        "{}",
+        stderr(&o)
+    );
+    let dir = common::scratch("runner", "reversi-eval");
+    let games = dir.join("games.rvg");
+    let tune = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_tune"))
+            .args(args)
+            .output()
+            .expect("run tune")
+    };
+    let gen = |count: &str| {
+        let o = tune(&[
+            "reversi-games",
+            "--out",
+            games.to_str().unwrap(),
+            "--games",
+            count,
+            "--nodes",
+            "300",
+            "--solve",
+            "10",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stderr(&o)
+    };
+    gen("3");
+    let again = gen("5");
+    assert!(again.starts_with("resuming: 3 games"), "{again}");
+    assert!(again.contains("2 games,"), "{again}");
+    let fit = |name: &str| {
+        let out = dir.join(name);
+        let o = tune(&[
+            "reversi-eval",
+            "--epochs",
+            "5",
+            "--out",
+            out.to_str().unwrap(),
+            games.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stderr(&o).starts_with("5 games: "), "{}", stderr(&o));
+        std::fs::read(out).unwrap()
+    };
+    let (a, b) = (fit("a.bin"), fit("b.bin"));
+    assert_eq!(a, b, "the fit is deterministic");
+    let w = engine::games::reversi::midgame::parse(&a).expect("a weights file");
+    assert!(w.as_slice().iter().any(|&v| v != 0));
 }
 
 #[test]

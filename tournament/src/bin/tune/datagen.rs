@@ -21,16 +21,13 @@
 //! score for the side to move (proven scores as the search reports them, ±30 000 − plies).
 //! 4 bytes a position.
 
+use super::games_file::{play_all, Record, Run};
 use engine::game::{Outcome, Side};
 use engine::games::ataxx::block_squares;
 use engine::games::ataxx::{Move, Position, Rules};
 use engine::rng::SplitMix64;
 use engine::search::{Limits, Searcher, WIN};
-use std::collections::HashSet;
-use std::io::Write;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
 
 /// File magic.
 pub const MAGIC: &[u8; 8] = b"ATXDATA1";
@@ -293,93 +290,34 @@ fn play(index: u32, o: &Options, searcher: &mut Searcher<Position>, stop: &Atomi
 }
 
 pub fn run(o: &Options) -> Result<(), String> {
-    use std::fs::OpenOptions;
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&o.out)
-        .map_err(|e| format!("{}: {e}", o.out))?;
-    let bytes = std::fs::read(&o.out).map_err(|e| format!("{}: {e}", o.out))?;
-    let mut done = HashSet::new();
-    let mut positions_before = 0;
-    if bytes.is_empty() {
-        file.write_all(MAGIC).map_err(|e| e.to_string())?;
-    } else {
-        let (games, len) = decode(&bytes)?;
-        if len < bytes.len() {
-            eprintln!("dropping a cut last record ({} bytes)", bytes.len() - len);
-            file.set_len(len as u64).map_err(|e| e.to_string())?;
-        }
-        for g in &games {
-            done.insert(g.index);
-            positions_before += g.plies.len();
-        }
-        eprintln!(
-            "resuming: {} games, {positions_before} positions already in {}",
-            games.len(),
-            o.out
-        );
-    }
-    use std::io::Seek;
-    file.seek(std::io::SeekFrom::End(0))
-        .map_err(|e| e.to_string())?;
-    let file = Mutex::new(file);
-    let next = AtomicUsize::new(0);
-    let (games_made, positions) = (AtomicU64::new(0), AtomicU64::new(0));
+    let run = Run {
+        out: &o.out,
+        magic: MAGIC,
+        games: o.games,
+        threads: o.threads,
+        seconds: o.seconds,
+    };
     let stop = AtomicBool::new(false);
-    let started = Instant::now();
-    let deadline = o.seconds.map(|s| started + Duration::from_secs(s));
-    let error = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..o.threads {
-            scope.spawn(|| {
-                let mut searcher = Searcher::<Position>::new(HASH_MIB);
-                let mut buf = Vec::new();
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= o.games as usize || deadline.is_some_and(|d| Instant::now() >= d) {
-                        break;
-                    }
-                    if done.contains(&(i as u32)) {
-                        continue;
-                    }
-                    let game = play(i as u32, o, &mut searcher, &stop);
-                    buf.clear();
-                    game.encode(&mut buf);
-                    let mut f = file.lock().expect("no panics while writing");
-                    if let Err(e) = f.write_all(&buf) {
-                        *error.lock().expect("no panics") = Some(e.to_string());
-                        break;
-                    }
-                    drop(f);
-                    let made = games_made.fetch_add(1, Ordering::Relaxed) + 1;
-                    positions.fetch_add(game.plies.len() as u64, Ordering::Relaxed);
-                    if made % 1000 == 0 {
-                        eprintln!(
-                            "{made} games, {} positions, {:.0} s",
-                            positions.load(Ordering::Relaxed),
-                            started.elapsed().as_secs_f64()
-                        );
-                    }
-                }
-            });
-        }
-    });
-    if let Some(e) = error.into_inner().expect("no panics") {
-        return Err(format!("{}: {e}", o.out));
+    play_all(
+        &run,
+        decode,
+        || Searcher::<Position>::new(HASH_MIB),
+        |i, searcher| play(i, o, searcher, &stop),
+    )
+}
+
+impl Record for Game {
+    fn index(&self) -> u32 {
+        self.index
     }
-    let secs = started.elapsed().as_secs_f64();
-    let (g, p) = (games_made.into_inner(), positions.into_inner());
-    eprintln!(
-        "{g} games, {p} positions in {secs:.1} s ({:.0} positions/s) on {} threads; {} positions in {} now",
-        p as f64 / secs.max(1e-9),
-        o.threads,
-        p as usize + positions_before,
-        o.out
-    );
-    Ok(())
+
+    fn plies(&self) -> usize {
+        self.plies.len()
+    }
+
+    fn encode(&self, out: &mut Vec<u8>) {
+        Game::encode(self, out)
+    }
 }
 
 #[cfg(test)]

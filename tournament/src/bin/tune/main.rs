@@ -1,4 +1,5 @@
-//! `tune`: tools for making the Ataxx engine stronger (see `docs/strength.md`). It lives
+//! `tune`: tools for making the engines stronger (see `docs/strength.md`,
+//! `docs/reversi.md`). It lives
 //! in the tournament crate because `fit` reads the runner's results files through the
 //! runner's own record type ([`tournament::results::GameRecord`]).
 //!
@@ -18,8 +19,8 @@
 //!   start position that end neither the game nor in a pass. No score filter (the
 //!   games' evaluation scales differ): play each opening with both colours (`-repeat`).
 //! - `tune fit [--variant NAME] [--l2 L] RESULTS.jsonl...`: Texel-style tuning of a game's
-//!   evaluation weights (Ataxx by default; every game's evaluation is linear in terms with
-//!   opening and end weights, `Tunable::eval_terms`): every position of every game of that
+//!   linear evaluation weights (Ataxx by default, LOA; terms with opening and end weights,
+//!   `Tunable::eval_terms`; Reversi's pattern evaluation has none and is refused): every position of every game of that
 //!   variant in the tournament runner's results files (each replayed under the rule set
 //!   that judged it, its `rules`: the 2008 edition's too), labelled with the game's result,
 //!   and a logistic model `P(win) = 1 / (1 + 10^(-K·eval/400))` whose cross-entropy is
@@ -42,6 +43,14 @@
 //! - `tune reversi-patterns [--epochs N] [--l2 L] --out FILE DATA...`: fits the Reversi
 //!   pattern evaluation to such files and writes its weights (`patterns.rs` here; the
 //!   engine embeds `src/games/reversi/patterns.bin`).
+//! - `tune reversi-games --out FILE --games N [--nodes N] [--solve E] [--threads T]
+//!   [--seed S] [--seconds S]`: Reversi self-play games whose last `E` empties the exact
+//!   solver plays, multi-threaded and resumable (`reversi_games.rs`, with the format).
+//! - `tune reversi-eval [--epochs N] [--l2 L] [--lr R] [--threads T] --out FILE DATA...`:
+//!   fits the Reversi midgame pattern evaluation to such files and writes its weights
+//!   (`reversi_eval.rs`; the engine embeds `src/games/reversi/midgame.bin`).
+//! - `tune reversi-probcut [--depth D] [--positions N] DATA...`: how well a shallow
+//!   Reversi search predicts a deeper one, for probcut's margin (`reversi_probcut.rs`).
 
 use engine::game::{Game, Notation, RuleSet, Side, Tunable};
 use engine::games::ataxx::block_squares;
@@ -56,11 +65,15 @@ use std::sync::atomic::AtomicBool;
 use tournament::results::GameRecord;
 
 mod datagen;
+mod games_file;
 mod nnue;
 mod patterns;
+mod reversi_eval;
+mod reversi_games;
+mod reversi_probcut;
 mod window;
 
-const USAGE: &str = "usage: tune openings COUNT SEED [--variant NAME | --no-blocks | --edition 2016|2008] | tune fit [--variant NAME] [--l2 L] RESULTS.jsonl... | tune nnue [--lambda L] [--epochs N] [--seed S] --out FILE RESULTS.jsonl... | tune datagen --out FILE --games N [--nodes N] [--threads T] [--seed S] [--blocks P] [--seconds S] | tune window [--lambda L] [--epochs N] [--seed S] [--threads T] [--batch B] [--lr R] --out FILE DATA... | tune reversi-data COUNT SEED LO HI | tune reversi-patterns [--epochs N] [--l2 L] --out FILE DATA...";
+const USAGE: &str = "usage: tune openings COUNT SEED [--variant NAME | --no-blocks | --edition 2016|2008] | tune fit [--variant NAME] [--l2 L] RESULTS.jsonl... | tune nnue [--lambda L] [--epochs N] [--seed S] --out FILE RESULTS.jsonl... | tune datagen --out FILE --games N [--nodes N] [--threads T] [--seed S] [--blocks P] [--seconds S] | tune window [--lambda L] [--epochs N] [--seed S] [--threads T] [--batch B] [--lr R] --out FILE DATA... | tune reversi-data COUNT SEED LO HI | tune reversi-patterns [--epochs N] [--l2 L] --out FILE DATA... | tune reversi-games --out FILE --games N [--nodes N] [--solve E] [--threads T] [--seed S] [--seconds S] | tune reversi-eval [--epochs N] [--l2 L] [--lr R] [--threads T] --out FILE DATA... | tune reversi-probcut [--depth D] [--positions N] DATA...";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -111,6 +124,15 @@ fn main() -> ExitCode {
             }
         }
         ["reversi-patterns", rest @ ..] => report(patterns::fit(rest)),
+        ["reversi-eval", rest @ ..] => match reversi_eval::parse_args(rest) {
+            Some(o) => report(reversi_eval::train(&o)),
+            None => usage(),
+        },
+        ["reversi-probcut", rest @ ..] => report(reversi_probcut::run(rest)),
+        ["reversi-games", rest @ ..] => match reversi_games::parse_args(rest) {
+            Some(o) => report(reversi_games::run(&o)),
+            None => usage(),
+        },
         ["datagen", rest @ ..] => match datagen::parse_args(rest) {
             Some(o) => report(datagen::run(&o)),
             None => usage(),
@@ -427,6 +449,12 @@ fn loss(samples: &[Sample], w: &[f64], k: f64) -> f64 {
 }
 
 fn fit<G: Notation + Tunable>(files: &[&str], l2: f64) -> Result<(), String> {
+    if G::EVAL_TERMS.is_empty() {
+        return Err(format!(
+            "{}'s evaluation has no linear terms to fit",
+            G::NAME
+        ));
+    }
     let samples = load::<G>(files)?;
     if samples.is_empty() {
         return Err(format!("no {} positions", G::NAME));

@@ -1,0 +1,125 @@
+//! The resumable game files of `tune datagen` (Ataxx) and `tune reversi-games`: games
+//! played on several threads, each a function of its index alone, appended whole as
+//! they finish. A cut run is resumed by reading the file back, dropping a cut last
+//! record and playing only the indices not in it.
+
+use std::collections::HashSet;
+use std::fs::OpenOptions;
+use std::io::{Seek, Write};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// One game as a file stores it.
+pub trait Record {
+    /// Its index in the run.
+    fn index(&self) -> u32;
+    /// Its positions (plies).
+    fn plies(&self) -> usize;
+    /// Appends its bytes.
+    fn encode(&self, out: &mut Vec<u8>);
+}
+
+/// What a run makes and where.
+pub struct Run<'a> {
+    pub out: &'a str,
+    /// The file's first bytes.
+    pub magic: &'a [u8],
+    pub games: u32,
+    pub threads: usize,
+    pub seconds: Option<u64>,
+}
+
+/// Plays the games of `run` not yet in its file: each thread makes its state with
+/// `state`, then plays indices with `play`. `decode` reads a file's bytes back into
+/// its records and the length of their complete part.
+pub fn play_all<R: Record, S>(
+    run: &Run,
+    decode: impl Fn(&[u8]) -> Result<(Vec<R>, usize), String>,
+    state: impl Fn() -> S + Sync,
+    play: impl Fn(u32, &mut S) -> R + Sync,
+) -> Result<(), String> {
+    let out = run.out;
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(out)
+        .map_err(|e| format!("{out}: {e}"))?;
+    let bytes = std::fs::read(out).map_err(|e| format!("{out}: {e}"))?;
+    let mut done = HashSet::new();
+    let mut positions_before = 0;
+    if bytes.is_empty() {
+        file.write_all(run.magic).map_err(|e| e.to_string())?;
+    } else {
+        let (games, len) = decode(&bytes)?;
+        if len < bytes.len() {
+            eprintln!("dropping a cut last record ({} bytes)", bytes.len() - len);
+            file.set_len(len as u64).map_err(|e| e.to_string())?;
+        }
+        for g in &games {
+            done.insert(g.index());
+            positions_before += g.plies();
+        }
+        eprintln!(
+            "resuming: {} games, {positions_before} positions already in {out}",
+            games.len()
+        );
+    }
+    file.seek(std::io::SeekFrom::End(0))
+        .map_err(|e| e.to_string())?;
+    let file = Mutex::new(file);
+    let next = AtomicUsize::new(0);
+    let (games_made, positions) = (AtomicU64::new(0), AtomicU64::new(0));
+    let started = Instant::now();
+    let deadline = run.seconds.map(|s| started + Duration::from_secs(s));
+    let error = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..run.threads {
+            scope.spawn(|| {
+                let mut s = state();
+                let mut buf = Vec::new();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= run.games as usize || deadline.is_some_and(|d| Instant::now() >= d) {
+                        break;
+                    }
+                    if done.contains(&(i as u32)) {
+                        continue;
+                    }
+                    let game = play(i as u32, &mut s);
+                    buf.clear();
+                    game.encode(&mut buf);
+                    let mut f = file.lock().expect("no panics while writing");
+                    if let Err(e) = f.write_all(&buf) {
+                        *error.lock().expect("no panics") = Some(e.to_string());
+                        break;
+                    }
+                    drop(f);
+                    let made = games_made.fetch_add(1, Ordering::Relaxed) + 1;
+                    positions.fetch_add(game.plies() as u64, Ordering::Relaxed);
+                    if made % 1000 == 0 {
+                        eprintln!(
+                            "{made} games, {} positions, {:.0} s",
+                            positions.load(Ordering::Relaxed),
+                            started.elapsed().as_secs_f64()
+                        );
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = error.into_inner().expect("no panics") {
+        return Err(format!("{out}: {e}"));
+    }
+    let secs = started.elapsed().as_secs_f64();
+    let (g, p) = (games_made.into_inner(), positions.into_inner());
+    eprintln!(
+        "{g} games, {p} positions in {secs:.1} s ({:.0} positions/s) on {} threads; {} positions in {out} now",
+        p as f64 / secs.max(1e-9),
+        run.threads,
+        p as usize + positions_before,
+    );
+    Ok(())
+}

@@ -1,0 +1,115 @@
+//! `tune reversi-probcut`: how well a shallow search predicts a deeper one in Reversi,
+//! the figure probcut's margins come from.
+//!
+//! Takes every `STEP`-th position with 25 to 54 empties from the games of `tune
+//! reversi-games` files (so the exact solver never answers), searches each to
+//! `--depth` with the engine compiled into `tune` (one iterative deepening, each
+//! iteration's score kept), and prints, for each pair of depths `d - r` and `d`, the
+//! least-squares line `deep ≈ a · shallow + b` and the standard deviation of its
+//! residual, in evaluation units and discs.
+
+use super::reversi_games::decode;
+use engine::games::reversi::midgame::UNITS_PER_DISC;
+use engine::games::reversi::Position;
+use engine::search::{Limits, Searcher};
+use std::sync::atomic::AtomicBool;
+
+/// `tune reversi-probcut [--depth D] [--positions N] DATA...`.
+pub fn run(args: &[&str]) -> Result<(), String> {
+    let (mut depth, mut count, mut files) = (10u32, 400usize, Vec::new());
+    let mut rest = args;
+    loop {
+        match rest {
+            ["--depth", v, r @ ..] => {
+                depth = v
+                    .parse()
+                    .ok()
+                    .filter(|d| (4..=20).contains(d))
+                    .ok_or("bad --depth")?;
+                rest = r;
+            }
+            ["--positions", v, r @ ..] => {
+                count = v.parse().ok().filter(|&n| n > 0).ok_or("bad --positions")?;
+                rest = r;
+            }
+            [] => break,
+            fs => {
+                files.extend(fs.iter().map(|f| f.to_string()));
+                break;
+            }
+        }
+    }
+    if files.is_empty() {
+        return Err("usage: tune reversi-probcut [--depth D] [--positions N] DATA...".into());
+    }
+    let mut pool: Vec<Position> = Vec::new();
+    for f in &files {
+        let bytes = std::fs::read(f).map_err(|e| format!("{f}: {e}"))?;
+        let (games, _) = decode(&bytes).map_err(|e| format!("{f}: {e}"))?;
+        for g in games {
+            pool.extend(
+                g.labelled()
+                    .into_iter()
+                    .map(|(p, _)| p)
+                    .filter(|p| (25..=54).contains(&p.empty().count_ones())),
+            );
+        }
+    }
+    let step = (pool.len() / count).max(1);
+    let sample: Vec<&Position> = pool.iter().step_by(step).take(count).collect();
+    let mut searcher = Searcher::<Position>::new(16);
+    let stop = AtomicBool::new(false);
+    // scores[i][d]: position i's score at depth d.
+    let mut scores: Vec<Vec<Option<i32>>> = Vec::new();
+    for pos in &sample {
+        let mut by_depth = vec![None; depth as usize + 1];
+        searcher.new_game();
+        searcher.search(pos, &Limits::depth(depth), &stop, None, &mut |it| {
+            if let Some(s) = by_depth.get_mut(it.depth as usize) {
+                *s = Some(it.score.0);
+            }
+        });
+        scores.push(by_depth);
+    }
+    println!(
+        "{} positions (25-54 empties), units per disc {UNITS_PER_DISC}",
+        sample.len()
+    );
+    println!("shallow deep      a       b   sigma  sigma(discs)");
+    for r in 1..=4usize {
+        for deep in (r + 1)..=depth as usize {
+            let pairs: Vec<(f64, f64)> = scores
+                .iter()
+                .filter_map(|s| Some((f64::from(s[deep - r]?), f64::from(s[deep]?))))
+                .filter(|(x, y)| x.abs() < 2000.0 && y.abs() < 2000.0)
+                .collect();
+            let n = pairs.len() as f64;
+            if n < 10.0 {
+                continue;
+            }
+            let (mx, my) = pairs
+                .iter()
+                .fold((0.0, 0.0), |(a, b), (x, y)| (a + x / n, b + y / n));
+            let (sxy, sxx) = pairs.iter().fold((0.0, 0.0), |(a, b), (x, y)| {
+                (a + (x - mx) * (y - my), b + (x - mx) * (x - mx))
+            });
+            let a = if sxx > 0.0 { sxy / sxx } else { 1.0 };
+            let b = my - a * mx;
+            let var = pairs
+                .iter()
+                .map(|(x, y)| (y - a * x - b).powi(2))
+                .sum::<f64>()
+                / n;
+            println!(
+                "{:7} {:4} {:6.3} {:7.1} {:7.1} {:8.2}",
+                deep - r,
+                deep,
+                a,
+                b,
+                var.sqrt(),
+                var.sqrt() / f64::from(UNITS_PER_DISC)
+            );
+        }
+    }
+    Ok(())
+}

@@ -21,7 +21,7 @@
 //! score for the side to move (proven scores as the search reports them, ±30 000 − plies).
 //! 4 bytes a position.
 
-use super::games_file::{play_all, Record, Run};
+use super::games_file::{play_all, Record, Settings};
 use engine::game::{Outcome, Side};
 use engine::games::ataxx::block_squares;
 use engine::games::ataxx::{Move, Position, Rules};
@@ -145,47 +145,25 @@ pub fn decode(bytes: &[u8]) -> Result<(Vec<Game>, usize), String> {
 
 /// `tune datagen`'s settings.
 pub struct Options {
-    pub out: String,
-    pub games: u32,
-    pub nodes: u64,
-    pub threads: usize,
-    pub seed: u64,
+    pub settings: Settings,
     pub blocks_percent: u32,
-    pub seconds: Option<u64>,
 }
 
 /// `tune datagen --out FILE --games N [--nodes N] [--threads T] [--seed S] [--blocks P]
 /// [--seconds S]`.
-pub fn parse_args(mut args: &[&str]) -> Option<Options> {
-    let mut o = Options {
-        out: String::new(),
-        games: 0,
-        nodes: 5000,
-        threads: 1,
-        seed: 1,
-        blocks_percent: 10,
-        seconds: None,
-    };
-    loop {
-        match args {
-            ["--out", v, rest @ ..] => (o.out, args) = (v.to_string(), rest),
-            ["--games", v, rest @ ..] => (o.games, args) = (v.parse().ok()?, rest),
-            ["--nodes", v, rest @ ..] => {
-                (o.nodes, args) = (v.parse().ok().filter(|&n| n > 0)?, rest)
-            }
-            ["--threads", v, rest @ ..] => {
-                (o.threads, args) = (v.parse().ok().filter(|&t| (1..=256).contains(&t))?, rest)
-            }
-            ["--seed", v, rest @ ..] => (o.seed, args) = (v.parse().ok()?, rest),
-            ["--blocks", v, rest @ ..] => {
-                (o.blocks_percent, args) = (v.parse().ok().filter(|&p| p <= 100)?, rest)
-            }
-            ["--seconds", v, rest @ ..] => (o.seconds, args) = (Some(v.parse().ok()?), rest),
-            [] => break,
-            _ => return None,
+pub fn parse_args(args: &[&str]) -> Option<Options> {
+    let mut blocks_percent = 10;
+    let settings = Settings::parse(5000, args, |a| match a {
+        ["--blocks", v, rest @ ..] => {
+            blocks_percent = v.parse().ok().filter(|&p| p <= 100)?;
+            Some(rest)
         }
-    }
-    (!o.out.is_empty() && o.games > 0).then_some(o)
+        _ => None,
+    })?;
+    Some(Options {
+        settings,
+        blocks_percent,
+    })
 }
 
 /// The opening of game `index`: blocks (sometimes) and 4–8 random plies, redrawn while
@@ -228,8 +206,9 @@ fn opening(rng: &mut SplitMix64, blocks_percent: u32) -> Position {
 
 /// Plays game `index`.
 fn play(index: u32, o: &Options, searcher: &mut Searcher<Position>, stop: &AtomicBool) -> Game {
-    let mut rng = SplitMix64::new(o.seed ^ u64::from(index).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let limits = Limits::nodes(o.nodes);
+    let mut rng =
+        SplitMix64::new(o.settings.seed ^ u64::from(index).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let limits = Limits::nodes(o.settings.nodes);
     'redraw: loop {
         let start = opening(&mut rng, o.blocks_percent);
         searcher.new_game();
@@ -290,16 +269,10 @@ fn play(index: u32, o: &Options, searcher: &mut Searcher<Position>, stop: &Atomi
 }
 
 pub fn run(o: &Options) -> Result<(), String> {
-    let run = Run {
-        out: &o.out,
-        magic: MAGIC,
-        games: o.games,
-        threads: o.threads,
-        seconds: o.seconds,
-    };
     let stop = AtomicBool::new(false);
     play_all(
-        &run,
+        &o.settings,
+        MAGIC,
         decode,
         || Searcher::<Position>::new(HASH_MIB),
         |i, searcher| play(i, o, searcher, &stop),
@@ -327,13 +300,14 @@ mod tests {
     #[test]
     fn games_round_trip_and_replay() {
         let o = Options {
-            out: String::new(),
-            games: 2,
-            nodes: 300,
-            threads: 1,
-            seed: 7,
+            settings: Settings {
+                games: 2,
+                nodes: 300,
+                threads: 1,
+                seed: 7,
+                ..Settings::default()
+            },
             blocks_percent: 50,
-            seconds: None,
         };
         let mut s = Searcher::new(1);
         let stop = AtomicBool::new(false);

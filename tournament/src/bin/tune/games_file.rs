@@ -20,26 +20,82 @@ pub trait Record {
     fn encode(&self, out: &mut Vec<u8>);
 }
 
-/// What a run makes and where.
-pub struct Run<'a> {
-    pub out: &'a str,
-    /// The file's first bytes.
-    pub magic: &'a [u8],
+/// The settings every game-file generator takes: `--out FILE --games N [--nodes N]
+/// [--threads T] [--seed S] [--seconds S]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Settings {
+    pub out: String,
     pub games: u32,
+    /// Nodes a move.
+    pub nodes: u64,
     pub threads: usize,
+    pub seed: u64,
+    /// Stop starting games after this long.
     pub seconds: Option<u64>,
 }
 
-/// Plays the games of `run` not yet in its file: each thread makes its state with
-/// `state`, then plays indices with `play`. `decode` reads a file's bytes back into
-/// its records and the length of their complete part.
+impl Settings {
+    /// Parses `args`, `--nodes` defaulting to `nodes`; the generator's own options go to
+    /// `own`, which returns what follows one it knows and `None` for an unknown or bad
+    /// one. `None` unless `--out` and a positive `--games` are given.
+    pub fn parse<'a, 'b>(
+        nodes: u64,
+        mut args: &'a [&'b str],
+        mut own: impl FnMut(&'a [&'b str]) -> Option<&'a [&'b str]>,
+    ) -> Option<Settings> {
+        let mut s = Settings {
+            out: String::new(),
+            games: 0,
+            nodes,
+            threads: 1,
+            seed: 1,
+            seconds: None,
+        };
+        loop {
+            args = match args {
+                ["--out", v, rest @ ..] => {
+                    s.out = v.to_string();
+                    rest
+                }
+                ["--games", v, rest @ ..] => {
+                    s.games = v.parse().ok()?;
+                    rest
+                }
+                ["--nodes", v, rest @ ..] => {
+                    s.nodes = v.parse().ok().filter(|&n| n > 0)?;
+                    rest
+                }
+                ["--threads", v, rest @ ..] => {
+                    s.threads = v.parse().ok().filter(|t| (1..=256).contains(t))?;
+                    rest
+                }
+                ["--seed", v, rest @ ..] => {
+                    s.seed = v.parse().ok()?;
+                    rest
+                }
+                ["--seconds", v, rest @ ..] => {
+                    s.seconds = Some(v.parse().ok()?);
+                    rest
+                }
+                [] => break,
+                _ => own(args)?,
+            };
+        }
+        (!s.out.is_empty() && s.games > 0).then_some(s)
+    }
+}
+
+/// Plays the games of `run` not yet in its file (which starts with `magic`): each
+/// thread makes its state with `state`, then plays indices with `play`. `decode` reads
+/// a file's bytes back into its records and the length of their complete part.
 pub fn play_all<R: Record, S>(
-    run: &Run,
+    run: &Settings,
+    magic: &[u8],
     decode: impl Fn(&[u8]) -> Result<(Vec<R>, usize), String>,
     state: impl Fn() -> S + Sync,
     play: impl Fn(u32, &mut S) -> R + Sync,
 ) -> Result<(), String> {
-    let out = run.out;
+    let out = run.out.as_str();
     let mut file = OpenOptions::new()
         .read(true)
         .write(true)
@@ -51,7 +107,7 @@ pub fn play_all<R: Record, S>(
     let mut done = HashSet::new();
     let mut positions_before = 0;
     if bytes.is_empty() {
-        file.write_all(run.magic).map_err(|e| e.to_string())?;
+        file.write_all(magic).map_err(|e| e.to_string())?;
     } else {
         let (games, len) = decode(&bytes)?;
         if len < bytes.len() {
@@ -122,4 +178,50 @@ pub fn play_all<R: Record, S>(
         p as usize + positions_before,
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Settings;
+
+    #[test]
+    fn settings_take_the_shared_options_and_pass_on_the_rest() {
+        let mut extra = 0;
+        let s = Settings::parse(
+            7,
+            &[
+                "--extra",
+                "5",
+                "--out",
+                "f",
+                "--games",
+                "3",
+                "--threads",
+                "2",
+            ],
+            |a| match a {
+                ["--extra", v, rest @ ..] => {
+                    extra = v.parse().ok()?;
+                    Some(rest)
+                }
+                _ => None,
+            },
+        );
+        let want = Settings {
+            out: "f".into(),
+            games: 3,
+            nodes: 7,
+            threads: 2,
+            seed: 1,
+            seconds: None,
+        };
+        assert_eq!((s, extra), (Some(want), 5));
+        let none = |a: &[&str]| Settings::parse(7, a, |_| None);
+        assert_eq!(none(&["--out", "f"]), None, "no --games");
+        assert_eq!(
+            none(&["--out", "f", "--games", "1", "--threads", "0"]),
+            None
+        );
+        assert_eq!(none(&["--out", "f", "--games", "1", "--what"]), None);
+    }
 }

@@ -16,7 +16,7 @@
 //! score for the side to move (the search's, or the solver's exact margin × 100 once
 //! solving).
 
-use super::games_file::{play_all, Record, Run};
+use super::games_file::{play_all, Record, Settings};
 use engine::game::Side;
 use engine::games::reversi::solve::Solver;
 use engine::games::reversi::{Move, Position};
@@ -130,47 +130,23 @@ pub fn decode(bytes: &[u8]) -> Result<(Vec<Game>, usize), String> {
 
 /// `tune reversi-games`' settings.
 pub struct Options {
-    pub out: String,
-    pub games: u32,
-    pub nodes: u64,
+    pub settings: Settings,
+    /// Empties from which the exact solver plays.
     pub solve: u32,
-    pub threads: usize,
-    pub seed: u64,
-    pub seconds: Option<u64>,
 }
 
 /// `tune reversi-games --out FILE --games N [--nodes N] [--solve E] [--threads T]
 /// [--seed S] [--seconds S]`.
-pub fn parse_args(mut args: &[&str]) -> Option<Options> {
-    let mut o = Options {
-        out: String::new(),
-        games: 0,
-        nodes: 4000,
-        solve: 18,
-        threads: 1,
-        seed: 1,
-        seconds: None,
-    };
-    loop {
-        match args {
-            ["--out", v, rest @ ..] => (o.out, args) = (v.to_string(), rest),
-            ["--games", v, rest @ ..] => (o.games, args) = (v.parse().ok()?, rest),
-            ["--nodes", v, rest @ ..] => {
-                (o.nodes, args) = (v.parse().ok().filter(|&n| n > 0)?, rest)
-            }
-            ["--solve", v, rest @ ..] => {
-                (o.solve, args) = (v.parse().ok().filter(|&e| e <= 24)?, rest)
-            }
-            ["--threads", v, rest @ ..] => {
-                (o.threads, args) = (v.parse().ok().filter(|&t| (1..=256).contains(&t))?, rest)
-            }
-            ["--seed", v, rest @ ..] => (o.seed, args) = (v.parse().ok()?, rest),
-            ["--seconds", v, rest @ ..] => (o.seconds, args) = (Some(v.parse().ok()?), rest),
-            [] => break,
-            _ => return None,
+pub fn parse_args(args: &[&str]) -> Option<Options> {
+    let mut solve = 18;
+    let settings = Settings::parse(4000, args, |a| match a {
+        ["--solve", v, rest @ ..] => {
+            solve = v.parse().ok().filter(|&e| e <= 24)?;
+            Some(rest)
         }
-    }
-    (!o.out.is_empty() && o.games > 0).then_some(o)
+        _ => None,
+    })?;
+    Some(Options { settings, solve })
 }
 
 /// The random opening of a game: 6–13 plies, redrawn while a side must pass.
@@ -198,8 +174,9 @@ fn play(
     solver: &mut Solver,
     stop: &AtomicBool,
 ) -> Game {
-    let mut rng = SplitMix64::new(o.seed ^ u64::from(index).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let limits = Limits::nodes(o.nodes);
+    let mut rng =
+        SplitMix64::new(o.settings.seed ^ u64::from(index).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let limits = Limits::nodes(o.settings.nodes);
     let start = opening(&mut rng);
     searcher.new_game();
     let mut pos = start.clone();
@@ -227,16 +204,10 @@ fn play(
 }
 
 pub fn run(o: &Options) -> Result<(), String> {
-    let run = Run {
-        out: &o.out,
-        magic: MAGIC,
-        games: o.games,
-        threads: o.threads,
-        seconds: o.seconds,
-    };
     let stop = AtomicBool::new(false);
     play_all(
-        &run,
+        &o.settings,
+        MAGIC,
         decode,
         || (Searcher::<Position>::new(HASH_MIB), Solver::new(20)),
         |i, (searcher, solver)| play(i, o, searcher, solver, &stop),
@@ -264,13 +235,14 @@ mod tests {
     #[test]
     fn games_round_trip_replay_and_end_as_labelled() {
         let o = Options {
-            out: String::new(),
-            games: 3,
-            nodes: 200,
+            settings: Settings {
+                games: 3,
+                nodes: 200,
+                threads: 1,
+                seed: 7,
+                ..Settings::default()
+            },
             solve: 10,
-            threads: 1,
-            seed: 7,
-            seconds: None,
         };
         let (mut searcher, mut solver) = (Searcher::new(1), Solver::new(16));
         let stop = AtomicBool::new(false);

@@ -607,13 +607,15 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let data = dir.join("data.bin");
         let gen = datagen::Options {
-            out: data.to_string_lossy().into_owned(),
-            games: 40,
-            nodes: 200,
-            threads: 2,
-            seed: 3,
+            settings: super::super::games_file::Settings {
+                out: data.to_string_lossy().into_owned(),
+                games: 40,
+                nodes: 200,
+                threads: 2,
+                seed: 3,
+                seconds: None,
+            },
             blocks_percent: 20,
-            seconds: None,
         };
         datagen::run(&gen).unwrap();
         let mut nets = Vec::new();
@@ -627,7 +629,7 @@ mod tests {
                 batch: 512,
                 lr: 1e-3,
                 out: out.to_string_lossy().into_owned(),
-                files: vec![gen.out.clone()],
+                files: vec![gen.settings.out.clone()],
             };
             train(&o).unwrap();
             nets.push(std::fs::read(&out).unwrap());

@@ -132,6 +132,14 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         0
     }
 
+    /// How many more moves the side to move will most likely be asked for, where the
+    /// rules bound the game's length (Reversi: one per two empty squares, less those the
+    /// exact solver plays at once). A clock without `movestogo` is spread over these
+    /// instead of a fixed guess that suits no game length. Default: unknown.
+    fn moves_left(&self) -> Option<u32> {
+        None
+    }
+
     /// True if the move is a pass (used to avoid reducing or pruning forced passes).
     fn is_pass(&self, mv: Self::Move) -> bool;
 

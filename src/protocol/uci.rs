@@ -490,10 +490,13 @@ fn parse_go(args: &[&str], dialect: Dialect) -> Result<GoParams, String> {
 
 /// The search limits for `go` with the side to move `side`, the clock started at
 /// `start` (when the command arrived). Infinite ignores time; no limit at all searches
-/// to the maximum depth (in practice until `stop` or a proven result).
+/// to the maximum depth (in practice until `stop` or a proven result). Without
+/// `movestogo` the clock lasts the game's own estimate of the moves left
+/// ([`crate::game::Game::moves_left`]) where that is shorter than the policy's guess.
 pub fn limits_for(
     p: &GoParams,
     side: Side,
+    moves_left: Option<u32>,
     overhead: Duration,
     policy: &time::Policy,
     start: Instant,
@@ -515,7 +518,9 @@ pub fn limits_for(
             &TimeControl {
                 remaining: ms(c),
                 increment: ms(inc.unwrap_or(0)),
-                moves_to_go: p.movestogo,
+                moves_to_go: p.movestogo.or(moves_left
+                    .filter(|&m| m < policy.moves_to_go)
+                    .map(|m| m.max(2))),
             },
             overhead,
             policy,
@@ -873,6 +878,7 @@ impl<G: GameIo> Session<G> {
                 let limits = limits_for(
                     &params,
                     side,
+                    self.position.moves_left(),
                     self.settings.overhead,
                     &self.settings.time_policy,
                     at,
@@ -1120,9 +1126,36 @@ mod tests {
         let now = Instant::now();
         let policy = time::Policy::default();
         let [x, o] = [Side::First, Side::Second]
-            .map(|side| limits_for(&p, side, time::DEFAULT_OVERHEAD, &policy, now));
+            .map(|side| limits_for(&p, side, None, time::DEFAULT_OVERHEAD, &policy, now));
         assert!(x.hard_time.unwrap() < o.hard_time.unwrap());
         assert!(x.hard_time.unwrap() <= Duration::from_millis(245));
+    }
+
+    #[test]
+    fn the_clock_lasts_the_moves_the_game_has_left() {
+        let p = GoParams {
+            time: [Some(10_000), Some(10_000)],
+            ..GoParams::default()
+        };
+        let (now, policy) = (Instant::now(), time::Policy::default());
+        let soft = |moves_left| {
+            limits_for(&p, Side::First, moves_left, Duration::ZERO, &policy, now)
+                .soft_time
+                .unwrap()
+        };
+        // Unknown or longer than the policy's guess: the guess (40 moves).
+        assert_eq!(soft(None), Duration::from_millis(250));
+        assert_eq!(soft(Some(60)), Duration::from_millis(250));
+        // A game that ends sooner spends its clock sooner; never all of it on one move.
+        assert_eq!(soft(Some(20)), Duration::from_millis(500));
+        assert_eq!(soft(Some(0)), Duration::from_millis(2500));
+        // A GUI's movestogo still rules.
+        let p = GoParams {
+            movestogo: Some(40),
+            ..p
+        };
+        let with_mtg = limits_for(&p, Side::First, Some(20), Duration::ZERO, &policy, now);
+        assert_eq!(with_mtg.soft_time, Some(Duration::from_millis(250)));
     }
 
     #[test]

@@ -27,6 +27,10 @@ use std::cell::RefCell;
 /// ([`Game::solve`]), time and nodes permitting: 24 empties take the solver seconds
 /// (`docs/reversi.md`), so beyond that a timed move could never finish.
 pub const SEARCH_SOLVE_EMPTIES: u32 = 24;
+/// Empties from which the solver's answer costs next to nothing on any clock (well
+/// under a million nodes), so the clock need not be kept for those moves.
+const INSTANT_SOLVE_EMPTIES: u32 = 12;
+
 /// The search's solver table: 2^21 entries (48 MiB), made with the thread's searcher
 /// ([`Game::prepare_thread`], off any clock) and kept, so consecutive moves of a game
 /// (and attempts that ran out) reuse what it learnt.
@@ -139,6 +143,13 @@ impl Game for Position {
         let own = self.own() | f | 1u64 << mv.square();
         let opp = self.opp() & !f;
         SQUARE_HINTS[mv.index()] - 2 * moves(opp, own).count_ones() as i32
+    }
+
+    /// One move per two empty squares, less the last [`INSTANT_SOLVE_EMPTIES`], which
+    /// the exact solver plays in a few milliseconds.
+    fn moves_left(&self) -> Option<u32> {
+        let empties = self.empty().count_ones();
+        Some((empties.saturating_sub(INSTANT_SOLVE_EMPTIES) + 1) / 2)
     }
 
     fn is_pass(&self, mv: Move) -> bool {

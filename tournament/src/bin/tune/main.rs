@@ -18,6 +18,9 @@
 //!   `ataxx` is the form above): `COUNT` distinct lines of 4–6 random plies from the
 //!   start position that end neither the game nor in a pass. No score filter (the
 //!   games' evaluation scales differ): play each opening with both colours (`-repeat`).
+//!   With `--balanced PLIES DEPTH MARGIN`: `PLIES` random plies, each line kept only if a
+//!   depth-`DEPTH` search scores it within ±`MARGIN` in the game's units (Reversi's book
+//!   `reversi-balanced.txt`: 8 plies, depth 10, ±32, two discs).
 //! - `tune fit [--variant NAME] [--l2 L] RESULTS.jsonl...`: Texel-style tuning of a game's
 //!   linear evaluation weights (Ataxx by default, LOA; terms with opening and end weights,
 //!   `Tunable::eval_terms`; Reversi's pattern evaluation has none and is refused): every position of every game of that
@@ -73,7 +76,7 @@ mod reversi_games;
 mod reversi_probcut;
 mod window;
 
-const USAGE: &str = "usage: tune openings COUNT SEED [--variant NAME | --no-blocks | --edition 2016|2008] | tune fit [--variant NAME] [--l2 L] RESULTS.jsonl... | tune nnue [--lambda L] [--epochs N] [--seed S] --out FILE RESULTS.jsonl... | tune datagen --out FILE --games N [--nodes N] [--threads T] [--seed S] [--blocks P] [--seconds S] | tune window [--lambda L] [--epochs N] [--seed S] [--threads T] [--batch B] [--lr R] --out FILE DATA... | tune reversi-data COUNT SEED LO HI | tune reversi-patterns [--epochs N] [--l2 L] --out FILE DATA... | tune reversi-games --out FILE --games N [--nodes N] [--solve E] [--threads T] [--seed S] [--seconds S] | tune reversi-eval [--epochs N] [--l2 L] [--lr R] [--threads T] --out FILE DATA... | tune reversi-probcut [--depth D] [--positions N] DATA...";
+const USAGE: &str = "usage: tune openings COUNT SEED [--variant NAME [--balanced PLIES DEPTH MARGIN] | --no-blocks | --edition 2016|2008] | tune fit [--variant NAME] [--l2 L] RESULTS.jsonl... | tune nnue [--lambda L] [--epochs N] [--seed S] --out FILE RESULTS.jsonl... | tune datagen --out FILE --games N [--nodes N] [--threads T] [--seed S] [--blocks P] [--seconds S] | tune window [--lambda L] [--epochs N] [--seed S] [--threads T] [--batch B] [--lr R] --out FILE DATA... | tune reversi-data COUNT SEED LO HI | tune reversi-patterns [--epochs N] [--l2 L] --out FILE DATA... | tune reversi-games --out FILE --games N [--nodes N] [--solve E] [--threads T] [--seed S] [--seconds S] | tune reversi-eval [--epochs N] [--l2 L] [--lr R] [--threads T] --out FILE DATA... | tune reversi-probcut [--depth D] [--positions N] DATA...";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -96,7 +99,30 @@ fn main() -> ExitCode {
         ["openings", count, seed, "--variant", name] => {
             match (count.parse(), seed.parse(), Variant::from_name(name)) {
                 (Ok(c), Ok(s), Some(Variant::Ataxx)) => openings(c, s, &BLOCK_BOOK, None),
-                (Ok(c), Ok(s), Some(v)) => v.visit(RandomOpenings { count: c, seed: s }),
+                (Ok(c), Ok(s), Some(v)) => v.visit(RandomOpenings {
+                    count: c,
+                    seed: s,
+                    balance: None,
+                }),
+                _ => return usage(),
+            }
+            ExitCode::SUCCESS
+        }
+        ["openings", count, seed, "--variant", name, "--balanced", plies, depth, margin] => {
+            let balance = match (plies.parse(), depth.parse(), margin.parse()) {
+                (Ok(plies), Ok(depth), Ok(margin)) if plies > 0 && depth > 0 => Balance {
+                    plies,
+                    depth,
+                    margin,
+                },
+                _ => return usage(),
+            };
+            match (count.parse(), seed.parse(), Variant::from_name(name)) {
+                (Ok(c), Ok(s), Some(v)) => v.visit(RandomOpenings {
+                    count: c,
+                    seed: s,
+                    balance: Some(balance),
+                }),
                 _ => return usage(),
             }
             ExitCode::SUCCESS
@@ -297,6 +323,16 @@ fn settable(d: Dialect, line: &str) -> bool {
 struct RandomOpenings {
     count: usize,
     seed: u64,
+    balance: Option<Balance>,
+}
+
+/// `--balanced PLIES DEPTH MARGIN`: exactly `PLIES` random plies, each line kept only if
+/// a depth-`DEPTH` search scores it within ±`MARGIN` (the game's own units), so that
+/// neither colour starts out won and a pair of games measures the engines, not the line.
+struct Balance {
+    plies: usize,
+    depth: u32,
+    margin: i32,
 }
 
 impl VariantVisitor for RandomOpenings {
@@ -307,19 +343,28 @@ impl VariantVisitor for RandomOpenings {
         let mut rng = SplitMix64::new(seed);
         let mut seen = HashSet::new();
         let name = G::<D>::NAME;
-        println!(
-            "# {count} {name} openings made by `tune openings {count} {seed} --variant {name}`"
-        );
-        println!(
-            "# (tournament/src/bin/tune/main.rs): 4-6 random plies from the start, distinct, no"
-        );
-        println!("# pass, game not over; no balance check (play each with both colours: -repeat).");
+        let mut searcher = Searcher::<G<D>>::new(16);
+        let stop = AtomicBool::new(false);
+        match &self.balance {
+            None => {
+                println!("# {count} {name} openings made by `tune openings {count} {seed} --variant {name}`");
+                println!("# (tournament/src/bin/tune/main.rs): 4-6 random plies from the start, distinct, no");
+                println!("# pass, game not over; no balance check (play each with both colours: -repeat).");
+            }
+            Some(b) => {
+                let (plies, depth, margin) = (b.plies, b.depth, b.margin);
+                println!("# {count} {name} openings made by `tune openings {count} {seed} --variant {name} --balanced {plies} {depth} {margin}`");
+                println!("# (tournament/src/bin/tune/main.rs): {plies} random plies from the start, distinct, no pass,");
+                println!("# game not over; each kept only if a depth-{depth} search scores it within +-{margin}.");
+            }
+        }
         let mut made = 0;
         let mut moves = Vec::new();
         while made < count {
             let mut pos = G::<D>::startpos(<G<D> as Game>::Rules::ENGINE);
             let mut words = Vec::new();
-            for _ in 0..4 + rng.below(3) {
+            let plies = self.balance.as_ref().map_or(4 + rng.below(3), |b| b.plies);
+            for _ in 0..plies {
                 moves.clear();
                 pos.generate_moves(&mut moves);
                 if moves.is_empty() || pos.is_over() || moves.iter().any(|&m| pos.is_pass(m)) {
@@ -329,8 +374,18 @@ impl VariantVisitor for RandomOpenings {
                 words.push(pos.move_name(mv));
                 pos.make_move(mv);
             }
-            if words.len() < 4 || pos.is_over() || !seen.insert(pos.hash()) {
+            if words.len() < plies.min(4) || pos.is_over() || !seen.insert(pos.hash()) {
                 continue;
+            }
+            if let Some(b) = &self.balance {
+                if words.len() < b.plies {
+                    continue;
+                }
+                searcher.new_game();
+                let r = searcher.search(&pos, &Limits::depth(b.depth), &stop, None, &mut |_| {});
+                if r.score.0.abs() > b.margin {
+                    continue;
+                }
             }
             println!("{}", words.join(" "));
             made += 1;

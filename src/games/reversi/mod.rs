@@ -149,7 +149,7 @@ impl Game for Position {
     /// the exact solver plays in a few milliseconds.
     fn moves_left(&self) -> Option<u32> {
         let empties = self.empty().count_ones();
-        Some((empties.saturating_sub(INSTANT_SOLVE_EMPTIES) + 1) / 2)
+        Some(empties.saturating_sub(INSTANT_SOLVE_EMPTIES).div_ceil(2))
     }
 
     fn is_pass(&self, mv: Move) -> bool {

@@ -99,11 +99,11 @@ fn main() -> ExitCode {
         ["openings", count, seed, "--variant", name] => {
             match (count.parse(), seed.parse(), Variant::from_name(name)) {
                 (Ok(c), Ok(s), Some(Variant::Ataxx)) => openings(c, s, &BLOCK_BOOK, None),
-                (Ok(c), Ok(s), Some(v)) => v.visit(RandomOpenings {
+                (Ok(c), Ok(s), Some(v)) => print_lines(v.visit(RandomOpenings {
                     count: c,
                     seed: s,
                     balance: None,
-                }),
+                })),
                 _ => return usage(),
             }
             ExitCode::SUCCESS
@@ -118,11 +118,11 @@ fn main() -> ExitCode {
                 _ => return usage(),
             };
             match (count.parse(), seed.parse(), Variant::from_name(name)) {
-                (Ok(c), Ok(s), Some(v)) => v.visit(RandomOpenings {
+                (Ok(c), Ok(s), Some(v)) => print_lines(v.visit(RandomOpenings {
                     count: c,
                     seed: s,
                     balance: Some(balance),
-                }),
+                })),
                 _ => return usage(),
             }
             ExitCode::SUCCESS
@@ -320,6 +320,12 @@ fn settable(d: Dialect, line: &str) -> bool {
 }
 
 /// `tune openings COUNT SEED --variant NAME` for any game (see the module docs).
+fn print_lines(lines: Vec<String>) {
+    for line in lines {
+        println!("{line}");
+    }
+}
+
 struct RandomOpenings {
     count: usize,
     seed: u64,
@@ -336,26 +342,28 @@ struct Balance {
 }
 
 impl VariantVisitor for RandomOpenings {
-    type Output = ();
-    fn visit<D: Playable>(self) {
+    type Output = Vec<String>;
+    /// The file's lines: its header, then one opening a line.
+    fn visit<D: Playable>(self) -> Vec<String> {
         type G<D> = <D as TextDialect>::Game;
         let (count, seed) = (self.count, self.seed);
         let mut rng = SplitMix64::new(seed);
         let mut seen = HashSet::new();
         let name = G::<D>::NAME;
+        let mut out = Vec::new();
         let mut searcher = Searcher::<G<D>>::new(16);
         let stop = AtomicBool::new(false);
         match &self.balance {
             None => {
-                println!("# {count} {name} openings made by `tune openings {count} {seed} --variant {name}`");
-                println!("# (tournament/src/bin/tune/main.rs): 4-6 random plies from the start, distinct, no");
-                println!("# pass, game not over; no balance check (play each with both colours: -repeat).");
+                out.push(format!("# {count} {name} openings made by `tune openings {count} {seed} --variant {name}`"));
+                out.push("# (tournament/src/bin/tune/main.rs): 4-6 random plies from the start, distinct, no".to_string());
+                out.push("# pass, game not over; no balance check (play each with both colours: -repeat).".to_string());
             }
             Some(b) => {
                 let (plies, depth, margin) = (b.plies, b.depth, b.margin);
-                println!("# {count} {name} openings made by `tune openings {count} {seed} --variant {name} --balanced {plies} {depth} {margin}`");
-                println!("# (tournament/src/bin/tune/main.rs): {plies} random plies from the start, distinct, no pass,");
-                println!("# game not over; each kept only if a depth-{depth} search scores it within +-{margin}.");
+                out.push(format!("# {count} {name} openings made by `tune openings {count} {seed} --variant {name} --balanced {plies} {depth} {margin}`"));
+                out.push(format!("# (tournament/src/bin/tune/main.rs): {plies} random plies from the start, distinct, no pass,"));
+                out.push(format!("# game not over; each kept only if a depth-{depth} search scores it within +-{margin}."));
             }
         }
         let mut made = 0;
@@ -387,9 +395,10 @@ impl VariantVisitor for RandomOpenings {
                     continue;
                 }
             }
-            println!("{}", words.join(" "));
+            out.push(words.join(" "));
             made += 1;
         }
+        out
     }
 }
 
@@ -582,6 +591,44 @@ mod tests {
     /// (and for records from before `rules` existed), but the 2008 rules end it at the
     /// 45th and the 2016 ones at the 25th.
     /// The 2008 edition's dialect cannot set up a block on the centre; the 2016 one can.
+    #[test]
+    fn a_balanced_book_keeps_only_lines_a_search_scores_level() {
+        let book = |balance| {
+            Variant::Reversi.visit(RandomOpenings {
+                count: 6,
+                seed: 3,
+                balance,
+            })
+        };
+        let lines = book(Some(Balance {
+            plies: 8,
+            depth: 6,
+            margin: 24,
+        }));
+        assert!(lines[0].contains("--balanced 8 6 24"), "{}", lines[0]);
+        let openings: Vec<&String> = lines.iter().filter(|l| !l.starts_with('#')).collect();
+        assert_eq!(openings.len(), 6);
+        let mut searcher = Searcher::<engine::games::reversi::Position>::new(16);
+        let stop = AtomicBool::new(false);
+        for line in openings {
+            let o = <engine::games::reversi::Position as Notation>::opening(
+                line,
+                engine::games::reversi::Rules::Standard,
+            )
+            .expect("a legal line");
+            let pos = o.end();
+            assert_eq!(line.split(' ').count(), 8);
+            searcher.new_game();
+            let r = searcher.search(&pos, &Limits::depth(6), &stop, None, &mut |_| {});
+            assert!(r.score.0.abs() <= 24, "{line}: {}", r.score.0);
+        }
+        // Deterministic for a seed; without a balance check, the book as before.
+        assert_eq!(book(None), book(None));
+        assert!(book(None)
+            .iter()
+            .all(|l| l.starts_with('#') || (4..=6).contains(&l.split(' ').count())));
+    }
+
     #[test]
     fn openings_are_kept_for_the_edition_that_can_set_them_up() {
         let (centre, corner) = ("block d4 a7-b6", "block c3 a7-b6 g7-f6");

@@ -21,7 +21,7 @@
 //! score for the side to move (proven scores as the search reports them, ±30 000 − plies).
 //! 4 bytes a position.
 
-use super::games_file::{play_all, Record, Settings};
+use super::games_file::{play_all, records, u64_at, Record, Settings};
 use engine::game::{Outcome, Side};
 use engine::games::ataxx::block_squares;
 use engine::games::ataxx::{Move, Position, Rules};
@@ -55,25 +55,6 @@ pub struct Game {
 }
 
 impl Game {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.index.to_le_bytes());
-        out.extend_from_slice(&self.start.pieces(Side::First).to_le_bytes());
-        out.extend_from_slice(&self.start.pieces(Side::Second).to_le_bytes());
-        out.extend_from_slice(&self.start.gaps().to_le_bytes());
-        out.push(self.start.side_to_move().index() as u8);
-        out.push(self.result);
-        out.extend_from_slice(&(self.plies.len() as u16).to_le_bytes());
-        for &(mv, score) in &self.plies {
-            let code = if mv.is_pass() {
-                0xFFFF
-            } else {
-                u16::from(mv.from()) * 64 + u16::from(mv.to())
-            };
-            out.extend_from_slice(&code.to_le_bytes());
-            out.extend_from_slice(&score.to_le_bytes());
-        }
-    }
-
     /// The game's result for `side`: 1 win, 0.5 draw, 0 loss.
     pub fn result_for(&self, side: Side) -> f32 {
         let first = f32::from(self.result) / 2.0;
@@ -87,14 +68,11 @@ impl Game {
 /// Reads the games of a data file's bytes; returns them and the length of the complete
 /// part (a record cut by a kill is left out).
 pub fn decode(bytes: &[u8]) -> Result<(Vec<Game>, usize), String> {
-    if bytes.len() < 8 || &bytes[..8] != MAGIC {
-        return Err("not an ataxx data file (no ATXDATA1)".into());
-    }
-    let mut games = Vec::new();
-    let mut at = 8;
-    let u64_at = |b: &[u8], i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8"));
-    while at + GAME_HEADER <= bytes.len() {
-        let b = &bytes[at..];
+    let (records, len) = records(bytes, MAGIC, "an ataxx data file", GAME_HEADER, 4, |h| {
+        usize::from(u16::from_le_bytes([h[30], h[31]]))
+    })?;
+    let mut games = Vec::with_capacity(records.len());
+    for b in records {
         let index = u32::from_le_bytes(b[0..4].try_into().expect("4"));
         let (first, second, gaps) = (u64_at(b, 4), u64_at(b, 12), u64_at(b, 20));
         let side = if b[28] == 0 {
@@ -103,18 +81,13 @@ pub fn decode(bytes: &[u8]) -> Result<(Vec<Game>, usize), String> {
             Side::Second
         };
         let result = b[29];
-        let n = usize::from(u16::from_le_bytes([b[30], b[31]]));
-        if at + GAME_HEADER + 4 * n > bytes.len() {
-            break;
-        }
         let start = Position::from_parts(first, second, gaps, side, 0, 1, Rules::Uai)
             .map_err(|e| format!("game {index}: {e}"))?;
         if result > 2 {
             return Err(format!("game {index}: result {result}"));
         }
-        let mut plies = Vec::with_capacity(n);
-        for k in 0..n {
-            let p = &b[GAME_HEADER + 4 * k..];
+        let mut plies = Vec::new();
+        for p in b[GAME_HEADER..].chunks_exact(4) {
             let code = u16::from_le_bytes([p[0], p[1]]);
             let score = i16::from_le_bytes([p[2], p[3]]);
             let mv = if code == 0xFFFF {
@@ -138,9 +111,8 @@ pub fn decode(bytes: &[u8]) -> Result<(Vec<Game>, usize), String> {
             result,
             plies,
         });
-        at += GAME_HEADER + 4 * n;
     }
-    Ok((games, at))
+    Ok((games, len))
 }
 
 /// `tune datagen`'s settings.
@@ -289,7 +261,22 @@ impl Record for Game {
     }
 
     fn encode(&self, out: &mut Vec<u8>) {
-        Game::encode(self, out)
+        out.extend_from_slice(&self.index.to_le_bytes());
+        out.extend_from_slice(&self.start.pieces(Side::First).to_le_bytes());
+        out.extend_from_slice(&self.start.pieces(Side::Second).to_le_bytes());
+        out.extend_from_slice(&self.start.gaps().to_le_bytes());
+        out.push(self.start.side_to_move().index() as u8);
+        out.push(self.result);
+        out.extend_from_slice(&(self.plies.len() as u16).to_le_bytes());
+        for &(mv, score) in &self.plies {
+            let code = if mv.is_pass() {
+                0xFFFF
+            } else {
+                u16::from(mv.from()) * 64 + u16::from(mv.to())
+            };
+            out.extend_from_slice(&code.to_le_bytes());
+            out.extend_from_slice(&score.to_le_bytes());
+        }
     }
 }
 

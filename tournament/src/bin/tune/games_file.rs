@@ -20,6 +20,39 @@ pub trait Record {
     fn encode(&self, out: &mut Vec<u8>);
 }
 
+/// A file's records after its 8-byte `magic` (else an error naming the file as `what`):
+/// each is `header` bytes, from which `plies_in` reads the number of plies, then that
+/// many plies of `ply` bytes. Returns each whole record (header and plies) and the
+/// length of the complete part: a record cut by a kill is left out.
+pub fn records<'a>(
+    bytes: &'a [u8],
+    magic: &[u8; 8],
+    what: &str,
+    header: usize,
+    ply: usize,
+    plies_in: impl Fn(&[u8]) -> usize,
+) -> Result<(Vec<&'a [u8]>, usize), String> {
+    if bytes.len() < 8 || bytes[..8] != magic[..] {
+        let name = String::from_utf8_lossy(magic);
+        return Err(format!("not {what} (no {name})"));
+    }
+    let (mut out, mut at) = (Vec::new(), 8);
+    while at + header <= bytes.len() {
+        let len = header + ply * plies_in(&bytes[at..at + header]);
+        if at + len > bytes.len() {
+            break;
+        }
+        out.push(&bytes[at..at + len]);
+        at += len;
+    }
+    Ok((out, at))
+}
+
+/// The little-endian `u64` at byte `i` of `b`.
+pub fn u64_at(b: &[u8], i: usize) -> u64 {
+    u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"))
+}
+
 /// The settings every game-file generator takes: `--out FILE --games N [--nodes N]
 /// [--threads T] [--seed S] [--seconds S]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

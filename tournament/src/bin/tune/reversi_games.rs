@@ -16,7 +16,7 @@
 //! score for the side to move (the search's, or the solver's exact margin × 100 once
 //! solving).
 
-use super::games_file::{play_all, Record, Settings};
+use super::games_file::{play_all, records, u64_at, Record, Settings};
 use engine::game::Side;
 use engine::games::reversi::solve::Solver;
 use engine::games::reversi::{Move, Position};
@@ -42,19 +42,6 @@ pub struct Game {
 }
 
 impl Game {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.index.to_le_bytes());
-        out.extend_from_slice(&self.start.discs(Side::First).to_le_bytes());
-        out.extend_from_slice(&self.start.discs(Side::Second).to_le_bytes());
-        out.push(self.start.side_to_move().index() as u8);
-        out.push(self.result as u8);
-        out.push(self.plies.len() as u8);
-        for &(mv, score) in &self.plies {
-            out.push(mv.index() as u8);
-            out.extend_from_slice(&score.to_le_bytes());
-        }
-    }
-
     /// Every position of the game (after the opening) with its label: the final disc
     /// difference for the side to move there.
     pub fn labelled(&self) -> Vec<(Position, i32)> {
@@ -78,14 +65,11 @@ impl Game {
 /// Reads the games of a data file's bytes; returns them and the length of the complete
 /// part (a record cut by a kill is left out). Every move is checked legal.
 pub fn decode(bytes: &[u8]) -> Result<(Vec<Game>, usize), String> {
-    if bytes.len() < 8 || &bytes[..8] != MAGIC {
-        return Err("not a reversi games file (no RVGAMES1)".into());
-    }
-    let mut games = Vec::new();
-    let mut at = 8;
-    let u64_at = |b: &[u8], i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8"));
-    while at + GAME_HEADER <= bytes.len() {
-        let b = &bytes[at..];
+    let (records, len) = records(bytes, MAGIC, "a reversi games file", GAME_HEADER, 3, |h| {
+        usize::from(h[22])
+    })?;
+    let mut games = Vec::with_capacity(records.len());
+    for b in records {
         let index = u32::from_le_bytes(b[0..4].try_into().expect("4"));
         let side = match b[20] {
             0 => Side::First,
@@ -93,16 +77,11 @@ pub fn decode(bytes: &[u8]) -> Result<(Vec<Game>, usize), String> {
             s => return Err(format!("game {index}: side {s}")),
         };
         let result = b[21] as i8;
-        let n = usize::from(b[22]);
-        if at + GAME_HEADER + 3 * n > bytes.len() {
-            break;
-        }
         let start = Position::from_parts(u64_at(b, 4), u64_at(b, 12), side)
             .map_err(|e| format!("game {index}: {e}"))?;
         let mut pos = start.clone();
-        let mut plies = Vec::with_capacity(n);
-        for k in 0..n {
-            let p = &b[GAME_HEADER + 3 * k..];
+        let mut plies = Vec::new();
+        for (k, p) in b[GAME_HEADER..].chunks_exact(3).enumerate() {
             let mv = match p[0] {
                 64 => Move::PASS,
                 sq @ 0..64 => Move::place(sq),
@@ -123,9 +102,8 @@ pub fn decode(bytes: &[u8]) -> Result<(Vec<Game>, usize), String> {
             result,
             plies,
         });
-        at += GAME_HEADER + 3 * n;
     }
-    Ok((games, at))
+    Ok((games, len))
 }
 
 /// `tune reversi-games`' settings.
@@ -224,7 +202,16 @@ impl Record for Game {
     }
 
     fn encode(&self, out: &mut Vec<u8>) {
-        Game::encode(self, out)
+        out.extend_from_slice(&self.index.to_le_bytes());
+        out.extend_from_slice(&self.start.discs(Side::First).to_le_bytes());
+        out.extend_from_slice(&self.start.discs(Side::Second).to_le_bytes());
+        out.push(self.start.side_to_move().index() as u8);
+        out.push(self.result as u8);
+        out.push(self.plies.len() as u8);
+        for &(mv, score) in &self.plies {
+            out.push(mv.index() as u8);
+            out.extend_from_slice(&score.to_le_bytes());
+        }
     }
 }
 

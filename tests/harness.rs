@@ -646,14 +646,14 @@ fn seed_reproducible() {
     assert_eq!(
         moves,
         [
-            "Red moves g1-f1.",
-            "Blue moves g7-f7.",
+            "Red moves g1-f2.",
+            "Blue moves a1-a2.",
+            "Red moves f2-e2.",
+            "Blue moves a1-b2.",
             "Red moves a7-b7.",
-            "Blue moves a1-b1.",
-            "Red moves f1-e1.",
-            "Blue moves b1-c1.",
-            "Red moves b7-c7.",
-            "Blue moves f7-f6.",
+            "Blue moves g7-f6.",
+            "Red moves b7-c6.",
+            "Blue moves f6-e6.",
         ],
         "the seeded AI game changed: {game:?}"
     );

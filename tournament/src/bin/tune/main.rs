@@ -319,13 +319,14 @@ fn settable(d: Dialect, line: &str) -> bool {
     d.visit(Settable(line))
 }
 
-/// `tune openings COUNT SEED --variant NAME` for any game (see the module docs).
+/// Prints a book's lines (what [`RandomOpenings`] makes) to stdout.
 fn print_lines(lines: Vec<String>) {
     for line in lines {
         println!("{line}");
     }
 }
 
+/// `tune openings COUNT SEED --variant NAME` for any game (see the module docs).
 struct RandomOpenings {
     count: usize,
     seed: u64,
@@ -586,11 +587,8 @@ fn fit<G: Notation + Tunable>(files: &[&str], l2: f64) -> Result<(), String> {
 mod tests {
     use super::*;
 
-    /// `tune fit` replays each game under the rules that judged it: 50 jumps on a board
-    /// where nothing else can happen are all positions of the game for the engine rules
-    /// (and for records from before `rules` existed), but the 2008 rules end it at the
-    /// 45th and the 2016 ones at the 25th.
-    /// The 2008 edition's dialect cannot set up a block on the centre; the 2016 one can.
+    /// Every line of a balanced book scores within the margin when searched again, and
+    /// the same seed gives the same book.
     #[test]
     fn a_balanced_book_keeps_only_lines_a_search_scores_level() {
         let book = |balance| {
@@ -629,6 +627,7 @@ mod tests {
             .all(|l| l.starts_with('#') || (4..=6).contains(&l.split(' ').count())));
     }
 
+    /// The 2008 edition's dialect cannot set up a block on the centre; the 2016 one can.
     #[test]
     fn openings_are_kept_for_the_edition_that_can_set_them_up() {
         let (centre, corner) = ("block d4 a7-b6", "block c3 a7-b6 g7-f6");
@@ -638,6 +637,10 @@ mod tests {
         assert!(!settable(Dialect::Ataxx2008, "x5o/7/7/7/7/7/o5x o 0 1"));
     }
 
+    /// `tune fit` replays each game under the rules that judged it: 50 jumps on a board
+    /// where nothing else can happen are all positions of the game for the engine rules
+    /// (and for records from before `rules` existed), but the 2008 rules end it at the
+    /// 45th and the 2016 ones at the 25th.
     #[test]
     fn games_replay_under_the_rules_that_judged_them() {
         let fen = "x-1-1-1/-------/1-1-1-1/-------/1-1-1-1/-------/1-1-1-o x 0 1";

@@ -646,14 +646,14 @@ fn seed_reproducible() {
     assert_eq!(
         moves,
         [
-            "Red moves g1-f2.",
-            "Blue moves a1-a2.",
-            "Red moves f2-e2.",
-            "Blue moves a1-b2.",
-            "Red moves a7-b7.",
-            "Blue moves g7-f6.",
-            "Red moves b7-c6.",
-            "Blue moves f6-e6.",
+            "Red moves a7-c6.",
+            "Blue moves a1-c1.",
+            "Red moves c6-d6.",
+            "Blue moves c1-d1.",
+            "Red moves c6-b7.",
+            "Blue moves d1-f1.",
+            "Red moves d6-f7.",
+            "Blue moves c1-b1.",
         ],
         "the seeded AI game changed: {game:?}"
     );

@@ -162,9 +162,9 @@ mod ataxx {
     #[test]
     fn two_threads_find_the_same_forced_wins_as_one() {
         // Lazy SMP (`Threads` 2: a helper over the shared table) proves a win at the same
-        // distance as one thread, and its move really wins. Full width: the selective
-        // features may hide a short win at this depth, depending on the evaluation (round
-        // 8's network did), and the threads are the subject here, not the pruning.
+        // distance as one thread, and its move really wins. Full width: whether the
+        // selective features hide a short win at this depth depends on the evaluation,
+        // and the threads are the subject here, not the pruning.
         use engine::search::{Engine, Features};
         for (n, start) in positions().into_iter().filter(|(n, _)| *n <= 3) {
             let limits = Limits {

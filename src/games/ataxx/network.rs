@@ -1,7 +1,7 @@
 //! The window network: Ataxx's evaluation as an efficiently updatable neural network of
 //! our own design, trained by `tune window` (`tournament/src/bin/tune/window.rs`) on
 //! self-play data made by `tune datagen` (`docs/strength.md`: round 6 made the
-//! architecture, round 8 the committed weights).
+//! architecture, each later round retrained the committed weights).
 //!
 //! Inputs: every 2×2 window of the 7×7 board (36 of them) one-hot over its 3⁴ = 81
 //! states (each square empty, own or the opponent's; a blocked square counts as empty

@@ -646,14 +646,14 @@ fn seed_reproducible() {
     assert_eq!(
         moves,
         [
-            "Red moves a7-c6.",
+            "Red moves a7-b7.",
+            "Blue moves a1-c2.",
+            "Red moves g1-f1.",
+            "Blue moves c2-b2.",
+            "Red moves f1-e2.",
+            "Blue moves b2-a1.",
+            "Red moves e2-d2.",
             "Blue moves a1-c1.",
-            "Red moves c6-d6.",
-            "Blue moves c1-d1.",
-            "Red moves c6-b7.",
-            "Blue moves d1-f1.",
-            "Red moves d6-f7.",
-            "Blue moves c1-b1.",
         ],
         "the seeded AI game changed: {game:?}"
     );

@@ -271,6 +271,20 @@ pub static OPTIONS: &[SpinOption] = &[
         apply: |s, v| s.features.predict_stop = v != 0,
     },
     SpinOption {
+        name: "NodeTime",
+        default: 0,
+        min: 0,
+        max: 1,
+        apply: |s, v| s.features.node_time = v != 0,
+    },
+    SpinOption {
+        name: "PartialIteration",
+        default: 0,
+        min: 0,
+        max: 1,
+        apply: |s, v| s.features.partial_iteration = v != 0,
+    },
+    SpinOption {
         name: "Solver",
         default: 1,
         min: 0,
@@ -1090,6 +1104,8 @@ mod tests {
         assert_eq!(option_default("LMRAggr"), d.lmr_aggr as i64);
         assert_eq!(on("ProbCut"), d.probcut);
         assert_eq!(on("PredictStop"), d.predict_stop);
+        assert_eq!(on("NodeTime"), d.node_time);
+        assert_eq!(on("PartialIteration"), d.partial_iteration);
     }
 
     #[test]

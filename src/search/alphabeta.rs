@@ -62,6 +62,17 @@ pub struct Features {
     /// [`PREDICT_GROWTH`] would pass the hard deadline (it would be cut off and
     /// thrown away).
     pub predict_stop: bool,
+    /// Node-based time use: from depth [`NODE_TIME_MIN_DEPTH`] on, the soft deadline is
+    /// scaled by `(NODE_TIME_BASE − f) · NODE_TIME_SCALE`, `f` being the share of this
+    /// search's root nodes spent below the current best move: a settled best move stops
+    /// early, a contested one gets more time (never past the hard deadline). Only for a
+    /// clock (a fixed move time has its two deadlines equal and is not scaled).
+    pub node_time: bool,
+    /// When a deadline, `stop` or the node limit cuts an iteration short after the
+    /// previous best move (searched first) has been searched, play the best move that
+    /// iteration searched in full: it is at least as good as the previous best at the
+    /// new depth. Otherwise the last finished iteration's move.
+    pub partial_iteration: bool,
     /// Search full width (no selective features) where the game says the end is near
     /// ([`Game::near_end`]): exact play of short forced wins matters more there than
     /// depth. Off for timed play (it lost Elo there), on for the text languages' AI.
@@ -79,6 +90,14 @@ pub struct Features {
 /// How much longer than the last iteration the next one is assumed to take
 /// (`Features::predict_stop`). Measured ratios with aggressive reductions: 1.5–2.5.
 pub const PREDICT_GROWTH: f32 = 1.5;
+
+/// First iteration whose root node shares scale the soft deadline (`Features::node_time`).
+pub const NODE_TIME_MIN_DEPTH: u32 = 7;
+/// `Features::node_time`: the scale is `(NODE_TIME_BASE − f) · NODE_TIME_SCALE`, from
+/// 0.82 (every node on the best move) to 2.3 (none): Zataxx's published constants.
+pub const NODE_TIME_BASE: f64 = 1.55;
+/// See [`NODE_TIME_BASE`].
+pub const NODE_TIME_SCALE: f64 = 1.5;
 
 impl Features {
     /// The features as they apply in `pos`: the ones tuned to one game's evaluation
@@ -133,6 +152,8 @@ impl Default for Features {
             lmr_aggr: 3,
             probcut: true,
             predict_stop: false,
+            node_time: false,
+            partial_iteration: false,
             exact_endgame: false,
             solver: true,
         }
@@ -373,6 +394,8 @@ impl<G: Game> Searcher<G> {
         let mut root_scores: Vec<i32> =
             root_moves.iter().map(|&m| pos.move_order_hint(m)).collect();
         sort_by_scores(&mut root_moves, &mut root_scores);
+        // Nodes searched below each root move in this search (`Features::node_time`).
+        let mut root_nodes = vec![0u64; root_moves.len()];
 
         let max_depth = limits
             .depth
@@ -385,16 +408,26 @@ impl<G: Game> Searcher<G> {
                 &mut pos,
                 &mut root_moves,
                 &mut root_scores,
+                &mut root_nodes,
                 depth as i32,
                 prev_score,
                 stop,
             );
             if self.stopped {
                 // An unfinished iteration is trusted only if no iteration finished.
-                if result.depth == 0 {
-                    if let Some(i) = best_idx {
+                // So is a move of it that beat the previous best (`partial_iteration`).
+                if let Some(i) = best_idx {
+                    if result.depth == 0 {
                         result.best = Some(root_moves[i]);
                         result.pv = vec![root_moves[i]];
+                    } else if self.features.partial_iteration && i != 0 {
+                        result.best = Some(root_moves[i]);
+                        result.score = Score(root_scores[i]);
+                        result.pv = if self.pv[0].first() == Some(&root_moves[i]) {
+                            self.pv[0].clone()
+                        } else {
+                            vec![root_moves[i]]
+                        };
                     }
                 }
                 break;
@@ -409,6 +442,7 @@ impl<G: Game> Searcher<G> {
             let i = best_idx.unwrap_or(0);
             root_moves[..=i].rotate_right(1);
             root_scores[..=i].rotate_right(1);
+            root_nodes[..=i].rotate_right(1);
             prev_score = score;
             result.best = Some(best);
             result.score = Score(score);
@@ -433,7 +467,20 @@ impl<G: Game> Searcher<G> {
                     }
                 }
                 let now = Instant::now();
-                let soft = self.clock.and_then(|c| c.soft);
+                let mut soft = self.clock.and_then(|c| c.soft);
+                if let (true, Some(c), Some(s)) = (
+                    self.features.node_time && depth >= NODE_TIME_MIN_DEPTH,
+                    self.clock,
+                    soft,
+                ) {
+                    if c.hard.is_none_or(|h| s < h) {
+                        let total = root_nodes.iter().sum::<u64>().max(1);
+                        let f = root_nodes[0] as f64 / total as f64;
+                        let scale = (NODE_TIME_BASE - f) * NODE_TIME_SCALE;
+                        let scaled = c.origin + (s - c.origin).mul_f64(scale);
+                        soft = Some(c.hard.map_or(scaled, |h| scaled.min(h)));
+                    }
+                }
                 if soft.is_some_and(|s| now >= s) {
                     result.reason = StopReason::Time;
                     break;
@@ -490,12 +537,14 @@ impl<G: Game> Searcher<G> {
             let mut root_scores: Vec<i32> =
                 root_moves.iter().map(|&m| pos.move_order_hint(m)).collect();
             sort_by_scores(&mut root_moves, &mut root_scores);
+            let mut root_nodes = vec![0u64; root_moves.len()];
             let mut prev_score = 0;
             for depth in 1 + id as u32 % 2..=MAX_PLY as u32 - 8 {
                 let (score, best_idx) = self.search_root(
                     &mut pos,
                     &mut root_moves,
                     &mut root_scores,
+                    &mut root_nodes,
                     depth as i32,
                     prev_score,
                     stop,
@@ -506,6 +555,7 @@ impl<G: Game> Searcher<G> {
                 let i = best_idx.unwrap_or(0);
                 root_moves[..=i].rotate_right(1);
                 root_scores[..=i].rotate_right(1);
+                root_nodes[..=i].rotate_right(1);
                 prev_score = score;
             }
         }
@@ -515,12 +565,15 @@ impl<G: Game> Searcher<G> {
     }
 
     /// One root iteration with an aspiration window. Returns the score and the index of
-    /// the best root move (`None` if stopped before any move finished).
+    /// the best root move (when stopped: of the best move searched in full that scored
+    /// above the window's alpha, `None` if none did).
+    #[allow(clippy::too_many_arguments)]
     fn search_root(
         &mut self,
         pos: &mut G,
         moves: &mut [G::Move],
         scores: &mut [i32],
+        nodes: &mut [u64],
         depth: i32,
         prev: i32,
         stop: &AtomicBool,
@@ -533,7 +586,8 @@ impl<G: Game> Searcher<G> {
                 (-INF, INF)
             };
         loop {
-            let (score, best) = self.root_window(pos, moves, scores, depth, alpha, beta, stop);
+            let (score, best) =
+                self.root_window(pos, moves, scores, nodes, depth, alpha, beta, stop);
             if self.stopped {
                 return (score, best);
             }
@@ -554,16 +608,19 @@ impl<G: Game> Searcher<G> {
         pos: &mut G,
         moves: &mut [G::Move],
         scores: &mut [i32],
+        nodes: &mut [u64],
         depth: i32,
         mut alpha: i32,
         beta: i32,
         stop: &AtomicBool,
     ) -> (i32, Option<usize>) {
+        let alpha_start = alpha;
         let mut best_score = -INF;
         let mut best_idx = None;
         self.pv[0].clear();
         for i in 0..moves.len() {
             let mv = moves[i];
+            let nodes_before = self.nodes;
             let undo = pos.make_move(mv);
             let score = if i == 0 {
                 -self.negamax(pos, depth - 1, -beta, -alpha, 1, true, stop)
@@ -576,6 +633,7 @@ impl<G: Game> Searcher<G> {
                 }
             };
             pos.unmake_move(mv, undo);
+            nodes[i] += self.nodes - nodes_before;
             if self.stopped {
                 break;
             }
@@ -602,6 +660,10 @@ impl<G: Game> Searcher<G> {
                 self.tt
                     .store(pos.hash(), Some(moves[i]), best_score, depth, bound, 0);
             }
+        }
+        if self.stopped && best_score <= alpha_start {
+            // Only upper bounds so far: the highest of them names no better move.
+            best_idx = None;
         }
         (best_score, best_idx)
     }
@@ -913,5 +975,64 @@ fn sort_by_scores<M: Copy>(moves: &mut [M], scores: &mut [i32]) {
     for (i, (s, m)) in pairs.into_iter().enumerate() {
         scores[i] = s;
         moves[i] = m;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Notation;
+    use crate::games::ataxx::{Position, Rules};
+
+    /// One depth-6 root window from a position four plies in, by a fresh searcher
+    /// (so runs agree node for node up to a cut) stopped after `node_limit` nodes:
+    /// the best move's index, the nodes below each root move, and whether it was cut.
+    fn root_window(alpha: i32, beta: i32, node_limit: u64) -> (Option<usize>, Vec<u64>, bool) {
+        let mut pos = Position::startpos(Rules::Uai);
+        for m in ["f2", "a2", "g2", "b1"] {
+            let mv = pos.parse_move(m).unwrap();
+            pos.make_move(mv);
+        }
+        let mut s: Searcher<Position> = Searcher::new(1);
+        s.node_limit = node_limit;
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        let mut scores = vec![0; moves.len()];
+        let mut nodes = vec![0; moves.len()];
+        let stop = AtomicBool::new(false);
+        let (_, best) = s.root_window(
+            &mut pos,
+            &mut moves,
+            &mut scores,
+            &mut nodes,
+            6,
+            alpha,
+            beta,
+            &stop,
+        );
+        assert_eq!(nodes.iter().sum::<u64>(), s.nodes, "root nodes add up");
+        (best, nodes, s.stopped)
+    }
+
+    #[test]
+    fn a_cut_iteration_names_a_move_only_if_it_scored_above_alpha() {
+        // Full window: the first move, searched in full before the cut, is a result.
+        let (_, nodes, stopped) = root_window(-INF, INF, u64::MAX);
+        assert!(!stopped && nodes.len() > 3);
+        let cut = nodes[0] + nodes[1] / 2;
+        let (best, _, stopped) = root_window(-INF, INF, cut);
+        assert!(stopped);
+        assert_eq!(best, Some(0));
+        // A window above every score: the moves searched before the cut only have
+        // upper bounds, and the highest of them is no result.
+        let (best, nodes, stopped) = root_window(2000, 2001, u64::MAX);
+        assert!(
+            !stopped && best.is_some(),
+            "uncut, a fail-low still names a move"
+        );
+        let cut = nodes[0] + nodes[1] + nodes[2] / 2;
+        let (best, _, stopped) = root_window(2000, 2001, cut);
+        assert!(stopped);
+        assert_eq!(best, None);
     }
 }

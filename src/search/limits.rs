@@ -86,6 +86,8 @@ impl Limits {
 /// Deadlines fixed at the start of a search.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Clock {
+    /// When the deadlines started counting.
+    pub origin: Instant,
     pub soft: Option<Instant>,
     pub hard: Option<Instant>,
 }
@@ -94,6 +96,7 @@ impl Clock {
     pub fn new(limits: &Limits) -> Clock {
         let start = limits.start.unwrap_or_else(Instant::now);
         Clock {
+            origin: start,
             soft: limits.soft_time.map(|d| start + d),
             hard: limits.hard_time.map(|d| start + d),
         }

@@ -467,21 +467,10 @@ impl<G: Game> Searcher<G> {
                     }
                 }
                 let now = Instant::now();
-                let mut soft = self.clock.and_then(|c| c.soft);
-                if let (true, Some(c), Some(s)) = (
-                    self.features.node_time && depth >= NODE_TIME_MIN_DEPTH,
-                    self.clock,
-                    soft,
-                ) {
-                    if c.hard.is_none_or(|h| s < h) {
-                        let total = root_nodes.iter().sum::<u64>().max(1);
-                        let f = root_nodes[0] as f64 / total as f64;
-                        let scale = (NODE_TIME_BASE - f) * NODE_TIME_SCALE;
-                        let scaled = c.origin + (s - c.origin).mul_f64(scale);
-                        soft = Some(c.hard.map_or(scaled, |h| scaled.min(h)));
-                    }
-                }
-                if soft.is_some_and(|s| now >= s) {
+                if self
+                    .soft_deadline(depth, &root_nodes)
+                    .is_some_and(|s| now >= s)
+                {
                     result.reason = StopReason::Time;
                     break;
                 }
@@ -509,6 +498,22 @@ impl<G: Game> Searcher<G> {
         result.nodes = self.nodes + proof_nodes + solver_nodes;
         result.time = start.elapsed();
         result
+    }
+
+    /// The soft deadline after iteration `depth`, scaled by `Features::node_time` from
+    /// the nodes below each root move (the best first).
+    fn soft_deadline(&self, depth: u32, root_nodes: &[u64]) -> Option<Instant> {
+        let c = self.clock?;
+        let soft = c.soft?;
+        let fixed_move_time = c.hard.is_some_and(|h| soft >= h);
+        if !self.features.node_time || depth < NODE_TIME_MIN_DEPTH || fixed_move_time {
+            return Some(soft);
+        }
+        let total = root_nodes.iter().sum::<u64>().max(1);
+        let f = root_nodes[0] as f64 / total as f64;
+        let scale = (NODE_TIME_BASE - f) * NODE_TIME_SCALE;
+        let scaled = c.origin + (soft - c.origin).mul_f64(scale);
+        Some(c.hard.map_or(scaled, |h| scaled.min(h)))
     }
 
     /// A Lazy SMP helper's search of `root`: the main search's iterative deepening over

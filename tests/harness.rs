@@ -646,14 +646,14 @@ fn seed_reproducible() {
     assert_eq!(
         moves,
         [
-            "Red moves a7-b7.",
-            "Blue moves a1-c2.",
-            "Red moves g1-f1.",
-            "Blue moves c2-b2.",
-            "Red moves f1-e2.",
-            "Blue moves b2-a1.",
-            "Red moves e2-d2.",
+            "Red moves a7-b6.",
+            "Blue moves g7-g6.",
+            "Red moves b6-c7.",
             "Blue moves a1-c1.",
+            "Red moves b6-a6.",
+            "Blue moves g6-f6.",
+            "Red moves g1-f2.",
+            "Blue moves f6-e6.",
         ],
         "the seeded AI game changed: {game:?}"
     );

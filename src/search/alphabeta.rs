@@ -440,9 +440,7 @@ impl<G: Game> Searcher<G> {
             };
             // Move the best move to the front for the next iteration.
             let i = best_idx.unwrap_or(0);
-            root_moves[..=i].rotate_right(1);
-            root_scores[..=i].rotate_right(1);
-            root_nodes[..=i].rotate_right(1);
+            to_front(i, &mut root_moves, &mut root_scores, &mut root_nodes);
             prev_score = score;
             result.best = Some(best);
             result.score = Score(score);
@@ -558,9 +556,7 @@ impl<G: Game> Searcher<G> {
                     break;
                 }
                 let i = best_idx.unwrap_or(0);
-                root_moves[..=i].rotate_right(1);
-                root_scores[..=i].rotate_right(1);
-                root_nodes[..=i].rotate_right(1);
+                to_front(i, &mut root_moves, &mut root_scores, &mut root_nodes);
                 prev_score = score;
             }
         }
@@ -981,6 +977,14 @@ fn sort_by_scores<M: Copy>(moves: &mut [M], scores: &mut [i32]) {
         scores[i] = s;
         moves[i] = m;
     }
+}
+
+/// Moves root move `i` to the front, where the next iteration searches it first; its
+/// score and node count go with it.
+fn to_front<M>(i: usize, moves: &mut [M], scores: &mut [i32], nodes: &mut [u64]) {
+    moves[..=i].rotate_right(1);
+    scores[..=i].rotate_right(1);
+    nodes[..=i].rotate_right(1);
 }
 
 #[cfg(test)]

@@ -94,7 +94,7 @@ mod ataxx {
     use crate::common::prover::Prover;
     use engine::game::Side;
     use engine::games::ataxx::bitboard::{Bits, FULL};
-    use engine::games::ataxx::{Position, Rules};
+    use engine::games::ataxx::{Move, Position, Rules};
     use engine::protocol::text;
     use engine::protocol::text::ataxx::{AI_NODES, AI_TIME_CAP};
     use engine::rng::SplitMix64;
@@ -157,6 +157,46 @@ mod ataxx {
     #[test]
     fn engine_proof_search_agrees_with_the_prover() {
         proof_search_agrees(positions(), prover);
+    }
+
+    /// Once the opponent cannot move, the AI fills the board with clones, the game's
+    /// shortest end, instead of shuffling jumps or opening room for the blocked side.
+    /// The position is the seeded test game's (tests/harness.rs) where Blue was first
+    /// blocked: 13 empty squares, so 13 clones end it.
+    #[test]
+    fn ai_fills_the_board_when_the_opponent_is_blocked() {
+        let start = "x2xxxo/xxxxxxo/-------/-------/-------/7/3xx1x x 0 1";
+        let mut pos = Position::from_fen(start, Rules::Text).unwrap();
+        let mut searcher = Searcher::<Position>::new(16);
+        searcher.features = text::ai_features();
+        let limits = Limits {
+            nodes: Some(AI_NODES),
+            hard_time: Some(AI_TIME_CAP),
+            ..Limits::default()
+        };
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let mut own_moves = 0;
+        while pos.outcome().is_none() {
+            if pos.side_to_move() == Side::Second {
+                assert_eq!(
+                    pos.legal_moves(),
+                    [Move::PASS],
+                    "Blue got a move: {}",
+                    pos.to_fen()
+                );
+                pos.make_move(Move::PASS);
+                continue;
+            }
+            let mv = searcher
+                .search(&pos, &limits, &stop, Some(1), &mut |_| {})
+                .best
+                .expect("a move");
+            assert!(mv.is_single(), "a jump {mv} in {}", pos.to_fen());
+            pos.make_move(mv);
+            own_moves += 1;
+        }
+        assert_eq!(own_moves, 13);
+        assert_eq!(pos.outcome(), Some(engine::game::Outcome::Win(Side::First)));
     }
 
     #[test]

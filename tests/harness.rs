@@ -649,11 +649,11 @@ fn seed_reproducible() {
             "Red moves a7-b6.",
             "Blue moves g7-g6.",
             "Red moves b6-c7.",
-            "Blue moves a1-c1.",
-            "Red moves b6-a6.",
-            "Blue moves g6-f6.",
+            "Blue moves a1-c2.",
             "Red moves g1-f2.",
-            "Blue moves f6-e6.",
+            "Blue moves c2-b1.",
+            "Red moves f2-e1.",
+            "Blue moves b1-a2.",
         ],
         "the seeded AI game changed: {game:?}"
     );

@@ -87,11 +87,51 @@ pub fn linear(pos: &Position) -> i32 {
 }
 
 /// Evaluation of `pos` for the side to move: the window network ([`super::network`],
-/// round 6 of `docs/strength.md`) from the position's accumulators.
+/// round 6 of `docs/strength.md`) from the position's accumulators, except where one
+/// side cannot move ([`blocked_side`]).
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
+    if let Some(score) = blocked_side(pos) {
+        return score;
+    }
     pos.accumulator()
         .evaluate(super::network::NET, pos.side_to_move().index())
+}
+
+/// Base score of a position that [`blocked_side`] calls decided: above what the
+/// network gives ordinary positions, far below a proven win.
+pub const DECIDED: i32 = 3_000;
+
+/// What each stone of lead adds to [`DECIDED`].
+const DECIDED_STONE: i32 = 20;
+
+/// The score of a position where exactly one side has no move, for the side to move.
+///
+/// The other side then plays alone, and as long as it clones the blocked side never
+/// gets a move back (a clone only fills squares): the game ends with the free side's
+/// stones plus the empty squares against the blocked side's stones. That final count
+/// decides the sign (±[`DECIDED`]); the current stone difference is added so that
+/// filling the board (a clone gains one) beats shuffling jumps (which gain nothing) and
+/// opening room for the blocked side. The network saw few such positions and scores
+/// them erratically (by side to move), which made the free side wander instead of
+/// finishing. It is an estimate, not a proof (a free side left with jumps only may
+/// have to open room), so the search treats it as any evaluation.
+pub fn blocked_side(pos: &Position) -> Option<i32> {
+    let us = pos.side_to_move();
+    let (we_move, they_move) = (pos.can_move(us), pos.can_move(us.opponent()));
+    if we_move == they_move {
+        // Both can move (the network's case) or neither (the game is over).
+        return None;
+    }
+    let (free, blocked) = if we_move {
+        (us, us.opponent())
+    } else {
+        (us.opponent(), us)
+    };
+    let (free, blocked) = (pos.count(free) as i32, pos.count(blocked) as i32);
+    let end = free + pos.empty().count_ones() as i32 - blocked;
+    let score = end.signum() * DECIDED + DECIDED_STONE * (free - blocked);
+    Some(if we_move { score } else { -score })
 }
 
 /// The round-4 evaluation (the linear terms and the small network's correction,

@@ -627,7 +627,7 @@ mod tests {
                 pos.make_move(moves[rng.below(moves.len())]);
                 assert_eq!(*pos.accumulator(), fresh(&pos), "{pos:?}");
                 assert_eq!(
-                    crate::games::ataxx::eval::evaluate(&pos),
+                    pos.accumulator().evaluate(NET, pos.side_to_move().index()),
                     NET.evaluate(
                         [pos.pieces(Side::First), pos.pieces(Side::Second)],
                         pos.gaps(),

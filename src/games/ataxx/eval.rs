@@ -139,3 +139,41 @@ pub fn blocked_side(pos: &Position) -> Option<i32> {
 pub fn evaluate_linear_nnue(pos: &Position) -> i32 {
     linear(pos) + super::nnue::evaluate(pos)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::ataxx::{Move, Rules};
+
+    fn position(fen: &str) -> Position {
+        Position::from_fen(fen, Rules::Text).unwrap()
+    }
+
+    /// The same blocked position scores the same for each side whoever is to move (the
+    /// network's fault was a score that swung with the turn), and a clone beats a jump.
+    #[test]
+    fn a_blocked_side_is_scored_by_the_end_count() {
+        // Blue (o) has no move; Red has 13 stones, Blue 2, 13 squares are empty.
+        let red = position("x2xxxo/xxxxxxo/-------/-------/-------/7/3xx1x x 0 1");
+        let blue = position("x2xxxo/xxxxxxo/-------/-------/-------/7/3xx1x o 0 1");
+        assert_eq!(evaluate(&red), DECIDED + 20 * 11);
+        assert_eq!(evaluate(&blue), -evaluate(&red));
+        let mut clone = red.clone();
+        clone.make_move(Move::single(square("f1")));
+        let mut jump = red.clone();
+        jump.make_move(Move::double(square("d1"), square("f1")));
+        assert!(
+            evaluate(&clone) < evaluate(&jump),
+            "scores for Blue, to move"
+        );
+        // Blue (blocked, 14 stones) still wins if Red fills all 12 empty squares.
+        let lost = position("ooooooo/ooooooo/-------/-------/-------/7/x5- x 0 1");
+        assert_eq!(evaluate(&lost), -DECIDED - 20 * 13);
+        // Both sides can move: the network decides.
+        assert_eq!(blocked_side(&Position::startpos(Rules::Text)), None);
+    }
+
+    fn square(name: &str) -> u8 {
+        crate::games::ataxx::parse_square(name).unwrap()
+    }
+}

@@ -139,19 +139,25 @@ mod ataxx {
         find_positions(candidates, prover, 20_000, 5)
     }
 
-    #[test]
-    fn ai_converts_forced_wins_of_one_to_five_moves() {
-        let searcher = || {
-            let mut searcher = Searcher::<Position>::new(16);
-            searcher.features = text::ai_features();
-            searcher
-        };
-        let limits = Limits {
+    /// A searcher with the text AI's settings.
+    fn text_ai() -> Searcher<Position> {
+        let mut searcher = Searcher::<Position>::new(16);
+        searcher.features = text::ai_features();
+        searcher
+    }
+
+    /// The text AI's budget per move.
+    fn text_ai_limits() -> Limits {
+        Limits {
             nodes: Some(AI_NODES),
             hard_time: Some(AI_TIME_CAP),
             ..Limits::default()
-        };
-        assert_all_converted(positions(), 5, prover, searcher, &limits);
+        }
+    }
+
+    #[test]
+    fn ai_converts_forced_wins_of_one_to_five_moves() {
+        assert_all_converted(positions(), 5, prover, text_ai, &text_ai_limits());
     }
 
     #[test]
@@ -167,13 +173,8 @@ mod ataxx {
     fn ai_fills_the_board_when_the_opponent_is_blocked() {
         let start = "x2xxxo/xxxxxxo/-------/-------/-------/7/3xx1x x 0 1";
         let mut pos = Position::from_fen(start, Rules::Text).unwrap();
-        let mut searcher = Searcher::<Position>::new(16);
-        searcher.features = text::ai_features();
-        let limits = Limits {
-            nodes: Some(AI_NODES),
-            hard_time: Some(AI_TIME_CAP),
-            ..Limits::default()
-        };
+        let mut searcher = text_ai();
+        let limits = text_ai_limits();
         let stop = std::sync::atomic::AtomicBool::new(false);
         let mut own_moves = 0;
         while pos.outcome().is_none() {

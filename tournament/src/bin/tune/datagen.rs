@@ -2,9 +2,9 @@
 //! (`src/games/ataxx/network.rs`), made by the engine compiled into `tune` at a fixed
 //! node count per move.
 //!
-//! Game `i` of a run is a function of `(SEED, i)` alone: its opening (4–8 random plies
-//! from the start, after one or two random block pairs in `--blocks` percent of the
-//! games), then both sides search `--nodes` nodes from a fresh searcher. So a run can
+//! Game `i` of a run is a function of `(SEED, i)` alone: its opening (`--plies` random
+//! plies from the start, 4–8 unless told, after one or two random block pairs in
+//! `--blocks` percent of the games), then both sides search `--nodes` nodes from a fresh searcher. So a run can
 //! be cut and resumed: the file is read back, a cut last record dropped, and only the
 //! games not in it are played. Games run on `--threads` threads; each is written whole,
 //! in the order they finish.
@@ -25,7 +25,7 @@ use super::games_file::{play_all, records, u64_at, Record, Settings};
 use engine::game::{Outcome, Side};
 use engine::games::ataxx::block_squares;
 use engine::games::ataxx::{Move, Position, Rules};
-use engine::rng::SplitMix64;
+use engine::rng::{mix, SplitMix64};
 use engine::search::{Limits, Searcher, WIN};
 use std::sync::atomic::AtomicBool;
 
@@ -119,28 +119,44 @@ pub fn decode(bytes: &[u8]) -> Result<(Vec<Game>, usize), String> {
 pub struct Options {
     pub settings: Settings,
     pub blocks_percent: u32,
+    /// Random plies of an opening, fewest and most. The engine is deterministic at a
+    /// node count, so two games from the same opening are the same game: with 4–8
+    /// plies about one game in eight repeats another of its file (docs/strength.md,
+    /// round 12); longer random openings make that rare and cover more of the board's
+    /// shapes.
+    pub plies: (u32, u32),
 }
 
+/// The default `--plies`: the openings of every data file up to round 11.
+pub const DEFAULT_PLIES: (u32, u32) = (4, 8);
+
 /// `tune datagen --out FILE --games N [--nodes N] [--threads T] [--seed S] [--blocks P]
-/// [--seconds S]`.
+/// [--plies LO-HI] [--seconds S]`.
 pub fn parse_args(args: &[&str]) -> Option<Options> {
     let mut blocks_percent = 10;
+    let mut plies = DEFAULT_PLIES;
     let settings = Settings::parse(5000, args, |a| match a {
         ["--blocks", v, rest @ ..] => {
             blocks_percent = v.parse().ok().filter(|&p| p <= 100)?;
             Some(rest)
+        }
+        ["--plies", v, rest @ ..] => {
+            let (lo, hi) = v.split_once('-')?;
+            plies = (lo.parse().ok()?, hi.parse().ok()?);
+            (plies.0 <= plies.1 && plies.1 <= 40).then_some(rest)
         }
         _ => None,
     })?;
     Some(Options {
         settings,
         blocks_percent,
+        plies,
     })
 }
 
-/// The opening of game `index`: blocks (sometimes) and 4–8 random plies, redrawn while
-/// the game would be over or a side must pass.
-fn opening(rng: &mut SplitMix64, blocks_percent: u32) -> Position {
+/// The opening of game `index`: blocks (sometimes) and `plies` random plies, redrawn
+/// while the game would be over or a side must pass.
+fn opening(rng: &mut SplitMix64, blocks_percent: u32, plies: (u32, u32)) -> Position {
     loop {
         let mut pos = Position::startpos(Rules::Uai);
         if (rng.below(100) as u32) < blocks_percent {
@@ -152,7 +168,8 @@ fn opening(rng: &mut SplitMix64, blocks_percent: u32) -> Position {
             }
         }
         let mut ok = true;
-        for _ in 0..4 + rng.below(5) {
+        let (lo, hi) = plies;
+        for _ in 0..lo as usize + rng.below((hi - lo) as usize + 1) {
             let moves = pos.legal_moves();
             if moves.is_empty() || moves[0].is_pass() {
                 ok = false;
@@ -176,13 +193,20 @@ fn opening(rng: &mut SplitMix64, blocks_percent: u32) -> Position {
     }
 }
 
+/// The random numbers of game `index` of a run seeded `seed`: a hashed start, so games
+/// draw unrelated streams. (Files up to round 11 started game `i` at `seed ^ i·γ`, `γ`
+/// SplitMix64's own increment: game `i + 8`'s stream was game `i`'s shifted by eight
+/// draws, and about one game in eight replayed another.)
+fn game_rng(seed: u64, index: u32) -> SplitMix64 {
+    SplitMix64::new(mix(seed, u64::from(index)))
+}
+
 /// Plays game `index`.
 fn play(index: u32, o: &Options, searcher: &mut Searcher<Position>, stop: &AtomicBool) -> Game {
-    let mut rng =
-        SplitMix64::new(o.settings.seed ^ u64::from(index).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut rng = game_rng(o.settings.seed, index);
     let limits = Limits::nodes(o.settings.nodes);
     'redraw: loop {
-        let start = opening(&mut rng, o.blocks_percent);
+        let start = opening(&mut rng, o.blocks_percent, o.plies);
         searcher.new_game();
         let mut pos = start.clone();
         let mut plies = Vec::new();
@@ -295,6 +319,7 @@ mod tests {
                 ..Settings::default()
             },
             blocks_percent: 50,
+            plies: DEFAULT_PLIES,
         };
         let mut s = Searcher::new(1);
         let stop = AtomicBool::new(false);
@@ -323,5 +348,41 @@ mod tests {
         let (cut, len) = decode(&bytes[..bytes.len() - 3]).unwrap();
         assert_eq!(cut.len(), 2);
         assert!(len < bytes.len() - 3);
+    }
+
+    /// Distinct openings among the first `n` games of seed 7.
+    fn distinct_openings(n: u32, plies: (u32, u32)) -> usize {
+        let starts: std::collections::HashSet<_> = (0..n)
+            .map(|i| {
+                let p = opening(&mut game_rng(7, i), 0, plies);
+                (
+                    p.pieces(Side::First),
+                    p.pieces(Side::Second),
+                    p.side_to_move(),
+                )
+            })
+            .collect();
+        starts.len()
+    }
+
+    #[test]
+    fn opening_length_is_an_option() {
+        let o = parse_args(&["--out", "x.bin", "--games", "5", "--plies", "12-16"]).unwrap();
+        assert_eq!(o.plies, (12, 16));
+        for bad in ["16-12", "12", "a-b", "30-41"] {
+            assert!(parse_args(&["--out", "x.bin", "--games", "5", "--plies", bad]).is_none());
+        }
+        let o = parse_args(&["--out", "x.bin", "--games", "5"]).unwrap();
+        assert_eq!(o.plies, DEFAULT_PLIES);
+        // No random plies: the start position.
+        let start = Position::startpos(Rules::Uai);
+        let p = opening(&mut game_rng(7, 0), 0, (0, 0));
+        assert_eq!(p.pieces(Side::First), start.pieces(Side::First));
+        assert_eq!(p.pieces(Side::Second), start.pieces(Side::Second));
+        // Games draw unrelated streams: only a few 4-ply openings coincide (with
+        // `seed ^ i·γ`, 14 of 2 000 openings of 12–16 plies repeated game `i − 8`'s
+        // or `i − 16`'s); a deterministic engine would replay each such game whole.
+        assert!(distinct_openings(2000, DEFAULT_PLIES) >= 1990);
+        assert_eq!(distinct_openings(2000, (12, 16)), 2000);
     }
 }

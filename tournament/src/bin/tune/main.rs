@@ -35,7 +35,7 @@
 //!   Ataxx's network on the Ataxx games of the results files and writes its file
 //!   (`nnue.rs` here; the engine embeds `src/games/ataxx/nnue.bin`).
 //! - `tune datagen --out FILE --games N [--nodes N] [--threads T] [--seed S] [--blocks P]
-//!   [--seconds S]`: self-play training data for Ataxx's window network at a fixed node
+//!   [--plies LO-HI] [--seconds S]`: self-play training data for Ataxx's window network at a fixed node
 //!   count, multi-threaded and resumable (`datagen.rs` here, with the file format).
 //! - `tune window [--lambda L] [--epochs N] [--seed S] [--threads T] [--batch B] [--lr R]
 //!   --out FILE DATA...`: trains the window network on such files and writes its file
@@ -76,7 +76,7 @@ mod reversi_games;
 mod reversi_probcut;
 mod window;
 
-const USAGE: &str = "usage: tune openings COUNT SEED [--variant NAME [--balanced PLIES DEPTH MARGIN] | --no-blocks | --edition 2016|2008] | tune fit [--variant NAME] [--l2 L] RESULTS.jsonl... | tune nnue [--lambda L] [--epochs N] [--seed S] --out FILE RESULTS.jsonl... | tune datagen --out FILE --games N [--nodes N] [--threads T] [--seed S] [--blocks P] [--seconds S] | tune window [--lambda L] [--epochs N] [--seed S] [--threads T] [--batch B] [--lr R] --out FILE DATA... | tune reversi-data COUNT SEED LO HI | tune reversi-patterns [--epochs N] [--l2 L] --out FILE DATA... | tune reversi-games --out FILE --games N [--nodes N] [--solve E] [--threads T] [--seed S] [--seconds S] | tune reversi-eval [--epochs N] [--l2 L] [--lr R] [--threads T] --out FILE DATA... | tune reversi-probcut [--depth D] [--positions N] DATA...";
+const USAGE: &str = "usage: tune openings COUNT SEED [--variant NAME [--balanced PLIES DEPTH MARGIN] | --no-blocks | --edition 2016|2008] | tune fit [--variant NAME] [--l2 L] RESULTS.jsonl... | tune nnue [--lambda L] [--epochs N] [--seed S] --out FILE RESULTS.jsonl... | tune datagen --out FILE --games N [--nodes N] [--threads T] [--seed S] [--blocks P] [--plies LO-HI] [--seconds S] | tune window [--lambda L] [--epochs N] [--seed S] [--threads T] [--batch B] [--lr R] --out FILE DATA... | tune reversi-data COUNT SEED LO HI | tune reversi-patterns [--epochs N] [--l2 L] --out FILE DATA... | tune reversi-games --out FILE --games N [--nodes N] [--solve E] [--threads T] [--seed S] [--seconds S] | tune reversi-eval [--epochs N] [--l2 L] [--lr R] [--threads T] --out FILE DATA... | tune reversi-probcut [--depth D] [--positions N] DATA...";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -20,7 +20,7 @@ use super::games_file::{play_all, records, u64_at, Record, Settings};
 use engine::game::Side;
 use engine::games::reversi::solve::Solver;
 use engine::games::reversi::{Move, Position};
-use engine::rng::SplitMix64;
+use engine::rng::{mix, SplitMix64};
 use engine::search::{Limits, Searcher};
 use std::sync::atomic::AtomicBool;
 
@@ -152,8 +152,8 @@ fn play(
     solver: &mut Solver,
     stop: &AtomicBool,
 ) -> Game {
-    let mut rng =
-        SplitMix64::new(o.settings.seed ^ u64::from(index).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    // A hashed start per game (see `datagen::game_rng`).
+    let mut rng = SplitMix64::new(mix(o.settings.seed, u64::from(index)));
     let limits = Limits::nodes(o.settings.nodes);
     let start = opening(&mut rng);
     searcher.new_game();

@@ -616,6 +616,7 @@ mod tests {
                 seconds: None,
             },
             blocks_percent: 20,
+            plies: datagen::DEFAULT_PLIES,
         };
         datagen::run(&gen).unwrap();
         let mut nets = Vec::new();

@@ -411,6 +411,12 @@ fn apply_body(
     }
 }
 
+/// [`apply_body`] in AVX2 intrinsics: 64 lanes in four registers per pass over the rows.
+/// Written out because the compiled [`apply_body`] also stored its register copy to
+/// the stack after every row; the next row's loads then stalled whenever their
+/// address matched that store's in its low 12 bits (4K aliasing), which depends on the
+/// thread's stack and on where the build placed the weights: the node rate of the
+/// same code changed by half between builds and between the search thread and `bench`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn apply_avx2(
@@ -420,7 +426,34 @@ fn apply_avx2(
     add: &[usize],
     sub: &[usize],
 ) {
-    apply_body(out, inp, net, add, sub)
+    use std::arch::x86_64::*;
+    const LANES: usize = 16;
+    for c in (0..HIDDEN).step_by(4 * LANES) {
+        let load = |v: &[i16; HIDDEN], k: usize| {
+            let lanes: &[i16; LANES] = v[c + k * LANES..][..LANES].try_into().expect("16 lanes");
+            // SAFETY: 16 lanes of `i16` are 32 bytes; unaligned load.
+            unsafe { _mm256_loadu_si256(lanes.as_ptr().cast()) }
+        };
+        let mut r = [load(inp, 0), load(inp, 1), load(inp, 2), load(inp, 3)];
+        for &f in add {
+            let row = &net.w1[f];
+            for (k, r) in r.iter_mut().enumerate() {
+                *r = _mm256_add_epi16(*r, load(row, k));
+            }
+        }
+        for &f in sub {
+            let row = &net.w1[f];
+            for (k, r) in r.iter_mut().enumerate() {
+                *r = _mm256_sub_epi16(*r, load(row, k));
+            }
+        }
+        for (k, r) in r.iter().enumerate() {
+            let lanes: &mut [i16; LANES] =
+                (&mut out[c + k * LANES..][..LANES]).try_into().expect("16 lanes");
+            // SAFETY: as for the loads.
+            unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), *r) };
+        }
+    }
 }
 
 /// The accumulators of a position and of the positions before it in the current line:

@@ -149,6 +149,14 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         true
     }
 
+    /// True if the move is almost never the best one, so that the search may skip it
+    /// once a few moves have been searched (`search::Features::hopeless`, a selective
+    /// feature). Default: none.
+    fn is_hopeless(&self, mv: Self::Move) -> bool {
+        let _ = mv;
+        false
+    }
+
     /// Probcut where the game has measured how well a shallow search predicts a deeper
     /// one (`search::Features::probcut`, a selective feature). Default: none.
     const PROBCUT: Option<ProbCut> = None;

@@ -250,6 +250,13 @@ pub static OPTIONS: &[SpinOption] = &[
         apply: |s, v| s.features.lmp = v as i32,
     },
     SpinOption {
+        name: "HopelessPrune",
+        default: 0,
+        min: 0,
+        max: 1000,
+        apply: |s, v| s.features.hopeless = v as i32,
+    },
+    SpinOption {
         name: "LMRAggr",
         default: 3,
         min: 0,
@@ -1101,6 +1108,7 @@ mod tests {
         assert_eq!(option_default("RFPMargin"), d.rfp_margin as i64);
         assert_eq!(option_default("RazorMargin"), d.razor_margin as i64);
         assert_eq!(option_default("LMP"), d.lmp as i64);
+        assert_eq!(option_default("HopelessPrune"), d.hopeless as i64);
         assert_eq!(option_default("LMRAggr"), d.lmr_aggr as i64);
         assert_eq!(on("ProbCut"), d.probcut);
         assert_eq!(on("PredictStop"), d.predict_stop);

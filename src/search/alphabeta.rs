@@ -50,6 +50,11 @@ pub struct Features {
     /// Late-move pruning when nonzero: at non-PV nodes, quiet moves (`Game::is_quiet`)
     /// from index `lmp + depth²` on are not searched.
     pub lmp: i32,
+    /// Hopeless-move pruning when nonzero: below the root, once this many moves have
+    /// been searched and one of them scored above a proven loss, moves the game calls
+    /// hopeless (`Game::is_hopeless`: in Ataxx a jump that captures nothing) are not
+    /// searched, at PV nodes too.
+    pub hopeless: i32,
     /// Aggressive late-move reductions when nonzero: every move after the first (passes
     /// excepted) at depth ≥ 2 is searched `lmr_aggr` plies shallower, one more from the
     /// 10th move, captures too (`lmr_quiet` applies to the other schemes only); a reduced
@@ -119,6 +124,7 @@ impl Features {
             rfp_margin: 0,
             razor_margin: 0,
             lmp: 0,
+            hopeless: 0,
             lmr_aggr: 0,
             probcut: false,
             ..self
@@ -149,6 +155,7 @@ impl Default for Features {
             rfp_margin: 150,
             razor_margin: 200,
             lmp: 0,
+            hopeless: 0,
             lmr_aggr: 3,
             probcut: true,
             predict_stop: false,
@@ -828,6 +835,14 @@ impl<G: Game> Searcher<G> {
             let is_quiet = pos.is_quiet(mv);
             let pass = pos.is_pass(mv);
             if i >= lmp_from && is_quiet && !pass && best_score > -PROVEN {
+                continue;
+            }
+            if f.hopeless > 0
+                && ply > 0
+                && i >= f.hopeless as usize
+                && best_score > -PROVEN
+                && pos.is_hopeless(mv)
+            {
                 continue;
             }
             let quiet = !self.features.lmr_quiet || is_quiet;

@@ -80,6 +80,11 @@ impl Game for Position {
         self.captures(mv) == 0
     }
 
+    /// A jump that captures nothing: it leaves a hole and gains no stone.
+    fn is_hopeless(&self, mv: Move) -> bool {
+        !mv.is_pass() && !mv.is_single() && self.captures(mv) == 0
+    }
+
     fn is_legal(&self, mv: Move) -> bool {
         Position::is_legal(self, mv)
     }
@@ -262,4 +267,55 @@ pub fn bench_positions() -> Vec<Position> {
         .iter()
         .filter_map(|f| Position::from_fen(f, Rules::Uai).ok())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+
+    #[test]
+    fn hopeless_moves_are_the_jumps_that_capture_nothing() {
+        // Red x on a1 and g7, Blue o on a7 and g1, and a Blue stone on c2 next to b1–d3.
+        let pos = Position::from_fen("o5x/7/7/7/7/2o4/x5o x 0 1", Rules::Uai).unwrap();
+        let sq = |name| parse_square(name).unwrap();
+        let mut moves = Vec::new();
+        Game::generate_moves(&pos, &mut moves);
+        let mut jumps = 0;
+        for &mv in &moves {
+            let captures = pos.captures(mv) != 0;
+            assert_eq!(pos.is_hopeless(mv), !mv.is_single() && !captures, "{mv:?}");
+            jumps += usize::from(!mv.is_single());
+        }
+        assert!(jumps > 0);
+        // a1–c1 lands next to c2 and takes it; a1–a3 takes nothing.
+        assert!(!pos.is_hopeless(Move::double(sq("a1"), sq("c1"))));
+        assert!(pos.is_hopeless(Move::double(sq("a1"), sq("a3"))));
+        assert!(!pos.is_hopeless(Move::single(sq("b1"))));
+        assert!(!pos.is_hopeless(Move::PASS));
+    }
+
+    /// The pruning takes effect (fewer nodes to the same depth) and the search still
+    /// plays a legal move.
+    #[test]
+    fn hopeless_pruning_searches_fewer_nodes() {
+        use crate::search::{Limits, Searcher};
+        let mut pos = Position::startpos(Rules::Uai);
+        for name in ["f2", "a2", "g2", "b1"] {
+            pos.make_move(Move::single(parse_square(name).unwrap()));
+        }
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let nodes = |hopeless| {
+            let mut s = Searcher::<Position>::new(4);
+            s.features.hopeless = hopeless;
+            let r = s.search(&pos, &Limits::depth(8), &stop, None, &mut |_| {});
+            assert!(pos.is_legal(r.best.unwrap()));
+            r.nodes
+        };
+        let (without, with) = (nodes(0), nodes(2));
+        assert!(
+            with < without,
+            "{with} nodes with the pruning, {without} without"
+        );
+    }
 }

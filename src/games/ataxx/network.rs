@@ -448,8 +448,9 @@ fn apply_avx2(
             }
         }
         for (k, r) in r.iter().enumerate() {
-            let lanes: &mut [i16; LANES] =
-                (&mut out[c + k * LANES..][..LANES]).try_into().expect("16 lanes");
+            let lanes: &mut [i16; LANES] = (&mut out[c + k * LANES..][..LANES])
+                .try_into()
+                .expect("16 lanes");
             // SAFETY: as for the loads.
             unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), *r) };
         }

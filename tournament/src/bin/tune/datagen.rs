@@ -4,9 +4,9 @@
 //!
 //! Game `i` of a run is a function of `(SEED, i)` alone: its opening (`--plies` random
 //! plies from the start, 4–8 unless told, after one or two random block pairs in
-//! `--blocks` percent of the games), then both sides search `--nodes` nodes from a fresh searcher. So a run can
-//! be cut and resumed: the file is read back, a cut last record dropped, and only the
-//! games not in it are played. Games run on `--threads` threads; each is written whole,
+//! `--blocks` percent of the games), then both sides search `--nodes` nodes from a
+//! fresh searcher. So a run can be cut and resumed: the file is read back, a cut last
+//! record dropped, and only the games not in it are played. Games run on `--threads` threads; each is written whole,
 //! in the order they finish.
 //!
 //! Adjudication: a proven score ends the game for the side it favours; a score of at
@@ -120,10 +120,9 @@ pub struct Options {
     pub settings: Settings,
     pub blocks_percent: u32,
     /// Random plies of an opening, fewest and most. The engine is deterministic at a
-    /// node count, so two games from the same opening are the same game: with 4–8
-    /// plies about one game in eight repeats another of its file (docs/strength.md,
-    /// round 12); longer random openings make that rare and cover more of the board's
-    /// shapes.
+    /// node count, so two games from the same opening are the same game; longer random
+    /// openings repeat less and cover more of the board's shapes (Zataxx's data uses
+    /// 14–17).
     pub plies: (u32, u32),
 }
 

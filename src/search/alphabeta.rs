@@ -1008,6 +1008,30 @@ mod tests {
     use crate::game::Notation;
     use crate::games::ataxx::{Position, Rules};
 
+    /// Hopeless-move pruning takes effect (fewer nodes to the same depth) and the search
+    /// still plays a legal move.
+    #[test]
+    fn hopeless_pruning_searches_fewer_nodes() {
+        let mut pos = Position::startpos(Rules::Uai);
+        for m in ["f2", "a2", "g2", "b1"] {
+            let mv = pos.parse_move(m).unwrap();
+            pos.make_move(mv);
+        }
+        let stop = AtomicBool::new(false);
+        let nodes = |hopeless| {
+            let mut s: Searcher<Position> = Searcher::new(4);
+            s.features.hopeless = hopeless;
+            let r = s.search(&pos, &Limits::depth(8), &stop, None, &mut |_| {});
+            assert!(pos.is_legal(r.best.unwrap()));
+            r.nodes
+        };
+        let (without, with) = (nodes(0), nodes(2));
+        assert!(
+            with < without,
+            "{with} nodes with the pruning, {without} without"
+        );
+    }
+
     /// One depth-6 root window from a position four plies in, by a fresh searcher
     /// (so runs agree node for node up to a cut) stopped after `node_limit` nodes:
     /// the best move's index, the nodes below each root move, and whether it was cut.

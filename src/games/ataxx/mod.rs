@@ -294,28 +294,4 @@ mod tests {
         assert!(!pos.is_hopeless(Move::single(sq("b1"))));
         assert!(!pos.is_hopeless(Move::PASS));
     }
-
-    /// The pruning takes effect (fewer nodes to the same depth) and the search still
-    /// plays a legal move.
-    #[test]
-    fn hopeless_pruning_searches_fewer_nodes() {
-        use crate::search::{Limits, Searcher};
-        let mut pos = Position::startpos(Rules::Uai);
-        for name in ["f2", "a2", "g2", "b1"] {
-            pos.make_move(Move::single(parse_square(name).unwrap()));
-        }
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let nodes = |hopeless| {
-            let mut s = Searcher::<Position>::new(4);
-            s.features.hopeless = hopeless;
-            let r = s.search(&pos, &Limits::depth(8), &stop, None, &mut |_| {});
-            assert!(pos.is_legal(r.best.unwrap()));
-            r.nodes
-        };
-        let (without, with) = (nodes(0), nodes(2));
-        assert!(
-            with < without,
-            "{with} nodes with the pruning, {without} without"
-        );
-    }
 }

@@ -6,8 +6,8 @@
 //! plies from the start, 4–8 unless told, after one or two random block pairs in
 //! `--blocks` percent of the games), then both sides search `--nodes` nodes from a
 //! fresh searcher. So a run can be cut and resumed: the file is read back, a cut last
-//! record dropped, and only the games not in it are played. Games run on `--threads` threads; each is written whole,
-//! in the order they finish.
+//! record dropped, and only the games not in it are played. Games run on `--threads`
+//! threads; each is written whole, in the order they finish.
 //!
 //! Adjudication: a proven score ends the game for the side it favours; a score of at
 //! least [`ADJUDICATE_SCORE`] for the same side for [`ADJUDICATE_PLIES`] plies in a row
@@ -21,11 +21,11 @@
 //! score for the side to move (proven scores as the search reports them, ±30 000 − plies).
 //! 4 bytes a position.
 
-use super::games_file::{play_all, records, u64_at, Record, Settings};
+use super::games_file::{game_rng, play_all, records, u64_at, Record, Settings};
 use engine::game::{Outcome, Side};
 use engine::games::ataxx::block_squares;
 use engine::games::ataxx::{Move, Position, Rules};
-use engine::rng::{mix, SplitMix64};
+use engine::rng::SplitMix64;
 use engine::search::{Limits, Searcher, WIN};
 use std::sync::atomic::AtomicBool;
 
@@ -190,14 +190,6 @@ fn opening(rng: &mut SplitMix64, blocks_percent: u32, plies: (u32, u32)) -> Posi
             .expect("a legal position");
         }
     }
-}
-
-/// The random numbers of game `index` of a run seeded `seed`: a hashed start, so games
-/// draw unrelated streams. (Files up to round 11 started game `i` at `seed ^ i·γ`, `γ`
-/// SplitMix64's own increment: game `i + 8`'s stream was game `i`'s shifted by eight
-/// draws, and about one game in eight replayed another.)
-fn game_rng(seed: u64, index: u32) -> SplitMix64 {
-    SplitMix64::new(mix(seed, u64::from(index)))
 }
 
 /// Plays game `index`.

@@ -3,6 +3,7 @@
 //! they finish. A cut run is resumed by reading the file back, dropping a cut last
 //! record and playing only the indices not in it.
 
+use engine::rng::{mix, SplitMix64};
 use std::collections::HashSet;
 use std::fs::OpenOptions;
 use std::io::{Seek, Write};
@@ -116,6 +117,14 @@ impl Settings {
         }
         (!s.out.is_empty() && s.games > 0).then_some(s)
     }
+}
+
+/// The random numbers of game `index` of a run seeded `seed`: a hashed start, so games
+/// draw unrelated streams. (Data files up to round 11 started game `i` at `seed ^ i·γ`,
+/// `γ` SplitMix64's own increment: game `i + 8`'s stream was game `i`'s shifted by
+/// eight draws, and about one game in eight replayed another.)
+pub fn game_rng(seed: u64, index: u32) -> SplitMix64 {
+    SplitMix64::new(mix(seed, u64::from(index)))
 }
 
 /// Plays the games of `run` not yet in its file (which starts with `magic`): each

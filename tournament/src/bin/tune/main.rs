@@ -35,8 +35,9 @@
 //!   Ataxx's network on the Ataxx games of the results files and writes its file
 //!   (`nnue.rs` here; the engine embeds `src/games/ataxx/nnue.bin`).
 //! - `tune datagen --out FILE --games N [--nodes N] [--threads T] [--seed S] [--blocks P]
-//!   [--plies LO-HI] [--seconds S]`: self-play training data for Ataxx's window network at a fixed node
-//!   count, multi-threaded and resumable (`datagen.rs` here, with the file format).
+//!   [--plies LO-HI] [--seconds S]`: self-play training data for Ataxx's window network
+//!   at a fixed node count, multi-threaded and resumable (`datagen.rs` here, with the
+//!   file format).
 //! - `tune window [--lambda L] [--epochs N] [--seed S] [--threads T] [--batch B] [--lr R]
 //!   --out FILE DATA...`: trains the window network on such files and writes its file
 //!   (`window.rs` here; the engine embeds `src/games/ataxx/window.bin`).

@@ -16,11 +16,11 @@
 //! score for the side to move (the search's, or the solver's exact margin × 100 once
 //! solving).
 
-use super::games_file::{play_all, records, u64_at, Record, Settings};
+use super::games_file::{game_rng, play_all, records, u64_at, Record, Settings};
 use engine::game::Side;
 use engine::games::reversi::solve::Solver;
 use engine::games::reversi::{Move, Position};
-use engine::rng::{mix, SplitMix64};
+use engine::rng::SplitMix64;
 use engine::search::{Limits, Searcher};
 use std::sync::atomic::AtomicBool;
 
@@ -152,8 +152,7 @@ fn play(
     solver: &mut Solver,
     stop: &AtomicBool,
 ) -> Game {
-    // A hashed start per game (see `datagen::game_rng`).
-    let mut rng = SplitMix64::new(mix(o.settings.seed, u64::from(index)));
+    let mut rng = game_rng(o.settings.seed, index);
     let limits = Limits::nodes(o.settings.nodes);
     let start = opening(&mut rng);
     searcher.new_game();

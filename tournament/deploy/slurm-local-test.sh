@@ -12,9 +12,29 @@
 #   usage: tournament/deploy/slurm-local-test.sh     (from anywhere; root)
 #   SHARDS (default 4), GAMES_PER_SHARD (default 50, even), NODES (default 3000),
 #   KEEP=1 keeps the scratch directory.
+#   tournament/deploy/slurm-local-test.sh --bin-dir prints the directory the binaries
+#   are taken from and exits (builds nothing, needs no root).
 set -euo pipefail
 started=$(date +%s)
 repo=$(cd "$(dirname "$0")/../.." && pwd)
+
+# CARGO_PROFILE picks the build (.ci/run passes the profile its tests already built).
+profile=${CARGO_PROFILE:-release}
+# The binaries are where cargo puts them, which is not always $repo/target: cargo
+# metadata knows CARGO_TARGET_DIR and a build.target-dir of any config file.
+cargo=${CARGO:-cargo}
+target_dir=$(cd "$repo" && "$cargo" metadata --format-version 1 --no-deps 2>/dev/null \
+    | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p') || true
+[ -n "$target_dir" ] || target_dir=${CARGO_TARGET_DIR:-$repo/target}
+case $profile in
+    dev | test) bin=$target_dir/debug ;;
+    bench) bin=$target_dir/release ;;
+    *) bin=$target_dir/$profile ;;
+esac
+if [ "${1:-}" = --bin-dir ]; then
+    echo "$bin"
+    exit 0
+fi
 shards=${SHARDS:-4}
 per_shard=${GAMES_PER_SHARD:-50}
 nodes=${NODES:-3000}
@@ -40,12 +60,9 @@ if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
         slurm-wlm munge >/dev/null
 fi
 
-# CARGO_PROFILE picks the build (.ci/run passes the profile its tests already built).
-profile=${CARGO_PROFILE:-release}
-say "building the runner and the engine ($profile profile)"
-(cd "$repo" && cargo build --profile "$profile" --quiet -p tournament --bin tournament \
-    && cargo build --profile "$profile" --quiet --bin ataxx)
-bin=$repo/target/$profile
+say "building the runner and the engine ($profile profile) into $bin"
+(cd "$repo" && "$cargo" build --profile "$profile" --quiet -p tournament --bin tournament \
+    && "$cargo" build --profile "$profile" --quiet --bin ataxx)
 
 # munge: the key the package made (or a new one), the daemon as user munge.
 if ! munge -n </dev/null 2>/dev/null | unmunge >/dev/null 2>&1; then

@@ -463,3 +463,33 @@ fn resume_refuses_a_file_of_another_run() {
     assert_eq!(lines(&dir.join("r.jsonl")).len(), 4);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `deploy/slurm-local-test.sh` (the last step of `.ci/run`) takes the binaries from
+/// the directory cargo built them into, not from `target/` under the repository: with
+/// `CARGO_TARGET_DIR` set it used to look for a runner that was never built there.
+#[test]
+fn slurm_local_test_finds_the_binaries_where_cargo_puts_them() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/slurm-local-test.sh");
+    let dir = common::scratch("shard", "bindir");
+    let bin_dir = |target: Option<&Path>, profile: &str| {
+        let mut c = Command::new(script);
+        c.arg("--bin-dir")
+            .env("CARGO_PROFILE", profile)
+            .current_dir(&dir)
+            .stdin(Stdio::null());
+        if let Some(t) = target {
+            c.env("CARGO_TARGET_DIR", t);
+        }
+        let o = c.output().expect("run slurm-local-test.sh");
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        PathBuf::from(stdout(&o).trim_end())
+    };
+    let elsewhere = dir.join("elsewhere");
+    assert_eq!(bin_dir(Some(&elsewhere), "ci"), elsewhere.join("ci"));
+    assert_eq!(bin_dir(Some(&elsewhere), "dev"), elsewhere.join("debug"));
+    // In this test's own environment: the directory of the runner under test.
+    let ours = Path::new(TOURNAMENT).parent().unwrap();
+    let profile = ours.file_name().unwrap().to_str().unwrap();
+    assert_eq!(bin_dir(None, profile), ours);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -13,6 +13,13 @@
 //! from it, and every line it writes on stderr, is logged with a timestamp and the
 //! engine's tag, at the moment it is written or read (by the writer and reader threads).
 //! Without one, the engine's stderr is discarded.
+//!
+//! Every engine runs in a process group of its own, and killing or dropping it kills the
+//! whole group: an engine started through a wrapper script (or one that starts helpers)
+//! would otherwise leave its children running, each perhaps spinning a core, for the
+//! rest of the run and beyond. The group leader is not reaped before its group has been
+//! killed ([`EngineProcess::is_alive`] only looks), so its id cannot have been given to
+//! another process (another engine's group) by the time the group is signalled.
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use engine::protocol::input::read_bounded_line;
@@ -25,15 +32,80 @@ use std::time::Instant;
 
 /// Every engine process alive, so an interrupted run can kill them all
 /// ([`kill_all`]) from the thread that saw the interrupt.
-static LIVE: Mutex<Vec<Weak<Mutex<Child>>>> = Mutex::new(Vec::new());
+static LIVE: Mutex<Vec<Weak<Mutex<Proc>>>> = Mutex::new(Vec::new());
 
-/// Kills every engine process still running (Ctrl-C: the engines run in process
-/// groups of their own, so the terminal's SIGINT does not reach them, and they must
-/// not outlive the runner). Their workers then see them exit and finish at once.
+/// Kills every engine process still running, with its process group (Ctrl-C: the
+/// engines run in process groups of their own, so the terminal's SIGINT does not reach
+/// them, and they must not outlive the runner). Their workers then see them exit, reap
+/// them and finish at once.
 pub fn kill_all() {
     let live = std::mem::take(&mut *LIVE.lock().unwrap_or_else(|e| e.into_inner()));
-    for child in live.iter().filter_map(Weak::upgrade) {
-        let _ = child.lock().map(|mut c| c.kill());
+    for proc in live.iter().filter_map(Weak::upgrade) {
+        let _ = proc.lock().map(|mut p| p.signal());
+    }
+}
+
+/// An engine's process, the leader of its own process group, and whether it has been
+/// reaped (after which its id, and so the group's, may belong to another process).
+struct Proc {
+    child: Child,
+    reaped: bool,
+}
+
+impl Proc {
+    /// True once the leader has exited; never reaps it (see the module comment).
+    fn exited(&mut self) -> bool {
+        if self.reaped {
+            return true;
+        }
+        #[cfg(unix)]
+        {
+            // SAFETY: waitid writes only into `info`, a plain C struct that may be
+            // all zeroes; WNOWAIT leaves the child waitable for `Child::wait`.
+            let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+            let r = unsafe {
+                libc::waitid(
+                    libc::P_PID,
+                    self.child.id() as libc::id_t,
+                    &mut info,
+                    libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+                )
+            };
+            // With WNOHANG a child that has not exited leaves si_pid zero.
+            // SAFETY: si_pid reads the field waitid fills in for a child.
+            r == 0 && unsafe { info.si_pid() } != 0
+        }
+        #[cfg(not(unix))]
+        {
+            !matches!(self.child.try_wait(), Ok(None))
+        }
+    }
+
+    /// Sends SIGKILL to the whole process group (and to the leader itself, should it
+    /// have left the group), without reaping.
+    fn signal(&mut self) {
+        if self.reaped {
+            return;
+        }
+        #[cfg(unix)]
+        if let Ok(pgid) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: kill takes plain integers; the group is the leader's (spawned with
+            // process_group(0)), whose id is still held by the unreaped leader.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+        }
+        let _ = self.child.kill();
+    }
+
+    /// Kills the group and reaps the leader (no zombie, even for a hung engine).
+    fn kill_and_reap(&mut self) {
+        if self.reaped {
+            return;
+        }
+        self.signal();
+        let _ = self.child.wait();
+        self.reaped = true;
     }
 }
 
@@ -135,7 +207,7 @@ struct EngineLine {
 /// A running engine process.
 pub struct EngineProcess {
     /// Shared with [`LIVE`] (weakly), for [`kill_all`].
-    child: Arc<Mutex<Child>>,
+    child: Arc<Mutex<Proc>>,
     /// Lines for the writer thread; `None` once input is closed.
     stdin: Option<Sender<String>>,
     /// Set by the writer thread when a write fails (the engine closed its input).
@@ -163,7 +235,8 @@ impl EngineProcess {
         }
         // A process group of its own: Ctrl-C at the terminal signals the runner, which
         // stops recording before it kills the engines, instead of killing the engines
-        // first, whose deaths would be recorded as crashes (issue 25 item 5).
+        // first, whose deaths would be recorded as crashes (issue 25 item 5); and a kill
+        // reaches whatever the engine started too (the module comment).
         #[cfg(unix)]
         {
             use std::os::unix::process::CommandExt;
@@ -251,7 +324,10 @@ impl EngineProcess {
                 }
             })
             .map_err(|e| format!("cannot start reader thread: {e}"))?;
-        let child = Arc::new(Mutex::new(child));
+        let child = Arc::new(Mutex::new(Proc {
+            child,
+            reaped: false,
+        }));
         {
             let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
             live.retain(|c| c.strong_count() > 0);
@@ -302,28 +378,29 @@ impl EngineProcess {
     }
 
     /// The child process, locked (a poisoned lock still holds a usable child).
-    fn child(&self) -> std::sync::MutexGuard<'_, Child> {
+    fn child(&self) -> std::sync::MutexGuard<'_, Proc> {
         self.child.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// True while the process has not exited.
+    /// True while the process has not exited (it is not reaped: [`EngineProcess::kill`]
+    /// or the drop does that, after killing its group).
     pub fn is_alive(&mut self) -> bool {
-        matches!(self.child().try_wait(), Ok(None))
+        !self.child().exited()
     }
 
-    /// Asks the engine to quit, waits up to `grace`, then kills it. The wait is on the
-    /// reader's channel, which closes with the engine's output (at its exit): no polling.
+    /// Asks the engine to quit, waits up to `grace`, then kills it (and, in any case,
+    /// what it left running in its process group). The wait is on the reader's channel,
+    /// which closes with the engine's output (at its exit): no polling.
     pub fn quit(mut self, quit_command: &str, grace: std::time::Duration) {
         let _ = self.send(quit_command);
         self.stdin = None;
         let until = Instant::now() + grace;
         while self.lines.recv_deadline(until).is_ok() {}
-        if self.is_alive() {
-            self.kill();
-        }
+        self.kill();
     }
 
-    /// Kills the process and reaps it (no zombies, even for a hung engine).
+    /// Kills the process and its whole process group, and reaps it (no zombies, even
+    /// for a hung engine).
     pub fn kill(&mut self) {
         if self.log.is_some() && self.is_alive() {
             if let Some(log) = &self.log {
@@ -331,9 +408,7 @@ impl EngineProcess {
             }
         }
         self.stdin = None;
-        let mut child = self.child();
-        let _ = child.kill();
-        let _ = child.wait();
+        self.child().kill_and_reap();
     }
 }
 
@@ -348,9 +423,86 @@ fn forward_lines(from: impl Read, mut each: impl FnMut(&str, bool)) {
 }
 
 impl Drop for EngineProcess {
+    /// Kills the group even when the engine itself has exited: what it started may not
+    /// have.
     fn drop(&mut self) {
-        if matches!(self.child().try_wait(), Ok(None)) {
-            self.kill();
+        self.kill();
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// A wrapper script's engine: a shell that starts a child (`sleep`), says its pid
+    /// and waits for it, as `exec`-less wrapper scripts do.
+    fn wrapper() -> (EngineProcess, u32) {
+        let launch = Launch {
+            cmd: "/bin/sh".into(),
+            args: vec!["-c".into(), "sleep 100 & echo $!; wait".into()],
+            dir: None,
+        };
+        let p = EngineProcess::spawn(&launch, None).expect("start sh");
+        let line = p
+            .recv_deadline(Instant::now() + Duration::from_secs(10))
+            .expect("the child's pid");
+        (p, line.trim().parse().expect("a pid"))
+    }
+
+    /// True once `pid` has exited: no such process, or a zombie left to its new parent
+    /// (the wrapper is dead, and whether init reaps at once is not ours to say).
+    fn gone(pid: u32) -> bool {
+        let until = Instant::now() + Duration::from_secs(5);
+        loop {
+            let stat = match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+                Ok(stat) => stat,
+                Err(_) => return true,
+            };
+            let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+            if state.starts_with('Z') || state.starts_with('X') {
+                return true;
+            }
+            if Instant::now() > until {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(20));
         }
+    }
+
+    #[test]
+    fn kill_kills_the_engines_children_too() {
+        let (mut p, child) = wrapper();
+        p.kill();
+        assert!(gone(child), "the wrapper's child {child} outlived the kill");
+    }
+
+    #[test]
+    fn drop_kills_the_engines_children_too() {
+        let (p, child) = wrapper();
+        drop(p);
+        assert!(gone(child), "the wrapper's child {child} outlived the drop");
+    }
+
+    /// An engine that has quit but left a child running: the quit kills the child.
+    #[test]
+    fn quit_kills_what_the_engine_left_running() {
+        let launch = Launch {
+            cmd: "/bin/sh".into(),
+            args: vec![
+                "-c".into(),
+                "sleep 100 >/dev/null & echo $!; read line; exit 0".into(),
+            ],
+            dir: None,
+        };
+        let p = EngineProcess::spawn(&launch, None).expect("start sh");
+        let child: u32 = p
+            .recv_deadline(Instant::now() + Duration::from_secs(10))
+            .expect("the child's pid")
+            .trim()
+            .parse()
+            .expect("a pid");
+        p.quit("quit", Duration::from_secs(5));
+        assert!(gone(child), "the engine's child {child} outlived its quit");
     }
 }

@@ -282,6 +282,62 @@ fn hung_engine_forfeits_on_time() {
     assert!(started.elapsed() < Duration::from_secs(15));
 }
 
+/// Issue item 11: an engine started through a wrapper script is a shell whose child is
+/// the program; killing only the shell left the child running (a `sleep` here; a
+/// searching engine spins a core). Every engine runs in a process group of its own and
+/// the whole group is killed: after a handshake that never finishes, and after a game
+/// whose engine hung, no child of the wrapper survives the run.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_killed_wrapper_scripts_children_are_killed_too() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = common::scratch("test", "wrapper");
+    let pids = dir.join("children.pid");
+    // The child appends its own pid ($$ of the inner shell, which exec keeps).
+    let child = |program: &str| {
+        format!(
+            "sh -c 'echo $$ >> \"$0\"; exec {program}' '{}'\n",
+            pids.display()
+        )
+    };
+    let cases = [
+        ("hang.sh", child("sleep 100"), "inittimeout=1", 1),
+        (
+            "fake.sh",
+            child(&format!("{FAKE} --hang-after 2")),
+            "st=0.05",
+            0,
+        ),
+    ];
+    for (name, body, limit, status) in cases {
+        let _ = std::fs::remove_file(&pids);
+        let script = dir.join(name);
+        std::fs::write(&script, format!("#!/bin/sh\n{body}")).unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let o = run(&[
+            "-engine",
+            &format!("cmd={}", script.display()),
+            "name=wrapped",
+            "depth=1",
+            limit,
+            "timemargin=100",
+            "-engine",
+            "builtin=random",
+        ]);
+        assert_eq!(o.status.code(), Some(status), "{name}: {}", stderr(&o));
+        let started = std::fs::read_to_string(&pids).unwrap_or_default();
+        assert!(!started.trim().is_empty(), "{name}: no child started");
+        for pid in started.lines() {
+            let pid: u32 = pid.trim().parse().unwrap();
+            assert!(
+                common::process_gone(pid),
+                "{name}: the wrapper's child {pid} outlived the run"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn slow_engine_forfeits_on_time() {
     let (_, recs) = fake_match("slow", "--slow 400", "2", &[]);

@@ -78,3 +78,23 @@ pub fn slow_match() -> Vec<String> {
     .map(|s| s.to_string())
     .collect()
 }
+
+/// True once process `pid` has exited (within a few seconds): no such process, or a
+/// zombie that its new parent has not reaped yet (Linux: read from /proc).
+pub fn process_gone(pid: u32) -> bool {
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            return true;
+        };
+        // The state follows the command name, which is in parentheses.
+        let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+        if state.starts_with('Z') || state.starts_with('X') {
+            return true;
+        }
+        if std::time::Instant::now() > until {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}

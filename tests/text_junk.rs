@@ -263,3 +263,59 @@ fn load_names_the_file_and_line_of_a_refused_line() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `load` streams its file with the bound stdin has (item 7 of the issue): an endless
+/// one-line file (`/dev/zero`) gets its one error line at once while the program's memory
+/// stays bounded (here by `ulimit -v`; reading the whole file would exhaust it and abort).
+#[test]
+fn load_streams_an_endless_file_in_bounded_memory() {
+    let script = format!("ulimit -v 1048576 && exec '{}'", common::BIN);
+    let program = Engine::spawn_bin("sh", &["-c", &script]);
+    program.send("load /dev/zero");
+    let want = "error: '/dev/zero' line 1: line too long (the limit is 65536 bytes); nothing done";
+    let seen = program.wait_for(Duration::from_secs(20), |l| l.starts_with("error: "));
+    assert_eq!(
+        seen.last().map(String::as_str),
+        Some(want),
+        "stderr: {}",
+        program.stderr_tail(2000)
+    );
+    // Still skipping the endless line, not dead of it.
+    std::thread::sleep(Duration::from_secs(1));
+    assert!(
+        program.wait_exit(Duration::ZERO).unwrap().is_none(),
+        "the program ended: {}",
+        program.stderr_tail(2000)
+    );
+}
+
+/// An over-long line inside a `load`ed file is refused and skipped; the lines after it
+/// run with their own line numbers.
+#[test]
+fn load_skips_an_over_long_line_and_goes_on() {
+    let dir = std::env::temp_dir().join(format!("load-long-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut text = b"a7-b6\n".to_vec();
+    text.extend(std::iter::repeat(b'x').take(200_000));
+    text.extend_from_slice(b"\nbogus\r\ng7-f6\ndump");
+    std::fs::write(dir.join("long.txt"), &text).unwrap();
+    let program = Engine::spawn_in(&dir, &[]).unwrap();
+    program.send("load long.txt");
+    let run = program.finish(Duration::from_secs(20));
+    let _ = std::fs::remove_dir_all(&dir);
+    let errors: Vec<&str> = run
+        .lines
+        .iter()
+        .map(String::as_str)
+        .filter(|l| l.starts_with("error: "))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "error: 'long.txt' line 2: line too long (the limit is 65536 bytes); nothing done",
+            "error: 'long.txt' line 3: unknown command 'bogus' (type help)",
+        ]
+    );
+    let out = run.stdout();
+    assert!(out.contains("===\n  r - - - - - b\n  - r - - - b -\n"), "{out}");
+}

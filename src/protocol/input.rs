@@ -61,9 +61,24 @@ pub fn read_bounded_line<R: BufRead>(
     buf: &mut Vec<u8>,
     max: usize,
 ) -> io::Result<Option<bool>> {
+    let cut = read_line_head(reader, buf, max)?;
+    if cut == Some(true) {
+        skip_line(reader)?;
+    }
+    Ok(cut)
+}
+
+/// Reads the first `max` bytes of a line into `buf` (cleared first). Returns `None` at
+/// end of input, `Some(false)` for a whole line (its newline consumed), `Some(true)` for a
+/// line longer than `max`, whose rest is left unread: [`skip_line`] skips it. The caller
+/// can refuse a cut line before skipping its rest, which may be endless (`/dev/zero`).
+pub fn read_line_head<R: BufRead>(
+    reader: &mut R,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> io::Result<Option<bool>> {
     buf.clear();
     let mut seen_any = false;
-    let mut cut = false;
     loop {
         let chunk = match reader.fill_buf() {
             Ok(c) => c,
@@ -71,24 +86,52 @@ pub fn read_bounded_line<R: BufRead>(
             Err(e) => return Err(e),
         };
         if chunk.is_empty() {
-            return Ok(seen_any.then_some(cut));
+            return Ok(seen_any.then_some(false));
         }
         seen_any = true;
-        let (part, used, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (&chunk[..i], i + 1, true),
-            None => (chunk, chunk.len(), false),
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], true),
+            None => (chunk, false),
         };
         let room = max.saturating_sub(buf.len());
         if part.len() > room {
-            cut = true;
+            buf.extend_from_slice(&part[..room]);
+            reader.consume(room);
+            return Ok(Some(true));
         }
-        buf.extend_from_slice(&part[..part.len().min(room)]);
+        let used = part.len() + done as usize;
+        buf.extend_from_slice(part);
         reader.consume(used);
         if done {
             if buf.last() == Some(&b'\r') {
                 buf.pop();
             }
-            return Ok(Some(cut));
+            return Ok(Some(false));
+        }
+    }
+}
+
+/// Skips input up to and including the next newline (or to end of input), holding
+/// nothing but the reader's own buffer.
+pub fn skip_line<R: BufRead>(reader: &mut R) -> io::Result<()> {
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(());
+        }
+        match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                reader.consume(i + 1);
+                return Ok(());
+            }
+            None => {
+                let n = chunk.len();
+                reader.consume(n);
+            }
         }
     }
 }
@@ -148,5 +191,20 @@ mod tests {
             [("0123456789", true), ("ok", false)].map(|(s, c)| (s.to_string(), c))
         );
         assert!(lines(b"", 10).is_empty());
+        // Exactly `max` bytes is a whole line; the cut line's rest never reaches the next.
+        assert_eq!(
+            lines(b"0123456789\n0123456789abcdefghijklmnop\nx", 10),
+            [("0123456789", false), ("0123456789", true), ("x", false)]
+                .map(|(s, c)| (s.to_string(), c))
+        );
+    }
+
+    #[test]
+    fn a_cut_line_is_reported_before_its_rest_is_read() {
+        // An endless line (`load /dev/zero`): the head comes back at once.
+        let mut r = io::BufReader::with_capacity(7, io::repeat(b'0'));
+        let mut buf = Vec::new();
+        assert_eq!(read_line_head(&mut r, &mut buf, 10).unwrap(), Some(true));
+        assert_eq!(buf, b"0000000000");
     }
 }

@@ -15,7 +15,7 @@ pub mod loa;
 pub mod reversi;
 pub mod versus;
 
-use super::input::{Line, Source, MAX_LINE};
+use super::input::{read_line_head, skip_line, Line, Source, MAX_LINE};
 use super::remote::{self, Hosting, Peer, PeerEvent};
 use crate::game::{Game, GameIo, Opening, Outcome, Side};
 use crate::rng;
@@ -664,8 +664,10 @@ impl<D: TextDialect> Session<'_, D> {
             D::error(&mut self.host, "cannot load: files nested too deeply");
             return true;
         }
-        let text = match std::fs::read(file) {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        // Streamed line by line with the bound stdin has: a file is read no faster than
+        // it is run, and an over-long line is refused as soon as it passes the bound.
+        let mut reader = match std::fs::File::open(file) {
+            Ok(f) => std::io::BufReader::new(f),
             Err(e) => {
                 let msg = format!("cannot load {}: {e}", super::quote(file));
                 D::error(&mut self.host, &msg);
@@ -674,20 +676,49 @@ impl<D: TextDialect> Session<'_, D> {
         };
         let outer = self.host.loading.take();
         let mut go_on = true;
-        for (i, l) in text.lines().enumerate() {
-            let mut line = Line::new(l);
-            if l.len() > MAX_LINE {
-                line.text.truncate(l.floor_char_boundary(MAX_LINE));
-                line.too_long = true;
-            }
-            self.host.loading = Some((file.to_string(), i + 1));
+        let mut buf = Vec::new();
+        for n in 1.. {
+            let head = read_line_head(&mut reader, &mut buf, MAX_LINE);
+            self.host.loading = Some((file.to_string(), n));
+            let too_long = match head {
+                Ok(None) => break,
+                Ok(Some(cut)) => cut,
+                Err(e) => {
+                    self.host.loading = outer.clone();
+                    self.load_failed(file, n, &e);
+                    break;
+                }
+            };
+            let mut line = Line::new(String::from_utf8_lossy(&buf).into_owned());
+            line.too_long = too_long;
             if !self.run_line(&line, depth + 1) {
                 go_on = false;
                 break;
             }
+            if too_long {
+                if let Err(e) = skip_line(&mut reader) {
+                    self.host.loading = outer.clone();
+                    self.load_failed(file, n + 1, &e);
+                    break;
+                }
+            }
         }
         self.host.loading = outer;
         go_on
+    }
+
+    /// Reports a `load`ed file that could not be read on from line `n` (a directory
+    /// fails at its first read, so it reads as a file that cannot be loaded).
+    fn load_failed(&mut self, file: &str, n: usize, e: &std::io::Error) {
+        let msg = match n {
+            1 => format!("cannot load {}: {e}", super::quote(file)),
+            _ => format!(
+                "cannot load {} past line {}: {e}",
+                super::quote(file),
+                n - 1
+            ),
+        };
+        D::error(&mut self.host, &msg);
     }
 
     fn prompt(&mut self) {

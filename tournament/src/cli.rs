@@ -501,8 +501,16 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                     }
                 }
                 let (elo0, elo1) = match (e0, e1) {
-                    (Some(x), Some(y)) if x.is_finite() && y.is_finite() && x < y => (x, y),
-                    _ => return Err("-sprt: needs elo0 < elo1".into()),
+                    (None, None) => return Err("-sprt: needs elo0=E0 and elo1=E1".into()),
+                    (None, Some(_)) => return Err("-sprt: elo0=E0 is missing".into()),
+                    (Some(_), None) => return Err("-sprt: elo1=E1 is missing".into()),
+                    (Some(x), Some(y)) if !x.is_finite() || !y.is_finite() => {
+                        return Err("-sprt: elo0 and elo1 must be finite numbers".into())
+                    }
+                    (Some(x), Some(y)) if x >= y => {
+                        return Err(format!("-sprt: needs elo0 < elo1 (elo0={x}, elo1={y})"))
+                    }
+                    (Some(x), Some(y)) => (x, y),
                 };
                 let ok = |p: f64| p > 0.0 && p < 0.5;
                 if !ok(a) || !ok(b) {
@@ -642,7 +650,12 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         cfg.engines.push(build_engine(n, &all)?);
     }
     if cfg.engines.len() < 2 {
-        return Err("need at least two -engine".into());
+        return Err(if args.is_empty() {
+            "no arguments: a run needs at least two -engine (tournament -help lists the options)"
+                .into()
+        } else {
+            "need at least two -engine (try -help)".into()
+        });
     }
     for (a, e) in cfg.engines.iter().enumerate() {
         if cfg.engines[..a].iter().any(|o| o.name == e.name) {
@@ -1089,6 +1102,28 @@ mod tests {
             vec!["-a", "b c", "", "d"]
         );
         assert!(split_args("'x").is_err());
+    }
+
+    /// A `-sprt` refusal names what is wrong: the bound that is missing, or the order.
+    #[test]
+    fn sprt_refusals_say_what_is_wrong() {
+        let two = "-engine builtin=random -engine name=b builtin=greedy -sprt";
+        for (words, says) in [
+            ("elo0=0", "-sprt: elo1=E1 is missing"),
+            ("elo1=5", "-sprt: elo0=E0 is missing"),
+            ("", "-sprt: needs elo0=E0 and elo1=E1"),
+            ("elo0=5 elo1=0", "-sprt: needs elo0 < elo1 (elo0=5, elo1=0)"),
+            ("elo0=2 elo1=2", "-sprt: needs elo0 < elo1 (elo0=2, elo1=2)"),
+        ] {
+            assert_eq!(run(&format!("{two} {words}")).unwrap_err(), says, "{words}");
+        }
+        assert!(run(&format!("{two} elo0=0 elo1=5")).is_ok());
+    }
+
+    #[test]
+    fn no_arguments_point_at_help() {
+        let e = run("").unwrap_err();
+        assert!(e.contains("-help"), "{e}");
     }
 
     #[test]

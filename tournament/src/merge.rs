@@ -66,7 +66,7 @@ fn parse(args: &[String]) -> Result<MergeArgs, String> {
                     m.pgnout = Some(PathBuf::from(f));
                     i += 1;
                 }
-                _ => return Err("merge: -pgnout needs one file name".into()),
+                _ => return Err("-pgnout needs one file name".into()),
             },
             // Their words are key=value (`-sprt elo0=0 …`): the first word without `=`
             // is a file.
@@ -77,11 +77,11 @@ fn parse(args: &[String]) -> Result<MergeArgs, String> {
                     i += 1;
                 }
             }
-            _ => return Err(format!("merge: unknown option '{a}' (try merge -help)")),
+            _ => return Err(format!("unknown option '{a}' (try tournament merge -help)")),
         }
     }
     if !m.help && m.results.is_empty() {
-        return Err("merge: give the shards' results files".into());
+        return Err("give the shards' results files (tournament merge -help)".into());
     }
     if let Some(out) = &m.pgnout {
         let same = |p: &PathBuf| {
@@ -89,15 +89,14 @@ fn parse(args: &[String]) -> Result<MergeArgs, String> {
         };
         if m.results.iter().chain(&m.pgns).any(same) {
             return Err(format!(
-                "merge: -pgnout {} is one of the files to merge",
+                "-pgnout {} is one of the files to merge",
                 out.display()
             ));
         }
     }
     if m.pgnout.is_some() && m.pgns.is_empty() {
         return Err(
-            "merge: -pgnout takes its games from the shards' PGN files: give them (FILE.pgn)"
-                .into(),
+            "-pgnout takes its games from the shards' PGN files: give them (FILE.pgn)".into(),
         );
     }
     Ok(m)
@@ -145,9 +144,9 @@ fn merge(args: &[String]) -> Result<(), Failure> {
         ]);
     }
     words.extend(m.report_options.iter().cloned());
-    let cfg = match cli::parse(&words).map_err(|e| usage(format!("merge: {e}")))? {
+    let cfg = match cli::parse(&words).map_err(usage)? {
         cli::Command::Run(cfg) => cfg,
-        _ => return Err(usage("merge: unexpected option".into())),
+        _ => return Err(usage("unexpected option".into())),
     };
     let mut tally = Tally::new(union.run.engines.clone());
     for (rec, _) in union.games.values() {

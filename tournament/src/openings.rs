@@ -176,8 +176,16 @@ impl<G: Notation> Book<G> {
             // Our stable generator: the same seed, the same order.
             SplitMix64::new(seed ^ 0x0DE1_1165).shuffle(&mut entries);
         }
-        let start = (spec.start - 1) % entries.len();
-        entries.rotate_left(start);
+        // A first opening the book does not have is a mistake (a wrong file, a
+        // miscounted start), not a request to wrap around.
+        if spec.start > entries.len() {
+            return Err(format!(
+                "-openings: start={} is beyond the book, which has {} openings",
+                spec.start,
+                entries.len()
+            ));
+        }
+        entries.rotate_left(spec.start - 1);
         Ok(Book { entries })
     }
 
@@ -396,6 +404,20 @@ mod tests {
             (0..6).map(|i| b.get(i).text.clone()).collect::<Vec<_>>()
         };
         assert_eq!(order(1, OpeningOrder::Sequential, 3)[0], "b6");
+        assert_eq!(order(1, OpeningOrder::Sequential, 6)[0], "g2");
+        let beyond = |start| {
+            Book::<Position>::load(
+                &spec(f.clone(), OpeningOrder::Sequential, start),
+                1,
+                Rules::Uai,
+                text_move,
+            )
+            .map(|_| ())
+        };
+        assert_eq!(
+            beyond(7),
+            Err("-openings: start=7 is beyond the book, which has 6 openings".into())
+        );
         assert_eq!(
             order(5, OpeningOrder::Random, 1),
             order(5, OpeningOrder::Random, 1)

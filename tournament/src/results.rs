@@ -365,9 +365,13 @@ fn first_variant() -> Option<&'static str> {
 
 /// Reads a results file: the first valid record of each id, in file order, and
 /// whether the file ends in the middle of a line (then a newline must be written
-/// before appending). A missing file is an empty run.
+/// before appending). A missing file is an empty run, and so is anything but a regular
+/// file (`/dev/null`; a pipe, which reading would drain or block on).
 pub fn load(path: &Path) -> Result<(Vec<GameRecord>, bool), String> {
     let mut text = String::new();
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Ok((Vec::new(), false));
+    }
     match File::open(path) {
         Ok(mut f) => {
             let mut bytes = Vec::new();
@@ -395,6 +399,9 @@ pub fn load(path: &Path) -> Result<(Vec<GameRecord>, bool), String> {
 pub struct ResultsWriter {
     file: File,
     run: Option<Box<serde_json::value::RawValue>>,
+    /// A regular file, made durable after each line; a device or a pipe (`/dev/null`,
+    /// `/dev/stdout`) is written to only: it cannot be synced (EINVAL) nor read back.
+    regular: bool,
 }
 
 impl ResultsWriter {
@@ -406,15 +413,19 @@ impl ResultsWriter {
             .append(true)
             .open(path)
             .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        let regular = file.metadata().is_ok_and(|m| m.is_file());
         // Two runs appending to one file would interleave their lines: refuse the second,
-        // before truncating anything.
-        file.try_lock().map_err(|_| {
-            format!(
-                "{} is in use by another tournament run (it holds the file's lock)",
-                path.display()
-            )
-        })?;
-        if truncate {
+        // before truncating anything. A device or a pipe holds no run to protect, and
+        // locking it would keep two runs from both writing to /dev/null.
+        if regular {
+            file.try_lock().map_err(|_| {
+                format!(
+                    "{} is in use by another tournament run (it holds the file's lock)",
+                    path.display()
+                )
+            })?;
+        }
+        if truncate && regular {
             file.set_len(0)
                 .map_err(|e| format!("cannot truncate {}: {e}", path.display()))?;
         }
@@ -422,7 +433,11 @@ impl ResultsWriter {
             file.write_all(b"\n")
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
-        Ok(ResultsWriter { file, run: None })
+        Ok(ResultsWriter {
+            file,
+            run: None,
+            regular,
+        })
     }
 
     /// Every line from now on carries `run` as its `run` field.
@@ -437,7 +452,13 @@ impl ResultsWriter {
         self.file
             .write_all(line.as_bytes())
             .and_then(|_| self.file.flush())
-            .and_then(|_| self.file.sync_data())
+            .and_then(|_| {
+                if self.regular {
+                    self.file.sync_data()
+                } else {
+                    Ok(())
+                }
+            })
             .map_err(|e| format!("cannot write the results file: {e}"))
     }
 }

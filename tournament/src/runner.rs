@@ -1038,15 +1038,20 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
         // `None` once nothing more will be handed out: the workers then finish their
         // game and exit, which ends the loop below.
         let mut feed = Some(job_tx);
-        let mut hand_out = |feed: &mut Option<crossbeam_channel::Sender<GameSpec>>, stop: bool| {
+        // Games handed out and not yet back: none, once nothing more is handed out,
+        // means the game just recorded was the last (the final report follows).
+        let mut in_flight = 0usize;
+        let mut hand_out = |feed: &mut Option<crossbeam_channel::Sender<GameSpec>>,
+                            stop: bool,
+                            in_flight: &mut usize| {
             let next = if stop { None } else { queue.next() };
             match (feed.as_ref(), next) {
-                (Some(tx), Some(spec)) if tx.send(spec).is_ok() => {}
+                (Some(tx), Some(spec)) if tx.send(spec).is_ok() => *in_flight += 1,
                 _ => *feed = None,
             }
         };
         for _ in 0..workers {
-            hand_out(&mut feed, stopping);
+            hand_out(&mut feed, stopping, &mut in_flight);
         }
         loop {
             let played = crossbeam_channel::select! {
@@ -1065,6 +1070,7 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
                     continue;
                 }
             };
+            in_flight = in_flight.saturating_sub(1);
             if ended.interrupted {
                 continue;
             }
@@ -1091,8 +1097,12 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
             } else {
                 eprintln!("{line}");
             }
+            stopping |= sprt_done(&ledger.tally);
+            hand_out(&mut feed, stopping, &mut in_flight);
+            // After the last game the final report says the same: printed once.
+            let last = in_flight == 0;
             let games = ledger.tally.games;
-            if cfg.rating_interval > 0 && games.is_multiple_of(cfg.rating_interval) {
+            if cfg.rating_interval > 0 && games.is_multiple_of(cfg.rating_interval) && !last {
                 if tty {
                     eprintln!();
                 }
@@ -1100,8 +1110,6 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
                 let _ = write!(stdout, "{}", report(cfg, &ledger.tally));
                 let _ = writeln!(stdout).and_then(|_| stdout.flush());
             }
-            stopping |= sprt_done(&ledger.tally);
-            hand_out(&mut feed, stopping);
         }
         if tty {
             eprintln!();

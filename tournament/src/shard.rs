@@ -264,14 +264,20 @@ pub fn setup(
     };
     let unit = units(schedule);
     if let (Some(path), true) = (&cfg.results, cfg.resume) {
-        let text = match std::fs::read(path) {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-            Err(e) => {
-                return Err(RunError::Runtime(format!(
-                    "cannot read {}: {e}",
-                    path.display()
-                )))
+        // Only a regular file holds a run to check (as results::load reads it); reading
+        // a pipe would block.
+        let text = if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            String::new()
+        } else {
+            match std::fs::read(path) {
+                Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+                Err(e) => {
+                    return Err(RunError::Runtime(format!(
+                        "cannot read {}: {e}",
+                        path.display()
+                    )))
+                }
             }
         };
         for line in text.lines() {

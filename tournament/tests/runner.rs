@@ -169,10 +169,101 @@ fn round_robin_table_for_three_engines() {
     assert_eq!(out.matches("Score of").count(), 3, "{out}");
     let o = run(&[&three[..], &["-tournament", "gauntlet"]].concat());
     assert_eq!(stdout(&o).matches("Score of").count(), 2);
-    // -ratinginterval 2: the table after games 2, 4 and 6, and at the end.
+    // -ratinginterval 2: the table after games 2 and 4, and at the end; not after game
+    // 6 as well, where the final report says the same (it was printed twice).
     let o = run(&[&three[..], &["-ratinginterval", "2"]].concat());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(stdout(&o).matches("Rank ").count(), 4, "{}", stdout(&o));
+    assert_eq!(stdout(&o).matches("Rank ").count(), 3, "{}", stdout(&o));
+    // -ratinginterval 4: after game 4, and at the end (6 games).
+    let o = run(&[&three[..], &["-ratinginterval", "4"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).matches("Rank ").count(), 2, "{}", stdout(&o));
+    // Two engines, 4 games, every 2: one interval report, then the final one.
+    let o = run(&[
+        "-engine",
+        "builtin=greedy",
+        "-engine",
+        "builtin=random",
+        "-games",
+        "4",
+        "-ratinginterval",
+        "2",
+        "-concurrency",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).matches("Score of").count(), 2, "{}", stdout(&o));
+}
+
+/// Issue item 14's small defects: `tournament` with no arguments points at -help, a
+/// merge error has one `merge:` prefix, `-results /dev/null` plays (twice at once:
+/// a device is not locked), and `-openings start=` beyond the book is refused.
+#[test]
+fn small_command_line_defects() {
+    let o = run(&[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("-help"), "{}", stderr(&o));
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+
+    let o = run(&["merge"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.starts_with("tournament merge: give"), "{err}");
+    assert_eq!(err.matches("merge:").count(), 1, "{err}");
+
+    let null = [
+        "-engine",
+        "builtin=greedy",
+        "-engine",
+        "builtin=random",
+        "-games",
+        "2",
+        "-results",
+        "/dev/null",
+    ];
+    let o = run(&null);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("Score of greedy vs random: 2 - 0 - 0"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&[&null[..], &["-resume"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let spawn = || {
+        Command::new(TOURNAMENT)
+            .args(null)
+            .args(["-rounds", "50"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run tournament")
+    };
+    let (a, b) = (spawn(), spawn());
+    for c in [a, b] {
+        let o = c.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/openings/loa-openings.txt");
+    let o = run(&[
+        "-variant",
+        "loa",
+        "-engine",
+        "builtin=greedy",
+        "-engine",
+        "builtin=random",
+        "-openings",
+        &format!("file={book}"),
+        "start=100000",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("start=100000 is beyond the book"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

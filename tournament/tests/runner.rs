@@ -1246,6 +1246,70 @@ fn tune_reads_the_results_file() {
     assert!(stderr(&o).contains("no loa positions"), "{}", stderr(&o));
 }
 
+/// Issue item 10: `tune --help` is help (stdout, status 0), an unknown command is named,
+/// and the usage is a list of commands, one a line, not one line of every synopsis.
+#[test]
+fn tune_help_lists_its_commands_and_names_an_unknown_one() {
+    let tune = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_tune"))
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run tune")
+    };
+    for help in ["--help", "-h", "help"] {
+        let o = tune(&[help]);
+        assert_eq!(o.status.code(), Some(0), "{help}: {}", stderr(&o));
+        let out = stdout(&o);
+        for command in [
+            "openings",
+            "fit",
+            "nnue",
+            "datagen",
+            "window",
+            "reversi-probcut",
+        ] {
+            assert_eq!(
+                out.lines()
+                    .filter(|l| l.trim_start().starts_with(&format!("{command} ")))
+                    .count(),
+                1,
+                "{command}: {out}"
+            );
+        }
+        assert!(out.lines().all(|l| l.len() <= 100), "{out}");
+        assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    }
+    let o = tune(&["bogus"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).starts_with("tune: unknown command 'bogus'"),
+        "{}",
+        stderr(&o)
+    );
+    // No command: the list, as a usage error.
+    let o = tune(&[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("reversi-eval "), "{}", stderr(&o));
+    assert!(stderr(&o).lines().all(|l| l.len() <= 100), "{}", stderr(&o));
+    // A command's help: its arguments, on stdout; a usage error of a command: the same
+    // on stderr.
+    let o = tune(&["fit", "--help"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("usage: tune fit [--variant NAME]"),
+        "{}",
+        stdout(&o)
+    );
+    let o = tune(&["fit"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).starts_with("usage: tune fit [--variant NAME]"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 #[test]
 fn tune_fits_a_linear_evaluation() {
     // `tune fit --variant NAME` fits any game's linear evaluation terms

@@ -77,11 +77,108 @@ mod reversi_games;
 mod reversi_probcut;
 mod window;
 
-const USAGE: &str = "usage: tune openings COUNT SEED [--variant NAME [--balanced PLIES DEPTH MARGIN] | --no-blocks | --edition 2016|2008] | tune fit [--variant NAME] [--l2 L] RESULTS.jsonl... | tune nnue [--lambda L] [--epochs N] [--seed S] --out FILE RESULTS.jsonl... | tune datagen --out FILE --games N [--nodes N] [--threads T] [--seed S] [--blocks P] [--plies LO-HI] [--seconds S] | tune window [--lambda L] [--epochs N] [--seed S] [--threads T] [--batch B] [--lr R] --out FILE DATA... | tune reversi-data COUNT SEED LO HI | tune reversi-patterns [--epochs N] [--l2 L] --out FILE DATA... | tune reversi-games --out FILE --games N [--nodes N] [--solve E] [--threads T] [--seed S] [--seconds S] | tune reversi-eval [--epochs N] [--l2 L] [--lr R] [--threads T] --out FILE DATA... | tune reversi-probcut [--depth D] [--positions N] DATA...";
+/// Every command: its name, its arguments and what it does (one line of the list that
+/// `tune --help` prints; `tune COMMAND --help` and a usage error give the arguments).
+const COMMANDS: &[(&str, &str, &str)] = &[
+    (
+        "openings",
+        "COUNT SEED [--variant NAME [--balanced PLIES DEPTH MARGIN] | --no-blocks | --edition 2016|2008]",
+        "an openings book for the tournament runner",
+    ),
+    (
+        "fit",
+        "[--variant NAME] [--l2 L] RESULTS.jsonl...",
+        "Texel fit of a game's linear evaluation weights to results files",
+    ),
+    (
+        "nnue",
+        "[--lambda L] [--epochs N] [--seed S] --out FILE RESULTS.jsonl...",
+        "train Ataxx's network on the games of results files",
+    ),
+    (
+        "datagen",
+        "--out FILE --games N [--nodes N] [--threads T] [--seed S] [--blocks P] [--plies LO-HI] [--seconds S]",
+        "self-play training data for Ataxx's window network",
+    ),
+    (
+        "window",
+        "[--lambda L] [--epochs N] [--seed S] [--threads T] [--batch B] [--lr R] --out FILE DATA...",
+        "train Ataxx's window network on datagen files",
+    ),
+    (
+        "reversi-data",
+        "COUNT SEED LO HI",
+        "Reversi positions with LO to HI empties, each with its solved score",
+    ),
+    (
+        "reversi-patterns",
+        "[--epochs N] [--l2 L] --out FILE DATA...",
+        "fit Reversi's pattern evaluation to reversi-data files",
+    ),
+    (
+        "reversi-games",
+        "--out FILE --games N [--nodes N] [--solve E] [--threads T] [--seed S] [--seconds S]",
+        "Reversi self-play games, their last empties solved",
+    ),
+    (
+        "reversi-eval",
+        "[--epochs N] [--l2 L] [--lr R] [--threads T] --out FILE DATA...",
+        "fit Reversi's midgame evaluation to reversi-games files",
+    ),
+    (
+        "reversi-probcut",
+        "[--depth D] [--positions N] DATA...",
+        "how well a shallow Reversi search predicts a deeper one",
+    ),
+];
+
+/// The list of commands, one a line (`tune --help`).
+fn overview() -> String {
+    let width = COMMANDS.iter().map(|c| c.0.len()).max().unwrap_or(0);
+    let mut out = String::from(
+        "usage: tune COMMAND ARGS...\n\
+         Tools for making the engines stronger (docs/strength.md, docs/reversi.md).\n\n\
+         Commands:\n",
+    );
+    for (name, _, what) in COMMANDS {
+        out.push_str(&format!("  {name:width$}  {what}\n"));
+    }
+    out.push_str("\ntune COMMAND --help shows the command's arguments.\n");
+    out
+}
+
+/// One command's arguments and purpose (`tune COMMAND --help`, and its usage errors).
+fn command_usage(name: &str) -> Option<String> {
+    let (name, args, what) = COMMANDS.iter().find(|c| c.0 == name)?;
+    Some(format!("usage: tune {name} {args}\n{what}\n"))
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let help = |a: &&str| matches!(*a, "--help" | "-h" | "help");
+    let command = match args.as_slice() {
+        [] => {
+            eprint!("{}", overview());
+            return ExitCode::from(2);
+        }
+        [only] if help(only) => {
+            print!("{}", overview());
+            return ExitCode::SUCCESS;
+        }
+        ["help", name] => return command_help(name),
+        [name, rest @ ..] if rest.iter().any(|a| matches!(*a, "--help" | "-h")) => {
+            return command_help(name)
+        }
+        [name, ..] if command_usage(name).is_none() => return unknown(name),
+        [name, ..] => *name,
+    };
+    // A usage error names the command's arguments.
+    let usage = || {
+        eprint!("{}", command_usage(command).unwrap_or_default());
+        eprintln!("(tune --help lists the commands)");
+        ExitCode::from(2)
+    };
     match args.as_slice() {
         ["openings", count, seed] => match (count.parse(), seed.parse()) {
             (Ok(c), Ok(s)) => {
@@ -205,8 +302,21 @@ fn report(r: Result<(), String>) -> ExitCode {
     }
 }
 
-fn usage() -> ExitCode {
-    eprintln!("{USAGE}");
+/// `tune COMMAND --help`: the command's arguments on stdout.
+fn command_help(name: &str) -> ExitCode {
+    match command_usage(name) {
+        Some(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        None => unknown(name),
+    }
+}
+
+/// A command that does not exist: named, and the list of those that do.
+fn unknown(name: &str) -> ExitCode {
+    eprintln!("tune: unknown command '{name}'\n");
+    eprint!("{}", overview());
     ExitCode::from(2)
 }
 

@@ -28,6 +28,7 @@ mod loa_search;
 mod loa_ugi;
 mod loa_vs_random;
 mod perft;
+mod protocol_fuzz;
 mod remote_faults;
 mod remote_games;
 mod reversi_cli;

@@ -12,24 +12,30 @@
 //! solver ([`Limits::solve`]), the others to the midgame search at the depth `set
 //! depth` gave.
 //!
+//! NBoard has no clock command: the game's clock is in the GGF record (`TI[…]`, the
+//! time control) and in the times attached to its moves and to `move` (seconds each
+//! move took). The session keeps both sides' clocks from them, so that a `go` with a
+//! clock is managed as UGI's `go p1time … p2time …` is ([`uci::limits_for`]), the
+//! depth of `set depth` being only a cap: `set depth 60` means "the time decides".
+//!
 //! Each line is parsed completely before anything changes (a GGF game is replayed in
 //! the parse), so a refused line changes nothing and answers one `status error: …`
 //! line: NBoard shows `status` text in its status bar, and its protocol has no error
 //! reply.
 
-use crate::game::Side;
+use crate::game::{Game as _, Side};
 use crate::games::reversi::notation::{parse_square, square_name};
 use crate::games::reversi::position::{Move, Position};
 use crate::protocol::input::Line;
 use crate::protocol::text::OtherProtocol;
-use crate::protocol::uci::engine_name;
+use crate::protocol::uci::{self, engine_name, GoParams};
 use crate::protocol::{emit, quote};
+use crate::search::time;
 use crate::search::{Engine, Limits, Rated, Rating, Report};
 use crossbeam_channel::{select, Receiver};
 use std::collections::VecDeque;
 use std::io::Write;
-#[cfg(test)]
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The protocol as the `reversi` binary offers it.
 pub const PROTOCOL: OtherProtocol = OtherProtocol {
@@ -54,6 +60,9 @@ pub const UNITS_PER_DISC: f64 = crate::games::reversi::midgame::UNITS_PER_DISC a
 const MAX_HINTS: u32 = 64;
 /// The midgame search's transposition table, in MiB.
 const HASH_MIB: usize = 64;
+/// How long `quit` waits for a stopped job to end (it stops within milliseconds; this
+/// only guards against a stuck thread).
+const QUIT_WAIT: Duration = Duration::from_secs(2);
 
 /// One parsed input line.
 #[derive(Clone, Debug, PartialEq)]
@@ -62,13 +71,13 @@ enum Command {
     Hello,
     /// `set depth N`.
     Depth(u32),
-    /// `set game GGF`: the position at the end of the game.
-    Game(Box<Position>),
+    /// `set game GGF`: the position at the end of the game, and its clock.
+    Game(Box<Game>),
     /// `set contempt N`: accepted; the engine plays for the disc difference alone.
     Contempt,
-    /// `move F5[/EVAL[/TIME]]`, or the bare move of NBoard 1.1: legality is checked when
-    /// it runs.
-    Move(Move),
+    /// `move F5[/EVAL[/TIME]]`, or the bare move of NBoard 1.1, with the seconds it took
+    /// if given: legality is checked when it runs.
+    Move(Move, Option<f64>),
     /// `hint N`.
     Hint(u32),
     /// `go`.
@@ -106,7 +115,7 @@ fn parse(line: &str) -> Result<Option<Command>, String> {
                     d @ 1..=MAX_DEPTH => Command::Depth(d),
                     d => return Err(format!("depth {d} is not in 1..={MAX_DEPTH}")),
                 },
-                "game" => Command::Game(Box::new(parse_ggf(value)?)),
+                "game" => Command::Game(Box::new(parse_ggf_game(value)?)),
                 "contempt" => {
                     value.parse::<f64>().map_err(|_| {
                         format!("set contempt needs a number, not {}", quote(value))
@@ -116,7 +125,10 @@ fn parse(line: &str) -> Result<Option<Command>, String> {
                 _ => return Err(format!("unknown setting {}", quote(what))),
             }
         }
-        "move" => Command::Move(parse_move_item(rest)?),
+        "move" => {
+            let (mv, took) = parse_move_item(rest)?;
+            Command::Move(mv, took)
+        }
         "hint" => match number("hint", rest)? {
             0 => return Err("hint needs at least 1 move".into()),
             n => Command::Hint(n.min(MAX_HINTS)),
@@ -131,7 +143,7 @@ fn parse(line: &str) -> Result<Option<Command>, String> {
             return Err("ping needs one argument".into());
         }
         "ping" => Command::Ping(rest.to_string()),
-        _ if rest.is_empty() && parse_move(word).is_ok() => Command::Move(parse_move(word)?),
+        _ if rest.is_empty() && parse_move(word).is_ok() => Command::Move(parse_move(word)?, None),
         _ => return Err(format!("unknown command {}", quote(word))),
     };
     Ok(Some(cmd))
@@ -148,19 +160,115 @@ fn parse_move(text: &str) -> Result<Move, String> {
 }
 
 /// A move with the optional evaluation and time GGF and `move` attach: `F5/1.00/2.5`.
-fn parse_move_item(text: &str) -> Result<Move, String> {
+/// Returns the move and the seconds it took, if given.
+fn parse_move_item(text: &str) -> Result<(Move, Option<f64>), String> {
     let mut parts = text.split('/');
     let mv = parse_move(parts.next().unwrap_or("").trim())?;
-    for part in parts.by_ref().take(2) {
+    let mut took = None;
+    for (i, part) in parts.by_ref().take(2).enumerate() {
         let part = part.trim();
-        if !part.is_empty() && part.parse::<f64>().is_err() {
-            return Err(format!("bad evaluation or time {}", quote(part)));
+        if part.is_empty() {
+            continue;
+        }
+        match part.parse::<f64>() {
+            Ok(v) if v.is_finite() && (i == 0 || v >= 0.0) => {
+                if i == 1 {
+                    took = Some(v);
+                }
+            }
+            _ => return Err(format!("bad evaluation or time {}", quote(part))),
         }
     }
     if parts.next().is_some() {
         return Err(format!("bad move {}", quote(text)));
     }
-    Ok(mv)
+    Ok((mv, took))
+}
+
+/// A game's time control, from GGF's `TI[ini/inc/ext]` (GGS's clock notation): the
+/// initial time and the time added after each move. The extension (overtime) and
+/// GGS's move-count modifiers (`,N40`) are not modelled: planning with the initial time
+/// and the increment alone is the safe side of every GGS clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GgfClock {
+    pub initial_ms: u64,
+    pub increment_ms: u64,
+}
+
+/// The clock each side has used, as the game's moves report it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Used {
+    /// Seconds charged, per side (index [`Side::index`]).
+    seconds: [f64; 2],
+    /// Moves made, per side (each earns the increment).
+    moves: [u32; 2],
+}
+
+impl Used {
+    fn charge(&mut self, side: Side, took: Option<f64>) {
+        self.seconds[side.index()] += took.unwrap_or(0.0);
+        self.moves[side.index()] += 1;
+    }
+
+    /// What `side` has left on `clock`, in milliseconds (never negative).
+    fn left_ms(&self, clock: GgfClock, side: Side) -> u64 {
+        let i = side.index();
+        let earned = clock.initial_ms as f64 + clock.increment_ms as f64 * self.moves[i] as f64;
+        (earned - self.seconds[i] * 1000.0).max(0.0) as u64
+    }
+}
+
+/// Longest GGS time accepted, in seconds (a year: anything longer is a typo).
+const MAX_GGF_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// A GGS time, `[[HH:]MM:]SS` (decimals allowed in the seconds), in milliseconds; empty
+/// is zero. Modifiers after a comma (`5:00,N40`) are ignored.
+fn parse_ggf_time(text: &str) -> Result<u64, String> {
+    let t = text.split(',').next().unwrap_or("").trim();
+    if t.is_empty() {
+        return Ok(0);
+    }
+    let bad = || format!("bad time {}", quote(text));
+    let parts: Vec<&str> = t.split(':').collect();
+    if parts.len() > 3 {
+        return Err(bad());
+    }
+    let mut seconds = 0.0;
+    for (i, part) in parts.iter().enumerate() {
+        let v: f64 = if i + 1 == parts.len() {
+            part.parse().map_err(|_| bad())?
+        } else {
+            part.parse::<u32>().map_err(|_| bad())? as f64
+        };
+        if !v.is_finite() || v < 0.0 {
+            return Err(bad());
+        }
+        seconds = seconds * 60.0 + v;
+    }
+    if seconds > MAX_GGF_SECONDS {
+        return Err(bad());
+    }
+    Ok((seconds * 1000.0).round() as u64)
+}
+
+/// GGF's `TI[ini/inc/ext]`.
+fn parse_ggf_clock(value: &str) -> Result<GgfClock, String> {
+    let mut fields = value.split('/');
+    let initial_ms = parse_ggf_time(fields.next().unwrap_or(""))?;
+    let increment_ms = parse_ggf_time(fields.next().unwrap_or(""))?;
+    Ok(GgfClock {
+        initial_ms,
+        increment_ms,
+    })
+}
+
+/// What `set game` sets: the position at the end of the record, the time control if
+/// the record has one, and the time each side's moves took.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Game {
+    pub pos: Position,
+    pub clock: Option<GgfClock>,
+    used: Used,
 }
 
 /// NBoard's form of a move: `F5`, or `PA`.
@@ -179,12 +287,19 @@ fn move_name(mv: Move) -> String {
 /// preceded by its opponent's pass when that side had no move (records sometimes leave
 /// passes out). Properties other than `GM`, `TY`, `BO`, `B`, `W` are skipped.
 pub fn parse_ggf(text: &str) -> Result<Position, String> {
+    parse_ggf_game(text).map(|g| g.pos)
+}
+
+/// [`parse_ggf`] with the game's clock (`TI`) and the times its moves took.
+pub fn parse_ggf_game(text: &str) -> Result<Game, String> {
     let body = text
         .trim()
         .strip_prefix("(;")
         .and_then(|b| b.strip_suffix(";)"))
         .ok_or("a GGF game is written (; … ;)")?;
     let mut pos: Option<Position> = None;
+    let mut clock = None;
+    let mut used = Used::default();
     let mut rest = body.trim_start();
     while !rest.is_empty() {
         let open = rest.find('[').ok_or("a GGF property needs [value]")?;
@@ -202,6 +317,7 @@ pub fn parse_ggf(text: &str) -> Result<Position, String> {
                 return Err(format!("unsupported board type TY[{}]", quote(&value)));
             }
             "BO" => pos = Some(parse_ggf_board(&value)?),
+            "TI" => clock = Some(parse_ggf_clock(&value)?),
             "B" | "W" => {
                 let p = pos.as_mut().ok_or("a move before the board (BO)")?;
                 let side = if key == "B" {
@@ -209,19 +325,21 @@ pub fn parse_ggf(text: &str) -> Result<Position, String> {
                 } else {
                     Side::Second
                 };
-                let mv = parse_move_item(&value)?;
+                let (mv, took) = parse_move_item(&value)?;
                 if p.side_to_move() != side && p.is_legal(Move::PASS) {
                     p.make_move(Move::PASS);
                 }
                 if p.side_to_move() != side || !p.is_legal(mv) {
                     return Err(format!("illegal move {key}[{}] in the game", quote(&value)));
                 }
+                used.charge(side, took);
                 p.make_move(mv);
             }
             _ => {}
         }
     }
-    pos.ok_or_else(|| "no board (BO) in the game".to_string())
+    let pos = pos.ok_or_else(|| "no board (BO) in the game".to_string())?;
+    Ok(Game { pos, clock, used })
 }
 
 /// A GGF value after its `[`: the text up to the first `]` not escaped by `\`, and the
@@ -279,16 +397,42 @@ struct Ask {
     depth: u32,
     /// `None` for `go`, else the moves `hint` reports.
     hint: Option<u32>,
+    /// Each side's time left and increment in milliseconds, when the game has a clock.
+    clock: Option<([u64; 2], u64)>,
+    /// When the command arrived: the clock runs from here.
+    at: Instant,
 }
 
 impl Ask {
-    /// The engine's limits: the depth, and an exact solve with few empties.
+    /// The engine's limits: the depth, and an exact solve with few empties; for a `go`
+    /// on a clock, the time the UGI front end would give the same clock (the depth then
+    /// only caps it), and the solve gets half of it, as the search's own solver does.
     fn limits(&self) -> Limits {
-        Limits {
-            depth: Some(self.depth),
-            solve: Some(self.depth + SOLVE_MARGIN),
-            ..Limits::default()
-        }
+        let mut limits = match (self.clock, self.hint) {
+            (Some((left, inc)), None) => {
+                let p = GoParams {
+                    time: left.map(Some),
+                    inc: [Some(inc); 2],
+                    depth: Some(self.depth),
+                    ..GoParams::default()
+                };
+                uci::limits_for(
+                    &p,
+                    self.pos.side_to_move(),
+                    self.pos.moves_left(),
+                    time::DEFAULT_OVERHEAD,
+                    &time::Policy::default(),
+                    self.at,
+                )
+            }
+            _ => Limits {
+                depth: Some(self.depth),
+                ..Limits::default()
+            },
+        };
+        limits.solve = Some(self.depth + SOLVE_MARGIN);
+        limits.timed_solve = true;
+        limits
     }
 
     /// The answer's lines: `nodestats` and `===` for `go`, the `search` lines and
@@ -394,6 +538,9 @@ enum Queued {
 /// commands' order.
 struct Session {
     pos: Position,
+    /// The game's time control (`TI` of the last `set game`), and what each side used.
+    clock: Option<GgfClock>,
+    used: Used,
     depth: u32,
     engine: Engine<Position>,
     /// The job the engine runs.
@@ -415,12 +562,18 @@ impl Session {
         }
     }
 
-    /// Queues a `go` or `hint` for the current position.
-    fn think(&mut self, out: &mut dyn Write, hint: Option<u32>) {
+    /// Queues a `go` or `hint` for the current position; `at`: when it arrived.
+    fn think(&mut self, out: &mut dyn Write, hint: Option<u32>, at: Instant) {
+        let clock = self.clock.map(|c| {
+            let left = [Side::First, Side::Second].map(|s| self.used.left_ms(c, s));
+            (left, c.increment_ms)
+        });
         self.queue.push_back(Queued::Think(Ask {
             pos: self.pos.clone(),
             depth: self.depth,
             hint,
+            clock,
+            at,
         }));
         self.advance(out);
     }
@@ -490,6 +643,22 @@ impl Session {
         while self.wait(out) {}
     }
 
+    /// `quit`: stops the running job and drops the queued ones (their answers would be
+    /// read by nobody), but writes the replies already due, in order.
+    fn quit(&mut self, out: &mut dyn Write) {
+        self.queue.retain(|q| matches!(q, Queued::Say(_)));
+        self.engine.stop();
+        let deadline = Instant::now() + QUIT_WAIT;
+        if self.running.is_some() {
+            // The stopped job's answer is dropped; only its end is awaited.
+            if let Err(e) = self.engine.reports().recv_deadline(deadline) {
+                log::warn!("the search did not stop: {e}");
+            }
+            self.running = None;
+        }
+        self.advance(out);
+    }
+
     /// Handles one input line; false at `quit`.
     fn on_line(&mut self, line: &Line, out: &mut dyn Write) -> bool {
         if line.too_long {
@@ -507,23 +676,31 @@ impl Session {
         match cmd {
             Command::Hello => self.say(out, format!("set myname {}", engine_name::<Position>())),
             Command::Depth(d) => self.depth = d,
-            Command::Game(pos) => self.pos = *pos,
+            Command::Game(game) => {
+                self.pos = game.pos;
+                self.clock = game.clock;
+                self.used = game.used;
+            }
             Command::Contempt => {}
-            Command::Move(mv) => {
+            Command::Move(mv, took) => {
                 if self.pos.is_legal(mv) {
+                    self.used.charge(self.pos.side_to_move(), took);
                     self.pos.make_move(mv);
                 } else {
                     self.say(out, format!("status error: illegal move {}", move_name(mv)));
                 }
             }
-            Command::Hint(n) => self.think(out, Some(n)),
-            Command::Go => self.think(out, None),
+            Command::Hint(n) => self.think(out, Some(n), line.at),
+            Command::Go => self.think(out, None, line.at),
             Command::Ping(n) => {
                 self.stop_all(out);
                 emit(out, &format!("pong {n}"));
             }
             Command::Learn => self.say(out, "learned".into()),
-            Command::Quit => return false,
+            Command::Quit => {
+                self.quit(out);
+                return false;
+            }
         }
         true
     }
@@ -534,6 +711,8 @@ impl Session {
 pub fn run(first: Option<Line>, input: Receiver<Line>, out: &mut dyn Write) -> i32 {
     let mut s = Session {
         pos: Position::startpos(),
+        clock: None,
+        used: Used::default(),
         depth: DEFAULT_DEPTH,
         engine: Engine::new(HASH_MIB),
         running: None,
@@ -620,6 +799,111 @@ mod tests {
     }
 
     #[test]
+    fn reads_the_clock_of_a_game() {
+        let board = "BO[8 ---------------------------O*------*O--------------------------- *]";
+        let game =
+            |ti: &str, moves: &str| parse_ggf_game(&format!("(;GM[Othello]{ti}{board}{moves};)"));
+        let clock = |ini, inc| {
+            Some(GgfClock {
+                initial_ms: ini,
+                increment_ms: inc,
+            })
+        };
+        assert_eq!(game("", "").unwrap().clock, None);
+        assert_eq!(game("TI[0:05]", "").unwrap().clock, clock(5_000, 0));
+        assert_eq!(game("TI[15:00]", "").unwrap().clock, clock(900_000, 0));
+        assert_eq!(game("TI[1:00:00]", "").unwrap().clock, clock(3_600_000, 0));
+        assert_eq!(
+            game("TI[5:00/0:02]", "").unwrap().clock,
+            clock(300_000, 2_000)
+        );
+        assert_eq!(
+            game("TI[0:05/0:00.1]", "").unwrap().clock,
+            clock(5_000, 100)
+        );
+        // GGS's modifiers and extension are read past.
+        assert_eq!(
+            game("TI[5:00,N40/0:02/1:00]", "").unwrap().clock,
+            clock(300_000, 2_000)
+        );
+        for bad in ["TI[x]", "TI[1:2:3:4]", "TI[-5]", "TI[1e99]", "TI[0:-1]"] {
+            assert!(game(bad, "").is_err(), "{bad}");
+        }
+        // Each side is charged the times of its own moves and earns the increment.
+        let g = game("TI[1:00/0:01]", "B[F5//2.5]W[F6/0.5/10]B[D3//0.5]").unwrap();
+        let c = g.clock.unwrap();
+        assert_eq!(g.used.left_ms(c, Side::First), 60_000 + 2_000 - 3_000);
+        assert_eq!(g.used.left_ms(c, Side::Second), 60_000 + 1_000 - 10_000);
+        let g = game("TI[0:05]", "B[F5//9]").unwrap();
+        assert_eq!(g.used.left_ms(g.clock.unwrap(), Side::First), 0);
+    }
+
+    /// `set depth 60` with a game clock: the time decides, as the runner and NBoard
+    /// expect (this searched to depth 60 and forfeited before the clock was read).
+    #[test]
+    fn go_keeps_to_the_game_clock() {
+        let game = "(;GM[Othello]PC[t]TI[0:05]TY[8]BO[8 ---------------------------O*------*O\
+            --------------------------- *]B[D3]W[E3]B[F5]W[E6]B[F2]W[C4];)";
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let runner = std::thread::spawn(move || {
+            let mut out = Vec::new();
+            run(None, rx, &mut out);
+            String::from_utf8(out).unwrap()
+        });
+        let start = Instant::now();
+        for l in [
+            "nboard 2",
+            "set depth 60",
+            &format!("set game {game}"),
+            "go",
+        ] {
+            tx.send(Line::new(l)).unwrap();
+        }
+        drop(tx);
+        let out = runner.join().unwrap();
+        // 5 s for Black's whole game of ~27 moves: well under a second for this one.
+        assert!(
+            start.elapsed() < Duration::from_millis(1500),
+            "{:?}",
+            start.elapsed()
+        );
+        let (mv, _) = answer(&out);
+        assert!(parse_ggf(game).unwrap().is_legal(parse_move(&mv).unwrap()));
+        // The clock charged by `move` counts too: with a second left, the answer is quicker.
+        let moves = [
+            "move D3//0",
+            "move E3//0",
+            "move F5//4",
+            "move E6//0",
+            "move F2//0",
+            "move C4//0",
+        ];
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let runner = std::thread::spawn(move || {
+            let mut out = Vec::new();
+            run(None, rx, &mut out);
+            String::from_utf8(out).unwrap()
+        });
+        let start = Instant::now();
+        let setup = "(;GM[Othello]TI[0:05]BO[8 ---------------------------O*------*O--------------------------- *];)";
+        for l in ["nboard 2", "set depth 60", &format!("set game {setup}")] {
+            tx.send(Line::new(l)).unwrap();
+        }
+        for l in moves {
+            tx.send(Line::new(l)).unwrap();
+        }
+        tx.send(Line::new("go")).unwrap();
+        drop(tx);
+        let out = runner.join().unwrap();
+        assert!(
+            start.elapsed() < Duration::from_millis(600),
+            "{:?}",
+            start.elapsed()
+        );
+        assert!(out.contains("=== "), "{out}");
+    }
+
+    #[test]
     fn refuses_bad_games() {
         let board = "BO[8 ---------------------------O*------*O--------------------------- *]";
         for bad in [
@@ -651,13 +935,16 @@ mod tests {
         assert_eq!(parse("set contempt -1.5"), Ok(Some(Command::Contempt)));
         assert_eq!(
             parse("move f5"),
-            Ok(Some(Command::Move(parse_move("f5").unwrap())))
+            Ok(Some(Command::Move(parse_move("f5").unwrap(), None)))
         );
-        assert_eq!(parse("move PA/1.0/2"), Ok(Some(Command::Move(Move::PASS))));
+        assert_eq!(
+            parse("move PA/1.0/2"),
+            Ok(Some(Command::Move(Move::PASS, Some(2.0))))
+        );
         // NBoard 1.1 sends the bare move.
         assert_eq!(
             parse("D3"),
-            Ok(Some(Command::Move(parse_move("d3").unwrap())))
+            Ok(Some(Command::Move(parse_move("d3").unwrap(), None)))
         );
         assert_eq!(parse("hint 300"), Ok(Some(Command::Hint(MAX_HINTS))));
         assert_eq!(parse("ping 12"), Ok(Some(Command::Ping("12".into()))));
@@ -676,6 +963,8 @@ mod tests {
             "move",
             "move i9",
             "move f5/1/2/3",
+            "move f5/1/-2",
+            "move f5//inf",
             "hint 0",
             "hint",
             "ping",
@@ -898,7 +1187,7 @@ mod tests {
             let words: Vec<&str> = (0..n).map(|_| *rng.choose(WORDS).unwrap()).collect();
             let line = words.join(if rng.below(3) == 0 { "" } else { " " });
             // Junk that happens to be a valid command would change the position.
-            if matches!(parse(&line), Ok(Some(Command::Move(_) | Command::Game(_)))) {
+            if matches!(parse(&line), Ok(Some(Command::Move(..) | Command::Game(_)))) {
                 continue;
             }
             // `quit` ends the session (none is generated), `go`/`hint` would think.

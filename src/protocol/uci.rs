@@ -300,6 +300,26 @@ pub static OPTIONS: &[SpinOption] = &[
     },
 ];
 
+/// The option `name` names and the value `value` gives it, checked against its range.
+fn option_value(name: &str, value: Option<&str>) -> Result<(&'static SpinOption, i64), String> {
+    let opt = OPTIONS
+        .iter()
+        .find(|o| o.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| format!("no such option {}", quote(name)))?;
+    // An on/off switch (a 0..1 spin) also takes `true`/`false`.
+    let v: i64 = match value {
+        Some(b @ ("true" | "false")) if (opt.min, opt.max) == (0, 1) => (b == "true") as i64,
+        v => number(opt.name, v)?,
+    };
+    if !(opt.min..=opt.max).contains(&v) {
+        return Err(format!(
+            "{} must be between {} and {}",
+            opt.name, opt.min, opt.max
+        ));
+    }
+    Ok((opt, v))
+}
+
 fn option_default(name: &str) -> i64 {
     OPTIONS
         .iter()
@@ -606,20 +626,30 @@ enum TaskMsg {
     Done,
 }
 
-/// Whether the session goes on after a command.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Flow {
-    Continue,
-    Quit,
+/// A line waiting its turn (see [`Session::on_input`]).
+struct Queued {
+    line: Line,
+    /// A `stop` (or the end of input, for a search without a bound) arrived after this
+    /// line was queued: if it is a `go`, it answers at once instead of searching.
+    stopped: bool,
 }
 
 /// The state of a UCI-family session.
+///
+/// Lines run in the order they arrive, through one queue: a line runs when it reaches the
+/// front and nothing holds it ([`Session::holds`]). Only `stop` and `quit` jump the queue,
+/// because they are about everything before them: `stop` ends the running search and
+/// every `go` still queued (each answers at once with a `bestmove`), `quit` ends the
+/// session after answering what is queued without doing any work (see [`Session::quit`]).
 pub struct Session<G: GameIo> {
     dialect: Dialect,
     position: G,
     engine: Engine<G>,
     settings: Settings,
     searching: bool,
+    /// The running search has no bound of its own (`go infinite`, or no limit): the end
+    /// of input stops it.
+    search_unbounded: bool,
     /// The position being searched (PVs are checked against it).
     search_root: G,
     task_running: bool,
@@ -627,12 +657,22 @@ pub struct Session<G: GameIo> {
     table_work_queued: bool,
     /// `readyok` is owed once the search thread has done the queued table work.
     syncing: bool,
-    /// Input held back while a task runs or a sync is owed, so commands keep their order.
-    pending: VecDeque<Line>,
-    /// A queued `quit` has run: the session ends.
+    /// Lines that have not run yet, in arrival order.
+    pending: VecDeque<Queued>,
+    /// The input has ended: the queue runs out, searches without a bound are stopped.
+    input_closed: bool,
+    /// `quit` has been handled: nothing more runs.
     quitting: bool,
+    /// `quit` left the search thread busy (table work, a search that did not stop in
+    /// time) or a perft/bench running: the session ends without waiting for them.
+    abandon: bool,
     task_tx: Sender<TaskMsg>,
     task_rx: Receiver<TaskMsg>,
+}
+
+/// The first word of a line, which decides how it queues.
+fn first_word(line: &Line) -> Option<&str> {
+    line.text.split_whitespace().next()
 }
 
 impl<G: GameIo> Session<G> {
@@ -651,86 +691,188 @@ impl<G: GameIo> Session<G> {
             engine: Engine::new(settings.hash_mib),
             settings,
             searching: false,
+            search_unbounded: false,
             search_root: G::startpos(G::Rules::ENGINE),
             task_running: false,
             table_work_queued: false,
             syncing: false,
             pending: VecDeque::new(),
+            input_closed: false,
             quitting: false,
+            abandon: false,
             task_tx,
             task_rx,
         }
     }
 
-    /// True while commands must wait: a perft/bench runs, `readyok` is owed, or a
-    /// search runs with commands (a `go` first) queued behind it.
-    fn blocked(&self) -> bool {
-        self.task_running || self.syncing || (self.searching && !self.pending.is_empty())
+    /// Whether the line at the front of the queue must wait: nothing runs while
+    /// `readyok` waits for table work; while a perft/bench runs only `isready` does (its
+    /// output would split the task's lines otherwise); a search holds back only what
+    /// would start another search or task.
+    fn holds(&self, line: &Line) -> bool {
+        if self.syncing {
+            return true;
+        }
+        let word = first_word(line);
+        if self.task_running {
+            return word != Some("isready");
+        }
+        self.searching
+            && matches!(
+                word,
+                Some("go" | "perft" | "split" | "perftsplit" | "bench")
+            )
+    }
+
+    /// Nothing runs and nothing waits: the session may end once the input has.
+    fn idle(&self) -> bool {
+        !self.searching && !self.task_running && !self.syncing && self.pending.is_empty()
+    }
+
+    /// `quit` has been handled, or the input has ended and everything has run out.
+    fn finished(&self) -> bool {
+        self.quitting || (self.input_closed && self.idle())
     }
 
     /// A line from the GUI. Reports that arrived first are printed first, so `bestmove`
-    /// precedes the answer to whatever the GUI sent after seeing it. While a `perft` or
-    /// `bench` runs, other commands wait their turn, except `stop` and `quit`, and
-    /// `isready` when nothing is waiting (so `readyok` still means "all done before").
-    ///
-    /// A `go` that arrives while a search runs waits for it to end, as in Stockfish (so a
-    /// piped script's searches all run), and the lines after it wait their turn behind
-    /// it (a `position` then applies to the next `go`, not the queued one); `quit` too,
-    /// which then stops the search the queue started. `stop` always acts on the running
-    /// search at once.
-    fn on_input(&mut self, line: Line, out: &mut dyn Write) -> Flow {
+    /// precedes the answer to whatever the GUI sent after seeing it.
+    fn on_input(&mut self, line: Line, out: &mut dyn Write) {
         self.drain_reports(out);
         if self.quitting {
-            return Flow::Quit;
+            return;
         }
-        let word = line.text.split_whitespace().next();
-        let urgent = match word {
-            Some("stop") => true,
-            Some("quit") => !self.searching || self.pending.is_empty(),
-            Some("isready") => self.pending.is_empty() && !self.syncing,
-            _ => false,
-        };
-        let waits_for_search = self.searching && word == Some("go");
-        if (self.blocked() || waits_for_search) && !urgent {
-            if self.pending.len() < MAX_PENDING {
-                self.pending.push_back(line);
-            } else {
-                emit(out, "info string error: busy: too many commands waiting");
+        // Only a well-formed `stop`/`quit` jumps the queue; `stop now` is an error in turn.
+        let urgent = !line.too_long
+            && matches!(
+                parse(&line.text, self.dialect),
+                Ok(Command::Stop | Command::Quit)
+            );
+        match first_word(&line) {
+            Some("quit") if urgent => return self.quit(out),
+            Some("stop") if urgent => {
+                self.stop(out);
+                return self.resume(out);
             }
-            return Flow::Continue;
+            _ => {}
         }
-        self.handle_line(&line, out)
+        if self.pending.len() >= MAX_PENDING {
+            emit(out, "info string error: busy: too many commands waiting");
+            return;
+        }
+        self.pending.push_back(Queued {
+            line,
+            stopped: false,
+        });
+        self.resume(out)
     }
 
-    /// Runs the lines that waited, until one of them blocks again.
-    fn resume(&mut self, out: &mut dyn Write) -> Flow {
-        loop {
-            // A queued `quit` acts as soon as the lines before it have run, even if they
-            // started a search (it stops it, as a `quit` read then would).
-            let quit_next = self
-                .pending
-                .front()
-                .is_some_and(|l| l.text.split_whitespace().next() == Some("quit"));
-            if self.blocked() && !(quit_next && !self.task_running && !self.syncing) {
-                break;
-            }
-            let Some(line) = self.pending.pop_front() else {
-                break;
+    /// `stop`: every queued `go` will answer at once, and the running search is stopped
+    /// and its `bestmove` printed before the next line is read.
+    fn stop(&mut self, out: &mut dyn Write) {
+        for q in self.pending.iter_mut() {
+            q.stopped = true;
+        }
+        if self.searching {
+            self.engine.stop();
+            self.wait_for_done(out);
+        }
+    }
+
+    /// The end of input: what is queued still runs (perft, bench and searches with a
+    /// bound finish, so piped scripts work), but a search that only `stop` could end is
+    /// stopped, and so is every such `go` still queued.
+    fn close_input(&mut self) {
+        self.input_closed = true;
+        if self.searching && self.search_unbounded {
+            self.engine.stop();
+        }
+    }
+
+    /// `quit`: the running search is stopped and its `bestmove` printed; then the lines
+    /// still queued are answered without doing any work, so nothing a GUI waits for is
+    /// lost: an owed `readyok` and each queued `isready`'s, each `go`'s `bestmove` (a
+    /// legal move found at once), errors, `d` and `query`. Perft, bench and option changes
+    /// are dropped. A running perft/bench or table work is abandoned.
+    fn quit(&mut self, out: &mut dyn Write) {
+        self.quitting = true;
+        if self.searching {
+            self.engine.stop();
+            self.abandon |= !self.wait_for_done(out);
+        }
+        self.abandon |= self.syncing || self.task_running;
+        if self.syncing {
+            self.syncing = false;
+            emit(out, "readyok");
+        }
+        while let Some(q) = self.pending.pop_front() {
+            let parsed = if q.line.too_long {
+                Err(format!("line too long (the limit is {MAX_LINE} bytes)"))
+            } else {
+                parse(&q.line.text, self.dialect)
             };
-            if self.handle_line(&line, out) == Flow::Quit {
-                // Also seen by callers that drop the flow (a report drained mid-command).
-                self.quitting = true;
-                return Flow::Quit;
+            let answered = match parsed {
+                Ok(Command::Go(_)) => {
+                    self.answer_at_once(out);
+                    Ok(())
+                }
+                Ok(Command::IsReady) => {
+                    emit(out, "readyok");
+                    Ok(())
+                }
+                Ok(Command::NewGame) => {
+                    self.position = G::startpos(G::Rules::ENGINE);
+                    Ok(())
+                }
+                // Checked (a bad value is still refused), not applied.
+                Ok(Command::SetOption { name, value }) => {
+                    option_value(&name, value.as_deref()).map(|_| ())
+                }
+                Ok(Command::Perft(_) | Command::Bench(_) | Command::Stop | Command::Quit) => Ok(()),
+                Ok(cmd) => self.execute(cmd, q.line.at, false, out),
+                Err(e) => Err(e),
+            };
+            if let Err(e) = answered {
+                emit(out, &format!("info string error: {e}"));
             }
         }
-        Flow::Continue
+    }
+
+    /// The `bestmove` of a `go` that was stopped before it started: a legal move of the
+    /// current position found without searching (the one the game's move ordering likes
+    /// best), or `0000` when the game is over.
+    fn answer_at_once(&mut self, out: &mut dyn Write) {
+        let mut moves = Vec::new();
+        self.position.generate_moves(&mut moves);
+        let mut best: Option<(G::Move, i32)> = None;
+        for &m in &moves {
+            let hint = self.position.move_order_hint(m);
+            if best.is_none_or(|(_, h)| hint > h) {
+                best = Some((m, hint));
+            }
+        }
+        let name = best.map_or_else(|| "0000".to_string(), |(m, _)| self.position.move_name(m));
+        emit(out, &format!("bestmove {name}"));
+    }
+
+    /// Runs the lines that waited, in order, until one of them must wait again.
+    fn resume(&mut self, out: &mut dyn Write) {
+        while !self.quitting {
+            let Some(front) = self.pending.front() else {
+                break;
+            };
+            if self.holds(&front.line) {
+                break;
+            }
+            let q = self.pending.pop_front().expect("the front line");
+            self.handle_line(&q.line, q.stopped, out);
+        }
     }
 
     fn drain_reports(&mut self, out: &mut dyn Write) {
         let reports = self.engine.reports().clone();
         while let Ok(r) = reports.try_recv() {
-            // A sync's queued lines run here, before the line just read: order is kept.
-            let _ = self.on_report(r, out);
+            // Lines queued behind a search or a sync run here, before the line just read.
+            self.on_report(r, out);
         }
     }
 
@@ -746,7 +888,7 @@ impl<G: GameIo> Session<G> {
             match reports.recv_deadline(deadline) {
                 Ok(r) => {
                     done = matches!(r, Report::Done(_));
-                    let _ = self.on_report(r, out);
+                    self.on_report(r, out);
                 }
                 Err(_) => {
                     log::warn!("the search did not stop within {STOP_WAIT:?}");
@@ -757,19 +899,15 @@ impl<G: GameIo> Session<G> {
         true
     }
 
-    fn handle_line(&mut self, line: &Line, out: &mut dyn Write) -> Flow {
+    fn handle_line(&mut self, line: &Line, stopped: bool, out: &mut dyn Write) {
         log::debug!("<- {}", line.text);
         let parsed = if line.too_long {
             Err(format!("line too long (the limit is {MAX_LINE} bytes)"))
         } else {
             parse(&line.text, self.dialect)
         };
-        match parsed.and_then(|cmd| self.execute(cmd, line.at, out)) {
-            Ok(flow) => flow,
-            Err(e) => {
-                emit(out, &format!("info string error: {e}"));
-                Flow::Continue
-            }
+        if let Err(e) = parsed.and_then(|cmd| self.execute(cmd, line.at, stopped, out)) {
+            emit(out, &format!("info string error: {e}"));
         }
     }
 
@@ -783,7 +921,15 @@ impl<G: GameIo> Session<G> {
         }
     }
 
-    fn execute(&mut self, cmd: Command, at: Instant, out: &mut dyn Write) -> Result<Flow, String> {
+    /// Runs one command. `stopped`: a `stop` (or the end of input) came after it while
+    /// it waited, so a `go` answers at once.
+    fn execute(
+        &mut self,
+        cmd: Command,
+        at: Instant,
+        stopped: bool,
+        out: &mut dyn Write,
+    ) -> Result<(), String> {
         match cmd {
             Command::Nothing => {}
             Command::Hello => {
@@ -812,23 +958,7 @@ impl<G: GameIo> Session<G> {
                 }
             }
             Command::SetOption { name, value } => {
-                let opt = OPTIONS
-                    .iter()
-                    .find(|o| o.name.eq_ignore_ascii_case(&name))
-                    .ok_or_else(|| format!("no such option {}", quote(&name)))?;
-                // An on/off switch (a 0..1 spin) also takes `true`/`false`.
-                let v: i64 = match value.as_deref() {
-                    Some(b @ ("true" | "false")) if (opt.min, opt.max) == (0, 1) => {
-                        (b == "true") as i64
-                    }
-                    v => number(opt.name, v)?,
-                };
-                if !(opt.min..=opt.max).contains(&v) {
-                    return Err(format!(
-                        "{} must be between {} and {}",
-                        opt.name, opt.min, opt.max
-                    ));
-                }
+                let (opt, v) = option_value(&name, value.as_deref())?;
                 let before = self.settings.clone();
                 (opt.apply)(&mut self.settings, v);
                 if self.settings.hash_mib != before.hash_mib {
@@ -895,6 +1025,15 @@ impl<G: GameIo> Session<G> {
             }
             Command::Go(params) => {
                 self.busy()?;
+                let unbounded = params.infinite
+                    || (params.depth.is_none()
+                        && params.nodes.is_none()
+                        && params.movetime.is_none()
+                        && params.time[self.position.side_to_move().index()].is_none());
+                if stopped || (self.input_closed && unbounded) {
+                    self.answer_at_once(out);
+                    return Ok(());
+                }
                 let side = self.position.side_to_move();
                 let limits = limits_for(
                     &params,
@@ -908,14 +1047,10 @@ impl<G: GameIo> Session<G> {
                 self.search_root = self.position.clone();
                 self.engine.go(self.position.clone(), limits, None);
                 self.searching = true;
+                self.search_unbounded = unbounded;
             }
-            Command::Stop => {
-                if self.searching {
-                    self.engine.stop();
-                    self.wait_for_done(out);
-                }
-            }
-            Command::Quit => return Ok(Flow::Quit),
+            // Handled before the queue (`on_input`); here only from `quit`'s drain.
+            Command::Stop | Command::Quit => {}
             Command::Display => {
                 for l in self.position.pretty().lines() {
                     emit(out, l);
@@ -936,7 +1071,7 @@ impl<G: GameIo> Session<G> {
                 })?;
             }
         }
-        Ok(Flow::Continue)
+        Ok(())
     }
 
     /// Runs `f` on its own thread so the loop stays responsive; its lines come back
@@ -958,13 +1093,16 @@ impl<G: GameIo> Session<G> {
         Ok(())
     }
 
-    fn on_report(&mut self, report: Report<G::Move>, out: &mut dyn Write) -> Flow {
+    fn on_report(&mut self, report: Report<G::Move>, out: &mut dyn Write) {
         match report {
             Report::Iteration(it) => emit(out, &format_info(&self.search_root, &it)),
             Report::Synced => {
-                self.syncing = false;
-                emit(out, "readyok");
-                return self.resume(out);
+                // After `quit` the owed `readyok` has been printed already.
+                if self.syncing {
+                    self.syncing = false;
+                    emit(out, "readyok");
+                    self.resume(out);
+                }
             }
             Report::Done(r) => {
                 self.searching = false;
@@ -973,12 +1111,11 @@ impl<G: GameIo> Session<G> {
                     .best
                     .map_or_else(|| "0000".to_string(), |m| self.search_root.move_name(m));
                 emit(out, &format!("bestmove {best}"));
-                return self.resume(out);
+                self.resume(out);
             }
             // UAI/UGI never asks for ratings.
             Report::Rated(_) => {}
         }
-        Flow::Continue
     }
 }
 
@@ -1011,10 +1148,10 @@ fn perft_task<G: Notation + Benchmark>(mut pos: G, depth: u32, tx: &Sender<TaskM
 }
 
 /// Runs a UAI or UGI session for game `G`. `first` is the line that selected the
-/// dialect (normally `uai` / `ugi`), handled before anything from `input`. Returns the process exit status: 0 after `quit` or the
-/// end of input. Either stops a running search at once (printing its `bestmove`); at the
-/// end of input a running `perft` or `bench` (and the lines queued behind it) finishes
-/// first, so piped scripts work.
+/// dialect (normally `uai` / `ugi`), handled before anything from `input`. Returns the
+/// process exit status: 0 after `quit` or the end of input. `quit` ends the session at
+/// once ([`Session::quit`]); at the end of input what is queued runs out first (see
+/// [`Session::close_input`]).
 pub fn run<G: GameIo>(
     dialect: Dialect,
     first: Option<Line>,
@@ -1023,23 +1160,25 @@ pub fn run<G: GameIo>(
 ) -> i32 {
     let mut session = Session::<G>::new(dialect);
     if let Some(line) = first {
-        if session.on_input(line, out) == Flow::Quit {
-            return 0;
-        }
+        session.on_input(line, out);
     }
     let reports = session.engine.reports().clone();
     let tasks = session.task_rx.clone();
     let closed = never();
-    let mut input_open = true;
-    while input_open || session.blocked() {
-        let lines = if input_open { &input } else { &closed };
-        let flow = select! {
+    while !session.finished() {
+        let lines = if session.input_closed {
+            &closed
+        } else {
+            &input
+        };
+        select! {
             recv(lines) -> line => match line {
-                Ok(line) => session.on_input(line, out),
+                Ok(line) => {
+                    session.on_input(line, out);
+                }
                 Err(_) => {
                     log::debug!("end of input");
-                    input_open = false;
-                    Flow::Continue
+                    session.close_input();
                 }
             },
             recv(reports) -> r => match r {
@@ -1050,33 +1189,19 @@ pub fn run<G: GameIo>(
                 }
             },
             recv(tasks) -> m => match m {
-                Ok(TaskMsg::Line(l)) => {
-                    emit(out, &l);
-                    Flow::Continue
-                }
+                Ok(TaskMsg::Line(l)) => emit(out, &l),
                 Ok(TaskMsg::Done) => {
                     session.task_running = false;
-                    session.resume(out)
+                    session.resume(out);
                 }
-                Err(_) => Flow::Continue,
+                Err(_) => {}
             },
-        };
-        if flow == Flow::Quit || session.quitting {
-            break;
         }
     }
-    // Like `stop`: the search ends within a millisecond and its `bestmove` is printed
-    // (harmless if nobody reads it, useful to a script that piped `go` and closed).
-    // A perft or bench thread is simply abandoned.
-    let mut idle = !session.syncing;
-    if session.searching {
-        session.engine.stop();
-        idle &= session.wait_for_done(out);
-    }
-    if !idle {
-        // The search thread is busy resizing or clearing a huge table: joining it (what
-        // dropping the engine does) could take seconds, and `quit` must be immediate.
-        // The process is about to exit, which ends the thread.
+    if session.abandon {
+        // A perft or bench thread is simply left (the process exits), and so is table
+        // work in progress: joining the search thread (what dropping the engine does)
+        // could take seconds while it resizes a huge table, and `quit` is immediate.
         std::mem::forget(session);
     }
     0

@@ -31,6 +31,10 @@ pub struct Limits {
     /// That solve forgets what earlier solves learnt, so the same position always gets
     /// the same move (seeded AI play), at the cost of the reuse between moves.
     pub fresh_solve: bool,
+    /// That solve keeps to the clock instead: it gets half the time to the soft deadline
+    /// (else the hard one), as the search's own solver does, so that a move on a clock
+    /// is never late however hard the endgame (NBoard's `go` on a game clock).
+    pub timed_solve: bool,
 }
 
 impl Limits {
@@ -48,9 +52,14 @@ impl Limits {
 
     /// The budget of the solve [`Limits::solve`] asks for: none but `stop`.
     pub(crate) fn solve_budget<'a>(&self, stop: &'a AtomicBool) -> Option<SolveBudget<'a>> {
+        let deadline = self
+            .soft_time
+            .or(self.hard_time)
+            .filter(|_| self.timed_solve)
+            .map(|t| self.start.unwrap_or_else(Instant::now) + t / 2);
         self.solve.map(|plies| SolveBudget {
             stop,
-            deadline: None,
+            deadline,
             max_nodes: u64::MAX,
             max_plies: Some(plies),
             fresh: self.fresh_solve,

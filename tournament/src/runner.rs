@@ -1115,6 +1115,11 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
             eprintln!();
         }
     });
+    // A shard looks at the run's SPRT once more with all its games counted: the poll
+    // interval may have kept it from looking since its first game.
+    if let (Some(shard), false) = (&plan.shard, ended.interrupted) {
+        shard.last_look(&ledger.tally);
+    }
     ended
 }
 

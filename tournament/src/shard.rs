@@ -20,8 +20,11 @@
 //!   summed SPRT is decided, publishes `DIR/<run>.sprt` (written aside, then
 //!   hard-linked into place, which fails if it exists: the first decision stays). Every
 //!   shard stops at its next poll after the decision file appears; one started later
-//!   plays nothing. Without `dir=` a shard plays its whole share: a shard's own games
-//!   are a sample of the run, not the run, so its own LLR decides nothing.
+//!   plays nothing. A shard that ends looks once more, whenever it last looked
+//!   ([`Shard::last_look`]): with games faster than the poll interval it would
+//!   otherwise never look after its first game, and a decision its games complete
+//!   would never be written. Without `dir=` a shard plays its whole share: a shard's
+//!   own games are a sample of the run, not the run, so its own LLR decides nothing.
 
 use crate::results::GameRecord;
 use crate::runner::{Config, RunError, Tally};
@@ -436,6 +439,17 @@ impl Shard {
             }
         }
         state.decided
+    }
+
+    /// The look when the shard ends (its share played, or stopped): its final counts
+    /// and the sum over all shards, however recently it last looked, so that a decision
+    /// the sum reaches is written for the other shards and the merge.
+    pub fn last_look(&self, tally: &Tally) -> bool {
+        if let Some(shared) = &self.shared {
+            let mut state = shared.state.lock().unwrap_or_else(|e| e.into_inner());
+            state.last_poll = None;
+        }
+        self.stop(tally)
     }
 
     fn counts_path(&self, dir: &Path, shard: u64) -> PathBuf {

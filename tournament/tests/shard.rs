@@ -441,6 +441,58 @@ fn shards_sharing_a_directory_stop_together_on_the_sprt() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Issue item 12: a shard looks at the run's SPRT once more when it ends. With games
+/// faster than the poll interval (here: a poll a day) a shard looked only before its
+/// first game, so the decision file was never written and every shard played its
+/// whole share. Now the first shard, ending with a decided sum, writes the decision,
+/// and a shard started after it plays nothing.
+#[test]
+fn a_shard_writes_the_decision_its_last_games_reach() {
+    let dir = common::scratch("shard", "last-look");
+    let shared = dir.join("shared");
+    let shard = |i: usize| {
+        strings(&[
+            "-engine",
+            "builtin=greedy",
+            "-engine",
+            "builtin=random",
+            "-games",
+            "2",
+            "-rounds",
+            "100",
+            "-repeat",
+            "-sprt",
+            "elo0=0",
+            "elo1=20",
+            "-shard",
+            &format!("{i}/2"),
+            &format!("dir={}", p(&shared)),
+            "poll=86400",
+            "-results",
+            &p(&dir.join(format!("s{i}.jsonl"))),
+        ])
+    };
+    let o = run(&shard(0));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // Its whole share: it looked only before its first game and at the end.
+    assert_eq!(lines(&dir.join("s0.jsonl")).len(), 100);
+    let decisions: Vec<PathBuf> = std::fs::read_dir(&shared)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "sprt"))
+        .collect();
+    assert_eq!(decisions.len(), 1, "no decision file: {}", stderr(&o));
+    let decision: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&decisions[0]).unwrap()).unwrap();
+    assert_eq!(decision["decision"], "H1", "{decision}");
+    assert_eq!(decision["games"], 100, "{decision}");
+    assert_eq!(decision["by"], 0, "{decision}");
+    let o = run(&shard(1));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(lines(&dir.join("s1.jsonl")).is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn resume_refuses_a_file_of_another_run() {
     let dir = common::scratch("shard", "resume");

@@ -11,12 +11,13 @@
 //!
 //! NBoard has no clock commands: "with `go` the engine is limited by both the maximum
 //! search depth and the time remaining in the game", which it reads from the GGF game.
-//! So `tc=BASE+INC` is the game's `TI[M:SS/M:SS]` and every move sent carries the time
-//! its side's clock was charged (from the referee's clocks), so the engine's clock is
-//! the referee's; `st=S` is `TI[S]` with untimed moves (S left at every move); without
-//! either there is no `TI`. GGF clocks count whole seconds (NTest reads integers), so
-//! the plan refuses `tc` with `MOVES/` and an `st` or `tc` base below one second without
-//! `depth`. The depth is `depth=`, else 60 (the time decides). The referee's deadline
+//! So `tc=BASE+INC` is the game's `TI[M:SS/M:SS]` (the increment too, `tc=5+0.1` being
+//! `TI[0:05/0:00.1]`) and every move sent carries the time its side's clock was charged
+//! (from the referee's clocks), so the engine's clock is the referee's; `st=S` is `TI[S]`
+//! with untimed moves (S left at every move); without either there is no `TI`. NTest
+//! reads whole seconds, so the plan refuses `tc` with `MOVES/` and an `st` or `tc` base
+//! below one second without `depth` (an engine with no limit at all, which would be
+//! told `set depth 60` and no time, is refused as every engine without a limit is). The depth is `depth=`, else 60 (the time decides). The referee's deadline
 //! is enforced as for every engine: a late `===` forfeits.
 
 use crate::engine_process::{EngineProcess, Launch, LogTag, ReadError};
@@ -121,7 +122,7 @@ impl<G: Notation> NboardClient<G> {
         let mut ggf = String::from("(;GM[Othello]PC[tournament]");
         if let Some(tc) = self.limits.tc {
             ggf.push_str(&format!("TI[{}", ggf_time(tc.base_ms)));
-            if tc.inc_ms >= 1000 {
+            if tc.inc_ms > 0 {
                 ggf.push_str(&format!("/{}", ggf_time(tc.inc_ms)));
             }
             ggf.push(']');

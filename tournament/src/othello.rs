@@ -81,10 +81,18 @@ pub fn ggf_board(fen: &str) -> Result<String, String> {
     Ok(out)
 }
 
-/// Seconds in GGF's clock notation (`MM:SS`, whole seconds: NTest reads integers).
+/// Milliseconds in GGF's clock notation, `MM:SS`, with the fraction of a second only
+/// where there is one (`0:00.1`): an engine that reads whole seconds (NTest) reads the
+/// whole part, one that reads more (our `reversi`) gets the exact clock.
 pub fn ggf_time(ms: u64) -> String {
     let s = ms / 1000;
-    format!("{}:{:02}", s / 60, s % 60)
+    let mut text = format!("{}:{:02}", s / 60, s % 60);
+    if !ms.is_multiple_of(1000) {
+        let frac = format!("{:03}", ms % 1000);
+        text.push('.');
+        text.push_str(frac.trim_end_matches('0'));
+    }
+    text
 }
 
 #[cfg(test)]
@@ -114,7 +122,9 @@ mod tests {
         assert_eq!(protocol_move("PASS"), "0000");
         assert_eq!(protocol_move("PA"), "0000");
         assert_eq!(ggf_time(6_000), "0:06");
-        assert_eq!(ggf_time(125_900), "2:05");
+        assert_eq!(ggf_time(125_900), "2:05.9");
+        assert_eq!(ggf_time(100), "0:00.1");
+        assert_eq!(ggf_time(20), "0:00.02");
         let start = Position::startpos();
         let mv = start.parse_move("f5").unwrap();
         assert_eq!(square_of(&start, mv).as_deref(), Some("f5"));

@@ -737,8 +737,9 @@ fn check_engine<G: GameIo>(e: &EngineSpec) -> Result<(), String> {
 
 /// An NBoard or GTP engine plays Reversi (Othello) only, and only under the limits its
 /// protocol can tell it (see `nboard_client.rs` and `gtp_client.rs`): neither has a node
-/// limit, GTP has no depth, and NBoard's GGF clock counts whole seconds without moves
-/// per period, so a clock below a second needs `depth=` to play by.
+/// limit, GTP has no depth, NBoard's GGF clock has no moves per period and NTest reads
+/// it in whole seconds, so a clock below a second needs `depth=` to play by. (An engine
+/// with no limit at all is refused before this, as every engine is.)
 fn check_othello_engine<G: GameIo>(e: &EngineSpec, proto: Proto) -> Result<(), String> {
     let who = format!("engine {}: proto={}", e.name, proto.name());
     if G::NAME != "reversi" {

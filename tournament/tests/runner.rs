@@ -2055,6 +2055,78 @@ fn nboard_engine_plays_our_ugi_engine() {
     assert!(!read.iter().any(|l| l.contains("error")), "{read:?}");
 }
 
+#[test]
+fn nboard_engine_keeps_to_the_clock() {
+    // `depth=` left out, so the engine is told `set depth 60` and the clock decides:
+    // our reversi reads the GGF clock (with its increment) and the times on the moves,
+    // and loses no game on time (it searched to depth 60 and forfeited every game before).
+    let reversi = engine_binary("reversi");
+    let dir = common::scratch("test", "nboard-clock");
+    let (res, log) = (dir.join("r.jsonl"), dir.join("e.log"));
+    let cmd = format!("cmd={}", reversi.display());
+    let book = reversi_book();
+    let o = run(&[
+        "-variant",
+        "reversi",
+        "-engine",
+        "name=nb",
+        &cmd,
+        "args=--nboard",
+        "proto=nboard",
+        "tc=3+0.1",
+        "-engine",
+        "name=greedy",
+        "builtin=greedy",
+        "tc=3+0.1",
+        "-games",
+        "2",
+        "-repeat",
+        "-openings",
+        &book,
+        "-results",
+        res.to_str().unwrap(),
+        "-log",
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let recs = records(&res);
+    assert_eq!(recs.len(), 2, "{recs:?}");
+    for (id, _, reason, _) in &recs {
+        assert!(
+            reason.starts_with("no moves for either side"),
+            "game {id}: {reason}"
+        );
+    }
+    let sent = log_lines(&log, "nb#1", '>');
+    assert!(sent.contains(&"set depth 60".to_string()), "{sent:?}");
+    assert!(
+        sent.iter()
+            .any(|l| l.starts_with("set game ") && l.contains("TI[0:03/0:00.1]")),
+        "{sent:?}"
+    );
+}
+
+#[test]
+fn an_nboard_engine_needs_a_depth_or_a_clock() {
+    // With neither it would be told `set depth 60` and no time (a search of the whole
+    // game): refused before any game, as every engine without a limit is.
+    let reversi = engine_binary("reversi");
+    let cmd = format!("cmd={}", reversi.display());
+    let o = run(&[
+        "-variant",
+        "reversi",
+        "-engine",
+        &cmd,
+        "proto=nboard",
+        "-engine",
+        "builtin=random",
+        "-games",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("needs a limit"), "{}", stderr(&o));
+}
+
 /// The fake engine speaking GTP (with `fake_args`) against the random built-in, at
 /// Reversi.
 fn gtp_fake_match(
@@ -2309,8 +2381,9 @@ fn gtp_engine_whose_board_passes_by_itself_plays_on() {
 #[test]
 fn nboard_faults_lose_as_for_ugi_engines() {
     // Our reversi in NBoard mode: a depth it refuses (`status error: …` before the
-    // pong) loses the game as a refused set-up; a search far deeper than its second
-    // (depth 30) is a time forfeit, as for any engine.
+    // pong) loses the game as a refused set-up. (A depth far beyond its clock used to
+    // be a time forfeit here; the engine now keeps to the GGF clock, which
+    // `nboard_engine_keeps_to_the_clock` checks.)
     let reversi = engine_binary("reversi");
     let cmd = format!("cmd={}", reversi.display());
     let book = reversi_book();
@@ -2320,7 +2393,6 @@ fn nboard_faults_lose_as_for_ugi_engines() {
             ["depth=61", "st=1"],
             "nb set-up refused: status error: depth 61 is not in 1..=60",
         ),
-        ("nboard-late", ["depth=30", "st=1"], "nb time forfeit"),
     ] {
         let dir = common::scratch("test", name);
         let res = dir.join("r.jsonl");

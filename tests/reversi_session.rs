@@ -125,7 +125,10 @@ fn every_error_changes_nothing() {
             "-",
             "error: illegal move '-': black can place a piece, so it cannot skip",
         ),
-        ("i9", "error: unknown command 'i9' (type help)"),
+        (
+            "i9",
+            "error: illegal move 'i9': no square i9 on the board (a1..h8)",
+        ),
         ("d3 d3", "error: unknown command 'd3' (type help)"),
         ("Black wins.", "error: unknown command 'Black' (type help)"),
         ("load", "error: usage: load FILE"),

@@ -1,5 +1,6 @@
 //! What a person at a terminal sees (stdin a pseudo-terminal, stdout a pipe): a blank
-//! first line gets the prompt again, Ctrl-D leaves with a newline, the Reversi visitor
+//! first line gets the prompt again, Ctrl-D leaves with a newline (after running a
+//! partial line typed before it), the Reversi visitor
 //! shows its documented `waiting for the host: ` prompt while the host sets up.
 
 use crate::common;
@@ -50,6 +51,31 @@ fn a_blank_first_line_reprints_the_prompt_and_ctrl_d_ends_the_line() {
         let (status, out) = t.finish(T);
         assert!(status.success(), "{bin}");
         assert_eq!(out, format!("{before}\n"), "{bin}");
+    }
+}
+
+/// Text then Ctrl-D twice (the first hands over the partial line, the second is end of
+/// input): the line runs, starting on a line of its own, and the program leaves with a
+/// newline. Before, the program waited for more input after the partial line: at a
+/// terminal end of input does not last, so it never ran the line nor left.
+#[test]
+fn ctrl_d_after_a_partial_line_runs_it_and_leaves() {
+    for bin in BINS {
+        let mut t = Tty::spawn(bin, &[]);
+        let prompt = first_prompt(&t);
+        t.type_bytes(b"dump\x04");
+        t.type_bytes(b"\x04");
+        let (status, out) = t.finish(T);
+        assert!(status.success(), "{bin}: {out:?}");
+        let rest = out
+            .strip_prefix(&format!("{prompt}\n===\n"))
+            .unwrap_or_else(|| {
+                panic!("{bin}: the dump does not start on a line of its own: {out:?}")
+            });
+        assert!(
+            rest.ends_with(&format!("===\n{prompt}\n")),
+            "{bin}: {out:?}"
+        );
     }
 }
 

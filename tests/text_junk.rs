@@ -317,5 +317,150 @@ fn load_skips_an_over_long_line_and_goes_on() {
         ]
     );
     let out = run.stdout();
-    assert!(out.contains("===\n  r - - - - - b\n  - r - - - b -\n"), "{out}");
+    assert!(
+        out.contains("===\n  r - - - - - b\n  - r - - - b -\n"),
+        "{out}"
+    );
+}
+
+/// Off-board squares name the reason, moves in the UAI or UGI notation get a hint (item
+/// 8 of the issue), in each game's text language; errors go to stdout except LOA's.
+#[test]
+fn off_board_squares_and_other_notations_say_why() {
+    let ataxx = env!("CARGO_BIN_EXE_ataxx");
+    let loa = env!("CARGO_BIN_EXE_loa");
+    let reversi = env!("CARGO_BIN_EXE_reversi");
+    for (bin, args, input, want) in [
+        (
+            ataxx,
+            &[][..],
+            "h1-g2",
+            "error: illegal move 'h1-g2': no square h1 on the board (a1..g7)",
+        ),
+        (
+            ataxx,
+            &[],
+            "a7-a0",
+            "error: illegal move 'a7-a0': no square a0 on the board (a1..g7)",
+        ),
+        (
+            ataxx,
+            &[],
+            "a7b5",
+            "error: unknown command 'a7b5' (a move is written a7-b5)",
+        ),
+        (
+            ataxx,
+            &[],
+            "a7--b6",
+            "error: illegal move 'a7--b6': a move is two squares joined by -, e.g. a7-b6",
+        ),
+        (
+            ataxx,
+            &["--edition", "2008"],
+            "h1-g2",
+            "error: illegal move 'h1-g2': no square h1 on the board (a1..g7)",
+        ),
+        (
+            ataxx,
+            &["--edition", "2008"],
+            "a7b5",
+            "error: unknown command 'a7b5' (a move is written a7-b5)",
+        ),
+        (
+            reversi,
+            &[],
+            "z9",
+            "error: illegal move 'z9': no square z9 on the board (a1..h8)",
+        ),
+        (
+            reversi,
+            &[],
+            "i1",
+            "error: illegal move 'i1': no square i1 on the board (a1..h8)",
+        ),
+        (
+            loa,
+            &[],
+            "b1-b9",
+            "Error: malformed move 'b1-b9': no square b9 on the board (a1..h8)",
+        ),
+        (
+            loa,
+            &[],
+            "b1b3",
+            "Error: unknown command 'b1b3' (a move is written b1-b3)",
+        ),
+    ] {
+        let out = std::process::Command::new(bin)
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                use std::io::Write;
+                c.stdin
+                    .take()
+                    .unwrap()
+                    .write_all(format!("{input}\n").as_bytes())?;
+                c.wait_with_output()
+            })
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert!(
+            text.lines().any(|l| l == want),
+            "{args:?} {input:?}: {text}"
+        );
+    }
+}
+
+/// A UTF-8 byte order mark at the very start of a script (stdin, or a `load`ed file)
+/// is not part of its first command; elsewhere it is text like any other.
+#[test]
+fn a_byte_order_mark_starting_a_script_is_ignored() {
+    let dir = std::env::temp_dir().join(format!("bom-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("bom.txt"), "\u{feff}dump\n").unwrap();
+    for (bin, input, want) in [
+        (
+            env!("CARGO_BIN_EXE_ataxx"),
+            "\u{feff}dump\n",
+            "  r - - - - - b",
+        ),
+        (
+            env!("CARGO_BIN_EXE_ataxx"),
+            "load bom.txt\n",
+            "  r - - - - - b",
+        ),
+        (env!("CARGO_BIN_EXE_ataxx"), "\u{feff}uai\n", "uaiok"),
+        (
+            env!("CARGO_BIN_EXE_loa"),
+            "\u{feff}dump\n",
+            "    - b b b b b b -",
+        ),
+        (env!("CARGO_BIN_EXE_reversi"), "\u{feff}dump\n", "Moves: 0"),
+        (env!("CARGO_BIN_EXE_reversi"), "load bom.txt\n", "Moves: 0"),
+    ] {
+        let out = std::process::Command::new(bin)
+            .current_dir(&dir)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                use std::io::Write;
+                c.stdin.take().unwrap().write_all(input.as_bytes())?;
+                c.wait_with_output()
+            })
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert!(
+            text.lines().any(|l| l == want) && !text.contains("rror"),
+            "{bin} {input:?}: {text}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -25,6 +25,8 @@ pub struct Line {
     pub at: Instant,
     /// Where the line came from: stdin (or a file), or the board page of `--display`.
     pub source: Source,
+    /// End of input came before a newline (at a terminal: text typed, then Ctrl-D).
+    pub unterminated: bool,
 }
 
 /// Where an input line came from. The board page (`--display`) feeds the same channel
@@ -49,9 +51,24 @@ impl Line {
             too_long: false,
             at: Instant::now(),
             source: Source::Input,
+            unterminated: false,
         }
     }
 }
+
+/// How a line read by [`read_line_head`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineEnd {
+    /// At its newline (consumed).
+    Newline,
+    /// At end of input, without a newline.
+    EndOfInput,
+    /// At the bound: the line is longer, and its rest is left unread.
+    Cut,
+}
+
+/// The UTF-8 byte order mark some editors put at the start of a file.
+const BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// Reads one line of at most `max` bytes into `buf` (cleared first), skipping whatever
 /// follows up to the newline. Returns `None` at end of input, otherwise whether the line
@@ -61,22 +78,22 @@ pub fn read_bounded_line<R: BufRead>(
     buf: &mut Vec<u8>,
     max: usize,
 ) -> io::Result<Option<bool>> {
-    let cut = read_line_head(reader, buf, max)?;
-    if cut == Some(true) {
+    let end = read_line_head(reader, buf, max)?;
+    if end == Some(LineEnd::Cut) {
         skip_line(reader)?;
     }
-    Ok(cut)
+    Ok(end.map(|e| e == LineEnd::Cut))
 }
 
 /// Reads the first `max` bytes of a line into `buf` (cleared first). Returns `None` at
-/// end of input, `Some(false)` for a whole line (its newline consumed), `Some(true)` for a
-/// line longer than `max`, whose rest is left unread: [`skip_line`] skips it. The caller
-/// can refuse a cut line before skipping its rest, which may be endless (`/dev/zero`).
+/// end of input, otherwise how the line ended; the rest of a [`LineEnd::Cut`] line is
+/// left unread: [`skip_line`] skips it. The caller can refuse a cut line before skipping
+/// its rest, which may be endless (`/dev/zero`).
 pub fn read_line_head<R: BufRead>(
     reader: &mut R,
     buf: &mut Vec<u8>,
     max: usize,
-) -> io::Result<Option<bool>> {
+) -> io::Result<Option<LineEnd>> {
     buf.clear();
     let mut seen_any = false;
     loop {
@@ -86,7 +103,7 @@ pub fn read_line_head<R: BufRead>(
             Err(e) => return Err(e),
         };
         if chunk.is_empty() {
-            return Ok(seen_any.then_some(false));
+            return Ok(seen_any.then_some(LineEnd::EndOfInput));
         }
         seen_any = true;
         let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
@@ -97,7 +114,7 @@ pub fn read_line_head<R: BufRead>(
         if part.len() > room {
             buf.extend_from_slice(&part[..room]);
             reader.consume(room);
-            return Ok(Some(true));
+            return Ok(Some(LineEnd::Cut));
         }
         let used = part.len() + done as usize;
         buf.extend_from_slice(part);
@@ -106,7 +123,7 @@ pub fn read_line_head<R: BufRead>(
             if buf.last() == Some(&b'\r') {
                 buf.pop();
             }
-            return Ok(Some(false));
+            return Ok(Some(LineEnd::Newline));
         }
     }
 }
@@ -148,21 +165,39 @@ pub fn spawn_reader<R: BufRead + Send + 'static>(mut reader: R) -> Receiver<Line
         .name("input".into())
         .spawn(move || {
             let mut buf = Vec::new();
-            while let Ok(Some(too_long)) = read_bounded_line(&mut reader, &mut buf, MAX_LINE) {
+            let mut first = true;
+            while let Ok(Some(end)) = read_line_head(&mut reader, &mut buf, MAX_LINE) {
+                if end == LineEnd::Cut && skip_line(&mut reader).is_err() {
+                    break;
+                }
+                if std::mem::take(&mut first) {
+                    strip_bom(&mut buf);
+                }
                 // Invalid UTF-8 becomes replacement characters: an error, not a crash.
                 let line = Line {
                     text: String::from_utf8_lossy(&buf).into_owned(),
-                    too_long,
+                    too_long: end == LineEnd::Cut,
                     at: Instant::now(),
                     source: Source::Input,
+                    unterminated: end == LineEnd::EndOfInput,
                 };
-                if tx.send(line).is_err() {
+                // A terminal's end of input is not lasting: a read after Ctrl-D waits
+                // for more typing, so the line that ended there is the last one.
+                if tx.send(line).is_err() || end == LineEnd::EndOfInput {
                     break;
                 }
             }
         })
         .expect("spawning the input thread");
     rx
+}
+
+/// Removes a UTF-8 byte order mark from the start of `line` (the first line of a script
+/// saved by an editor that writes one), so the first command is read as typed.
+pub fn strip_bom(line: &mut Vec<u8>) {
+    if line.starts_with(BOM) {
+        line.drain(..BOM.len());
+    }
 }
 
 #[cfg(test)]
@@ -204,7 +239,10 @@ mod tests {
         // An endless line (`load /dev/zero`): the head comes back at once.
         let mut r = io::BufReader::with_capacity(7, io::repeat(b'0'));
         let mut buf = Vec::new();
-        assert_eq!(read_line_head(&mut r, &mut buf, 10).unwrap(), Some(true));
+        assert_eq!(
+            read_line_head(&mut r, &mut buf, 10).unwrap(),
+            Some(LineEnd::Cut)
+        );
         assert_eq!(buf, b"0000000000");
     }
 }

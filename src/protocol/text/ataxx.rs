@@ -113,11 +113,36 @@ pub fn parse_move_word(w: &Words) -> Result<TextMove, TextError> {
             quote_input(first)
         ))),
         (Ok(mv), None) => Ok(mv),
-        (Err(_), None) if first.contains('-') => Err(TextError::refused(format!(
-            "illegal move {}",
-            quote_input(first)
-        ))),
+        (Err(_), None) if first.contains('-') => {
+            let why = kit::off_board(first.split('-'), |s| parse_square(s).is_ok(), "a1..g7")
+                .unwrap_or_else(|| "a move is two squares joined by -, e.g. a7-b6".into());
+            Err(SPEC.illegal(first, why))
+        }
+        (Err(_), None) => Err(match other_notation_hint(first) {
+            Some(hint) => {
+                TextError::refused(format!("unknown command {} ({hint})", quote_input(first)))
+            }
+            None => SPEC.unknown(first),
+        }),
         _ => Err(SPEC.unknown(first)),
+    }
+}
+
+/// What to write instead of a move in UAI notation (`a7b5`, `b6`, `0000`), which people
+/// who know the UAI tools type here; `None` for a word that is nothing like a move.
+fn other_notation_hint(word: &str) -> Option<String> {
+    if word == "0000" {
+        return Some("a turn is given up with -".into());
+    }
+    let squares = |a: &str, b: &str| parse_square(a).is_ok() && parse_square(b).is_ok();
+    match word.len() {
+        2 if parse_square(word).is_ok() => Some("a move names both squares, e.g. a7-b6".into()),
+        4 if word.is_char_boundary(2) && squares(&word[..2], &word[2..]) => Some(format!(
+            "a move is written {}-{}",
+            word[..2].to_ascii_lowercase(),
+            word[2..].to_ascii_lowercase()
+        )),
+        _ => None,
     }
 }
 

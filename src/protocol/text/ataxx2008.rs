@@ -695,7 +695,11 @@ mod tests {
         assert_eq!(parse("-").unwrap(), Some(Command::Move(TextMove::Pass)));
         assert_eq!(
             parse("a7-h1").unwrap_err().to_string(),
-            "illegal move 'a7-h1'"
+            "illegal move 'a7-h1': no square h1 on the board (a1..g7)"
+        );
+        assert_eq!(
+            parse("a7b5").unwrap_err().to_string(),
+            "unknown command 'a7b5' (a move is written a7-b5)"
         );
         assert!(matches!(parse("manual red"), Err(TextError::Unknown(_))));
         assert!(matches!(parse("block c4"), Err(TextError::Unknown(_))));

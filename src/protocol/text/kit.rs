@@ -272,6 +272,33 @@ impl Spec {
     }
 }
 
+/// True for a word shaped like a square: a letter, then one or two digits (`z9`, `a10`),
+/// whether or not the board has it.
+pub fn square_shaped(s: &str) -> bool {
+    let b = s.as_bytes();
+    (2..=3).contains(&b.len())
+        && b[0].is_ascii_alphabetic()
+        && b[1..].iter().all(u8::is_ascii_digit)
+}
+
+/// Why a move refers off the board, naming the first square-shaped part of `parts`
+/// that `on_board` rejects: `no square h1 on the board (a1..g7)` (`range` is the board's).
+pub fn off_board<'p>(
+    parts: impl IntoIterator<Item = &'p str>,
+    on_board: impl Fn(&str) -> bool,
+    range: &str,
+) -> Option<String> {
+    parts
+        .into_iter()
+        .find(|p| square_shaped(p) && !on_board(p))
+        .map(|p| {
+            format!(
+                "no square {} on the board ({range})",
+                p.to_ascii_lowercase()
+            )
+        })
+}
+
 /// The commands every language shares (`load` where the spec has it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Common {

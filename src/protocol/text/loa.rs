@@ -125,9 +125,27 @@ pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
         _ => match Move::parse_text(w.first) {
             Ok(mv) => Command::Move(mv),
             Err(_) if is_move_word(w.first) => {
+                let off = kit::off_board(w.first.split('-'), |s| parse_square(s).is_ok(), "a1..h8");
+                return Err(TextError::refused(match off {
+                    Some(why) => format!("malformed move {}: {why}", quote_input(w.first)),
+                    None => format!(
+                        "malformed move {} (a move is written c1r1-c2r2 along a line, e.g. b1-d3)",
+                        quote_input(w.first)
+                    ),
+                }));
+            }
+            // UGI notation (`b1d3`), which people who know the UGI tools type here.
+            Err(_)
+                if w.first.len() == 4
+                    && w.first.is_char_boundary(2)
+                    && parse_square(&w.first[..2]).is_ok()
+                    && parse_square(&w.first[2..]).is_ok() =>
+            {
                 return Err(TextError::refused(format!(
-                    "malformed move {} (a move is written c1r1-c2r2 along a line, e.g. b1-d3)",
-                    quote_input(w.first)
+                    "unknown command {} (a move is written {}-{})",
+                    quote_input(w.first),
+                    w.first[..2].to_ascii_lowercase(),
+                    w.first[2..].to_ascii_lowercase()
                 )))
             }
             Err(_) => return Err(SPEC.unknown(w.first)),

@@ -15,7 +15,7 @@ pub mod loa;
 pub mod reversi;
 pub mod versus;
 
-use super::input::{read_line_head, skip_line, Line, Source, MAX_LINE};
+use super::input::{read_line_head, skip_line, strip_bom, Line, LineEnd, Source, MAX_LINE};
 use super::remote::{self, Hosting, Peer, PeerEvent};
 use crate::game::{Game, GameIo, Opening, Outcome, Side};
 use crate::rng;
@@ -682,13 +682,16 @@ impl<D: TextDialect> Session<'_, D> {
             self.host.loading = Some((file.to_string(), n));
             let too_long = match head {
                 Ok(None) => break,
-                Ok(Some(cut)) => cut,
+                Ok(Some(end)) => end == LineEnd::Cut,
                 Err(e) => {
                     self.host.loading = outer.clone();
                     self.load_failed(file, n, &e);
                     break;
                 }
             };
+            if n == 1 {
+                strip_bom(&mut buf);
+            }
             let mut line = Line::new(String::from_utf8_lossy(&buf).into_owned());
             line.too_long = too_long;
             if !self.run_line(&line, depth + 1) {
@@ -824,7 +827,14 @@ pub fn run_with_board<D: TextDialect>(
                 end_of_input = true;
                 false
             }
-            Some(Ok(line)) => s.run_line(&line, 0),
+            Some(Ok(line)) => {
+                // Text then Ctrl-D at a terminal: the typed text has no newline after
+                // it, so what the line prints starts on a line of its own.
+                if line.unterminated && s.host.interactive {
+                    s.host.say("");
+                }
+                s.run_line(&line, 0)
+            }
             Some(Err(event)) => {
                 let flow = s.dialect.on_remote(event, &mut s.host);
                 s.run_flow(flow, 0)

@@ -19,7 +19,7 @@ pub use super::kit::TextError;
 use super::kit::{self, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec, Words};
 use super::versus::{self, Edition, Link, Versus};
 use crate::game::{Opening, Outcome, Side};
-use crate::games::reversi::{Move, Position};
+use crate::games::reversi::{parse_square, Move, Position};
 use crate::protocol::text::board::View;
 use crate::protocol::text::{Flow, Host, OtherProtocol, TextDialect, TextProtocol, ThinkError};
 use crate::search::Limits;
@@ -193,6 +193,12 @@ impl Edition for ReversiEdition {
     fn parse_move(w: &Words) -> Result<Move, TextError> {
         match Move::parse_text(&w.word) {
             Ok(mv) if w.args.is_empty() => Ok(mv),
+            Err(_) if w.args.is_empty() => {
+                match kit::off_board([w.first], |s| parse_square(s).is_ok(), "a1..h8") {
+                    Some(why) => Err(SPEC.illegal(w.first, why)),
+                    None => Err(SPEC.unknown(w.first)),
+                }
+            }
             _ => Err(SPEC.unknown(w.first)),
         }
     }

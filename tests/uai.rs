@@ -844,3 +844,37 @@ fn threads_search_and_sum_their_nodes() {
     let (_, best, _) = e.go("depth 3", SHORT);
     assert_legal(STARTPOS_FEN, &best);
 }
+
+/// A first line naming an engine protocol this program does not speak as written
+/// (chess's `uci`, `UAI` in capitals, `uai` to a game without UAI) gets a hint naming
+/// the protocols it does speak, not "unknown command", and the text language goes on.
+#[test]
+fn a_foreign_protocol_word_first_gets_a_hint() {
+    let cases: [(&str, &str, &str); 6] = [
+        (common::BIN, "uci", "ataxx speaks uai and ugi"),
+        (common::BIN, "UAI", "ataxx speaks uai and ugi"),
+        (env!("CARGO_BIN_EXE_loa"), "uai", "loa speaks ugi,"),
+        (env!("CARGO_BIN_EXE_loa"), "UCI", "loa speaks ugi,"),
+        (
+            env!("CARGO_BIN_EXE_reversi"),
+            "uci",
+            "reversi speaks ugi and nboard",
+        ),
+        (
+            env!("CARGO_BIN_EXE_reversi"),
+            "NBOARD",
+            "reversi speaks ugi and nboard",
+        ),
+    ];
+    for (bin, word, speaks) in cases {
+        let e = Engine::spawn_bin(bin, &[]);
+        e.send(word);
+        e.send("quit");
+        let t = e.finish(SHORT);
+        let all = format!("{}{}", t.stdout(), t.stderr);
+        assert!(all.contains(speaks), "{word}: {all}");
+        assert!(all.contains("chosen by the first line"), "{word}: {all}");
+        assert!(!all.contains("unknown command"), "{word}: {all}");
+        assert_eq!(t.status.code(), Some(0), "{word}: {all}");
+    }
+}

@@ -236,11 +236,12 @@ pub fn remote_settings(p: &Parsed) -> Result<remote::Settings, String> {
 /// Deepest `perft` accepted on the command line.
 pub const MAX_PERFT_DEPTH: u32 = 12;
 
-/// The usage lines of the binary `bin` of dialect `D`; `extra` are its own further
+/// The usage lines of the binary `bin` of dialect `D`; `protocols` names the engine
+/// protocols a first line switches to (`UGI`, `UGI/NBoard`), `extra` are its own further
 /// forms (`reversi solve FILE`).
-pub fn usage_for(bin: &str, extra: &[&str]) -> String {
+pub fn usage_for(bin: &str, protocols: &str, extra: &[&str]) -> String {
     let mut s = format!(
-        "usage: {bin} [OPTIONS]    (the text language; UAI/UGI if the first line says so)\n       \
+        "usage: {bin} [OPTIONS]    (the text language; {protocols} if the first line says so)\n       \
          {bin} perft DEPTH [FEN]\n       {bin} bench [DEPTH]"
     );
     for e in extra {
@@ -406,6 +407,21 @@ fn interactive<D: TextDialect>(forced: Option<Dialect>, setup: text::Setup<D::Op
     let other = D::other_protocols()
         .iter()
         .find(|p| first_word == Some(p.hello));
+    let hint = match (chosen, other) {
+        (None, None) => first_word.and_then(protocol_hint::<D>),
+        _ => None,
+    };
+    let mut first = first;
+    if let Some(hint) = hint {
+        // A GUI's first word that is not ours (chess's `uci`, `UAI` in capitals): say
+        // which protocols this program speaks instead of "unknown command".
+        match D::SPEC.errors {
+            text::kit::Errors::Stdout => say(&format!("error: {hint}\n")),
+            text::kit::Errors::Stderr => eprintln!("Error: {hint}"),
+        }
+        first = None;
+        prompt.as_deref().map(say);
+    }
     match (chosen, other) {
         (Some(dialect), _) => uci::run::<D::Game>(dialect, first, lines, &mut stdout) as u8,
         (None, Some(p)) => (p.run)(first, lines, &mut stdout) as u8,
@@ -414,6 +430,41 @@ fn interactive<D: TextDialect>(forced: Option<Dialect>, setup: text::Setup<D::Op
             text::run::<D>(first, lines, &mut stdout, err, terminal, setup) as u8
         }
     }
+}
+
+/// The engine protocols this program speaks, as their first lines (`uai`, `ugi`, and
+/// the game's own, e.g. Reversi's `nboard`).
+fn protocol_words<D: TextDialect>() -> Vec<&'static str> {
+    let mut words: Vec<&'static str> = [Dialect::Uai, Dialect::Ugi]
+        .into_iter()
+        .filter(|&d| d != Dialect::Uai || D::Game::SPEAKS_UAI)
+        .map(Dialect::hello)
+        .collect();
+    words.extend(D::other_protocols().iter().map(|p| p.hello));
+    words
+}
+
+/// The hint for a first word that names an engine protocol this program does not speak
+/// as written (`uci`, `UAI`, `uai` to a game without UAI, ...); `None` for any other
+/// word, which the text language reads.
+fn protocol_hint<D: TextDialect>(word: &str) -> Option<String> {
+    const PROTOCOLS: [&str; 7] = ["uci", "uai", "ugi", "nboard", "usi", "ucci", "xboard"];
+    let lower = word.to_ascii_lowercase();
+    if !PROTOCOLS.contains(&lower.as_str()) {
+        return None;
+    }
+    let ours = protocol_words::<D>();
+    let list = match ours.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    Some(format!(
+        "{} is not a protocol of this program: {} speaks {list}, chosen by the first line (in lower case); \
+         any other line is the text language (type help)",
+        super::quote(word),
+        D::Game::NAME,
+    ))
 }
 
 /// `perft DEPTH [FEN]` under the engine rule set: the summary line.

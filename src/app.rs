@@ -72,14 +72,18 @@ fn options(variant: Variant) -> Vec<Opt> {
     opts
 }
 
-/// The usage lines of `variant`'s binary.
+/// The usage lines of `variant`'s binary, naming the protocols it speaks besides its
+/// text language (only Ataxx has UAI; Reversi adds NBoard).
 fn usage(variant: Variant) -> String {
-    let extra: &[&str] = match variant {
-        Variant::Ataxx => &[],
-        Variant::Loa => &["[OPTIONS] [INPUT-FILE [OUTPUT-FILE]]    (`-` is stdin)"],
-        Variant::Reversi => &["solve FILE    (OBF positions, one a line)"],
+    let (protocols, extra): (&str, &[&str]) = match variant {
+        Variant::Ataxx => ("UAI/UGI", &[]),
+        Variant::Loa => (
+            "UGI",
+            &["[OPTIONS] [INPUT-FILE [OUTPUT-FILE]]    (`-` is stdin)"],
+        ),
+        Variant::Reversi => ("UGI/NBoard", &["solve FILE    (OBF positions, one a line)"]),
     };
-    cli::usage_for(variant.name(), extra)
+    cli::usage_for(variant.name(), protocols, extra)
 }
 
 /// Runs `variant`'s binary on `args`; returns the exit status.

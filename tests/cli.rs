@@ -72,6 +72,33 @@ fn perft_from_the_command_line() {
     assert!(out.starts_with("nodes 196 "), "{out}");
 }
 
+/// `--help` names the protocols a first line switches to: only Ataxx speaks UAI, and
+/// Reversi speaks NBoard too.
+#[test]
+fn help_names_the_protocols_each_binary_speaks() {
+    for (name, bin, protocols) in [
+        ("ataxx", BINS[0].1, "UAI/UGI"),
+        ("loa", BINS[1].1, "UGI"),
+        ("reversi", BINS[2].1, "UGI/NBoard"),
+    ] {
+        let (code, help, _) = run_bin(bin, &["--help"], "");
+        let first = help.lines().next().unwrap_or("");
+        assert_eq!(
+            (code, first),
+            (
+                0,
+                format!(
+                    "usage: {name} [OPTIONS]    (the text language; {protocols} if the first line says so)"
+                )
+                .as_str()
+            )
+        );
+        if name != "ataxx" {
+            assert!(!help.contains("UAI"), "{name}: {help}");
+        }
+    }
+}
+
 #[test]
 fn one_command_line_style_for_every_binary() {
     for (name, bin) in BINS {

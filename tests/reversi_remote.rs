@@ -270,11 +270,25 @@ fn a_second_visitor_is_refused_and_clear_cancels_hosting() {
     clear_dump_quit(&v, Side::Second);
 
     // `clear` while waiting for a visitor stops hosting: the Opponent is the AI again.
-    fake::host_on(&third, "cancel");
+    let waiting = fake::host_on(&third, "cancel");
     third.send("d3");
     expect(
         &third,
         &["error: waiting for an opponent to join first (clear cancels hosting)"],
+    );
+    // A second `host` (or a `join`) while waiting says so; hosting goes on.
+    third.send("host other");
+    third.send(&format!("join {id}@localhost"));
+    expect(
+        &third,
+        &[
+            &format!(
+                "error: cannot host: already hosting game {waiting} (clear cancels hosting; quit leaves)"
+            ),
+            &format!(
+                "error: cannot join: already hosting game {waiting} (clear cancels hosting; quit leaves)"
+            ),
+        ],
     );
     third.send("clear");
     third.send("seed 1");

@@ -101,6 +101,39 @@ fn the_reversi_visitor_prompts_while_the_host_sets_up() {
     assert!(status.success(), "{out}");
 }
 
+/// The Reversi visitor prints nothing for a set-up move the host relays, and its
+/// prompt is not printed again for one: before, each relayed move added another
+/// `waiting for the host: ` on the same line.
+#[test]
+fn the_reversi_visitors_prompt_is_not_repeated_as_set_up_moves_arrive() {
+    let reversi = env!("CARGO_BIN_EXE_reversi");
+    let h = Engine::spawn_bin(reversi, &[]);
+    let id = common::fake::host_on(&h, "prompt_once");
+    let mut v = Tty::spawn(reversi, &[]);
+    first_prompt(&v);
+    v.type_bytes(format!("join {id}@localhost\n").as_bytes());
+    let joined = format!("Joined game {id}; the host sets it up and starts it.\n");
+    v.wait_output(&format!("{joined}waiting for the host: "), T);
+    common::expect_lines(&h, T, &["An opponent joined game *"]);
+    for m in ["d3", "c5", "f6"] {
+        h.send(m);
+    }
+    // The moves arrive unannounced: the visitor's dump shows when they have.
+    let deadline = std::time::Instant::now() + T;
+    while !v.output().contains("Moves: 3\n===\nwaiting for the host: ") {
+        assert!(std::time::Instant::now() < deadline, "{:?}", v.output());
+        v.type_bytes(b"dump\n");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    v.type_bytes(b"quit\n");
+    let (status, out) = v.finish(T);
+    assert!(status.success(), "{out:?}");
+    assert!(
+        !out.contains("waiting for the host: waiting for the host: "),
+        "{out:?}"
+    );
+}
+
 /// Types `setup` (which starts AI against AI), waits for the first AI move line
 /// (`first_move`), types `abandon` then `dump`, and returns what came after the first
 /// move up to the end of that dump. Before the fix the abandoning line waited for the

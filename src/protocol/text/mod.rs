@@ -300,6 +300,10 @@ pub struct Host<'a, G: GameIo> {
     interactive: bool,
     /// stdout can no longer be written: nobody reads us, so stop.
     broken: bool,
+    /// The prompt that is the last thing on the terminal, if nothing was printed nor
+    /// typed since: it is not printed again (an event that prints nothing, such as a
+    /// relayed set-up move, would otherwise repeat it on the same line).
+    at_prompt: Option<String>,
     engine: Engine<G>,
     /// The connected remote program, if any.
     peer: Option<Peer>,
@@ -328,6 +332,7 @@ impl<'a, G: GameIo> Host<'a, G> {
 
     /// Prints one line on stdout.
     pub fn say(&mut self, line: &str) {
+        self.at_prompt = None;
         if writeln!(self.out, "{line}")
             .and_then(|_| self.out.flush())
             .is_err()
@@ -338,6 +343,7 @@ impl<'a, G: GameIo> Host<'a, G> {
 
     /// Prints one line on stderr (dialects that report errors there).
     pub fn say_err(&mut self, line: &str) {
+        self.at_prompt = None;
         let _ = writeln!(self.err, "{line}");
         let _ = self.err.flush();
     }
@@ -729,7 +735,17 @@ impl<D: TextDialect> Session<'_, D> {
             return;
         }
         if let Some(p) = self.dialect.prompt() {
-            if write!(self.host.out, "{p}")
+            if self.host.at_prompt.as_deref() == Some(p.as_str()) {
+                return;
+            }
+            // A different prompt (the state changed without a word) starts a new line.
+            let new_line = if self.host.at_prompt.is_some() {
+                "\n"
+            } else {
+                ""
+            };
+            self.host.at_prompt = Some(p.clone());
+            if write!(self.host.out, "{new_line}{p}")
                 .and_then(|_| self.host.out.flush())
                 .is_err()
             {
@@ -809,6 +825,7 @@ pub fn run_with_board<D: TextDialect>(
             input_closed: false,
             interactive,
             broken: false,
+            at_prompt: None,
             engine: text_engine(D::hash_mib()),
             peer: None,
             hosting: None,
@@ -828,6 +845,10 @@ pub fn run_with_board<D: TextDialect>(
                 false
             }
             Some(Ok(line)) => {
+                // A typed line ends with the person's newline: the next prompt is due.
+                if line.source == Source::Input {
+                    s.host.at_prompt = None;
+                }
                 // Text then Ctrl-D at a terminal: the typed text has no newline after
                 // it, so what the line prints starts on a line of its own.
                 if line.unterminated && s.host.interactive {

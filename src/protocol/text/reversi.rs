@@ -370,12 +370,16 @@ impl ReversiText {
     /// `host` and `join`: only with no game in progress and no remote program.
     fn unlinked(&self, what: &str) -> Result<(), TextError> {
         self.no_game("host and join are only valid when no game is in progress")?;
-        if self.link != Link::Off {
-            return Err(TextError::refused(format!(
-                "cannot {what}: already connected (clear cancels hosting; quit leaves)"
-            )));
+        let id = &self.game_id;
+        match self.link {
+            Link::Off => Ok(()),
+            Link::Waiting => Err(TextError::refused(format!(
+                "cannot {what}: already hosting game {id} (clear cancels hosting; quit leaves)"
+            ))),
+            Link::Connected => Err(TextError::refused(format!(
+                "cannot {what}: already connected to the remote program of game {id} (quit leaves)"
+            ))),
         }
-        Ok(())
     }
 
     /// The board to the start position, set-up state (`clear`, and what `host`,

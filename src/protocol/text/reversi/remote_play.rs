@@ -359,7 +359,8 @@ mod tests {
             "No longer hosting; the opponent is the computer again.",
             "the host sets this game up: only dump, board, help and quit now",
             "waiting for an opponent to join first (clear cancels hosting)",
-            "cannot host: already connected (clear cancels hosting; quit leaves)",
+            "cannot host: already hosting game g (clear cancels hosting; quit leaves)",
+            "cannot join: already connected to the remote program of game g (quit leaves)",
         ] {
             let l = line.to_ascii_lowercase();
             assert!(

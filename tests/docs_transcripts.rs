@@ -447,3 +447,78 @@ fn patterns() {
     assert!(lines_match(&v(&["x", "…", "y"]), &v(&["x", "y"])));
     assert!(!lines_match(&v(&["x", "…", "y"]), &v(&["x", "y", "z"])));
 }
+
+/// The facts of item 15 of the issue that a clone can check: every specification the docs
+/// cite from the reference library (`specs/NAME.md`, absent from a clone) is explained in
+/// the README's "Specifications"; the README's Rust version is the one `Cargo.toml`
+/// declares; the docs run the test suites with the README's `--profile ci`; each openings
+/// book names a file that exists as the source of the tool that made it.
+#[test]
+fn doc_references_resolve_in_a_clone() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read =
+        |p: &str| std::fs::read_to_string(root.join(p)).unwrap_or_else(|e| panic!("{p}: {e}"));
+    let readme = read("README.md");
+    let specs_section = readme
+        .split("\n## Specifications\n")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("README.md has a Specifications section");
+    let mut docs = vec![
+        "README.md".to_string(),
+        "protocol.md".into(),
+        "tournament/README.md".into(),
+    ];
+    for entry in std::fs::read_dir(root.join("docs")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.ends_with(".md") {
+            docs.push(format!("docs/{name}"));
+        }
+    }
+    for doc in &docs {
+        let text = read(doc);
+        for (i, _) in text.match_indices("specs/") {
+            let name: String = text[i + 6..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '.')
+                .collect();
+            let name = name.trim_end_matches('.');
+            assert!(
+                specs_section.contains(&format!("specs/{name}")),
+                "{doc} cites specs/{name}, which the README's Specifications does not explain"
+            );
+        }
+        for line in text.lines() {
+            assert!(
+                !line.contains("cargo test --release --test"),
+                "{doc}: run the suites as the README does (--profile ci): {line}"
+            );
+        }
+    }
+
+    let manifest = read("Cargo.toml");
+    let version = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("rust-version = \""))
+        .and_then(|v| v.strip_suffix('"'))
+        .expect("Cargo.toml declares rust-version");
+    assert!(
+        readme.contains(&format!("Rust {version} or newer")),
+        "README.md does not state the minimum Rust version {version}"
+    );
+
+    for entry in std::fs::read_dir(root.join("tournament/openings")).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let header: String = text.lines().take_while(|l| l.starts_with('#')).collect();
+        if let Some(start) = header.find("(tournament/").or_else(|| header.find("(src/")) {
+            let cited = &header[start + 1..];
+            let cited = &cited[..cited.find(')').unwrap()];
+            assert!(
+                root.join(cited).exists(),
+                "{}: names {cited}, which does not exist",
+                path.display()
+            );
+        }
+    }
+}

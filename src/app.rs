@@ -101,6 +101,7 @@ pub fn run(variant: Variant, args: &[String]) -> u8 {
             None => variant.dialect(),
             Some(name) => edition(variant, name)?,
         };
+        meaningful(variant, dialect, &p)?;
         Ok((p, debug, course, dialect))
     });
     let (p, debug, course, dialect) = match parsed {
@@ -124,6 +125,37 @@ pub fn run(variant: Variant, args: &[String]) -> u8 {
             _ => cli::run_parsed::<LoaText>(bin, &p, &help, loa::Options::default()),
         },
     }
+}
+
+/// Refuses an option that means nothing for the edition chosen, rather than ignore it:
+/// `--remote-timeout` where the text language has no remote play, and `--listen` there
+/// without `--display` (the page is then the only thing that would listen).
+fn meaningful(variant: Variant, dialect: Dialect, p: &Parsed) -> Result<(), String> {
+    if dialect.remote_play() || p.any(&["--help", "--version"]) {
+        return Ok(());
+    }
+    let which = match dialect.edition() {
+        Some(e) => format!("the {e} edition"),
+        None => format!("{}'s text language", variant.name()),
+    };
+    let hint = variant
+        .dialects()
+        .iter()
+        .filter(|d| d.remote_play())
+        .find_map(|d| d.edition())
+        .map(|e| format!("; --edition {e} has it"))
+        .unwrap_or_default();
+    if p.value("--remote-timeout").is_some() {
+        return Err(format!(
+            "--remote-timeout is for remote play (host, join), which {which} does not have{hint}"
+        ));
+    }
+    if p.value("--listen").is_some() && !p.has("--display") {
+        return Err(format!(
+            "--listen goes with --display ({which} has no remote play{hint})"
+        ));
+    }
+    Ok(())
 }
 
 /// `--edition NAME`: the game's dialect of that edition (`variant::Dialect::edition`);

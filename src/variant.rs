@@ -163,6 +163,18 @@ impl Dialect {
         }
     }
 
+    /// True when its text language plays remote games ([`TextDialect::REMOTE_PLAY`]).
+    pub fn remote_play(self) -> bool {
+        struct Remote;
+        impl VariantVisitor for Remote {
+            type Output = bool;
+            fn visit<D: Playable>(self) -> bool {
+                <D as TextDialect>::REMOTE_PLAY
+            }
+        }
+        self.visit(Remote)
+    }
+
     /// The name of the rule set its games are played by ([`TextProtocol::RULES`]).
     pub fn rules_name(self) -> &'static str {
         struct Rules;

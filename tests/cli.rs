@@ -72,6 +72,53 @@ fn perft_from_the_command_line() {
     assert!(out.starts_with("nodes 196 "), "{out}");
 }
 
+/// An option that means nothing for the edition chosen is refused with one line (exit
+/// 2), not ignored: `--remote-timeout` without remote play, and there `--listen`
+/// without `--display`. Where the edition plays remote games both are taken.
+#[test]
+fn options_that_mean_nothing_for_the_edition_are_refused() {
+    let [(_, ataxx), (_, loa), (_, reversi)] = BINS;
+    for (bin, args, want) in [
+        (
+            ataxx,
+            &["--remote-timeout", "5"][..],
+            "ataxx: --remote-timeout is for remote play (host, join), which the 2016 edition does not have; --edition 2008 has it",
+        ),
+        (
+            ataxx,
+            &["--listen", "0.0.0.0"],
+            "ataxx: --listen goes with --display (the 2016 edition has no remote play; --edition 2008 has it)",
+        ),
+        (
+            loa,
+            &["--listen", "127.0.0.1"],
+            "loa: --listen goes with --display (loa's text language has no remote play)",
+        ),
+    ] {
+        let (code, out, err) = run_bin(bin, args, "quit\n");
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert_eq!(err.lines().next(), Some(want), "{args:?}");
+    }
+    for (bin, args) in [
+        (
+            ataxx,
+            &[
+                "--edition",
+                "2008",
+                "--remote-timeout",
+                "5",
+                "--listen",
+                "0.0.0.0",
+            ][..],
+        ),
+        (reversi, &["--remote-timeout", "5", "--listen", "127.0.0.1"]),
+    ] {
+        let (code, _, err) = run_bin(bin, args, "quit\n");
+        assert_eq!(code, 0, "{args:?}: {err}");
+    }
+}
+
 /// `--help` names the protocols a first line switches to: only Ataxx speaks UAI, and
 /// Reversi speaks NBoard too.
 #[test]

@@ -78,6 +78,16 @@ impl Board {
         }
     }
 
+    /// The page itself (`/`).
+    fn page(&self) -> String {
+        let r = minreq::get(format!("{}/?token={}", self.base, self.token))
+            .with_timeout(30)
+            .send()
+            .unwrap();
+        assert_eq!(r.status_code, 200);
+        r.as_str().unwrap().to_string()
+    }
+
     fn log_has(&self, text: &str) -> bool {
         let s = self.state();
         s["log"].as_array().unwrap().iter().any(|l| l[2] == text)
@@ -174,6 +184,88 @@ fn reversi_on_the_page() {
         "White moves",
         false,
     );
+}
+
+/// The command box names the commands of the game shown (2016 Ataxx and LOA have no
+/// `blocks`, `host` or `join`), and each game's sides are capitalised as its output
+/// lines write them (LOA's were `black`/`white`).
+#[test]
+fn the_page_speaks_of_its_own_game() {
+    let loa = env!("CARGO_BIN_EXE_loa");
+    let reversi = env!("CARGO_BIN_EXE_reversi");
+    for (bin, args, has, lacks, sides) in [
+        (
+            common::BIN,
+            &[][..],
+            &["block", "set-up moves"][..],
+            &["blocks", "host", "join"][..],
+            ["Red", "Blue"],
+        ),
+        (
+            common::BIN,
+            &["--edition", "2008"],
+            &["blocks", "host", "join"],
+            &["block,"],
+            ["Red", "Blue"],
+        ),
+        (
+            loa,
+            &[],
+            &["limit", "new"],
+            &["block", "host", "join", "start"],
+            ["Black", "White"],
+        ),
+        (
+            reversi,
+            &[],
+            &["host", "join", "resign"],
+            &["block"],
+            ["Black", "White"],
+        ),
+    ] {
+        let b = Board::start(bin, args);
+        let page = b.page();
+        let label = page
+            .lines()
+            .find(|l| l.contains("<label for=\"cmd\">"))
+            .expect("the command box's label");
+        for word in has {
+            assert!(label.contains(word), "{bin} {args:?}: {label}");
+        }
+        for word in lacks {
+            assert!(!label.contains(word), "{bin} {args:?}: {label}");
+        }
+        let v = b.view_until("a view", |v| !v.is_null());
+        assert_eq!(v["sides"], json!(sides), "{bin} {args:?}");
+        b.command("quit");
+        assert!(b.engine.expect_exit(T).success());
+    }
+}
+
+/// `--listen 0.0.0.0` says which address another machine opens (an IP address: the
+/// page refuses host names).
+#[test]
+fn listening_everywhere_says_the_address_to_use() {
+    let b = Board::start(common::BIN, &["--listen", "0.0.0.0"]);
+    let deadline = Instant::now() + T;
+    let line = loop {
+        let err = b.engine.stderr_tail(4096);
+        if let Some(l) = err
+            .lines()
+            .find(|l| l.contains("from another machine open http://"))
+        {
+            break l.to_string();
+        }
+        assert!(Instant::now() < deadline, "no address for elsewhere: {err}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let port = b.base.rsplit(':').next().unwrap();
+    assert!(
+        line.contains(&format!(":{port}/?token={}", b.token)),
+        "{line}"
+    );
+    b.command("quit");
+    assert!(b.engine.expect_exit(T).success());
 }
 
 #[test]

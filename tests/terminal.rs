@@ -101,6 +101,41 @@ fn the_reversi_visitor_prompts_while_the_host_sets_up() {
     assert!(status.success(), "{out}");
 }
 
+/// With `--display` end of input does not end the program (the page may be in use): a
+/// person who pressed Ctrl-D is told the page is still served and how to leave, and the
+/// page's `quit` still ends it. Before, nothing was said and the program seemed to hang.
+#[test]
+fn ctrl_d_with_the_board_page_says_it_is_still_served() {
+    for bin in BINS {
+        let mut t = Tty::spawn(bin, &["--display", "--port", "0"]);
+        let err = t.wait_errors("?token=", T);
+        let url = err[err.find("http://").unwrap()..]
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .to_string();
+        first_prompt(&t);
+        t.type_bytes(b"\x04");
+        let said = t.wait_errors("end of input", T);
+        assert!(
+            said.contains(&format!(
+                "end of input; the board is still served at {url}: quit there (the command box), \
+                 or press Ctrl-C here, to leave"
+            )),
+            "{bin}: {said:?}"
+        );
+        let (base, token) = url.split_once("/?token=").unwrap();
+        let r = minreq::post(format!("{base}/command?token={token}"))
+            .with_body("quit")
+            .with_timeout(30)
+            .send()
+            .unwrap();
+        assert_eq!(r.status_code, 204);
+        let (status, _) = t.finish(T);
+        assert!(status.success(), "{bin}");
+    }
+}
+
 /// The Reversi visitor prints nothing for a set-up move the host relays, and its
 /// prompt is not printed again for one: before, each relayed move added another
 /// `waiting for the host: ` on the same line.

@@ -1,7 +1,7 @@
 //! A program whose stdin is a terminal (a pseudo-terminal the test holds), for what
 //! only a person at a terminal sees: prompts, a blank line, Ctrl-D, a `clear` that acts
-//! at once. Stdout stays a pipe and is kept whole as bytes (prompts end without a
-//! newline); echo is off, so nothing the test types comes back.
+//! at once. Stdout and stderr stay pipes, each kept whole as bytes (prompts end
+//! without a newline); echo is off, so nothing the test types comes back.
 
 use std::fs::File;
 use std::io::{Read, Write};
@@ -17,7 +17,21 @@ pub struct Tty {
     /// The terminal's master side: what is written here is typed.
     master: File,
     out: Arc<Mutex<Vec<u8>>>,
+    err: Arc<Mutex<Vec<u8>>>,
     reader: Option<thread::JoinHandle<()>>,
+}
+
+/// A thread that keeps everything `pipe` yields in `sink` until it closes.
+fn keep(mut pipe: impl Read + Send + 'static, sink: Arc<Mutex<Vec<u8>>>) -> thread::JoinHandle<()> {
+    thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = pipe.read(&mut buf) {
+            if n == 0 {
+                return;
+            }
+            sink.lock().unwrap().extend_from_slice(&buf[..n]);
+        }
+    })
 }
 
 impl Tty {
@@ -54,25 +68,18 @@ impl Tty {
             .args(args)
             .stdin(Stdio::from(slave))
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"));
-        let mut stdout = child.stdout.take().unwrap();
         let out = Arc::new(Mutex::new(Vec::new()));
-        let sink = out.clone();
-        let reader = thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = stdout.read(&mut buf) {
-                if n == 0 {
-                    return;
-                }
-                sink.lock().unwrap().extend_from_slice(&buf[..n]);
-            }
-        });
+        let err = Arc::new(Mutex::new(Vec::new()));
+        let reader = keep(child.stdout.take().unwrap(), out.clone());
+        keep(child.stderr.take().unwrap(), err.clone());
         Tty {
             child,
             master,
             out,
+            err,
             reader: Some(reader),
         }
     }
@@ -86,6 +93,24 @@ impl Tty {
     /// Stdout so far, lossily decoded.
     pub fn output(&self) -> String {
         String::from_utf8_lossy(&self.out.lock().unwrap()).into_owned()
+    }
+
+    /// Stderr so far, lossily decoded.
+    pub fn errors(&self) -> String {
+        String::from_utf8_lossy(&self.err.lock().unwrap()).into_owned()
+    }
+
+    /// Waits until stderr contains `text` (panics, showing it, after `timeout`).
+    pub fn wait_errors(&self, text: &str, timeout: Duration) -> String {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let err = self.errors();
+            if err.contains(text) {
+                return err;
+            }
+            assert!(Instant::now() < deadline, "no {text:?} in {err:?}");
+            thread::sleep(Duration::from_millis(20));
+        }
     }
 
     /// Waits until stdout contains `text` (panics, showing it, after `timeout`).

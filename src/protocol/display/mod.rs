@@ -212,7 +212,45 @@ impl Display {
             ip if ip.is_unspecified() => Ipv4Addr::LOCALHOST.into(),
             ip => ip,
         };
+        self.url_at(&ip.to_string())
+    }
+
+    fn url_at(&self, ip: &str) -> String {
         format!("http://{ip}:{}/?token={}", self.addr.port(), self.token)
+    }
+
+    /// Listening on every interface (`--listen 0.0.0.0`): the line that says which
+    /// address another machine opens. The page answers only to an IP address (a name
+    /// could be DNS rebinding), so it names this machine's outward one where the
+    /// routing table gives one, else says what to put in.
+    pub fn elsewhere(&self) -> Option<String> {
+        if !self.addr.ip().is_unspecified() {
+            return None;
+        }
+        Some(match outward_address() {
+            Some(ip) => format!(
+                "from another machine open {} (this machine's address on its default \
+                 route; another of its IP addresses works too, a host name does not)",
+                self.url_at(&ip.to_string())
+            ),
+            None => format!(
+                "from another machine open {} with this machine's IP address for ADDRESS \
+                 (a host name is refused)",
+                self.url_at("ADDRESS")
+            ),
+        })
+    }
+}
+
+/// This machine's address on its default route, if it has one: a UDP socket
+/// "connected" to a documentation address (RFC 5737) sends nothing, but takes the
+/// source address the routing table would use.
+fn outward_address() -> Option<Ipv4Addr> {
+    let socket = std::net::UdpSocket::bind((Ipv4Addr::UNSPECIFIED, 0)).ok()?;
+    socket.connect((Ipv4Addr::new(192, 0, 2, 1), 9)).ok()?;
+    match socket.local_addr().ok()?.ip() {
+        std::net::IpAddr::V4(ip) if !ip.is_loopback() && !ip.is_unspecified() => Some(ip),
+        _ => None,
     }
 }
 
@@ -222,8 +260,14 @@ impl Drop for Display {
     }
 }
 
-/// Starts serving the page for `hub`; what the page sends goes to `lines`.
-pub fn start(config: Config, hub: Arc<Hub>, lines: Sender<Line>) -> Result<Display, String> {
+/// Starts serving the page for `hub`; what the page sends goes to `lines`. `commands`
+/// are the examples the page's command box names (the language's own).
+pub fn start(
+    config: Config,
+    commands: &'static str,
+    hub: Arc<Hub>,
+    lines: Sender<Line>,
+) -> Result<Display, String> {
     let token = random_token()?;
     let server = Server::http((config.listen, config.port))
         .map_err(|e| format!("cannot serve the page on {}: {e}", config.listen))?;
@@ -235,6 +279,7 @@ pub fn start(config: Config, hub: Arc<Hub>, lines: Sender<Line>) -> Result<Displ
     let ctx = Arc::new(Ctx {
         token: token.clone(),
         port: addr.port(),
+        commands,
         hub,
         lines,
         streams: AtomicUsize::new(0),
@@ -259,6 +304,7 @@ pub fn start(config: Config, hub: Arc<Hub>, lines: Sender<Line>) -> Result<Displ
 struct Ctx {
     token: String,
     port: u16,
+    commands: &'static str,
     hub: Arc<Hub>,
     lines: Sender<Line>,
     streams: AtomicUsize,
@@ -345,7 +391,9 @@ impl Ctx {
         let method = request.method().clone();
         let answer = match (method, path.as_str()) {
             (Method::Get, "/") => asset(
-                INDEX_HTML.replace("{{TOKEN}}", &self.token),
+                INDEX_HTML
+                    .replace("{{TOKEN}}", &self.token)
+                    .replace("{{COMMANDS}}", self.commands),
                 "text/html; charset=utf-8",
             ),
             (Method::Get, "/app.js") => asset(APP_JS.to_string(), "text/javascript"),
@@ -486,7 +534,7 @@ pub fn run<D: TextDialect>(bin: &str, config: Config, setup: text::Setup<D::Opti
     use std::io::IsTerminal;
     let hub = Arc::new(Hub::default());
     let (tx, rx) = unbounded();
-    let display = match start(config, hub.clone(), tx.clone()) {
+    let display = match start(config, D::PAGE_COMMANDS, hub.clone(), tx.clone()) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("{bin}: {e}");
@@ -494,7 +542,13 @@ pub fn run<D: TextDialect>(bin: &str, config: Config, setup: text::Setup<D::Opti
         }
     };
     eprintln!("{bin}: the board is at {}", display.url());
+    if let Some(line) = display.elsewhere() {
+        eprintln!("{bin}: {line}");
+    }
     let stdin = input::spawn_stdin();
+    let terminal = std::io::stdin().is_terminal();
+    let url = display.url();
+    let bin_name = bin.to_string();
     let log_hub = hub.clone();
     let _ = std::thread::Builder::new()
         .name("stdin-to-session".into())
@@ -502,15 +556,23 @@ pub fn run<D: TextDialect>(bin: &str, config: Config, setup: text::Setup<D::Opti
             for line in stdin {
                 log_hub.log(Kind::In, &line.text);
                 if tx.send(line).is_err() {
-                    break;
+                    return;
                 }
+            }
+            // End of input does not end the session (the page may be in use): a person
+            // who pressed Ctrl-D is told so, on a line of its own after the prompt.
+            if terminal {
+                eprintln!(
+                    "\n{bin_name}: end of input; the board is still served at {url}: \
+                     quit there (the command box), or press Ctrl-C here, to leave"
+                );
             }
         });
     let view_hub = hub.clone();
     let publish: text::Publisher = Box::new(move |v: &View| view_hub.set_view(v.to_json()));
     let mut out = Tee::new(std::io::stdout(), hub.clone(), Kind::Out);
     let mut err = Tee::new(std::io::stderr(), hub, Kind::Err);
-    let interactive = std::io::stdin().is_terminal();
+    let interactive = terminal;
     let status = text::run_with_board::<D>(
         None,
         rx,

@@ -39,7 +39,7 @@ fn serve() -> Fixture {
         listen: Ipv4Addr::LOCALHOST,
         port: 0,
     };
-    let display = start(config, hub.clone(), tx).unwrap();
+    let display = start(config, "seed…", hub.clone(), tx).unwrap();
     Fixture {
         display,
         hub,

@@ -231,6 +231,8 @@ impl TextDialect for AtaxxText {
     type Command = Command;
     type Error = TextError;
     const SPEC: &'static Spec = &SPEC;
+    const PAGE_COMMANDS: &'static str =
+        "seed, block, auto, manual, set-up moves, start, clear, board, load…";
     type Options = ();
 
     fn new() -> AtaxxText {

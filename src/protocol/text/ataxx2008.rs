@@ -248,6 +248,8 @@ impl Edition for Edition2008 {
     type Own = Blocks;
     const SPEC: &'static Spec = &SPEC;
     const COLOR_USAGE: &'static str = "color red|blue";
+    const PAGE_COMMANDS: &'static str =
+        "seed, blocks, color, auto, set-up moves, start, host, join, clear, board…";
     const NEW_GAME_REFUSED: &'static str = "a remote game is on (clear abandons it)";
     const REMOTE_UNTIL_CLEAR: bool = true;
 

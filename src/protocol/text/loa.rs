@@ -244,6 +244,7 @@ impl TextDialect for LoaText {
     type Command = Command;
     type Error = TextError;
     const SPEC: &'static Spec = &SPEC;
+    const PAGE_COMMANDS: &'static str = "new, auto, manual, limit, set, seed, dump…";
     type Options = Options;
 
     fn new() -> LoaText {

@@ -61,6 +61,14 @@ pub trait TextDialect {
     /// The language as data: comments, extra words, error stream, lines.
     const SPEC: &'static kit::Spec;
 
+    /// The language plays remote games (`host` / `join`): only then do
+    /// `--remote-timeout`, and `--listen` without `--display`, mean anything.
+    const REMOTE_PLAY: bool = false;
+
+    /// The commands the board page's command box names as examples (`--display`):
+    /// this language's own, so the page never suggests one it refuses.
+    const PAGE_COMMANDS: &'static str;
+
     /// One input line, parsed.
     type Command: PartialEq;
     /// Why a line was refused: one line of text for [`TextDialect::error`].

@@ -170,6 +170,8 @@ impl Edition for ReversiEdition {
     type Own = Own;
     const SPEC: &'static Spec = &SPEC;
     const COLOR_USAGE: &'static str = "color black|white";
+    const PAGE_COMMANDS: &'static str =
+        "seed, color, auto, manual, set-up moves, start, resign, host, join, clear, board…";
     const NEW_GAME_REFUSED: &'static str = "a remote game is on (resign, then clear)";
     const REMOTE_UNTIL_CLEAR: bool = false;
 

@@ -110,6 +110,8 @@ pub trait Edition: Default + Sized + 'static {
     const SPEC: &'static Spec;
     /// The usage of `color` (its side words).
     const COLOR_USAGE: &'static str;
+    /// [`TextDialect::PAGE_COMMANDS`].
+    const PAGE_COMMANDS: &'static str;
     /// The board page's refusal of a new game while connected.
     const NEW_GAME_REFUSED: &'static str;
     /// After a remote game the board stays remote (no undo, the Opponent's side kept)
@@ -204,6 +206,8 @@ impl<E: Edition> TextDialect for Versus<E> {
     type Command = CommandOf<E>;
     type Error = TextError;
     const SPEC: &'static Spec = E::SPEC;
+    const REMOTE_PLAY: bool = true;
+    const PAGE_COMMANDS: &'static str = E::PAGE_COMMANDS;
     type Options = ();
 
     fn other_protocols() -> &'static [OtherProtocol] {

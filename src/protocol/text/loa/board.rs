@@ -2,9 +2,9 @@
 //! page's actions in its model (the language already switches sides at any moment
 //! with `auto`/`manual` and starts over with `new`; undo is the page's own).
 
-use super::{result_line, LoaHost, LoaText};
+use super::{result_line, LoaHost, LoaText, SPEC};
 use crate::game::Side;
-use crate::games::loa::notation::{colour_name, parse_square, square_name};
+use crate::games::loa::notation::{parse_square, square_name};
 use crate::games::loa::position::{Position, Rules};
 use crate::protocol::text::board::{Action, View};
 use crate::protocol::text::{Flow, TextDialect};
@@ -20,7 +20,11 @@ impl LoaText {
             }
         });
         let at = |v: &View, sq: u8| v.index_of(&square_name(sq), false);
-        v.sides = [colour_name(Side::First), colour_name(Side::Second)];
+        // Capitalised as the output lines write them, like the other games' sides.
+        v.sides = [
+            SPEC.colour_name(Side::First),
+            SPEC.colour_name(Side::Second),
+        ];
         v.counts = [pos.count(Side::First), pos.count(Side::Second)];
         v.players = self.auto.map(|ai| if ai { "AI" } else { "manual" });
         for mv in pos.legal_moves().into_iter().filter(|m| !m.is_pass()) {

@@ -329,7 +329,7 @@ fn progress_line(cfg: &Config, tally: &Tally, total: usize, last: &GameRecord) -
                 " [{:.3}] Elo {} ± {}",
                 e.score,
                 stats::fmt_elo(e.elo),
-                stats::fmt_elo(e.elo_error)
+                stats::fmt_elo_error(e.elo_error)
             ));
         }
         if let Some(spec) = &cfg.sprt {
@@ -367,7 +367,7 @@ fn rank_table(cfg: &Config, tally: &Tally) -> String {
     for (rank, (i, s)) in rows.iter().enumerate() {
         let w = tally.per_engine[*i];
         let (e, err) = stats::trinomial(&w)
-            .map(|e| (stats::fmt_elo(e.elo), stats::fmt_elo(e.elo_error)))
+            .map(|e| (stats::fmt_elo(e.elo), stats::fmt_elo_error(e.elo_error)))
             .unwrap_or_else(|| ("-".into(), "-".into()));
         out.push_str(&format!(
             "{:<4} {:<20} {:>8} {:>8} {:>7} {:>5.1}% {:>6} {:>6} {:>6}\n",
@@ -410,9 +410,9 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
             out.push_str(&format!(
                 "Elo difference: {} ± {} (95 %, trinomial), nElo: {} ± {}\n",
                 stats::fmt_elo(e.elo),
-                stats::fmt_elo(e.elo_error),
+                stats::fmt_elo_error(e.elo_error),
                 stats::fmt_elo(e.nelo),
-                stats::fmt_elo(e.nelo_error)
+                stats::fmt_elo_error(e.nelo_error)
             ));
         }
         if let Some(e) = stats::pentanomial(&penta).filter(|_| cfg.penta) {
@@ -426,9 +426,9 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
                 p[4],
                 penta.pairs(),
                 stats::fmt_elo(e.elo),
-                stats::fmt_elo(e.elo_error),
+                stats::fmt_elo_error(e.elo_error),
                 stats::fmt_elo(e.nelo),
-                stats::fmt_elo(e.nelo_error)
+                stats::fmt_elo_error(e.nelo_error)
             ));
         }
         let los = stats::los(&wdl)
@@ -1178,5 +1178,49 @@ fn worker<G: GameIo, D: TextProtocol<Game = G>>(
     }
     for p in players.iter_mut().flatten() {
         p.shutdown();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(id: u64, result: &str) -> GameRecord {
+        serde_json::from_value(serde_json::json!({
+            "id": id,
+            "players": ["greedy", "random"],
+            "result": result,
+            "reason": "board full 30-19",
+            "moves": [],
+        }))
+        .expect("a record")
+    }
+
+    /// The first games of a run (one win and one draw) give a score interval reaching
+    /// 1, whose Elo is infinite: the line said `Elo 190.8 ± +inf`.
+    #[test]
+    fn the_progress_line_never_prints_an_infinite_interval() {
+        let args: Vec<String> = ["-engine", "builtin=greedy", "-engine", "builtin=random"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let Ok(crate::cli::Command::Run(cfg)) = crate::cli::parse(&args) else {
+            panic!("a run");
+        };
+        let mut tally = Tally::new(vec!["greedy".into(), "random".into()]);
+        let win = record(0, "1-0");
+        tally.add(&win);
+        let line = progress_line(&cfg, &tally, 10, &win);
+        assert!(line.contains("Elo +inf ± n/a"), "{line}");
+        let draw = record(1, "1/2-1/2");
+        tally.add(&draw);
+        let line = progress_line(&cfg, &tally, 10, &draw);
+        assert!(line.contains("Elo 190.8 ± n/a |"), "{line}");
+        assert!(
+            !line.contains("± +inf") && !line.contains("± inf"),
+            "{line}"
+        );
+        let report = report(&cfg, &tally);
+        assert!(!report.contains("± +inf"), "{report}");
     }
 }

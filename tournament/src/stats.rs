@@ -375,9 +375,34 @@ pub fn fmt_elo(e: f64) -> String {
     }
 }
 
+/// Formats the half-width of an Elo interval: a number only while it is finite, else
+/// `n/a`: where the sample gives no interval (NaN), and where one end of the score
+/// interval reaches a score of 0 or 1 (one win and one draw), whose Elo is infinite, so
+/// the half-width (the mean of the two sides) is too. `± +inf` would claim the
+/// interval is known to be unbounded; it is only too wide to say.
+pub fn fmt_elo_error(e: f64) -> String {
+    if e.is_finite() {
+        format!("{:.1}", e + 0.0)
+    } else {
+        "n/a".into()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_interval_reaching_a_perfect_score_is_not_printed_as_infinite() {
+        // One win and one draw: the score interval's upper end is 1, whose Elo is +inf.
+        let e = trinomial(&Wdl { w: 1, l: 0, d: 1 }).unwrap();
+        assert!(e.elo.is_finite() && e.elo_error.is_infinite());
+        assert_eq!(fmt_elo_error(e.elo_error), "n/a");
+        assert_eq!(fmt_elo_error(f64::NAN), "n/a");
+        assert_eq!(fmt_elo_error(f64::NEG_INFINITY), "n/a");
+        assert_eq!(fmt_elo_error(12.34), "12.3");
+        assert_eq!(fmt_elo_error(-0.0), "0.0");
+    }
 
     fn spec(elo0: f64, elo1: f64, model: SprtModel) -> SprtSpec {
         SprtSpec {

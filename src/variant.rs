@@ -1,12 +1,14 @@
 //! The one list of games, each with the course text dialects (editions) it is played
 //! through, and the names of its rule sets.
 //!
-//! Tools that pick a game at run time (the tournament runner's `-variant` and `-rules`,
-//! the tuner) go through [`Variant`] and [`Dialect`], so adding a game touches its rules
-//! folder, its dialect and a few lines here; adding an edition of a game's text language
-//! (Ataxx's 2008 one) adds a [`Dialect`].
+//! Tools that pick a game at run time (the binaries, the tournament runner's `-variant`
+//! and `-rules`, the tuner, the test suites) go through [`Variant`] and [`Dialect`],
+//! which the one `registry!` table below generates: adding a game is its rules folder,
+//! its dialect and one entry there; adding an edition of a game's text language (Ataxx's
+//! 2008 one) is its dialect file and one line in its game's entry.
 
 use crate::game::{Game, Notation, RuleSet};
+use crate::protocol::cli::Binary;
 use crate::protocol::text::{self, TextDialect, TextProtocol};
 
 /// Everything a game offers the layers above the search, as one bound: its rules and
@@ -24,41 +26,108 @@ pub trait VariantVisitor {
     fn visit<D: Playable>(self) -> Self::Output;
 }
 
-/// The games this build knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Variant {
-    Ataxx,
-    Loa,
-    Reversi,
+/// The registry: every game this build knows, once, with its binary's own part and its
+/// course text dialects (the default, which its binary speaks without `--edition`,
+/// first), each with its edition's name where the game has several. This is the one
+/// place that names every game: the binaries, the runner, the tuner and the test suites
+/// reach the games through [`Variant`] and [`Dialect`], generated from it.
+macro_rules! registry {
+    ($(
+        $(#[$game_doc:meta])*
+        $game:ident { binary: $binary:path, dialects: [$(
+            $(#[$dialect_doc:meta])*
+            $dialect:ident: $ty:ty $(, edition $edition:literal)?;
+        )+] }
+    )+) => {
+        /// The games this build knows.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Variant {
+            $($(#[$game_doc])* $game,)+
+        }
+
+        /// A course text dialect: one edition of one game's text language.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Dialect {
+            $($($(#[$dialect_doc])* $dialect,)+)+
+        }
+
+        impl Variant {
+            /// Every game, in the order help texts list them.
+            pub const ALL: &'static [Variant] = &[$(Variant::$game),+];
+
+            /// The game's text dialects, its default (what its binary speaks without
+            /// `--edition`) first.
+            pub fn dialects(self) -> &'static [Dialect] {
+                match self {
+                    $(Variant::$game => &[$(Dialect::$dialect),+],)+
+                }
+            }
+
+            /// What the game's binary has of its own.
+            pub fn binary(self) -> &'static Binary {
+                match self {
+                    $(Variant::$game => &$binary,)+
+                }
+            }
+        }
+
+        impl Dialect {
+            /// Every dialect, each game's default first.
+            pub const ALL: &'static [Dialect] = &[$($(Dialect::$dialect),+),+];
+
+            /// The game it is a dialect of.
+            pub fn variant(self) -> Variant {
+                match self {
+                    $($(Dialect::$dialect => Variant::$game,)+)+
+                }
+            }
+
+            /// The edition's name, for games with more than one (`ataxx --edition 2008`).
+            pub fn edition(self) -> Option<&'static str> {
+                match self {
+                    $($(Dialect::$dialect => registry!(@edition $($edition)?),)+)+
+                }
+            }
+
+            /// Runs `visitor` with this dialect's types.
+            pub fn visit<V: VariantVisitor>(self, visitor: V) -> V::Output {
+                match self {
+                    $($(Dialect::$dialect => visitor.visit::<$ty>(),)+)+
+                }
+            }
+        }
+    };
+    (@edition) => { None };
+    (@edition $edition:literal) => { Some($edition) };
 }
 
-/// A course text dialect: one edition of one game's text language.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dialect {
-    /// `ataxx.txt`, the 2016 edition (the `ataxx` binary's default).
-    Ataxx2016,
-    /// `ataxx-2008.txt` (`ataxx --edition 2008`): 45 consecutive jumps end a game.
-    Ataxx2008,
-    /// `loa.txt`.
-    Loa,
-    /// `reversi.txt`.
-    Reversi,
+registry! {
+    Ataxx {
+        binary: Binary::PLAIN,
+        dialects: [
+            /// `ataxx.txt`, the 2016 edition (the `ataxx` binary's default).
+            Ataxx2016: text::ataxx::AtaxxText, edition "2016";
+            /// `ataxx-2008.txt` (`ataxx --edition 2008`): 45 consecutive jumps end a game.
+            Ataxx2008: text::ataxx2008::Ataxx2008, edition "2008";
+        ]
+    }
+    Loa {
+        binary: text::loa::course::BINARY,
+        dialects: [
+            /// `loa.txt`.
+            Loa: text::loa::LoaText;
+        ]
+    }
+    Reversi {
+        binary: text::reversi::BINARY,
+        dialects: [
+            /// `reversi.txt`.
+            Reversi: text::reversi::ReversiText;
+        ]
+    }
 }
 
 impl Variant {
-    /// Every game, in the order help texts list them.
-    pub const ALL: &'static [Variant] = &[Variant::Ataxx, Variant::Loa, Variant::Reversi];
-
-    /// The game's text dialects, its default (what its binary speaks without
-    /// `--edition`) first.
-    pub fn dialects(self) -> &'static [Dialect] {
-        match self {
-            Variant::Ataxx => &[Dialect::Ataxx2016, Dialect::Ataxx2008],
-            Variant::Loa => &[Dialect::Loa],
-            Variant::Reversi => &[Dialect::Reversi],
-        }
-    }
-
     /// The game's default dialect.
     pub fn dialect(self) -> Dialect {
         self.dialects()[0]
@@ -127,42 +196,6 @@ impl Variant {
 }
 
 impl Dialect {
-    /// Every dialect, each game's default first.
-    pub const ALL: &'static [Dialect] = &[
-        Dialect::Ataxx2016,
-        Dialect::Ataxx2008,
-        Dialect::Loa,
-        Dialect::Reversi,
-    ];
-
-    /// The game it is a dialect of.
-    pub fn variant(self) -> Variant {
-        match self {
-            Dialect::Ataxx2016 | Dialect::Ataxx2008 => Variant::Ataxx,
-            Dialect::Loa => Variant::Loa,
-            Dialect::Reversi => Variant::Reversi,
-        }
-    }
-
-    /// The edition's name, for games with more than one (`ataxx --edition 2008`).
-    pub fn edition(self) -> Option<&'static str> {
-        match self {
-            Dialect::Ataxx2016 => Some("2016"),
-            Dialect::Ataxx2008 => Some("2008"),
-            Dialect::Loa | Dialect::Reversi => None,
-        }
-    }
-
-    /// Runs `visitor` with this dialect's types.
-    pub fn visit<V: VariantVisitor>(self, visitor: V) -> V::Output {
-        match self {
-            Dialect::Ataxx2016 => visitor.visit::<text::ataxx::AtaxxText>(),
-            Dialect::Ataxx2008 => visitor.visit::<text::ataxx2008::Ataxx2008>(),
-            Dialect::Loa => visitor.visit::<text::loa::LoaText>(),
-            Dialect::Reversi => visitor.visit::<text::reversi::ReversiText>(),
-        }
-    }
-
     /// True when its text language plays remote games ([`TextDialect::REMOTE_PLAY`]).
     pub fn remote_play(self) -> bool {
         struct Remote;

@@ -296,7 +296,7 @@ fn load_skips_an_over_long_line_and_goes_on() {
     let dir = std::env::temp_dir().join(format!("load-long-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut text = b"a7-b6\n".to_vec();
-    text.extend(std::iter::repeat(b'x').take(200_000));
+    text.extend(std::iter::repeat_n(b'x', 200_000));
     text.extend_from_slice(b"\nbogus\r\ng7-f6\ndump");
     std::fs::write(dir.join("long.txt"), &text).unwrap();
     let program = Engine::spawn_in(&dir, &[]).unwrap();

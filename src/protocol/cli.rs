@@ -38,6 +38,40 @@ const fn valued(name: &'static str, value: &'static str, help: &'static str) -> 
     }
 }
 
+/// What a game's binary has of its own, beyond what every game binary has (the shared
+/// options, the protocols, `perft`/`bench`, the editions the registry lists): registered
+/// once per game in [`crate::variant`].
+pub struct Binary {
+    /// Its own options, after the shared ones (LOA's `--strict` and `--log`).
+    pub options: &'static [Opt],
+    /// Its own usage lines, after the shared ones (Reversi's `solve FILE`).
+    pub usage: &'static [&'static str],
+    /// What it does besides the protocols when the command line asks for it (Reversi's
+    /// `solve`, LOA's course session over files): `Ok(Some(run))` to run instead of the
+    /// protocols (once logging is set up), `Ok(None)` for the protocols, `Err` for a
+    /// usage error. Never asked when `--help`, `--version` or `--display` is given.
+    pub command: fn(&Parsed) -> Result<Option<OwnCommand>, String>,
+}
+
+/// A binary's own command, ready to run: returns the exit status.
+pub type OwnCommand = Box<dyn FnOnce() -> u8>;
+
+impl Binary {
+    /// A binary with nothing of its own.
+    pub const PLAIN: Binary = Binary {
+        options: &[],
+        usage: &[],
+        command: |_| Ok(None),
+    };
+}
+
+/// `--debug N`, which every binary takes (last in its help).
+pub const DEBUG_OPTION: Opt = valued(
+    "--debug",
+    "N",
+    "diagnostics on stderr: 0 none, 1 warnings, 2 info, 3 debug, 4 trace",
+);
+
 /// The remote-play options (`ataxx`, `reversi`).
 pub const REMOTE_OPTIONS: [Opt; 2] = [
     valued(

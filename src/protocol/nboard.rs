@@ -39,6 +39,7 @@ use std::time::{Duration, Instant};
 
 /// The protocol as the `reversi` binary offers it.
 pub const PROTOCOL: OtherProtocol = OtherProtocol {
+    name: "NBoard",
     hello: "nboard",
     flag: "--nboard",
     help: "speak NBoard (the Othello GUIs' protocol) from the first line",

@@ -18,7 +18,7 @@ use std::time::Duration;
 
 mod board;
 use crate::protocol::text::board::{Action, History, View};
-pub(crate) use board::ataxx_view;
+pub(crate) use board::{ataxx_view, ATAXX_BOARD, ATAXX_COLOURS};
 
 /// Nodes an AI searches per move. A node budget, not a clock, so the same seed and
 /// input give the same moves on any machine.

@@ -13,8 +13,8 @@ use crate::game::{Game, Side};
 /// left of the board as the page draws it (`row * width + col`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct View {
-    /// `ataxx`, `ataxx2008`, `loa` or `reversi`: the page's pieces and click rules.
-    pub game: &'static str,
+    /// How the page draws this game and which set-up tools it offers.
+    pub style: &'static PageStyle,
     pub width: usize,
     pub height: usize,
     /// One character a square: `.` empty, `#` blocked, `0` the first side's piece,
@@ -46,6 +46,46 @@ pub struct View {
     pub mode: String,
 }
 
+/// How the board page draws a dialect's game and which of the page's set-up tools its
+/// language has: declared by each dialect beside its view, so the page keeps no
+/// per-game tables.
+#[derive(Debug, PartialEq, Eq)]
+pub struct PageStyle {
+    /// The dialect's short name (`ataxx2008`), for the page's state and tests.
+    pub id: &'static str,
+    /// The page's title (`Ataxx (2008 edition)`).
+    pub title: &'static str,
+    /// The two sides' piece colours (CSS).
+    pub colours: [&'static str; 2],
+    /// The squares' colour, and the dark squares' where the board is checkered.
+    pub board: &'static str,
+    pub dark: Option<&'static str>,
+    /// A move is a click on one square (Reversi's placements), not a from and a to.
+    pub placement: bool,
+    /// The page's set-up tools this language has: `block` (a click blocks a square),
+    /// `blocks` (a block-notation box), `limit` (a move limit), `remote` (host/join).
+    pub tools: &'static [&'static str],
+}
+
+impl PageStyle {
+    /// A plain board with no set-up tools (what an empty [`View`] starts from).
+    pub const PLAIN: PageStyle = PageStyle {
+        id: "",
+        title: "Board",
+        colours: ["#1b1b1b", "#f3f3f3"],
+        board: "#ccc",
+        dark: None,
+        placement: false,
+        tools: &[],
+    };
+}
+
+impl Default for &'static PageStyle {
+    fn default() -> Self {
+        &PageStyle::PLAIN
+    }
+}
+
 impl View {
     /// The view as one JSON object (no serializer crate needed for this one shape).
     pub fn to_json(&self) -> String {
@@ -61,11 +101,21 @@ impl View {
         let ranks: Vec<String> = self.ranks.iter().map(|r| s(r)).collect();
         let last: Vec<String> = self.last.iter().map(|q| q.to_string()).collect();
         let opt = |o: &Option<String>| o.as_deref().map_or("null".to_string(), s);
+        let style = self.style;
+        let tools: Vec<String> = style.tools.iter().map(|t| s(t)).collect();
         format!(
-            "{{\"game\":{},\"width\":{},\"height\":{},\"cells\":{},\"files\":{},\"ranks\":[{}],\
+            "{{\"game\":{},\"title\":{},\"colours\":[{},{}],\"board\":{},\"dark\":{},\
+             \"placement\":{},\"tools\":[{}],\"width\":{},\"height\":{},\"cells\":{},\"files\":{},\"ranks\":[{}],\
              \"sides\":[{},{}],\"counts\":[{},{}],\"to_move\":{},\"moves\":[{}],\"pass\":{},\
              \"last\":[{}],\"result\":{},\"players\":[{},{}],\"clickable\":{},\"mode\":{}}}",
-            s(self.game),
+            s(style.id),
+            s(style.title),
+            s(style.colours[0]),
+            s(style.colours[1]),
+            s(style.board),
+            style.dark.map_or("null".to_string(), s),
+            style.placement,
+            tools.join(","),
             self.width,
             self.height,
             s(&self.cells),
@@ -92,7 +142,7 @@ impl View {
     /// or from the bottom (Ataxx, LOA); `cell` gives each square's character from its
     /// name.
     pub fn grid(
-        game: &'static str,
+        style: &'static PageStyle,
         width: usize,
         height: usize,
         top_is_first: bool,
@@ -109,7 +159,7 @@ impl View {
             }
         }
         View {
-            game,
+            style,
             width,
             height,
             cells,

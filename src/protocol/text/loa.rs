@@ -28,6 +28,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 mod board;
+pub mod course;
 use crate::protocol::text::board::{Action, History, View};
 
 /// Nodes the AI searches per move: a node budget, not a clock, so the same seed and

@@ -208,6 +208,8 @@ pub trait TextDialect {
 /// A protocol only one game speaks (an Othello GUI's, say): chosen when the first
 /// command's first word is `hello`, or by its flag.
 pub struct OtherProtocol {
+    /// Its name as people write it (`NBoard`), for the usage line.
+    pub name: &'static str,
     /// The first word of the first command.
     pub hello: &'static str,
     /// The command-line flag that chooses it (`--nboard`), and its help line.

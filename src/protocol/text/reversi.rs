@@ -20,6 +20,7 @@ use super::kit::{self, Comments, Common, Errors, ExtraWords, Masked, MoveLines, 
 use super::versus::{self, Edition, Link, Versus};
 use crate::game::{Opening, Outcome, Side};
 use crate::games::reversi::{parse_square, Move, Position};
+use crate::protocol::cli::{Binary, OwnCommand};
 use crate::protocol::text::board::View;
 use crate::protocol::text::{Flow, Host, OtherProtocol, TextDialect, TextProtocol, ThinkError};
 use crate::search::Limits;
@@ -457,6 +458,58 @@ impl TextProtocol for ReversiText {
 
     fn parse_move_text(pos: &Position, text: &str) -> Option<Move> {
         Move::parse_text(text).ok().filter(|&m| pos.is_legal(m))
+    }
+}
+
+/// The `reversi` binary's own part: `reversi solve FILE`.
+pub const BINARY: Binary = Binary {
+    options: &[],
+    usage: &["solve FILE    (OBF positions, one a line)"],
+    command: |p| {
+        Ok(match p.words.first().map(String::as_str) {
+            Some("solve") => {
+                let args = p.words[1..].to_vec();
+                Some(Box::new(move || solve(&args)) as OwnCommand)
+            }
+            _ => None,
+        })
+    },
+};
+
+/// `reversi solve FILE`: one line per OBF position (`;` and `#` lines are comments),
+/// `N OBF empties E move M score S nodes N time MS`; exit 2 on a bad command line,
+/// an unreadable file or a bad position (nothing solved then).
+fn solve(args: &[String]) -> u8 {
+    let [file] = args else {
+        eprintln!("reversi: usage: reversi solve FILE (OBF positions, one a line)");
+        return 2;
+    };
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("reversi: cannot read {file}: {e}");
+            return 2;
+        }
+    };
+    // `;` at the start of a line is a comment too (it keeps the line numbers).
+    let text: String = text
+        .lines()
+        .map(|l| {
+            if l.trim_start().starts_with(';') {
+                ""
+            } else {
+                l
+            }
+        })
+        .flat_map(|l| [l, "\n"])
+        .collect();
+    let mut out = std::io::stdout().lock();
+    match crate::games::reversi::solve::solve_obf(&text, &mut out) {
+        Ok(_) => 0,
+        Err(e) => {
+            eprintln!("reversi: {file}: {e}");
+            2
+        }
     }
 }
 

@@ -6,12 +6,6 @@ const token = new URLSearchParams(location.search).get("token") || "";
 const q = "?token=" + encodeURIComponent(token);
 const SVG = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
-const TITLES = { ataxx: "Ataxx", ataxx2008: "Ataxx (2008 edition)", loa: "Lines of Action", reversi: "Reversi" };
-const COLOURS = {
-  ataxx: ["#d8342c", "#2f64c8"], ataxx2008: ["#d8342c", "#2f64c8"],
-  loa: ["#1b1b1b", "#f3f3f3"], reversi: ["#1b1b1b", "#f3f3f3"],
-};
-const BOARD = { ataxx: "#c9c4b8", ataxx2008: "#c9c4b8", loa: "#d9b77e", reversi: "#2e8b57" };
 let view = null;
 let selected = null;
 let seenLine = -1;
@@ -43,7 +37,7 @@ function draw() {
   const W = v.width * S + M, H = v.height * S + M;
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   el("rect", { x: 0, y: 0, width: W, height: H, fill: "#f4f1ea" }, svg);
-  const cols = COLOURS[v.game] || COLOURS.ataxx;
+  const cols = v.colours;
   const can = v.clickable && v.to_move !== null;
   const targets = new Set();
   if (can && selected !== null) movesFrom(selected).forEach((m) => targets.add(m[1]));
@@ -52,11 +46,11 @@ function draw() {
   for (let r = 0; r < v.height; r++) {
     for (let c = 0; c < v.width; c++) {
       const i = r * v.width + c, x = M + c * S, y = r * S, cell = v.cells[i];
-      const dark = v.game === "loa" && (r + c) % 2 === 1;
+      const dark = v.dark && (r + c) % 2 === 1;
       const rect = el("rect", {
         x, y, width: S, height: S, "data-sq": i, "data-name": v.files[c] + v.ranks[r],
         class: "sq" + (starts.has(i) || targets.has(i) || drops.has(i) ? " can" : ""),
-        fill: cell === "#" ? "#555" : dark ? "#b58d52" : BOARD[v.game] || "#ccc",
+        fill: cell === "#" ? "#555" : dark ? v.dark : v.board,
         stroke: "#333", "stroke-width": 1,
       }, svg);
       rect.addEventListener("click", () => clicked(i));
@@ -85,7 +79,7 @@ function clicked(i) {
     return;
   }
   if (!v || !v.clickable) return;
-  if (v.game === "reversi") {
+  if (v.placement) {
     const m = v.moves.find((m) => m[0] === null && m[1] === i);
     if (m) command(m[2]);
     return;
@@ -100,8 +94,8 @@ function clicked(i) {
 
 function panel() {
   const v = view;
-  $("title").textContent = TITLES[v.game] || v.game;
-  document.title = TITLES[v.game] || "Board";
+  $("title").textContent = v.title;
+  document.title = v.title;
   let turn = v.to_move === null ? "" : `, ${v.sides[v.to_move]} to move`;
   if (v.mode === "playing" && v.to_move !== null && v.players[v.to_move] !== "manual") turn += ` (${v.players[v.to_move]} thinking…)`;
   $("status").textContent = v.mode + turn + ` (${v.sides[0]} ${v.counts[0]}, ${v.sides[1]} ${v.counts[1]})`;
@@ -109,7 +103,7 @@ function panel() {
   $("result").textContent = v.result || "";
   const players = $("players");
   players.replaceChildren();
-  const cols = COLOURS[v.game] || COLOURS.ataxx;
+  const cols = v.colours;
   [0, 1].forEach((s) => {
     const row = document.createElement("div");
     row.className = "player";
@@ -129,14 +123,15 @@ function panel() {
     ai.onclick = () => action("ai " + s);
     players.appendChild(row);
   });
-  // The set-up tools each game's language has.
+  // The set-up tools the game's language has (its view names them).
   const setup = v.mode === "set-up";
-  blocking = blocking && setup && v.game === "ataxx";
-  $("block").hidden = !(setup && v.game === "ataxx");
+  const has = (tool) => v.tools.includes(tool);
+  blocking = blocking && setup && has("block");
+  $("block").hidden = !(setup && has("block"));
   $("block").setAttribute("aria-pressed", String(blocking));
-  $("blocks-tool").hidden = !(setup && v.game === "ataxx2008");
-  $("limit-tool").hidden = v.game !== "loa";
-  $("remote-tool").hidden = !(v.game === "ataxx2008" || v.game === "reversi");
+  $("blocks-tool").hidden = !(setup && has("blocks"));
+  $("limit-tool").hidden = !has("limit");
+  $("remote-tool").hidden = !has("remote");
   $("pass").hidden = !(v.clickable && v.pass);
   $("start").hidden = v.mode !== "set-up";
 }

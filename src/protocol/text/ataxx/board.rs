@@ -6,14 +6,35 @@ use super::{colour_name, result_line, AtaxxHost, AtaxxText, State};
 use crate::game::Side;
 use crate::games::ataxx::bitboard::{distance, Bits};
 use crate::games::ataxx::{parse_square, square_name, Cell, Position, Rules};
-use crate::protocol::text::board::{Action, History, View};
+use crate::protocol::text::board::{Action, History, PageStyle, View};
 use crate::protocol::text::{Flow, TextDialect};
+
+/// How the page draws the 2016 edition: red and blue pieces, a click blocks squares in
+/// set-up.
+const STYLE: PageStyle = PageStyle {
+    id: "ataxx",
+    title: "Ataxx",
+    colours: ATAXX_COLOURS,
+    board: ATAXX_BOARD,
+    dark: None,
+    placement: false,
+    tools: &["block"],
+};
+
+/// Red and blue, as the course's pieces are.
+pub(crate) const ATAXX_COLOURS: [&str; 2] = ["#d8342c", "#2f64c8"];
+/// The board's squares.
+pub(crate) const ATAXX_BOARD: &str = "#c9c4b8";
 
 /// The board, counts, legal moves (each with the line that plays it: a clone may be
 /// written from any neighbouring piece, so each of those is offered) and the last
 /// move of an Ataxx position.
-pub(crate) fn ataxx_view(game: &'static str, pos: &Position, history: &History<Position>) -> View {
-    let mut v = View::grid(game, 7, 7, false, |name| {
+pub(crate) fn ataxx_view(
+    style: &'static PageStyle,
+    pos: &Position,
+    history: &History<Position>,
+) -> View {
+    let mut v = View::grid(style, 7, 7, false, |name| {
         match parse_square(name).map(|sq| pos.cell(sq)) {
             Ok(Cell::Piece(Side::First)) => '0',
             Ok(Cell::Piece(Side::Second)) => '1',
@@ -62,7 +83,7 @@ fn mode(state: State) -> &'static str {
 
 impl AtaxxText {
     pub(super) fn board_view(&self) -> View {
-        let mut v = ataxx_view("ataxx", &self.pos, &self.history);
+        let mut v = ataxx_view(&STYLE, &self.pos, &self.history);
         v.players = self.auto.map(|ai| if ai { "AI" } else { "manual" });
         v.mode = mode(self.state).into();
         let to_move = self.pos.side_to_move().index();

@@ -4,13 +4,25 @@
 
 use super::{Ataxx2008, Role, State};
 use crate::games::ataxx::{Position, Rules};
-use crate::protocol::text::ataxx::ataxx_view;
-use crate::protocol::text::board::View;
+use crate::protocol::text::ataxx::{ataxx_view, ATAXX_BOARD, ATAXX_COLOURS};
+use crate::protocol::text::board::{PageStyle, View};
 use crate::protocol::text::versus::Link;
+
+/// How the page draws the 2008 edition: as 2016's board, blocks typed in its notation,
+/// remote play.
+const STYLE: PageStyle = PageStyle {
+    id: "ataxx2008",
+    title: "Ataxx (2008 edition)",
+    colours: ATAXX_COLOURS,
+    board: ATAXX_BOARD,
+    dark: None,
+    placement: false,
+    tools: &["blocks", "remote"],
+};
 
 impl Ataxx2008 {
     pub(super) fn board_view(&self) -> View {
-        let mut v = ataxx_view("ataxx2008", &self.pos, &self.history);
+        let mut v = ataxx_view(&STYLE, &self.pos, &self.history);
         self.label(&mut v);
         v.clickable = match self.state {
             State::Setup => {

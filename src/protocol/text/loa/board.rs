@@ -6,13 +6,25 @@ use super::{result_line, LoaHost, LoaText, SPEC};
 use crate::game::Side;
 use crate::games::loa::notation::{parse_square, square_name};
 use crate::games::loa::position::{Position, Rules};
-use crate::protocol::text::board::{Action, View};
+use crate::protocol::text::board::{Action, PageStyle, View};
 use crate::protocol::text::{Flow, TextDialect};
+
+/// How the page draws Lines of Action: black and white pieces on a checkered board, a
+/// move limit.
+const STYLE: PageStyle = PageStyle {
+    id: "loa",
+    title: "Lines of Action",
+    colours: ["#1b1b1b", "#f3f3f3"],
+    board: "#d9b77e",
+    dark: Some("#b58d52"),
+    placement: false,
+    tools: &["limit"],
+};
 
 impl LoaText {
     pub(super) fn board_view(&self) -> View {
         let pos = &self.pos;
-        let mut v = View::grid("loa", 8, 8, false, |name| {
+        let mut v = View::grid(&STYLE, 8, 8, false, |name| {
             match parse_square(name).ok().and_then(|sq| pos.piece_at(sq)) {
                 Some(Side::First) => '0',
                 Some(Side::Second) => '1',

@@ -5,13 +5,25 @@
 use super::{colour_name, ReversiText, State};
 use crate::game::Side;
 use crate::games::reversi::{parse_square, square_name};
-use crate::protocol::text::board::View;
+use crate::protocol::text::board::{PageStyle, View};
 use crate::protocol::text::versus::Role;
+
+/// How the page draws Reversi: black and white discs placed on a green board, remote
+/// play.
+const STYLE: PageStyle = PageStyle {
+    id: "reversi",
+    title: "Reversi",
+    colours: ["#1b1b1b", "#f3f3f3"],
+    board: "#2e8b57",
+    dark: None,
+    placement: true,
+    tools: &["remote"],
+};
 
 impl ReversiText {
     pub(super) fn board_view(&self) -> View {
         let pos = &self.pos;
-        let mut v = View::grid("reversi", 8, 8, true, |name| {
+        let mut v = View::grid(&STYLE, 8, 8, true, |name| {
             match parse_square(name).ok().and_then(|sq| pos.disc_at(sq)) {
                 Some(Side::First) => '0',
                 Some(Side::Second) => '1',

@@ -148,7 +148,8 @@ fn help_names_the_protocols_each_binary_speaks() {
 
 #[test]
 fn one_command_line_style_for_every_binary() {
-    for (name, bin) in BINS {
+    for (name, bin) in crate::common::binaries() {
+        let bin = bin.as_str();
         // `--help` lists every option, `--version` among them.
         let (code, help, _) = run_bin(bin, &["--help"], "");
         assert_eq!(code, 0, "{name}");
@@ -227,5 +228,40 @@ fn every_binary_takes_debug() {
             out.is_empty() && err.contains("bad debug level 'x'") && err.contains("usage:"),
             "{name}: {err}"
         );
+    }
+}
+
+/// Every dialect the registry lists runs from its game's binary (with `--edition` where
+/// the game has several): `--help` names the edition, the engine protocols and `perft`
+/// work, and the text language ends at `quit` with status 0. A new dialect or game is
+/// covered here by its registry entry alone.
+#[test]
+fn every_registered_dialect_runs() {
+    use engine::variant::Dialect;
+    for &d in Dialect::ALL {
+        let bin = crate::common::binary(d.variant());
+        let mut args: Vec<&str> = Vec::new();
+        if let Some(e) = d.edition() {
+            args.extend(["--edition", e]);
+            let (code, help, _) = run_bin(&bin, &["--help"], "");
+            assert_eq!(code, 0, "{d:?}");
+            assert!(help.contains(e), "{d:?}: {help}");
+        }
+        let with = |more: &[&'static str]| {
+            let mut a = args.clone();
+            a.extend(more);
+            a
+        };
+        let (code, out, err) = run_bin(&bin, &with(&["perft", "1"]), "");
+        assert_eq!(code, 0, "{d:?}: {err}");
+        assert!(out.starts_with("nodes "), "{d:?}: {out}");
+        let (code, out, err) = run_bin(&bin, &args, "ugi\nisready\nquit\n");
+        assert_eq!(code, 0, "{d:?}: {err}");
+        assert!(
+            out.contains("ugiok") && out.contains("readyok"),
+            "{d:?}: {out}"
+        );
+        let (code, _, err) = run_bin(&bin, &args, "quit\n");
+        assert_eq!(code, 0, "{d:?}: {err}");
     }
 }

@@ -32,13 +32,14 @@ use std::time::{Duration, Instant};
 /// Ceiling for one whole transcript (two cores shared with other tests).
 const LIMIT: Duration = Duration::from_secs(120);
 
-fn binary(name: &str) -> &'static str {
-    match Path::new(name).file_name().and_then(|n| n.to_str()) {
-        Some("ataxx") => env!("CARGO_BIN_EXE_ataxx"),
-        Some("loa") => env!("CARGO_BIN_EXE_loa"),
-        Some("reversi") => env!("CARGO_BIN_EXE_reversi"),
-        _ => panic!("a transcript names the unknown program {name:?}"),
-    }
+/// The program a transcript names: one of the registered games' binaries.
+fn binary(name: &str) -> String {
+    let game = Path::new(name).file_name().and_then(|n| n.to_str());
+    engine::variant::Variant::ALL
+        .iter()
+        .find(|v| Some(v.name()) == game)
+        .map(|&v| common::binary(v))
+        .unwrap_or_else(|| panic!("a transcript names the unknown program {name:?}"))
 }
 
 /// `line` matches `pattern`, where each `…` stands for any text.
@@ -177,7 +178,7 @@ fn run_session(place: &str, spec: &str, body: &[String]) {
     let bin = words.next().expect("a session names its program");
     let args: Vec<&str> = words.collect();
     let steps = steps(bin, body);
-    let engine = Engine::spawn_bin(binary(bin), &args);
+    let engine = Engine::spawn_bin(&binary(bin), &args);
     let deadline = Instant::now() + LIMIT;
     let mut got = Vec::new();
     let mut awaited: Option<&str> = None;
@@ -240,7 +241,7 @@ fn run_shell(place: &str, body: &[String]) {
             .cloned()
             .collect();
         i += 1 + out.len();
-        let t = Engine::spawn_bin(binary(bin), &args).finish(LIMIT);
+        let t = Engine::spawn_bin(&binary(bin), &args).finish(LIMIT);
         assert!(
             t.status.success(),
             "{place}: `{bin}` exit status {}",
@@ -262,7 +263,7 @@ type Listening = Arc<(Mutex<bool>, Condvar)>;
 fn play_terminal(body: Vec<String>, id: String, host: bool, listening: Listening) -> Vec<String> {
     let subst = |l: &str| l.replace("demo", &id);
     let (bin, args) = command_line(&body[0]);
-    let mut engine = Engine::spawn_bin(binary(bin), &args);
+    let mut engine = Engine::spawn_bin(&binary(bin), &args);
     let deadline = Instant::now() + LIMIT;
     let mut got = Vec::new();
     let mut shown = 0;

@@ -28,6 +28,23 @@ use std::time::{Duration, Instant};
 /// The program under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_ataxx");
 
+/// The binary of each game the registry knows ([`engine::variant::Variant`]): cargo
+/// builds them all beside [`BIN`], each named after its game.
+pub fn binary(variant: engine::variant::Variant) -> String {
+    Path::new(BIN)
+        .with_file_name(variant.name())
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Every registered game with its binary, in the registry's order.
+pub fn binaries() -> Vec<(&'static str, String)> {
+    engine::variant::Variant::ALL
+        .iter()
+        .map(|&v| (v.name(), binary(v)))
+        .collect()
+}
+
 /// How much of the child's stderr is kept.
 const STDERR_KEEP: usize = 1 << 20;
 

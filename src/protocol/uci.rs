@@ -91,14 +91,23 @@ const STOP_WAIT: Duration = Duration::from_secs(2);
 pub struct SpinOption {
     /// Name as announced; `setoption` matches it case-insensitively.
     pub name: &'static str,
-    /// Value before any `setoption`.
-    pub default: i64,
     /// Smallest accepted value.
     pub min: i64,
     /// Largest accepted value.
     pub max: i64,
     /// What setting it does (the value is already range-checked).
     apply: fn(&mut Settings, i64),
+    /// The setting's value as the option's: applied to [`Settings::default`] it is the
+    /// default announced, so the defaults live only where the search and the clock
+    /// define them ([`Features::default`], [`time::Policy::default`]).
+    get: fn(&Settings) -> i64,
+}
+
+impl SpinOption {
+    /// Value before any `setoption`.
+    pub fn default(&self) -> i64 {
+        (self.get)(&Settings::default())
+    }
 }
 
 /// What options set; the session passes changes on to the search thread.
@@ -111,192 +120,206 @@ pub struct Settings {
     features: Features,
 }
 
+impl Default for Settings {
+    /// A 16 MiB table (as UCI engines' `Hash` defaults go), one thread, the clock's and
+    /// the search's own defaults.
+    fn default() -> Settings {
+        Settings {
+            hash_mib: 16,
+            threads: 1,
+            overhead: time::DEFAULT_OVERHEAD,
+            time_policy: time::Policy::default(),
+            features: Features::default(),
+        }
+    }
+}
+
 /// The options, announced in this order by `uai`.
 pub static OPTIONS: &[SpinOption] = &[
     SpinOption {
         name: "Hash",
-        default: 16,
         min: 1,
         max: 4096,
         apply: |s, v| s.hash_mib = v as usize,
+        get: |s| s.hash_mib as i64,
     },
     SpinOption {
         name: "Threads",
-        default: 1,
         min: 1,
         max: 64,
         apply: |s, v| s.threads = v as usize,
+        get: |s| s.threads as i64,
     },
     SpinOption {
         name: "MoveOverhead",
-        default: time::DEFAULT_OVERHEAD.as_millis() as i64,
         min: 0,
         max: 5000,
         apply: |s, v| s.overhead = Duration::from_millis(v as u64),
+        get: |s| s.overhead.as_millis() as i64,
     },
     // Time management constants (`search::time::Policy`), so matches can measure them.
     SpinOption {
         name: "TimeMovesToGo",
-        default: time::DEFAULT_MOVES_TO_GO as i64,
         min: 1,
         max: time::MAX_MOVES_TO_GO as i64,
         apply: |s, v| s.time_policy.moves_to_go = v as u32,
+        get: |s| s.time_policy.moves_to_go as i64,
     },
     SpinOption {
         name: "TimeHardPercent",
-        default: 300,
         min: 100,
         max: 1000,
         apply: |s, v| s.time_policy.hard_percent = v as u32,
+        get: |s| s.time_policy.hard_percent as i64,
     },
     SpinOption {
         name: "TimeReserveIncs",
-        default: time::DEFAULT_RESERVE_INCS as i64,
         min: 0,
         max: 100,
         apply: |s, v| s.time_policy.reserve_incs = v as u32,
+        get: |s| s.time_policy.reserve_incs as i64,
     },
     // Search feature switches (1 on, 0 off; `true`/`false` are accepted too), so a
     // match can measure each feature against the same binary without it.
     SpinOption {
         name: "Aspiration",
-        default: 1,
         min: 0,
         max: 1,
         apply: |s, v| s.features.aspiration = v != 0,
+        get: |s| s.features.aspiration as i64,
     },
     SpinOption {
         name: "LMR",
-        default: 1,
         min: 0,
         max: 1,
         apply: |s, v| s.features.lmr = v != 0,
+        get: |s| s.features.lmr as i64,
     },
     SpinOption {
         name: "LMRQuietOnly",
-        default: 1,
         min: 0,
         max: 1,
         apply: |s, v| s.features.lmr_quiet = v != 0,
+        get: |s| s.features.lmr_quiet as i64,
     },
     SpinOption {
         name: "Killers",
-        default: 0,
         min: 0,
         max: 1,
         apply: |s, v| s.features.killers = v != 0,
+        get: |s| s.features.killers as i64,
     },
     SpinOption {
         name: "History",
-        default: 1,
         min: 0,
         max: 1,
         apply: |s, v| s.features.history = v != 0,
+        get: |s| s.features.history as i64,
     },
     SpinOption {
         name: "AspirationWidth",
-        default: 40,
         min: 1,
         max: 10000,
         apply: |s, v| s.features.aspiration_width = v as i32,
+        get: |s| s.features.aspiration_width as i64,
     },
     SpinOption {
         name: "LMRLog",
-        default: 0,
         min: 0,
         max: 1000,
         apply: |s, v| s.features.lmr_log = v as i32,
+        get: |s| s.features.lmr_log as i64,
     },
     SpinOption {
         name: "HistoryDiv",
-        default: 64,
         min: 1,
         max: 1_000_000,
         apply: |s, v| s.features.history_div = v as i32,
+        get: |s| s.features.history_div as i64,
     },
     SpinOption {
         name: "IIR",
-        default: 0,
         min: 0,
         max: 1,
         apply: |s, v| s.features.iir = v != 0,
+        get: |s| s.features.iir as i64,
     },
     SpinOption {
         name: "NullMove",
-        default: 1,
         min: 0,
         max: 1,
         apply: |s, v| s.features.null_move = v != 0,
+        get: |s| s.features.null_move as i64,
     },
     SpinOption {
         name: "RFPMargin",
-        default: 150,
         min: 0,
         max: 10000,
         apply: |s, v| s.features.rfp_margin = v as i32,
+        get: |s| s.features.rfp_margin as i64,
     },
     SpinOption {
         name: "RazorMargin",
-        default: 200,
         min: 0,
         max: 10000,
         apply: |s, v| s.features.razor_margin = v as i32,
+        get: |s| s.features.razor_margin as i64,
     },
     SpinOption {
         name: "LMP",
-        default: 0,
         min: 0,
         max: 1000,
         apply: |s, v| s.features.lmp = v as i32,
+        get: |s| s.features.lmp as i64,
     },
     SpinOption {
         name: "HopelessPrune",
-        default: 0,
         min: 0,
         max: 1000,
         apply: |s, v| s.features.hopeless = v as i32,
+        get: |s| s.features.hopeless as i64,
     },
     SpinOption {
         name: "LMRAggr",
-        default: 3,
         min: 0,
         max: 8,
         apply: |s, v| s.features.lmr_aggr = v as i32,
+        get: |s| s.features.lmr_aggr as i64,
     },
     SpinOption {
         name: "ProbCut",
-        default: 1,
         min: 0,
         max: 1,
         apply: |s, v| s.features.probcut = v != 0,
+        get: |s| s.features.probcut as i64,
     },
     SpinOption {
         name: "PredictStop",
-        default: 0,
         min: 0,
         max: 1,
         apply: |s, v| s.features.predict_stop = v != 0,
+        get: |s| s.features.predict_stop as i64,
     },
     SpinOption {
         name: "NodeTime",
-        default: 0,
         min: 0,
         max: 1,
         apply: |s, v| s.features.node_time = v != 0,
+        get: |s| s.features.node_time as i64,
     },
     SpinOption {
         name: "PartialIteration",
-        default: 0,
         min: 0,
         max: 1,
         apply: |s, v| s.features.partial_iteration = v != 0,
+        get: |s| s.features.partial_iteration as i64,
     },
     SpinOption {
         name: "Solver",
-        default: 1,
         min: 0,
         max: 1,
         apply: |s, v| s.features.solver = v != 0,
+        get: |s| s.features.solver as i64,
     },
 ];
 
@@ -318,13 +341,6 @@ fn option_value(name: &str, value: Option<&str>) -> Result<(&'static SpinOption,
         ));
     }
     Ok((opt, v))
-}
-
-fn option_default(name: &str) -> i64 {
-    OPTIONS
-        .iter()
-        .find(|o| o.name == name)
-        .map_or(0, |o| o.default)
 }
 
 /// The arguments of `go`, as sent (times in milliseconds; negative clocks, which some
@@ -677,13 +693,7 @@ fn first_word(line: &Line) -> Option<&str> {
 
 impl<G: GameIo> Session<G> {
     fn new(dialect: Dialect) -> Session<G> {
-        let settings = Settings {
-            hash_mib: option_default("Hash") as usize,
-            threads: option_default("Threads") as usize,
-            overhead: Duration::from_millis(option_default("MoveOverhead") as u64),
-            time_policy: time::Policy::default(),
-            features: Features::default(),
-        };
+        let settings = Settings::default();
         let (task_tx, task_rx) = unbounded();
         Session {
             dialect,
@@ -940,7 +950,10 @@ impl<G: GameIo> Session<G> {
                         out,
                         &format!(
                             "option name {} type spin default {} min {} max {}",
-                            o.name, o.default, o.min, o.max
+                            o.name,
+                            o.default(),
+                            o.min,
+                            o.max
                         ),
                     );
                 }
@@ -1216,29 +1229,18 @@ mod tests {
         super::parse(line, Dialect::Uai)
     }
 
+    /// Each option reads back what it sets, at its bounds and its default, and its
+    /// default is inside its bounds: `get` and `apply` name the same setting.
     #[test]
-    fn feature_option_defaults_match_the_search_defaults() {
-        let d = Features::default();
-        let on = |name| option_default(name) != 0;
-        assert_eq!(on("Aspiration"), d.aspiration);
-        assert_eq!(on("LMR"), d.lmr);
-        assert_eq!(on("LMRQuietOnly"), d.lmr_quiet);
-        assert_eq!(on("Killers"), d.killers);
-        assert_eq!(on("History"), d.history);
-        assert_eq!(option_default("AspirationWidth"), d.aspiration_width as i64);
-        assert_eq!(option_default("LMRLog"), d.lmr_log as i64);
-        assert_eq!(option_default("HistoryDiv"), d.history_div as i64);
-        assert_eq!(on("IIR"), d.iir);
-        assert_eq!(on("NullMove"), d.null_move);
-        assert_eq!(option_default("RFPMargin"), d.rfp_margin as i64);
-        assert_eq!(option_default("RazorMargin"), d.razor_margin as i64);
-        assert_eq!(option_default("LMP"), d.lmp as i64);
-        assert_eq!(option_default("HopelessPrune"), d.hopeless as i64);
-        assert_eq!(option_default("LMRAggr"), d.lmr_aggr as i64);
-        assert_eq!(on("ProbCut"), d.probcut);
-        assert_eq!(on("PredictStop"), d.predict_stop);
-        assert_eq!(on("NodeTime"), d.node_time);
-        assert_eq!(on("PartialIteration"), d.partial_iteration);
+    fn every_option_reads_back_what_it_sets() {
+        for o in OPTIONS {
+            assert!((o.min..=o.max).contains(&o.default()), "{}", o.name);
+            for v in [o.min, o.max, o.default()] {
+                let mut s = Settings::default();
+                (o.apply)(&mut s, v);
+                assert_eq!((o.get)(&s), v, "{} = {v}", o.name);
+            }
+        }
     }
 
     #[test]

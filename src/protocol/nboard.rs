@@ -31,11 +31,11 @@ use crate::protocol::text::OtherProtocol;
 use crate::protocol::uci::{self, engine_name, GoParams};
 use crate::protocol::{emit, quote};
 use crate::search::time;
-use crate::search::{Engine, Limits, Rated, Rating, Report};
+use crate::search::{Engine, Limits, Rated, Rating, Report, STOP_WAIT};
 use crossbeam_channel::{select, Receiver};
 use std::collections::VecDeque;
 use std::io::Write;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The protocol as the `reversi` binary offers it.
 pub const PROTOCOL: OtherProtocol = OtherProtocol {
@@ -61,9 +61,6 @@ pub const UNITS_PER_DISC: f64 = crate::games::reversi::midgame::UNITS_PER_DISC a
 const MAX_HINTS: u32 = 64;
 /// The midgame search's transposition table, in MiB.
 const HASH_MIB: usize = 64;
-/// How long `quit` waits for a stopped job to end (it stops within milliseconds; this
-/// only guards against a stuck thread).
-const QUIT_WAIT: Duration = Duration::from_secs(2);
 
 /// One parsed input line.
 #[derive(Clone, Debug, PartialEq)]
@@ -635,8 +632,14 @@ impl Session {
     /// the queued ones, writing the queued replies.
     fn stop_all(&mut self, out: &mut dyn Write) {
         self.queue.retain(|q| matches!(q, Queued::Say(_)));
-        self.engine.stop();
-        while self.wait(out) {}
+        if self.running.is_some() {
+            let stopper = self.engine.stopper();
+            if !stopper.stop_and_wait(Instant::now() + STOP_WAIT, |r| self.on_report(r, out)) {
+                // Its late answer is for nobody: the GUI waits for the pong.
+                self.running = None;
+            }
+        }
+        self.advance(out);
     }
 
     /// Writes what every job asked still says (the end of input).
@@ -648,14 +651,11 @@ impl Session {
     /// read by nobody), but writes the replies already due, in order.
     fn quit(&mut self, out: &mut dyn Write) {
         self.queue.retain(|q| matches!(q, Queued::Say(_)));
-        self.engine.stop();
-        let deadline = Instant::now() + QUIT_WAIT;
-        if self.running.is_some() {
+        if self.running.take().is_some() {
             // The stopped job's answer is dropped; only its end is awaited.
-            if let Err(e) = self.engine.reports().recv_deadline(deadline) {
-                log::warn!("the search did not stop: {e}");
-            }
-            self.running = None;
+            self.engine
+                .stopper()
+                .stop_and_wait(Instant::now() + STOP_WAIT, |_| {});
         }
         self.advance(out);
     }

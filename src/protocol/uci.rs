@@ -15,7 +15,7 @@ use crate::bench;
 use crate::game::{Benchmark, GameIo, Notation, Outcome, RuleSet, Side};
 use crate::search::report::{Iteration, Score};
 use crate::search::time::{self, TimeControl};
-use crate::search::{nps, Engine, Features, Limits, Report};
+use crate::search::{nps, Engine, Features, Limits, Report, STOP_WAIT};
 use crossbeam_channel::{never, select, unbounded, Receiver, Sender};
 use std::collections::VecDeque;
 use std::io::Write;
@@ -82,10 +82,6 @@ pub const MAX_BENCH_DEPTH: u32 = 30;
 /// Lines held back while a `perft` or `bench` runs (or behind a queued `go`); beyond
 /// this they are refused.
 const MAX_PENDING: usize = 10_000;
-/// How long `stop` waits for the search's answer before going back to the loop (the
-/// search stops within a millisecond; this only guards against a stuck thread).
-const STOP_WAIT: Duration = Duration::from_secs(2);
-
 /// A spin (integer) option. Every option lives in [`OPTIONS`]; the handshake, the
 /// defaults and `setoption` all read that one table.
 pub struct SpinOption {
@@ -782,10 +778,7 @@ impl<G: GameIo> Session<G> {
         for q in self.pending.iter_mut() {
             q.stopped = true;
         }
-        if self.searching {
-            self.engine.stop();
-            self.wait_for_done(out);
-        }
+        self.stop_and_wait(out);
     }
 
     /// The end of input: what is queued still runs (perft, bench and searches with a
@@ -805,10 +798,7 @@ impl<G: GameIo> Session<G> {
     /// are dropped. A running perft/bench or table work is abandoned.
     fn quit(&mut self, out: &mut dyn Write) {
         self.quitting = true;
-        if self.searching {
-            self.engine.stop();
-            self.abandon |= !self.wait_for_done(out);
-        }
+        self.abandon |= !self.stop_and_wait(out);
         self.abandon |= self.syncing || self.task_running;
         if self.syncing {
             self.syncing = false;
@@ -886,27 +876,17 @@ impl<G: GameIo> Session<G> {
         }
     }
 
-    /// Waits (briefly) for the stopped search's `Done`, so `stop` is answered before the
-    /// next command is read and a `go` right after it starts at once. False if
-    /// the search thread did not answer in time (it is still resizing a huge table).
-    fn wait_for_done(&mut self, out: &mut dyn Write) -> bool {
-        let reports = self.engine.reports().clone();
-        let deadline = Instant::now() + STOP_WAIT;
-        // Only the stopped search's `Done`: the queue behind it may start another.
-        let mut done = !self.searching;
-        while !done {
-            match reports.recv_deadline(deadline) {
-                Ok(r) => {
-                    done = matches!(r, Report::Done(_));
-                    self.on_report(r, out);
-                }
-                Err(_) => {
-                    log::warn!("the search did not stop within {STOP_WAIT:?}");
-                    return false;
-                }
-            }
+    /// Stops the search and waits (briefly, [`STOP_WAIT`]) for its `Done`, so `stop` is
+    /// answered before the next command is read and a `go` right after it starts at once.
+    /// False if the search thread did not answer in time (it is still resizing a huge
+    /// table).
+    fn stop_and_wait(&mut self, out: &mut dyn Write) -> bool {
+        if !self.searching {
+            return true;
         }
-        true
+        // Only the stopped search's end: the queue behind it may start another.
+        let stopper = self.engine.stopper();
+        stopper.stop_and_wait(Instant::now() + STOP_WAIT, |r| self.on_report(r, out))
     }
 
     fn handle_line(&mut self, line: &Line, stopped: bool, out: &mut dyn Write) {

@@ -88,6 +88,54 @@ pub struct Engine<G: Game> {
     thread: Option<JoinHandle<()>>,
 }
 
+/// How long every front end waits for a stopped job to end ([`Stopper::stop_and_wait`]):
+/// a search or solve polls its stop flag every few thousand nodes and ends within
+/// milliseconds; this only bounds a thread still busy with table work (a resize of
+/// GiBs), after which the front end goes on and the job's end arrives later.
+pub const STOP_WAIT: Duration = Duration::from_secs(2);
+
+/// What stops the search thread's job, apart from the engine, so that a front end can
+/// stop and wait while it handles the reports with its own state borrowed.
+#[derive(Clone)]
+pub struct Stopper<M> {
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::Thread>,
+    reports: Receiver<Report<M>>,
+}
+
+impl<M> Stopper<M> {
+    /// Asks the running job (if any) to stop as soon as possible.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Release);
+        if let Some(t) = &self.thread {
+            t.unpark();
+        }
+    }
+
+    /// The one policy for stopping: stops the running job, then hands every report
+    /// that arrives to `on_report` until the job's end (`Done` or `Rated`, handed over
+    /// too) or `deadline`. True if the job ended in time. Reports of a job started
+    /// after this one (from `on_report`) are left for the front end's loop.
+    pub fn stop_and_wait(&self, deadline: Instant, mut on_report: impl FnMut(Report<M>)) -> bool {
+        self.stop();
+        loop {
+            match self.reports.recv_deadline(deadline) {
+                Ok(r) => {
+                    let end = matches!(r, Report::Done(_) | Report::Rated(_));
+                    on_report(r);
+                    if end {
+                        return true;
+                    }
+                }
+                Err(_) => {
+                    log::warn!("the search thread did not stop in time");
+                    return false;
+                }
+            }
+        }
+    }
+}
+
 impl<G: Game> Engine<G> {
     /// Starts the search thread with a `hash_mib` MiB transposition table.
     pub fn new(hash_mib: usize) -> Engine<G> {
@@ -204,9 +252,15 @@ impl<G: Game> Engine<G> {
 
     /// Asks the running search (if any) to stop as soon as possible.
     pub fn stop(&self) {
-        self.stop.store(true, Ordering::Release);
-        if let Some(t) = &self.thread {
-            t.thread().unpark();
+        self.stopper().stop();
+    }
+
+    /// The handle that stops this engine's jobs and waits for their end.
+    pub fn stopper(&self) -> Stopper<G::Move> {
+        Stopper {
+            stop: Arc::clone(&self.stop),
+            thread: self.thread.as_ref().map(|t| t.thread().clone()),
+            reports: self.reports.clone(),
         }
     }
 

@@ -12,6 +12,6 @@ pub mod time;
 pub mod tt;
 
 pub use alphabeta::{Features, Searcher};
-pub use control::{Engine, Rated, Rating, Report};
+pub use control::{Engine, Rated, Rating, Report, Stopper, STOP_WAIT};
 pub use limits::Limits;
 pub use report::{nps, Iteration, Score, SearchResult, StopReason, WIN};

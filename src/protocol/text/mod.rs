@@ -19,7 +19,7 @@ use super::input::{read_line_head, skip_line, strip_bom, Line, LineEnd, Source, 
 use super::remote::{self, Hosting, Peer, PeerEvent};
 use crate::game::{Game, GameIo, Opening, Outcome, Side};
 use crate::rng;
-use crate::search::{Engine, Features, Limits, Report};
+use crate::search::{Engine, Features, Limits, Report, STOP_WAIT};
 use board::{Action, View};
 use crossbeam_channel::{select, Receiver};
 use std::collections::VecDeque;
@@ -428,7 +428,7 @@ impl<'a, G: GameIo> Host<'a, G> {
                     // A page action (undo, a side taken over) stops the search too: it
                     // is run next, and the dialect resumes play after it.
                     Ok(l) if l.source == Source::PageAction => {
-                        self.stop_search(&reports);
+                        self.stop_search();
                         self.pending.push_front(l);
                         return Err(ThinkError::Interrupted(String::new()));
                     }
@@ -436,7 +436,7 @@ impl<'a, G: GameIo> Host<'a, G> {
                         && !l.too_long
                         && acts_now(&l.text) =>
                     {
-                        self.stop_search(&reports);
+                        self.stop_search();
                         return Err(ThinkError::Interrupted(l.text));
                     }
                     Ok(l) => self.pending.push_back(l),
@@ -448,14 +448,10 @@ impl<'a, G: GameIo> Host<'a, G> {
 
     /// Stops the search and waits for its `Done`, which must not be taken for the
     /// next search's.
-    fn stop_search(&mut self, reports: &Receiver<Report<G::Move>>) {
-        self.engine.stop();
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while let Ok(r) = reports.recv_deadline(deadline) {
-            if matches!(r, Report::Done(_)) {
-                break;
-            }
-        }
+    fn stop_search(&mut self) {
+        self.engine
+            .stopper()
+            .stop_and_wait(Instant::now() + STOP_WAIT, |_| {});
     }
 
     /// Hosts game `id` on the session's listening interface; the visitor's arrival

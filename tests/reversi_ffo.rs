@@ -1,5 +1,5 @@
-//! The exact solver on the FFO endgame test positions #20 to #49
-//! (`tests/data/reversi/ffo20-39.obf` and `ffo40-49.obf`: each line
+//! The exact solver on the FFO endgame test positions #20 to #59
+//! (`tests/data/reversi/ffo20-39.obf`, `ffo40-49.obf` and `ffo50-59.obf`: each line
 //! lists every move with its exact score; the best score is the largest). The solver
 //! must return that score and a move that achieves it. Run in release mode; the slowest
 //! positions are `#[ignore]`d (`cargo test --release --test tests reversi_ffo:: --
@@ -10,13 +10,13 @@ use engine::games::reversi::{parse_square, Move, Position};
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// FFO position `number` (20 to 49) and its answers: (move, exact score) for every legal
+/// FFO position `number` (20 to 59) and its answers: (move, exact score) for every legal
 /// move.
 fn load(number: usize) -> (Position, Vec<(Move, i32)>) {
-    let (file, first) = if number < 40 {
-        ("ffo20-39.obf", 20)
-    } else {
-        ("ffo40-49.obf", 40)
+    let (file, first) = match number {
+        ..=39 => ("ffo20-39.obf", 20),
+        40..=49 => ("ffo40-49.obf", 40),
+        _ => ("ffo50-59.obf", 50),
     };
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/reversi")
@@ -130,4 +130,24 @@ fn ffo_48() {
 #[ignore = "slow: about 10 s of CPU in release (291 M nodes)"]
 fn ffo_49() {
     check(49);
+}
+
+/// #50–#59 (26 to 34 empties): every line reads, with one exact answer per legal move.
+#[test]
+fn ffo_50_to_59_are_well_formed() {
+    for number in 50..=59 {
+        let (pos, answers) = load(number);
+        assert!(pos.empty().count_ones() >= 26, "FFO #{number}");
+        assert!(!answers.is_empty(), "FFO #{number}");
+    }
+}
+
+/// #50–#59 solved: minutes each for the present solver (26 to 30 empties; #59's 34
+/// empties end quickly in a wipe-out).
+#[test]
+#[ignore = "slow: minutes per position"]
+fn ffo_50_to_59() {
+    for number in 50..=59 {
+        check(number);
+    }
 }

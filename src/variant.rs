@@ -264,7 +264,10 @@ mod tests {
             }
             assert_eq!(v.rules_named("1999"), None);
         }
-        assert_eq!(Variant::Ataxx.rule_sets(), ["engine", "text", "2008"]);
+        assert_eq!(
+            Variant::Ataxx.rule_sets(),
+            ["engine", "text", "2008", "2022"]
+        );
         assert_eq!(Variant::Ataxx.rules_named("2016"), Some("text"));
         assert_eq!(Variant::Ataxx.rules_named("uai"), Some("engine"));
         assert_eq!(Variant::Ataxx.dialect_for(Some("2008")), Dialect::Ataxx2008);

@@ -44,7 +44,7 @@ pub fn help() -> String {
         .replace("{rules}", &rule_set_names())
 }
 
-/// Each game's rule sets, as `-rules` takes them: `ataxx: engine|text|2008; …`.
+/// Each game's rule sets, as `-rules` takes them: `ataxx: engine|text|2008|2022; …`.
 fn rule_set_names() -> String {
     Variant::ALL
         .iter()
@@ -992,7 +992,7 @@ mod tests {
         );
         assert!(rules("-rules 1999").is_err());
         assert!(
-            help().contains("(ataxx: engine|text|2008; loa:"),
+            help().contains("(ataxx: engine|text|2008|2022; loa:"),
             "{}",
             help()
         );

@@ -1,5 +1,5 @@
-//! Ataxx: 7×7 bitboards, its three rule sets (UAI's 100-ply rule, the 2016 course
-//! edition's 25 consecutive jumps, the 2008 edition's 45), FEN and move notation,
+//! Ataxx: 7×7 bitboards, its four rule sets (UAI's 100-ply rule, the 2016 and 2022 course
+//! editions' 25 consecutive jumps, the 2008 edition's 45), FEN and move notation,
 //! evaluation, and bulk-counting perft.
 
 pub mod bitboard;

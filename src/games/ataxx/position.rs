@@ -20,12 +20,18 @@ pub enum Rules {
     /// `ataxx-2008.txt` (the 2008 text edition): as [`Rules::Text`], but 45 consecutive
     /// jumps end the game.
     Text2008,
+    /// The 2022 text edition (`ataxx --edition 2022`): the rules of [`Rules::Text`] (its
+    /// course's jump limit is also 25), under the edition's own name, so that each
+    /// edition has its own rule set and a run judged by these (`-rules 2022`) drives
+    /// that edition's dialect.
+    Text2022,
 }
 
 /// `-rules` and the records name the UAI rules `engine` and the 2016 edition's `text`
-/// (their names from before the 2008 edition had its own), the 2008 edition's `2008`.
+/// (their names from before the 2008 edition had its own), the 2008 and 2022 editions'
+/// `2008` and `2022`.
 impl RuleSet for Rules {
-    const ALL: &'static [Rules] = &[Rules::Uai, Rules::Text, Rules::Text2008];
+    const ALL: &'static [Rules] = &[Rules::Uai, Rules::Text, Rules::Text2008, Rules::Text2022];
     const ENGINE: Rules = Rules::Uai;
 
     fn name(self) -> &'static str {
@@ -33,6 +39,7 @@ impl RuleSet for Rules {
             Rules::Uai => "engine",
             Rules::Text => "text",
             Rules::Text2008 => "2008",
+            Rules::Text2022 => "2022",
         }
     }
 
@@ -49,7 +56,7 @@ impl Rules {
     /// The clock value at which the game ends under these rules.
     pub fn clock_limit(self) -> u32 {
         match self {
-            Rules::Text => 25,
+            Rules::Text | Rules::Text2022 => 25,
             Rules::Uai => 100,
             Rules::Text2008 => 45,
         }
@@ -58,7 +65,7 @@ impl Rules {
     /// True for the text languages' rules: the clock counts consecutive jumps, and
     /// reaching its limit ends the game on the piece count.
     pub fn counts_jumps(self) -> bool {
-        matches!(self, Rules::Text | Rules::Text2008)
+        matches!(self, Rules::Text | Rules::Text2008 | Rules::Text2022)
     }
 }
 

@@ -9,6 +9,7 @@
 
 pub mod ataxx;
 pub mod ataxx2008;
+pub mod ataxx2022;
 pub mod board;
 pub mod kit;
 pub mod loa;

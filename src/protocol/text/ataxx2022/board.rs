@@ -1,0 +1,52 @@
+//! The 2022 dialect on the board page (`--display`): its view (the board drawn as the
+//! other editions' by [`ataxx_view`]), and the page's actions carried out as the
+//! language's own commands: undo is `undo`, a new game is `new`, and a side handed to
+//! the AI or to a person is `auto` or `manual`.
+
+use super::{result_line, Ataxx2022, AtaxxHost, Command};
+use crate::protocol::text::ataxx::{ataxx_view, ATAXX_BOARD, ATAXX_COLOURS};
+use crate::protocol::text::board::{Action, PageStyle, View};
+use crate::protocol::text::{Flow, TextDialect};
+
+/// How the page draws the 2022 edition: the 2016 board, and no set-up tools (there is
+/// no set-up state; `block` is typed in the command box before the first move).
+const STYLE: PageStyle = PageStyle {
+    id: "ataxx2022",
+    title: "Ataxx (2022 edition)",
+    colours: ATAXX_COLOURS,
+    board: ATAXX_BOARD,
+    dark: None,
+    placement: false,
+    tools: &[],
+};
+
+impl Ataxx2022 {
+    pub(super) fn board_view(&self) -> View {
+        let mut v = ataxx_view(&STYLE, &self.pos, &self.history);
+        v.players = self.auto.map(|ai| if ai { "AI" } else { "manual" });
+        let outcome = self.pos.outcome();
+        v.mode = String::from(match outcome {
+            Some(_) => "game over",
+            None => "playing",
+        });
+        v.clickable = outcome.is_none() && !self.auto[self.pos.side_to_move().index()];
+        if let Some(o) = outcome {
+            v.result = Some(result_line(o).to_string());
+            v.to_move = None;
+        }
+        v
+    }
+
+    pub(super) fn board_action(&mut self, action: Action, host: &mut AtaxxHost) -> Flow {
+        let cmd = match action {
+            Action::Player(side, true) => Command::Auto(side),
+            Action::Player(side, false) => Command::Manual(side),
+            Action::NewGame => Command::New,
+            Action::Undo => Command::Undo,
+        };
+        self.run_command(cmd, host).unwrap_or_else(|e| {
+            Self::error(host, &e.to_string());
+            Flow::Continue
+        })
+    }
+}

@@ -109,6 +109,8 @@ registry! {
             Ataxx2016: text::ataxx::AtaxxText, edition "2016";
             /// `ataxx-2008.txt` (`ataxx --edition 2008`): 45 consecutive jumps end a game.
             Ataxx2008: text::ataxx2008::Ataxx2008, edition "2008";
+            /// CS61B's Spring 2022 Ataxx (`ataxx --edition 2022`): no set-up state, `undo`.
+            Ataxx2022: text::ataxx2022::Ataxx2022, edition "2022";
         ]
     }
     Loa {

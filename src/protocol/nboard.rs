@@ -846,11 +846,7 @@ mod tests {
         let game = "(;GM[Othello]PC[t]TI[0:05]TY[8]BO[8 ---------------------------O*------*O\
             --------------------------- *]B[D3]W[E3]B[F5]W[E6]B[F2]W[C4];)";
         let (tx, rx) = crossbeam_channel::unbounded();
-        let runner = std::thread::spawn(move || {
-            let mut out = Vec::new();
-            run(None, rx, &mut out);
-            String::from_utf8(out).unwrap()
-        });
+        let runner = session_within(rx);
         let start = Instant::now();
         for l in [
             "nboard 2",
@@ -861,7 +857,7 @@ mod tests {
             tx.send(Line::new(l)).unwrap();
         }
         drop(tx);
-        let out = runner.join().unwrap();
+        let out = runner();
         // 5 s for Black's whole game of ~27 moves: well under a second for this one.
         assert!(
             start.elapsed() < Duration::from_millis(1500),
@@ -880,11 +876,7 @@ mod tests {
             "move C4//0",
         ];
         let (tx, rx) = crossbeam_channel::unbounded();
-        let runner = std::thread::spawn(move || {
-            let mut out = Vec::new();
-            run(None, rx, &mut out);
-            String::from_utf8(out).unwrap()
-        });
+        let runner = session_within(rx);
         let start = Instant::now();
         let setup = "(;GM[Othello]TI[0:05]BO[8 ---------------------------O*------*O--------------------------- *];)";
         for l in ["nboard 2", "set depth 60", &format!("set game {setup}")] {
@@ -895,13 +887,30 @@ mod tests {
         }
         tx.send(Line::new("go")).unwrap();
         drop(tx);
-        let out = runner.join().unwrap();
+        let out = runner();
         assert!(
             start.elapsed() < Duration::from_millis(600),
             "{:?}",
             start.elapsed()
         );
         assert!(out.contains("=== "), "{out}");
+    }
+
+    /// Runs a session on `rx` on its own thread; the returned function waits for its
+    /// output, failing after 10 s instead of hanging the suite when the engine ignores
+    /// the clock.
+    fn session_within(rx: crossbeam_channel::Receiver<Line>) -> impl FnOnce() -> String {
+        let (done_tx, done_rx) = crossbeam_channel::bounded(1);
+        std::thread::spawn(move || {
+            let mut out = Vec::new();
+            run(None, rx, &mut out);
+            let _ = done_tx.send(String::from_utf8(out).unwrap());
+        });
+        move || {
+            done_rx
+                .recv_timeout(Duration::from_secs(10))
+                .expect("the session ends well within its clock")
+        }
     }
 
     #[test]

@@ -208,9 +208,9 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
 
     /// Makes what [`Game::solve`] keeps per thread (Reversi: the solver's table), on
     /// the calling thread; called when a searcher is made, so the first move that needs
-    /// it does not pay for it on its clock (issue 25 item 8: 20–50 ms for Reversi's
-    /// table on a loaded 2-core machine, a time forfeit at 50 ms a move). Default:
-    /// nothing.
+    /// it does not pay for it on its clock (issue 25 item 8: Reversi's table, made by the
+    /// first solve, cost short moves on time; `docs/reversi.md`, "Measurements behind
+    /// the constants"). Default: nothing.
     fn prepare_thread() {}
 }
 

@@ -93,7 +93,8 @@ pub struct Features {
 }
 
 /// How much longer than the last iteration the next one is assumed to take
-/// (`Features::predict_stop`). Measured ratios with aggressive reductions: 1.5–2.5.
+/// (`Features::predict_stop`): the low end of the iteration-to-iteration ratios seen
+/// with aggressive reductions (`docs/strength.md`, "Measurements behind the search's constants").
 pub const PREDICT_GROWTH: f32 = 1.5;
 
 /// First iteration whose root node shares scale the soft deadline (`Features::node_time`).
@@ -136,9 +137,9 @@ impl Features {
 pub const STATIC_CUT_DEPTH: i32 = 4;
 
 impl Default for Features {
-    /// The measured best for Ataxx (`docs/strength.md`): killers off (−85 Elo), the
-    /// aggressive reductions (`lmr_aggr` 3), null move, reverse futility pruning and
-    /// razoring on; late-move pruning off. Where a game does not opt in
+    /// The measured best for Ataxx (`docs/strength.md`): killers off (they cost
+    /// strength), the aggressive reductions (`lmr_aggr` 3), null move, reverse futility
+    /// pruning and razoring on; late-move pruning off. Where a game does not opt in
     /// ([`Game::selective`], [`Game::null_move`]) the search is as before these existed.
     fn default() -> Features {
         Features {

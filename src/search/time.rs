@@ -34,8 +34,8 @@ pub const DEFAULT_OVERHEAD: Duration = Duration::from_millis(20);
 pub const MIN_TIME: Duration = Duration::from_millis(1);
 
 /// Moves assumed left in the game when the GUI does not say (`movestogo` absent): 40
-/// spreads the clock flatter than 25 did (+70 ± 47 Elo at 1 s + 10 ms, `docs/strength.md`
-/// row 35, measured in Ataxx, whose games last 40-60 moves a side).
+/// spreads the clock flatter than 25 did, which won in Ataxx (`docs/strength.md` row 35
+/// and "Measurements behind the search's constants").
 pub const DEFAULT_MOVES_TO_GO: u32 = 40;
 
 /// Increments kept on the clock (measured: `docs/strength.md` row 32).
@@ -236,10 +236,11 @@ mod tests {
     }
 
     /// Games where moves end at the soft deadline (iterations finish there, as they
-    /// mostly do) plus a latency of up to 2 ms (pipes and wake-up; measured well under
-    /// 1 ms on a quiet machine): the clock settles some 200 ms above zero, so
-    /// even a move that runs to its hard deadline and then stalls 150 ms (seen on a
-    /// loaded 2-core machine) does not forfeit.
+    /// mostly do) plus a latency of up to 2 ms (pipes and wake-up; more than was
+    /// measured): the clock settles well above zero, so even a move that runs to its
+    /// hard deadline and then stalls 150 ms (as long as the stalls seen on a loaded
+    /// 2-core machine; `docs/strength.md`, "Measurements behind the search's
+    /// constants") does not forfeit.
     #[test]
     fn the_reserve_absorbs_a_stall() {
         for latency in [0, 1, 2] {

@@ -27,21 +27,23 @@ use std::cell::RefCell;
 /// ([`Game::solve`]), time and nodes permitting: 24 empties take the solver seconds
 /// (`docs/reversi.md`), so beyond that a timed move could never finish.
 pub const SEARCH_SOLVE_EMPTIES: u32 = 24;
-/// Empties from which the solver's answer costs next to nothing on any clock (well
-/// under a million nodes), so the clock need not be kept for those moves.
+/// Empties from which the solver's answer costs next to nothing on any clock, so the
+/// clock need not be kept for those moves.
 const INSTANT_SOLVE_EMPTIES: u32 = 12;
 
 /// The search's solver table: 2^21 entries (48 MiB), made with the thread's searcher
 /// ([`Game::prepare_thread`], off any clock) and kept, so consecutive moves of a game
 /// (and attempts that ran out) reuse what it learnt.
 const SEARCH_SOLVER_BITS: u32 = 21;
-/// The solver's typical tree: about 15 M nodes at 21 empties, 2.5 times as many per
-/// further empty (averages of our position sets at 21–23 empties, `docs/reversi.md`).
+/// The solver's typical tree by empties: the averages of our position sets at 21–23
+/// empties, grown by a constant factor per further empty (`docs/reversi.md`,
+/// "Measurements behind the constants").
 fn typical_solve_nodes(empties: u32) -> f64 {
     15e6 * 2.5f64.powi(empties as i32 - 21)
 }
-/// Solver nodes per second assumed when judging whether a solve fits a deadline (it
-/// runs 30–40 M/s on this machine class).
+/// Solver nodes per second assumed when judging whether a solve fits a deadline: the
+/// low end of what the solver ran at on the development machine, so a solve that is
+/// started usually fits (`docs/reversi.md`, "Measurements behind the constants").
 const SOLVE_NODES_PER_SEC: f64 = 30e6;
 
 /// The table of a fresh solve ([`SolveBudget::fresh`]): 2^18 entries (6 MiB), cleared
@@ -210,24 +212,25 @@ impl Game for Position {
         })
     }
 
-    /// Makes the thread's solver table now, with its searcher: on the first solve it
-    /// cost a timed move 20–50 ms (filling 48 MiB) on a loaded machine.
+    /// Makes the thread's solver table now, with its searcher: on the first solve,
+    /// filling its 48 MiB cost a short timed move most of its time on a loaded machine.
     fn prepare_thread() {
         SOLVER.with(|cell| {
             cell.borrow_mut().get_or_insert_with(search_solver);
         });
     }
 
-    /// The selective search with Ataxx's margins: +45 ± 34 Elo over the plain search
-    /// in 400 games at 2 s + 20 ms (`docs/reversi.md`). No null move: zugzwang and
-    /// tempo decide too many Othello positions for a pass to be a fair test.
+    /// The selective search with Ataxx's margins: it beat the plain search at a time
+    /// control (`docs/reversi.md`, "Measurements behind the constants"). No null move:
+    /// zugzwang and tempo decide too many Othello positions for a pass to be a fair test.
     fn selective(&self) -> bool {
         true
     }
 
-    /// A search 4 plies shallower predicts the deeper score to a standard deviation of
-    /// about 45 units (2.8 discs) at 25–54 empties (`tune reversi-probcut`); the margin
-    /// is 1.6 of them.
+    /// A search 4 plies shallower predicts the deeper score well; the margin is 1.6
+    /// standard deviations of the deeper score around the shallower one, as
+    /// `tune reversi-probcut` measured it (`docs/reversi.md`, "Measurements behind the
+    /// constants").
     const PROBCUT: Option<ProbCut> = Some(ProbCut {
         min_depth: 6,
         reduction: 4,
@@ -369,8 +372,8 @@ mod tests {
     }
 
     /// The solver's table is made with the searcher, on its thread, not by the first
-    /// solve inside a timed move (issue 25 item 8: filling its 48 MiB took 20–50 ms of a
-    /// 50 ms move on a loaded machine).
+    /// solve inside a timed move (issue 25 item 8: filling its 48 MiB took most of a short
+    /// move on a loaded machine).
     #[test]
     fn the_solver_table_is_made_with_the_searcher() {
         std::thread::spawn(|| {
@@ -385,7 +388,7 @@ mod tests {
     #[test]
     fn a_solve_that_does_not_fit_the_time_is_not_started() {
         let stop = AtomicBool::new(false);
-        // 22 empties typically take seconds: a 50 ms move leaves the search to it.
+        // 22 empties typically take far longer than 50 ms: the move is left to the search.
         let pos = &endgames(22, 1)[0];
         let mut searcher = Searcher::<Position>::new(8);
         let r = searcher.search(

@@ -15,10 +15,10 @@
 //!
 //! plus mobility (corners double), potential mobility and a constant. More patterns fit
 //! the scores better but cost more than they save in the solver: with the corner 2×5
-//! (8 more instances) the held-out error is 10.4 discs instead of 11.0 and the solver
-//! visits 1.5% fewer nodes, but an evaluation takes 41 ns instead of 27 and FFO
-//! #40–#49 took 55.1 s instead of 51.6 s; rows 2–4 and the diagonals (30 more) fitted
-//! no better than that; the edge alone (13.0 discs) orders worse. The weights are ours,
+//! (8 more instances) the fit is better and the solver visits a few fewer nodes, but
+//! each evaluation is dearer and FFO #40–#49 took longer; rows 2–4 and the diagonals
+//! (30 more) fitted no better than that; the edge alone orders worse (figures:
+//! `docs/reversi.md`, "Measurements behind the constants"). The weights are ours,
 //! fitted by `tune reversi-patterns` to the exact scores of positions our solver
 //! solved (`docs/reversi.md`), and embedded from `patterns.bin`. Every instance is read
 //! with shifts and masks on the transformed boards, no loop over squares; the solver's
@@ -161,8 +161,8 @@ const fn read(p: usize, x: u64) -> usize {
 pub fn for_each_term(own: u64, opp: u64, mut f: impl FnMut(usize, i32)) {
     // The orientations the instances use (0 to 5, as `orient` numbers them) of both
     // boards, then every instance written out: with the pattern a constant, each
-    // reading is a few shifts and masks (a loop over the instances cost five times as
-    // much).
+    // reading is a few shifts and masks (a loop over the instances cost several times
+    // as much).
     let sides = |b: u64| {
         let m = mirror_horizontal(b);
         [
@@ -278,8 +278,8 @@ const fn gather() -> Gather {
 
 /// [`evaluate`] with BMI2: each instance's squares gathered straight from the two boards
 /// by `pext` and read as base 3 through [`GATHER`], instead of six transformed copies
-/// of each board (the same sum; a test compares them). About 5% off the solver's time
-/// on FFO #40–#44, #47, 2% on #40–#49.
+/// of each board (the same sum; a test compares them). It takes a little off the
+/// solver's time (`docs/reversi.md`, "Measurements behind the constants").
 ///
 /// # Safety
 /// The CPU must have BMI2 and POPCNT (callers compiled with them, as the solver's

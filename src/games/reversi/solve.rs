@@ -24,7 +24,7 @@
 //!   square only counts flips by table lookups.
 //!
 //! Every null-window node from 4 empties up first bounds its score by the opponent's
-//! stable discs, which cuts a third of the tree ([`stable`]).
+//! stable discs, which cuts a large part of the tree ([`stable`]).
 //!
 //! From 20 empties the root first runs a selective pass (at most 4 moves per table
 //! node), whose score centres an aspiration window for the exact search and whose
@@ -45,30 +45,32 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// Empties above which null-window nodes use the transposition table (9 rather than
-/// 10 or 8: 10% fewer nodes than 10 on FFO #40–#47, while 8 saves a little more in
-/// nodes but not in time).
+/// 10 or 8: fewer nodes than 10 on FFO #40–#47, while 8 saves a few more nodes but no
+/// time; the figures are in `docs/reversi.md`, "Measurements behind the constants").
 pub const TT_EMPTIES: u32 = 9;
 /// Empties above which table nodes try the enhanced transposition cutoff (a probe per
-/// child): below, it saved 1.5% of the nodes but cost 8% of the time.
+/// child): below, the probes cost more time than the nodes they saved
+/// (`docs/reversi.md`, "Measurements behind the constants").
 pub const ETC_EMPTIES: u32 = 11;
 /// Empties above which nodes without the table still sort moves fastest-first.
 pub const SORT_EMPTIES: u32 = 6;
 /// Empties up to which that sort counts only the opponent's moves (`mobility_key`), not
 /// the full fastest-first key: sorting from 7 empties instead of 8 with the full key cut
-/// the nodes by 16% but not the time; with this cheaper key at 7 and 8 empties, FFO
-/// #40–#49 took 1,379 M nodes instead of 1,650 M and 42.7 s instead of 43.9 s, the four
-/// position sets of `docs/reversi.md` 2,722 M instead of 2,947 M and 1–3% less time.
+/// the nodes but not the time; this cheaper key at 7 and 8 empties keeps most of the
+/// cut and drops the cost, on FFO #40–#49 and the four position sets alike
+/// (`docs/reversi.md`, "Measurements behind the constants").
 pub const MOBILITY_KEY_EMPTIES: u32 = 8;
 /// Empties from which moves are ordered by shallow searches, not one ply (17
-/// rather than 16: about the same nodes on FFO #40-#48, 10% less time; 18 and 14 cost
-/// more nodes).
+/// rather than 16: about the same nodes on FFO #40-#48 in less time; 18 and 14 cost
+/// more nodes; `docs/reversi.md`, "Measurements behind the constants").
 pub const SHALLOW_EMPTIES: u32 = 17;
 /// Empties (below `SHALLOW_EMPTIES`) from which the fastest-first key adds the child's
 /// pattern evaluation times `EVAL_ORDER_WEIGHT` (a disc, 64 units, then weighs 1/8 of a
-/// reply move), as Edax does just below its ordering searches. On four position sets
-/// (FFO #40–#44, #47 and 76 self-play positions at 21–23 empties) 3–7% fewer nodes each,
-/// FFO #40–#49 −9% (1.65 G); time −2% to −4%. From 12 empties: −10% nodes on the
-/// self-play sets but +18% on FFO #40–#44, #47; weights 32 and 128 were worse.
+/// reply move), as Edax does just below its ordering searches. Fewer nodes and less
+/// time on each of four position sets (FFO #40–#44, #47 and 76 self-play positions at
+/// 21–23 empties) and on FFO #40–#49; from 12 empties the self-play sets gained but
+/// FFO #40–#44, #47 lost; weights 32 and 128 were worse (`docs/reversi.md`,
+/// "Measurements behind the constants").
 pub const EVAL_ORDER_EMPTIES: u32 = 15;
 pub const EVAL_ORDER_WEIGHT: i32 = 64;
 /// Depth of those searches (odd: the evaluation then always sees us to move) at null-
@@ -78,8 +80,8 @@ pub const PV_SHALLOW_DEPTH: u32 = 5;
 pub const ROOT_SHALLOW_DEPTH: u32 = 7;
 /// How far below the node's alpha (in evaluation units, [`pattern::SCALE`] per disc)
 /// those searches still score moves exactly; worse moves get a bound. 8 discs, as in
-/// Edax: FFO #40–#49 889 M nodes and 29.0 s instead of 917 M and 30.7 s, the four
-/// position sets −1% nodes and −2.5% time; 4 discs doubled #43, 16 discs gained less.
+/// Edax: fewer nodes and less time on FFO #40–#49 and the four position sets; 4 discs
+/// blew up #43, 16 discs gained less (`docs/reversi.md`, "Measurements behind the constants").
 pub const SORT_DELTA: i32 = 8 * pattern::SCALE;
 /// Principal-variation nodes with this many empties without a table move find one by
 /// iterative deepening to `empties - IID_MARGIN` plies (at most `IID_MAX_DEPTH`).
@@ -91,13 +93,13 @@ pub const IID_NWS_MARGIN: u32 = 14;
 pub const IID_MAX_DEPTH: u32 = 10;
 /// Empties from which the root runs a selective pass before the exact search: the same
 /// search, except that null-window nodes with more than `TT_EMPTIES` empties try at
-/// most `SELECTIVE_WIDTH` moves besides the table's. It costs a few percent of the exact
-/// search, and leaves two things behind: a score (usually within 2 discs) to centre the
+/// most `SELECTIVE_WIDTH` moves besides the table's. It costs little beside the exact
+/// search, and leaves two things behind: a score close to the exact one to centre the
 /// exact search's aspiration window on, and a table full of good moves. Both matter:
-/// FFO #40–#44, #47 take 29% fewer nodes (261 M), 20 positions of our self-play games
-/// at 22 empties 20% fewer and 10 at 24 empties 28% fewer. Tried: widths 3, 5, 6, 8 and
-/// successive passes (2 then 4, 3 then 5, 2-3-4) all gained less; from 16 empties the
-/// pass costs more than it saves (+15% at 16 empties, ±0 at 18).
+/// FFO #40–#44, #47 and positions of our self-play games at 22 and 24 empties all take
+/// far fewer nodes. Tried: widths 3, 5, 6, 8 and successive passes (2 then 4, 3 then 5,
+/// 2-3-4) all gained less; from 16 or 18 empties the pass costs at least what it saves
+/// (`docs/reversi.md`, "Measurements behind the constants").
 pub const SELECTIVE_EMPTIES: u32 = 20;
 /// Moves tried per null-window table node in the selective pass (besides the table's).
 pub const SELECTIVE_WIDTH: u8 = 4;
@@ -105,8 +107,8 @@ pub const SELECTIVE_WIDTH: u8 = 4;
 /// What the ordering evaluation adds to the fitted pattern evaluation (in its units,
 /// 1/64 disc): per move of mobility, per square of potential mobility, per corner.
 /// The fit predicts scores; ordering also gains from leaving the opponent few moves
-/// (smaller subtrees, as in fastest-first). Mobility +32: FFO #40–#44, #47 212 M nodes
-/// (+16: 223 M, +64: 216 M, +128: 229 M, none and no corner bonus: 273 M).
+/// (smaller subtrees, as in fastest-first). Mobility +32 ordered FFO #40–#44, #47 best
+/// of +16, +64, +128 and no bonus at all (`docs/reversi.md`, "Measurements behind the constants").
 const ORDER_MOBILITY_BONUS: i16 = 32;
 const ORDER_POTENTIAL_BONUS: i16 = 1;
 const ORDER_CORNER_BONUS: i32 = 32;
@@ -114,13 +116,14 @@ const ORDER_CORNER_BONUS: i32 = 32;
 /// The selectivity of the exact search (wider than any move list).
 const EXACT: u8 = u8::MAX;
 
-/// Default transposition table size: 2^22 entries of 24 bytes (96 MiB); the big FFO
-/// positions visit 10^8–10^9 nodes, and 2^20 entries overflowed on them.
+/// Default transposition table size: 2^22 entries of 24 bytes (96 MiB); 2^20 entries
+/// overflowed on the big FFO positions (`docs/reversi.md`, "Measurements behind the constants").
 pub const DEFAULT_TT_BITS: u32 = 22;
 /// Size of the hint table of the ordering searches: 2^13 entries of 8 bytes (64 KiB,
 /// at home in the level-2 cache). With 2^16 entries of whole positions (24 bytes, 1.5
-/// MiB) the load of the entry took 46% of the ordering searches' time, nearly all of it
-/// waiting for memory; a hint only orders moves, so a 32-bit check is enough.
+/// MiB, more than that cache) the ordering searches spent much of their time waiting
+/// for the entry's load (`docs/reversi.md`, "Measurements behind the constants"); a
+/// hint only orders moves, so a 32-bit check is enough.
 const HINT_BITS: u32 = 13;
 
 /// The largest disc difference.
@@ -153,8 +156,9 @@ const PRIORITY: [u64; 4] = [
 ];
 
 /// The moves of a node with their flips and ordering keys, on the stack and not
-/// zero-filled first: a zero-filled 64-entry array cost 1 KiB of stores per node, 15%
-/// of the ordering searches' time.
+/// zero-filled first: a zero-filled 64-entry array costs 1 KiB of stores per node, a
+/// noticeable share of the ordering searches' time (`docs/reversi.md`, "Measurements
+/// behind the constants").
 struct MoveList {
     len: usize,
     items: [MaybeUninit<(u8, u64, i32)>; MAX_MOVES],
@@ -288,11 +292,12 @@ pub struct Solver {
 // sent to another thread never carries a live pointer.
 unsafe impl Send for Solver {}
 
-/// Nodes between two readings of the clock in a solve with a deadline: about 0.5 ms
-/// at 15–30 M nodes/s, for a few nanoseconds each. (Reading it every 1024th node above
-/// `TT_EMPTIES` empties, as before, let a solve run 20–37 ms past a 10 ms deadline at
-/// 14–18 empties on the loaded 2-core machine: each such node carries a subtree of
-/// hundreds of nodes; issue 25 item 8.)
+/// Nodes between two readings of the clock in a solve with a deadline: a small fraction
+/// of a millisecond at the solver's speed, and a reading costs next to nothing. (Reading
+/// it every 1024th node above `TT_EMPTIES` empties, as before, let a solve overrun a
+/// short deadline by more than the deadline itself on the loaded 2-core machine: each
+/// such node carries a subtree of hundreds of nodes; issue 25 item 8, figures in
+/// `docs/reversi.md`, "Measurements behind the constants".)
 const CLOCK_NODES: u64 = 8192;
 
 /// What a stoppable solve may spend ([`Solver::solve_within`]).
@@ -891,8 +896,9 @@ mod tests {
     /// A solve whose deadline has passed stops within a few thousand nodes, whatever
     /// it is doing: before, its root ordering searches never looked at the clock and
     /// the solve proper looked only every 1024th node above `TT_EMPTIES` empties, so at
-    /// 14–20 empties it ran 20–37 ms past a 10 ms deadline on a loaded machine and lost
-    /// 50 ms moves on time (issue 25 item 8). Counted in nodes, so not timing-dependent.
+    /// 14–20 empties it overran short deadlines on a loaded machine and lost short moves
+    /// on time (issue 25 item 8; `CLOCK_NODES`). Counted in nodes, so not
+    /// timing-dependent.
     #[test]
     fn a_passed_deadline_stops_the_solve_at_once() {
         let mut s = Solver::new(16);

@@ -1,11 +1,11 @@
 //! The solver's search functions, written once and compiled twice by
 //! [`search_functions`]: portably, and with the instruction sets of x86-64 CPUs since
 //! 2013 (AVX2, BMI1/2, POPCNT, LZCNT) for [`Solver`](super::Solver) to pick at run time.
-//! The algorithm and so the node counts are the same; the second copy is about 10%
-//! faster (FFO #40–#49: 81.9 s instead of 91.3 s), mostly from hardware popcounts,
-//! and 11% more with its own `flips` (`flips_avx2`: four directions per instruction).
-//! The bitboard primitives they call inline into each copy, except the portable
-//! `flips`: inlined into every call site it cost 10%.
+//! The algorithm and so the node counts are the same; the second copy is faster,
+//! mostly from hardware popcounts, and faster again with its own `flips`
+//! (`flips_avx2`: four directions per instruction). The bitboard primitives they call
+//! inline into each copy, except the portable `flips`: inlined into every call site it
+//! cost time (figures: `docs/reversi.md`, "Measurements behind the constants").
 
 /// Expands to the search functions, each carrying the attributes given (none, or a
 /// `target_feature`). They call one another inside the same expansion, so a copy
@@ -29,8 +29,9 @@ macro_rules! search_functions {
         /// Fastest-first key of the position reached (`next_own` to move, `next_opp` the
         /// mover; lower is tried first), Edax's weights in strict priority: the opponent's
         /// moves (corners counting double), then our discs stable by the corners, then its
-        /// potential moves. Letting mobility dominate potential mobility saved 6% of the nodes
-        /// over a 16:1 mix; Edax's further tie-breaks (square values, parity) saved nothing.
+        /// potential moves. Letting mobility dominate potential mobility saved nodes over a
+        /// 16:1 mix; Edax's further tie-breaks (square values, parity) saved nothing
+        /// (`docs/reversi.md`, "Measurements behind the constants").
         #[inline]
         $(#[$feature])*
         fn reply_key(next_own: u64, next_opp: u64) -> i32 {
@@ -350,10 +351,10 @@ macro_rules! search_functions {
 
         /// An upper bound on the score from the opponent's stable discs (they stay its
         /// own to the end), worth computing only when it might be at most `alpha`. Tried
-        /// at every null-window node from 4 empties: from 9 empties only, FFO #40–#49
-        /// took 1,383 M nodes and 33.5 s; from 5, 1,079 M and 30.1 s; from 4 (before move
-        /// generation), 917 M and 29.8 s. (Edax's thresholds on alpha, which skip it at more
-        /// nodes, cut less.)
+        /// at every null-window node from 4 empties (before move generation): starting it
+        /// from 9 or 5 empties instead cost nodes and time on FFO #40–#49, and Edax's
+        /// thresholds on alpha, which skip it at more nodes, cut less (`docs/reversi.md`,
+        /// "Measurements behind the constants").
         #[inline]
         $(#[$feature])*
         fn stability_cutoff(own: u64, opp: u64, alpha: i32) -> Option<i32> {

@@ -11,6 +11,7 @@ mod common;
 mod loa_harness_support;
 
 mod ataxx2008_session;
+mod ataxx2022_harness;
 mod bench;
 mod browser;
 mod cli;

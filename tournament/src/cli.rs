@@ -93,8 +93,11 @@ options:
   -adjudicate material=M [plies=P]
   -draw movenumber=N movecount=M score=S   -resign movecount=M score=S [twosided=true]
   -ratinginterval N   -report [penta=true|false]   -log FILE | file=FILE [engine=true]   -debug
+  -check              run the quick part of 'tournament compliance' on every engine first
   -shard I/N|auto/N [dir=DIR] [poll=SECONDS]   play one shard of the run
   (tournament merge [-pgnout FILE] [-report] [-sprt ...] RESULTS... [PGNS...])
+  (tournament compliance [-variant GAME] [-quick] [-debug] KEY=VALUE...: protocol checks
+   of one engine; see tournament compliance -help)
   -version   -help
 ";
 
@@ -184,8 +187,23 @@ fn key_value(word: &str, option: &str) -> Result<(String, String), String> {
         .ok_or_else(|| format!("{option}: expected key=value, got '{word}'"))
 }
 
-/// Builds one engine from its `key=value` words (the `-each` words come first).
-fn build_engine(index: usize, words: &[(String, String)]) -> Result<EngineSpec, String> {
+/// One engine from its `key=value` words, as `-engine` takes them, without the limit a
+/// run needs (`tournament compliance` plays no game: its steps set their own limits).
+pub fn engine_spec(words: &[String]) -> Result<EngineSpec, String> {
+    let words = words
+        .iter()
+        .map(|w| key_value(w, "engine"))
+        .collect::<Result<Vec<_>, _>>()?;
+    build_engine(0, &words, false)
+}
+
+/// Builds one engine from its `key=value` words (the `-each` words come first); a
+/// process engine needs a limit when `need_limit`.
+fn build_engine(
+    index: usize,
+    words: &[(String, String)],
+    need_limit: bool,
+) -> Result<EngineSpec, String> {
     let mut name = None;
     let mut cmd = None;
     let mut builtin = None;
@@ -278,7 +296,12 @@ fn build_engine(index: usize, words: &[(String, String)]) -> Result<EngineSpec, 
         (None, Some(b)) => EngineKind::Builtin(b),
         (Some(cmd), None) => {
             let l = &limits;
-            if l.tc.is_none() && l.movetime_ms.is_none() && l.depth.is_none() && l.nodes.is_none() {
+            if need_limit
+                && l.tc.is_none()
+                && l.movetime_ms.is_none()
+                && l.depth.is_none()
+                && l.nodes.is_none()
+            {
                 return Err(format!(
                     "engine {}: needs a limit: tc=, st=, depth= or nodes=",
                     index + 1
@@ -342,6 +365,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         report: false,
         penta: true,
         rules: None,
+        check: false,
     };
     let mut i = 0;
     while i < args.len() {
@@ -558,6 +582,10 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 none("-debug")?;
                 cfg.debug = true
             }
+            "check" => {
+                none("-check")?;
+                cfg.check = true
+            }
             // fastchess: `-report penta=true|false` (whether the pentanomial line is shown).
             "report" => {
                 for w in words {
@@ -647,7 +675,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
     for (n, words) in engines_words.iter().enumerate() {
         let mut all = each_words.clone();
         all.extend(words.iter().cloned());
-        cfg.engines.push(build_engine(n, &all)?);
+        cfg.engines.push(build_engine(n, &all, true)?);
     }
     if cfg.engines.len() < 2 {
         return Err(if args.is_empty() {

@@ -175,6 +175,18 @@ impl TrafficLog {
             "[{:>10.3}] {tag} {mark} {clean}\n",
             self.start.elapsed().as_secs_f64()
         );
+        self.raw(&line);
+    }
+
+    /// When the log's clock started.
+    pub fn started(&self) -> Instant {
+        self.start
+    }
+
+    /// Writes `line`, already formatted as [`TrafficLog::line`] formats its lines (a
+    /// log of its own passes its lines on to this one: the check before the run, which
+    /// reads an engine's stderr through a log).
+    pub fn raw(&self, line: &str) {
         if let Ok(mut sinks) = self.sinks.lock() {
             for sink in sinks.iter_mut() {
                 let _ = sink.write_all(line.as_bytes()).and_then(|_| sink.flush());
@@ -397,6 +409,36 @@ impl EngineProcess {
         let until = Instant::now() + grace;
         while self.lines.recv_deadline(until).is_ok() {}
         self.kill();
+    }
+
+    /// Closes the engine's input (after the lines already queued are written), as a
+    /// GUI's pipe closes when it exits: `tournament compliance` checks that the engine
+    /// then ends by itself.
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Waits until the process has exited, no later than `deadline`, reading (and
+    /// handing to `each`) whatever it still prints. True if it exited in time; it is
+    /// not reaped (the drop or [`EngineProcess::kill`] does that).
+    pub fn wait_exit(&mut self, deadline: Instant, mut each: impl FnMut(&str)) -> bool {
+        loop {
+            match self.lines.recv_deadline(deadline) {
+                Ok(line) => each(&line.text),
+                Err(RecvTimeoutError::Timeout) => return !self.is_alive(),
+                // The output is closed; the exit itself follows at once, but a process
+                // can close its output and live on.
+                Err(RecvTimeoutError::Disconnected) => loop {
+                    if !self.is_alive() {
+                        return true;
+                    }
+                    if Instant::now() >= deadline {
+                        return false;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                },
+            }
+        }
     }
 
     /// Kills the process and its whole process group, and reaps it (no zombies, even

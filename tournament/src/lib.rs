@@ -20,10 +20,13 @@
 //! - [`runner`]: workers, progress, resume, SPRT stopping.
 //! - [`shard`], [`merge`]: one run spread over machines (`-shard I/N`) and put back
 //!   together (`tournament merge`).
+//! - [`compliance`]: `tournament compliance`, a fixed sequence of protocol steps
+//!   against one engine (and the run's `-check`, its quick part).
 //! - [`cli`]: the command line, parsed into the types of the modules above.
 
 pub mod builtin;
 pub mod cli;
+pub mod compliance;
 pub mod engine_process;
 pub mod gtp_client;
 pub mod merge;
@@ -57,10 +60,14 @@ impl VariantVisitor for Run<'_> {
 
 /// Runs the command line (without the program name) and returns the exit status:
 /// 0 done, 1 run failed or stopped by a crashed engine, 2 bad command line.
-/// `tournament merge …` is [`merge::main`].
+/// `tournament merge …` is [`merge::main`], `tournament compliance …`
+/// [`compliance::main`].
 pub fn main_with_args(args: &[String]) -> i32 {
     if args.first().is_some_and(|a| a == "merge") {
         return merge::main(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "compliance") {
+        return compliance::main(&args[1..]);
     }
     let cfg = match cli::parse(args) {
         Ok(cli::Command::Help) => {

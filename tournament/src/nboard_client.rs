@@ -205,7 +205,7 @@ fn nboard_move<G: Notation>(pos: &G, mv: G::Move) -> String {
 
 /// The move and evaluation of a `===` line: `=== F5/1.50/0.2` (NTest, ours) or
 /// `=== f5 1.50 0.2` (Edax). `None` for other lines.
-fn parse_answer(line: &str) -> Option<(String, Option<f64>)> {
+pub(crate) fn parse_answer(line: &str) -> Option<(String, Option<f64>)> {
     let rest = line.trim().strip_prefix("===")?.trim();
     let mut parts = rest.split(|c: char| c == '/' || c.is_whitespace());
     let mv = parts.next().filter(|m| !m.is_empty())?.to_string();
@@ -215,7 +215,7 @@ fn parse_answer(line: &str) -> Option<(String, Option<f64>)> {
 
 /// The error of a `status error: …` line (how our `reversi` refuses a line; NBoard has
 /// no error reply), cleaned and cut for a reason; `None` for other lines.
-fn error_status(line: &str) -> Option<String> {
+pub(crate) fn error_status(line: &str) -> Option<String> {
     let t = line.trim();
     let rest = t.strip_prefix("status")?.trim_start();
     if !rest.get(..6)?.eq_ignore_ascii_case("error:") {
@@ -230,7 +230,7 @@ fn error_status(line: &str) -> Option<String> {
 }
 
 /// The depth of a `search PV EVAL 0 DEPTH …` line (its leading digits: `100%W` is 100).
-fn search_depth(line: &str) -> Option<u32> {
+pub(crate) fn search_depth(line: &str) -> Option<u32> {
     let mut words = line.split_whitespace();
     if words.next() != Some("search") {
         return None;

@@ -108,6 +108,9 @@ pub struct Config {
     /// Text engines speak the dialect that plays by these rules
     /// ([`Variant::dialect_for`]).
     pub rules: Option<String>,
+    /// Run the quick part of `tournament compliance` on every engine before the first
+    /// game (`-check`), refusing the run at the first failing step.
+    pub check: bool,
 }
 
 /// Why a run could not be carried out.
@@ -497,6 +500,11 @@ pub fn run<G: GameIo, D: TextProtocol<Game = G>>(cfg: &Config) -> Result<i32, Ru
     let (run_info, shard) = crate::shard::setup(cfg, &mut plan.schedule)?;
     plan.shard = shard;
     let log = traffic_log(cfg, started)?;
+    if cfg.check {
+        let engines = engines_to_check(cfg, &plan, &done);
+        crate::compliance::check_before_run::<G, D>(&engines, log.as_ref())
+            .map_err(RunError::Usage)?;
+    }
     check_engines::<G, D>(cfg, &plan, &done, log.as_ref())?;
     let mut ledger = Ledger::open::<G>(cfg, &plan.schedule, done, cut)?;
     if let Some(w) = ledger.writer.as_mut() {
@@ -793,6 +801,28 @@ fn traffic_log(cfg: &Config, started: Instant) -> Result<Option<Arc<TrafficLog>>
         sinks.push(Box::new(std::io::stderr()));
     }
     Ok((!sinks.is_empty()).then(|| TrafficLog::new(started, sinks)))
+}
+
+/// The engines that have a game to play (`-resume` may leave some without), process
+/// engines only: those `-check` checks.
+fn engines_to_check<'a, G: GameIo>(
+    cfg: &'a Config,
+    plan: &Plan<G>,
+    done: &[GameRecord],
+) -> Vec<&'a EngineSpec> {
+    let done_ids: std::collections::HashSet<u64> = done.iter().map(|r| r.id).collect();
+    let mut used = vec![false; cfg.engines.len()];
+    for spec in plan.schedule.iter().filter(|s| !done_ids.contains(&s.id)) {
+        for &e in &spec.players {
+            used[e] = true;
+        }
+    }
+    cfg.engines
+        .iter()
+        .zip(used)
+        .filter(|(e, used)| *used && matches!(e.kind, EngineKind::Process { .. }))
+        .map(|(e, _)| e)
+        .collect()
 }
 
 /// The check before the run: every engine that has a game to play is started and

@@ -173,7 +173,8 @@ pub struct RunTag {
 
 /// The run identity: FNV-1a (64 bits) of the settings that decide which games are
 /// played and how: the configuration with everything else cleared (where the output
-/// goes, concurrency, the SPRT, resuming, reporting, PGN tags, `-recover`, the shard),
+/// goes, concurrency, the SPRT, resuming, reporting, PGN tags, `-recover`, the shard,
+/// `-check`),
 /// and the openings file replaced by its length and content hash (so the same book at
 /// another path on another node is the same run). Everything else is in: the game,
 /// every engine as configured (name, command, arguments, directory, protocol, options,
@@ -197,6 +198,7 @@ pub fn identity(cfg: &Config) -> Result<String, String> {
         report: false,
         penta: false,
         shard: None,
+        check: false,
         ..cfg.clone()
     };
     if let Some(o) = settings.openings.as_mut() {

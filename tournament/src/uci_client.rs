@@ -128,7 +128,7 @@ fn declared_option(line: &str) -> Option<String> {
 /// True for an engine's report that it refused a command: `info string` with the word
 /// `error` in it (as our engines and many others answer), or Stockfish's
 /// `No such option: …`.
-fn is_error_report(line: &str) -> bool {
+pub(crate) fn is_error_report(line: &str) -> bool {
     let line = line.trim();
     let info_error = line
         .strip_prefix("info string")

@@ -6,6 +6,7 @@
 
 mod common;
 
+mod compliance;
 mod runner;
 mod selfplay;
 mod shard;

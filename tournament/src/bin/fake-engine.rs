@@ -10,8 +10,13 @@
 //! with one 1 MiB line whose bytes from 64 KiB on are a legal move's answer (a reader that
 //! split long lines would take that piece for a move). `--prompt` prints text-language
 //! prompts. `--score CP` sets the score of its `info` line before each move (default 0).
-//! `--refuse WORD` (text language) answers every command WORD with `error: WORD is
-//! refused` and ignores it, as a program refuses a set-up command.
+//! `--refuse WORD` answers every command WORD with `error: WORD is refused` (UAI: `info
+//! string error: WORD is refused`) and ignores it, as a program refuses a set-up command.
+//! In UAI `go infinite` searches until `stop` (a `go` sent meanwhile waits for it), as
+//! the protocol asks; for `tournament compliance` it can break that and more:
+//! `--eager-infinite` answers `go infinite` at once, `--ignore-quit` reads past `quit`
+//! (to the end of input), `--hang-at-eof` stays at the end of input, `--bad-option`
+//! declares a spin option whose default lies outside its range.
 //! `--gtp` speaks GTP as the Othello engines do (Reversi with our rules, squares a1–h8,
 //! row 1 at the top: `boardsize 8`, `clear_board`, `play b d3`, `genmove w` answered
 //! `= d3` / `= pass`, `time_settings` / `time_left`, ids echoed); there `--illegal-after`
@@ -48,6 +53,10 @@ struct Opts {
     seed: u64,
     prompt: bool,
     refuse: Option<String>,
+    eager_infinite: bool,
+    ignore_quit: bool,
+    hang_at_eof: bool,
+    bad_option: bool,
 }
 
 fn parse_opts() -> Opts {
@@ -67,6 +76,10 @@ fn parse_opts() -> Opts {
             "--prompt" => o.prompt = true,
             "--no-handshake" => o.no_handshake = true,
             "--no-readyok" => o.no_readyok = true,
+            "--eager-infinite" => o.eager_infinite = true,
+            "--ignore-quit" => o.ignore_quit = true,
+            "--hang-at-eof" => o.hang_at_eof = true,
+            "--bad-option" => o.bad_option = true,
             "--crash-after" => o.crash_after = Some(num(i)),
             "--hang-after" => o.hang_after = Some(num(i)),
             "--illegal-after" => o.illegal_after = Some(num(i)),
@@ -87,6 +100,10 @@ fn parse_opts() -> Opts {
                     | "--prompt"
                     | "--no-handshake"
                     | "--no-readyok"
+                    | "--eager-infinite"
+                    | "--ignore-quit"
+                    | "--hang-at-eof"
+                    | "--bad-option"
             )
         {
             i += 1;
@@ -166,10 +183,23 @@ fn uai_main(o: &Opts) {
     let mut rng = SplitMix64::new(o.seed);
     let mut pos = Position::startpos(Rules::Uai);
     let mut made = 0u64;
+    // A `go infinite` under way, and the `go`s sent since, which wait for its `stop`.
+    let mut infinite = false;
+    let mut waiting: Vec<Position> = Vec::new();
+    let mut random_move = |pos: &Position| {
+        let moves = pos.legal_moves();
+        moves
+            .get(rng.below(moves.len()))
+            .copied()
+            .unwrap_or(Move::PASS)
+    };
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.first().copied() {
+            Some(w) if o.refuse.as_deref() == Some(w) => {
+                out(&format!("info string error: {w} is refused"))
+            }
             Some("uai") => {
                 if o.no_handshake {
                     continue;
@@ -177,9 +207,24 @@ fn uai_main(o: &Opts) {
                 out("id name fake-engine");
                 out("id author tests");
                 out("option name Hash type spin default 1 min 1 max 64");
+                if o.bad_option {
+                    out("option name Broken type spin default 0 min 1 max 64");
+                }
                 out("uaiok");
             }
             Some("isready") if !o.no_handshake && !o.no_readyok => out("readyok"),
+            Some("stop") if infinite => {
+                infinite = false;
+                out(&format!("bestmove {}", random_move(&pos)));
+                for p in std::mem::take(&mut waiting) {
+                    out(&format!("bestmove {}", random_move(&p)));
+                }
+            }
+            Some("go") if infinite => waiting.push(pos.clone()),
+            Some("go") if words.contains(&"infinite") && !o.eager_infinite => {
+                out("info depth 1 score cp 0");
+                infinite = true;
+            }
             Some("position") => {
                 let (base, rest) = match words.get(1).copied() {
                     Some("startpos") => (Some(Position::startpos(Rules::Uai)), &words[2..]),
@@ -221,20 +266,19 @@ fn uai_main(o: &Opts) {
                         out(&long_line(&format!("bestmove {mv}")));
                     }
                     Act::Play => {
-                        let moves = pos.legal_moves();
-                        let mv = moves
-                            .get(rng.below(moves.len()))
-                            .copied()
-                            .unwrap_or(Move::PASS);
+                        let mv = random_move(&pos);
                         out(&format!("info depth 1 score cp {}", o.score));
                         out(&format!("bestmove {mv}"));
                     }
                 }
                 made += 1;
             }
-            Some("quit") => return,
+            Some("quit") if !o.ignore_quit => return,
             _ => {}
         }
+    }
+    if o.hang_at_eof {
+        hang();
     }
 }
 

@@ -416,11 +416,11 @@ pub trait Benchmark: Game {
     /// Fixed positions whose search to [`Benchmark::BENCH_DEPTH`] is the `bench` signature.
     fn bench_positions() -> Vec<Self>;
 
-    /// Leaf count of the legal-move tree `depth` plies deep. Games override it with a
-    /// bulk-counting version; the default is the generic walk.
-    fn perft(&mut self, depth: u32) -> u64 {
-        crate::perft::perft(self, depth)
-    }
+    /// Leaf count of the legal-move tree `depth` plies deep, by the game's own walk
+    /// (bulk-counting at the last ply). No default: the generic make/unmake walk
+    /// (`perft::perft`, which builds on this module) is the independent reference that
+    /// `tests/perft.rs` holds every game's walk against.
+    fn perft(&mut self, depth: u32) -> u64;
 }
 
 /// The evaluation as a linear model for `tune fit`: terms with one weight vector for the

@@ -321,84 +321,29 @@ pub fn bench_positions() -> Vec<Position> {
         .collect()
 }
 
+/// Whether this thread's solver table has been made (for the search's test that
+/// `Searcher::new` prepares it).
+#[cfg(test)]
+pub(crate) fn solver_table_made() -> bool {
+    SOLVER.with(|c| c.borrow().is_some())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::SplitMix64;
-    use crate::search::{Limits, Searcher, StopReason};
-    use std::sync::atomic::AtomicBool;
 
-    /// Positions with `empties` empty squares from seeded random games, each with more
-    /// than one legal move.
-    fn endgames(empties: u32, count: usize) -> Vec<Position> {
-        let mut rng = SplitMix64::new(77);
-        let mut out = Vec::new();
-        while out.len() < count {
-            let mut pos = Position::startpos();
-            while !pos.is_over() && pos.empty().count_ones() > empties {
-                let legal = pos.legal_moves();
-                pos.make_move(*rng.choose(&legal).expect("a move"));
-            }
-            if pos.empty().count_ones() == empties && pos.legal_moves().len() > 1 {
-                out.push(pos);
-            }
-        }
-        out
-    }
-
+    /// `prepare_thread` makes the solver's table on the calling thread, so the first
+    /// solve inside a timed move does not (issue 25 item 8: filling its 48 MiB took most
+    /// of a short move on a loaded machine). That the searcher calls it is the search's
+    /// test (`search::alphabeta::tests::reversi_solver`).
     #[test]
-    fn the_search_plays_the_solvers_move_near_the_end() {
-        let stop = AtomicBool::new(false);
-        for pos in endgames(14, 4) {
-            let exact = solve::solve(&pos).score;
-            let mut searcher = Searcher::<Position>::new(8);
-            let r = searcher.search(&pos, &Limits::nodes(5_000_000), &stop, None, &mut |_| {});
-            assert_eq!(r.reason, StopReason::Proven, "{pos:?}");
-            assert_eq!(r.score.0.signum(), exact.signum(), "{pos:?}");
-            assert_eq!(r.score.plies_to_end().is_some(), exact != 0);
-            let mut next = pos.clone();
-            next.make_move(r.best.expect("a move"));
-            assert_eq!(-solve::solve(&next).score, exact, "{pos:?}");
-            // A depth-limited search short of the end does not solve, nor one with the
-            // feature off, nor one whose node limit a solve would typically exceed.
-            let r = searcher.search(&pos, &Limits::depth(3), &stop, None, &mut |_| {});
-            assert_eq!((r.depth, r.reason), (3, StopReason::Depth), "{pos:?}");
-            let r = searcher.search(&pos, &Limits::nodes(1_000), &stop, None, &mut |_| {});
-            assert_ne!(r.reason, StopReason::Proven, "{pos:?}");
-            searcher.features.solver = false;
-            let r = searcher.search(&pos, &Limits::depth(2), &stop, None, &mut |_| {});
-            assert_eq!((r.depth, r.reason), (2, StopReason::Depth), "{pos:?}");
-        }
-    }
-
-    /// The solver's table is made with the searcher, on its thread, not by the first
-    /// solve inside a timed move (issue 25 item 8: filling its 48 MiB took most of a short
-    /// move on a loaded machine).
-    #[test]
-    fn the_solver_table_is_made_with_the_searcher() {
+    fn prepare_thread_makes_the_solver_table() {
         std::thread::spawn(|| {
-            assert!(SOLVER.with(|c| c.borrow().is_none()));
-            let _searcher = Searcher::<Position>::new(1);
-            assert!(SOLVER.with(|c| c.borrow().is_some()));
+            assert!(!solver_table_made());
+            <Position as Game>::prepare_thread();
+            assert!(solver_table_made());
         })
         .join()
         .unwrap();
-    }
-
-    #[test]
-    fn a_solve_that_does_not_fit_the_time_is_not_started() {
-        let stop = AtomicBool::new(false);
-        // 22 empties typically take far longer than 50 ms: the move is left to the search.
-        let pos = &endgames(22, 1)[0];
-        let mut searcher = Searcher::<Position>::new(8);
-        let r = searcher.search(
-            pos,
-            &Limits::movetime(std::time::Duration::from_millis(50)),
-            &stop,
-            None,
-            &mut |_| {},
-        );
-        assert_ne!(r.reason, StopReason::Proven);
-        assert!(r.depth >= 1);
     }
 }

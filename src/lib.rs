@@ -21,9 +21,11 @@
 //! - [`rng`]: the one seeded generator (SplitMix64) behind every "same seed, same
 //!   result" promise.
 //!
-//! Dependencies point downwards only: `games/` imports neither `search/` nor `protocol/`
-//! (the test `layers::rules_stand_alone` fails if it does), the search knows games only
-//! through the trait, and front ends drive the search through its facade. A new game
+//! Dependencies point downwards only: `games/` imports neither `search/` nor `protocol/`,
+//! not even in its unit tests (the test `layers::rules_stand_alone` fails if it does),
+//! the search knows games only through the trait, and front ends drive the search
+//! through its facade; `layers::every_module_names_only_lower_floors` holds every
+//! module to the floors above (its `FLOORS` table), grouped imports included. A new game
 //! adds its rules folder (with its rule sets: `Game::Rules`), a dialect in
 //! `protocol/text/`, its `Variant` and `Dialect` in `variant`, its options in `app`, and
 //! a four-line binary.

@@ -512,7 +512,8 @@ fn doc_references_resolve_in_a_clone() {
         let path = entry.unwrap().path();
         let text = std::fs::read_to_string(&path).unwrap();
         let header: String = text.lines().take_while(|l| l.starts_with('#')).collect();
-        if let Some(start) = header.find("(tournament/").or_else(|| header.find("(src/")) {
+        let cites = ["(tournament/", "(tune/", "(src/"];
+        if let Some(start) = cites.iter().find_map(|c| header.find(c)) {
             let cited = &header[start + 1..];
             let cited = &cited[..cited.find(')').unwrap()];
             assert!(

@@ -1,7 +1,8 @@
 //! `tune`: tools for making the engines stronger (see `docs/strength.md`,
-//! `docs/reversi.md`). It lives
-//! in the tournament crate because `fit` reads the runner's results files through the
-//! runner's own record type ([`tournament::results::GameRecord`]).
+//! `docs/reversi.md`). Its own crate in the workspace: it depends on the engine library,
+//! and on the runner's library only because `fit` and `nnue` read the runner's results
+//! files through the runner's own record type ([`tournament::results::GameRecord`], in
+//! `replay`).
 //!
 //! - `tune openings COUNT SEED`: prints an openings file for the tournament runner:
 //!   `COUNT` distinct lines of 2–4 random plies from the start position (a third of them
@@ -360,7 +361,9 @@ fn openings(count: usize, seed: u64, kind: &BookKind, edition: Option<Dialect>) 
         Some(e) => format!("{} --edition {e}", kind.flag),
         None => kind.flag.to_string(),
     };
-    println!("# {count} Ataxx openings made by `tune openings {count} {seed}{flag}` (tournament/src/bin/tune/main.rs):");
+    println!(
+        "# {count} Ataxx openings made by `tune openings {count} {seed}{flag}` (tune/src/main.rs):"
+    );
     if kind.blocks {
         println!(
             "# 2-4 random plies from the start, a third after 1-2 random blocks; each kept only"
@@ -468,13 +471,18 @@ impl VariantVisitor for RandomOpenings {
         match &self.balance {
             None => {
                 out.push(format!("# {count} {name} openings made by `tune openings {count} {seed} --variant {name}`"));
-                out.push("# (tournament/src/bin/tune/main.rs): 4-6 random plies from the start, distinct, no".to_string());
+                out.push(
+                    "# (tune/src/main.rs): 4-6 random plies from the start, distinct, no"
+                        .to_string(),
+                );
                 out.push("# pass, game not over; no balance check (play each with both colours: -repeat).".to_string());
             }
             Some(b) => {
                 let (plies, depth, margin) = (b.plies, b.depth, b.margin);
                 out.push(format!("# {count} {name} openings made by `tune openings {count} {seed} --variant {name} --balanced {plies} {depth} {margin}`"));
-                out.push(format!("# (tournament/src/bin/tune/main.rs): {plies} random plies from the start, distinct, no pass,"));
+                out.push(format!(
+                    "# (tune/src/main.rs): {plies} random plies from the start, distinct, no pass,"
+                ));
                 out.push(format!("# game not over; each kept only if a depth-{depth} search scores it within +-{margin}."));
             }
         }

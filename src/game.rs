@@ -352,6 +352,11 @@ pub trait Notation: Game {
     /// Ataxx tools call Black).
     const PGN_PLAYERS: [&'static str; 2] = ["Black", "White"];
 
+    /// What the evaluation's units are, for people: units per unit and the unit's name
+    /// (Reversi: 16 per disc), shown by the board page beside the AI's score; `None`
+    /// where the scale has no such meaning (the score is then shown as it is).
+    const SCORE_UNIT: Option<(i32, &'static str)> = None;
+
     /// Whether the game speaks UAI (Ataxx) besides UGI, which every game speaks: a fact
     /// about the game's notation (UAI is Ataxx's), read by the UCI-family front end.
     const SPEAKS_UAI: bool = false;

@@ -2,7 +2,8 @@
 //! WebDriver JSON API (a small sync client: minreq + serde_json). For each game: the
 //! seed tool (and Ataxx's blocks clicked in set-up), the command box, moves made by
 //! clicking squares, the AI's answer on the board and in
-//! the log, undo, a side switched to the AI (which then plays the game out), the
+//! the log, the AI's search report beside the board, undo, a side switched to the AI
+//! (which then plays the game out), the
 //! result line on the page matching the one on stdout, a reload showing the same
 //! game, and a request from a foreign origin refused. Screenshots go to
 //! `target/display-<game>.png`.
@@ -338,6 +339,22 @@ fn game(
             && v["last"].as_array().is_some_and(|l| !l.is_empty())
     });
     assert!(b.log_text().contains(ai_line), "{}", b.log_text());
+    // Beside the board, the report behind the AI's move: depth, score, its line.
+    let t = b.js("return thinking;");
+    assert!(
+        t["done"] == json!(true)
+            && t["depth"].as_u64().is_some_and(|d| d >= 1)
+            && t["pv"].as_array().is_some_and(|pv| !pv.is_empty())
+            && t["score"].is_string(),
+        "{t}"
+    );
+    let shown = b.js("return document.getElementById('thinking').innerText;");
+    assert!(
+        shown
+            .as_str()
+            .is_some_and(|s| s.contains("(AI) played: depth")),
+        "{shown}"
+    );
     // Undo: back to the start, the person to move.
     b.click("#undo");
     b.view_until("undo", T, |v| {

@@ -125,6 +125,9 @@ impl Notation for Position {
     const NAME: &'static str = "ataxx";
 
     const SPEAKS_UAI: bool = true;
+    /// The network is trained on a scale where a piece is worth about 100 (as chess
+    /// engines' centipawns), and the hand-made evaluation's material weights are close.
+    const SCORE_UNIT: Option<(i32, &'static str)> = Some((100, "pieces"));
 
     fn startpos(rules: Rules) -> Position {
         Position::startpos(rules)

@@ -240,6 +240,8 @@ impl Game for Position {
 
 impl Notation for Position {
     const NAME: &'static str = "reversi";
+    /// The pattern evaluation predicts the final disc difference in these units.
+    const SCORE_UNIT: Option<(i32, &'static str)> = Some((midgame::UNITS_PER_DISC, "discs"));
 
     fn startpos(_: Rules) -> Position {
         Position::startpos()

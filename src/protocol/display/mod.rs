@@ -74,6 +74,8 @@ struct HubState {
     /// Bumped at each change.
     seq: u64,
     view: String,
+    /// The AI's search as it goes, or its last report (JSON; empty before any).
+    thinking: String,
     /// Numbered log lines, the oldest dropped past [`LOG_KEEP`].
     log: VecDeque<(u64, Kind, String)>,
     next_line: u64,
@@ -97,6 +99,16 @@ impl Hub {
         let mut s = self.lock();
         if s.view != json {
             s.view = json;
+            s.seq += 1;
+            self.changed.notify_all();
+        }
+    }
+
+    /// Sets the AI's search report (as JSON).
+    pub fn set_thinking(&self, json: String) {
+        let mut s = self.lock();
+        if s.thinking != json {
+            s.thinking = json;
             s.seq += 1;
             self.changed.notify_all();
         }
@@ -131,7 +143,15 @@ impl Hub {
             .map(|(n, k, t)| format!("[{n},\"{}\",{}]", k.letter(), json_string(t)))
             .collect();
         let view = if s.view.is_empty() { "null" } else { &s.view };
-        let json = format!("{{\"view\":{view},\"log\":[{}]}}", lines.join(","));
+        let thinking = if s.thinking.is_empty() {
+            "null"
+        } else {
+            &s.thinking
+        };
+        let json = format!(
+            "{{\"view\":{view},\"thinking\":{thinking},\"log\":[{}]}}",
+            lines.join(",")
+        );
         (json, s.next_line, s.seq)
     }
 
@@ -569,7 +589,11 @@ pub fn run<D: TextDialect>(bin: &str, config: Config, setup: text::Setup<D::Opti
             }
         });
     let view_hub = hub.clone();
-    let publish: text::Publisher = Box::new(move |v: &View| view_hub.set_view(v.to_json()));
+    let thinking_hub = hub.clone();
+    let publish = text::Publisher {
+        view: Box::new(move |v: &View| view_hub.set_view(v.to_json())),
+        thinking: Box::new(move |t: &text::Thinking| thinking_hub.set_thinking(t.to_json())),
+    };
     let mut out = Tee::new(std::io::stdout(), hub.clone(), Kind::Out);
     let mut err = Tee::new(std::io::stderr(), hub, Kind::Err);
     let interactive = terminal;

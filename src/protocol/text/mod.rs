@@ -328,8 +328,80 @@ pub struct Host<'a, G: GameIo> {
     board: Option<Publisher>,
 }
 
-/// Receives each new [`View`] of the session for the board page.
-pub type Publisher = Box<dyn FnMut(&View)>;
+/// Where the board page (`--display`) gets the session's pictures: each new [`View`],
+/// and the AI's search as it goes.
+pub struct Publisher {
+    pub view: Box<dyn FnMut(&View)>,
+    pub thinking: Box<dyn FnMut(&Thinking)>,
+}
+
+/// What the AI's search has found so far (its last completed iteration), for the page.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Thinking {
+    /// The side whose move is searched (index): a forced move is played without a
+    /// search, so the last report may be the other side's.
+    pub side: usize,
+    pub depth: u32,
+    /// The score for the side to move, in the game's units where it has them
+    /// (`+1.25 discs`), `win in 3` / `loss in 2` (own moves) when proven.
+    pub score: String,
+    pub nodes: u64,
+    pub nps: u64,
+    pub millis: u64,
+    /// The principal variation in protocol notation, cut at its first illegal move.
+    pub pv: Vec<String>,
+    /// The search has ended: this is the report behind the move it played.
+    pub done: bool,
+}
+
+impl Thinking {
+    /// The report of iteration `it` of a search from `root`.
+    pub fn of<G: GameIo>(root: &G, it: &crate::search::Iteration<G::Move>) -> Thinking {
+        let score = match it.score.plies_to_end() {
+            Some(p) if p > 0 => format!("win in {}", (p + 1) / 2),
+            Some(p) => format!("loss in {}", (-p + 1) / 2),
+            None => match G::SCORE_UNIT {
+                Some((per, unit)) => format!("{:+.2} {unit}", it.score.0 as f64 / per as f64),
+                None => format!("{:+}", it.score.0),
+            },
+        };
+        let mut pos = root.clone();
+        let mut pv = Vec::new();
+        for &m in &it.pv {
+            if !pos.is_legal(m) {
+                break;
+            }
+            pv.push(pos.move_name(m));
+            pos.make_move(m);
+        }
+        Thinking {
+            side: root.side_to_move().index(),
+            depth: it.depth,
+            score,
+            nodes: it.nodes,
+            nps: it.nps(),
+            millis: it.time.as_millis() as u64,
+            pv,
+            done: false,
+        }
+    }
+
+    /// As one JSON object.
+    pub fn to_json(&self) -> String {
+        let pv: Vec<String> = self.pv.iter().map(|m| board::json_string(m)).collect();
+        format!(
+            "{{\"side\":{},\"depth\":{},\"score\":{},\"nodes\":{},\"nps\":{},\"millis\":{},\"pv\":[{}],\"done\":{}}}",
+            self.side,
+            self.depth,
+            board::json_string(&self.score),
+            self.nodes,
+            self.nps,
+            self.millis,
+            pv.join(","),
+            self.done
+        )
+    }
+}
 
 impl<'a, G: GameIo> Host<'a, G> {
     /// Where the line being run came from, for an error line: `'FILE' line N: ` inside
@@ -367,9 +439,9 @@ impl<'a, G: GameIo> Host<'a, G> {
     /// Publishes the session's view to the board page, if one is served (a dialect
     /// calls it after each AI move, so the page shows the moves as they come).
     pub fn show(&mut self, view: impl FnOnce() -> Option<View>) {
-        if let Some(publish) = self.board.as_mut() {
+        if let Some(board) = self.board.as_mut() {
             if let Some(v) = view() {
-                publish(&v);
+                (board.view)(&v);
             }
         }
     }
@@ -399,6 +471,8 @@ impl<'a, G: GameIo> Host<'a, G> {
         self.engine
             .go(pos.clone(), limits, Some(rng::mix(seed, ply)));
         let reports = self.engine.reports().clone();
+        // The page shows the search as it goes, and its last report beside the move.
+        let mut last: Option<Thinking> = None;
         loop {
             let input = if self.input_closed {
                 crossbeam_channel::never()
@@ -408,6 +482,10 @@ impl<'a, G: GameIo> Host<'a, G> {
             select! {
                 recv(reports) -> r => match r {
                     Ok(Report::Done(result)) => {
+                        if let (Some(board), Some(mut t)) = (self.board.as_mut(), last.take()) {
+                            t.done = true;
+                            (board.thinking)(&t);
+                        }
                         return match result.best {
                             Some(m) if pos.is_legal(m) => Ok(m),
                             Some(m) => Err(ThinkError::Internal(format!(
@@ -421,6 +499,11 @@ impl<'a, G: GameIo> Host<'a, G> {
                     }
                     Ok(Report::Iteration(it)) => {
                         log::debug!("depth {} score {} nodes {}", it.depth, it.score.0, it.nodes);
+                        if let Some(board) = self.board.as_mut() {
+                            let t = Thinking::of(pos, &it);
+                            (board.thinking)(&t);
+                            last = Some(t);
+                        }
                     }
                     Ok(Report::Synced | Report::Rated(_)) => {}
                     Err(_) => return Err(ThinkError::Internal("the search thread is gone".into())),
@@ -880,4 +963,50 @@ pub fn run_with_board<D: TextDialect>(
     s.dialect.at_exit(&mut s.host);
     s.host.disconnect();
     s.dialect.exit_status()
+}
+
+#[cfg(test)]
+mod thinking_tests {
+    use super::Thinking;
+    use crate::game::Notation;
+    use crate::games::reversi::{Move, Position, Rules};
+    use crate::search::{Iteration, Score, WIN};
+    use std::time::Duration;
+
+    fn iteration(score: i32, pv: Vec<Move>) -> Iteration<Move> {
+        Iteration {
+            depth: 5,
+            seldepth: 7,
+            score: Score(score),
+            nodes: 20_000,
+            time: Duration::from_millis(10),
+            hashfull: 0,
+            pv,
+        }
+    }
+
+    /// Scores in discs, proven results in own moves, the PV cut at an illegal move.
+    #[test]
+    fn reports_in_the_games_units() {
+        let start = <Position as Notation>::startpos(Rules::Standard);
+        let d3 = start.parse_move("d3").unwrap();
+        let t = Thinking::of(&start, &iteration(40, vec![d3, d3]));
+        assert_eq!(t.score, "+2.50 discs");
+        assert_eq!(t.pv, ["d3"]);
+        assert_eq!((t.side, t.depth, t.nodes, t.nps), (0, 5, 20_000, 2_000_000));
+        assert_eq!(
+            Thinking::of(&start, &iteration(WIN - 3, vec![])).score,
+            "win in 2"
+        );
+        assert_eq!(
+            Thinking::of(&start, &iteration(-WIN + 2, vec![])).score,
+            "loss in 1"
+        );
+        let json = t.to_json();
+        assert!(
+            json.starts_with("{\"side\":0,\"depth\":5,\"score\":\"+2.50 discs\""),
+            "{json}"
+        );
+        assert!(json.ends_with("\"pv\":[\"d3\"],\"done\":false}"), "{json}");
+    }
 }

@@ -151,7 +151,24 @@ function addLog(lines) {
   if (atEnd) log.scrollTop = log.scrollHeight;
 }
 
+// The AI's search: depth, score, nodes, speed and principal variation, live while it
+// thinks, then the report behind the move it played.
+let thinking = null;
+function showThinking() {
+  const t = thinking, box = $("thinking");
+  box.hidden = !t;
+  if (!t) return;
+  const kn = (n) => n >= 1e6 ? (n / 1e6).toFixed(1) + " M" : n >= 1e3 ? (n / 1e3).toFixed(0) + " k" : String(n);
+  const who = view ? view.sides[t.side] + " (AI)" : "AI";
+  $("thinking-head").textContent = who + (t.done ? " played: " : " thinking: ")
+    + `depth ${t.depth}, ${t.score}, ${kn(t.nodes)} nodes, ${kn(t.nps)} nodes/s, ${(t.millis / 1000).toFixed(2)} s`;
+  $("thinking-pv").textContent = t.pv.length ? "line: " + t.pv.join(" ") : "";
+}
+
 function update(state) {
+  if (state.thinking !== undefined && JSON.stringify(state.thinking) !== JSON.stringify(thinking)) {
+    thinking = state.thinking;
+  }
   if (state.view) {
     const moved = !view || view.cells !== state.view.cells || view.to_move !== state.view.to_move;
     view = state.view;
@@ -159,6 +176,7 @@ function update(state) {
     panel();
     draw();
   }
+  showThinking();
   addLog(state.log);
 }
 

@@ -1,5 +1,5 @@
 //! The window network: Ataxx's evaluation as an efficiently updatable neural network of
-//! our own design, trained by `tune window` (`tournament/src/bin/tune/window.rs`) on
+//! our own design, trained by `tune window` (`tune/src/window.rs`) on
 //! self-play data made by `tune datagen` (`docs/strength.md`: round 6 made the
 //! architecture, each later round retrained the committed weights).
 //!

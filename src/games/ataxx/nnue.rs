@@ -1,6 +1,6 @@
 //! Round 4's small neural network that corrects the linear evaluation ([`super::eval`]),
 //! no longer in play since the window network ([`super::network`]) replaced both: our own
-//! architecture, trained by `tune nnue` (`tournament/src/bin/tune/nnue.rs`) on our own
+//! architecture, trained by `tune nnue` (`tune/src/nnue.rs`) on our own
 //! self-play games only, and embedded in the binary from `nnue.bin` next to this file.
 //!
 //! Shape: 147 binary inputs from the side to move's view (its stones, the opponent's

@@ -204,45 +204,71 @@ fn build_engine(
     words: &[(String, String)],
     need_limit: bool,
 ) -> Result<EngineSpec, String> {
-    let mut name = None;
-    let mut cmd = None;
-    let mut builtin = None;
-    let mut args = Vec::new();
-    let mut dir = None;
-    let mut proto = None;
-    let mut options: Vec<(String, String)> = Vec::new();
-    let mut limits = Limits {
-        margin_ms: 50,
-        ..Limits::default()
-    };
-    let mut init_timeout_ms = 10_000;
+    let mut draft = EngineDraft::new();
     for (k, v) in words {
-        let v = v.as_str();
-        match k.as_str() {
-            "name" if !v.is_empty() => name = Some(v.to_string()),
-            "cmd" if !v.is_empty() => cmd = Some(v.to_string()),
-            "args" => args = split_args(v)?,
-            "dir" => dir = Some(PathBuf::from(v)),
-            "proto" => {
-                proto = Some(match v {
-                    "uai" => Proto::Uai,
-                    "ugi" => Proto::Ugi,
-                    "text" => Proto::Text,
-                    "nboard" => Proto::Nboard,
-                    "gtp" => Proto::Gtp,
-                    _ => {
-                        return Err(format!(
-                            "proto: unknown protocol '{v}' (uai, ugi, text, nboard or gtp)"
-                        ))
-                    }
-                })
-            }
+        draft.key(k, v)?;
+    }
+    draft.finish(index, need_limit)
+}
+
+/// One engine as its `key=value` words have set it so far.
+struct EngineDraft {
+    name: Option<String>,
+    cmd: Option<String>,
+    builtin: Option<BuiltinKind>,
+    args: Vec<String>,
+    dir: Option<PathBuf>,
+    proto: Option<Proto>,
+    options: Vec<(String, String)>,
+    limits: Limits,
+    init_timeout_ms: u64,
+}
+
+impl EngineDraft {
+    fn new() -> EngineDraft {
+        EngineDraft {
+            name: None,
+            cmd: None,
+            builtin: None,
+            args: Vec::new(),
+            dir: None,
+            proto: None,
+            options: Vec::new(),
+            limits: Limits {
+                margin_ms: 50,
+                ..Limits::default()
+            },
+            init_timeout_ms: 10_000,
+        }
+    }
+
+    /// One `key=value` word: what the engine is, else a limit, else `option.NAME`.
+    fn key(&mut self, k: &str, v: &str) -> Result<(), String> {
+        match k {
+            "name" if !v.is_empty() => self.name = Some(v.to_string()),
+            "cmd" if !v.is_empty() => self.cmd = Some(v.to_string()),
+            "args" => self.args = split_args(v)?,
+            "dir" => self.dir = Some(PathBuf::from(v)),
+            "proto" => self.proto = Some(parse_proto(v)?),
             "builtin" => {
-                builtin =
+                self.builtin =
                     Some(BuiltinKind::parse(v).ok_or_else(|| {
                         format!("builtin: unknown player '{v}' (random or greedy)")
                     })?)
             }
+            _ => {
+                if !self.limit_key(k, v)? {
+                    self.option_key(k, v)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A limit or deadline key; `false` when `k` is none.
+    fn limit_key(&mut self, k: &str, v: &str) -> Result<bool, String> {
+        let limits = &mut self.limits;
+        match k {
             "tc" => {
                 limits.tc = if v == "inf" || v == "infinite" {
                     None
@@ -263,457 +289,539 @@ fn build_engine(
             "timemargin" => limits.margin_ms = parse_num("timemargin", v)?,
             // fastchess: `restart=off` is what the runner does (a process per engine
             // and worker, restarted only after a fault of its own).
-            "restart" => match v {
-                "off" => {}
-                _ => {
+            "restart" => {
+                if v != "off" {
                     return Err(format!(
                         "restart={v}: only restart=off (engines are restarted after a fault only)"
-                    ))
-                }
-            },
-            "inittimeout" => init_timeout_ms = parse_seconds_ms("inittimeout", v)?,
-            _ => {
-                if let Some(opt) = k.strip_prefix("option.") {
-                    if opt.is_empty() {
-                        return Err("option.: missing option name".into());
-                    }
-                    options.retain(|(n, _)| n != opt);
-                    options.push((opt.to_string(), v.to_string()));
-                } else {
-                    return Err(format!("-engine: unknown or empty key '{k}'"));
+                    ));
                 }
             }
+            "inittimeout" => self.init_timeout_ms = parse_seconds_ms("inittimeout", v)?,
+            _ => return Ok(false),
         }
+        Ok(true)
     }
-    let kind = match (cmd, builtin) {
-        (Some(_), Some(_)) => {
+
+    /// `option.NAME=VALUE` (the last value of a name counts), or an unknown key.
+    fn option_key(&mut self, k: &str, v: &str) -> Result<(), String> {
+        let Some(opt) = k.strip_prefix("option.") else {
+            return Err(format!("-engine: unknown or empty key '{k}'"));
+        };
+        if opt.is_empty() {
+            return Err("option.: missing option name".into());
+        }
+        self.options.retain(|(n, _)| n != opt);
+        self.options.push((opt.to_string(), v.to_string()));
+        Ok(())
+    }
+
+    /// The engine, once every word is in: `cmd=` or `builtin=`, and its name.
+    fn finish(self, index: usize, need_limit: bool) -> Result<EngineSpec, String> {
+        let limits = self.limits;
+        let kind = match (self.cmd, self.builtin) {
+            (Some(_), Some(_)) => {
+                return Err(format!(
+                    "engine {}: give cmd= or builtin=, not both",
+                    index + 1
+                ))
+            }
+            (None, None) => return Err(format!("engine {}: needs cmd= or builtin=", index + 1)),
+            (None, Some(b)) => EngineKind::Builtin(b),
+            (Some(cmd), None) => {
+                let l = &limits;
+                if need_limit
+                    && l.tc.is_none()
+                    && l.movetime_ms.is_none()
+                    && l.depth.is_none()
+                    && l.nodes.is_none()
+                {
+                    return Err(format!(
+                        "engine {}: needs a limit: tc=, st=, depth= or nodes=",
+                        index + 1
+                    ));
+                }
+                EngineKind::Process {
+                    launch: Launch {
+                        cmd,
+                        args: self.args,
+                        dir: self.dir,
+                    },
+                    proto: self.proto,
+                }
+            }
+        };
+        Ok(EngineSpec {
+            name: self.name.unwrap_or_else(|| default_name(&kind)),
+            kind,
+            options: self.options,
+            limits,
+            init_timeout_ms: self.init_timeout_ms,
+        })
+    }
+}
+
+/// `proto=`'s value.
+fn parse_proto(v: &str) -> Result<Proto, String> {
+    Ok(match v {
+        "uai" => Proto::Uai,
+        "ugi" => Proto::Ugi,
+        "text" => Proto::Text,
+        "nboard" => Proto::Nboard,
+        "gtp" => Proto::Gtp,
+        _ => {
             return Err(format!(
-                "engine {}: give cmd= or builtin=, not both",
-                index + 1
+                "proto: unknown protocol '{v}' (uai, ugi, text, nboard or gtp)"
             ))
         }
-        (None, None) => return Err(format!("engine {}: needs cmd= or builtin=", index + 1)),
-        (None, Some(b)) => EngineKind::Builtin(b),
-        (Some(cmd), None) => {
-            let l = &limits;
-            if need_limit
-                && l.tc.is_none()
-                && l.movetime_ms.is_none()
-                && l.depth.is_none()
-                && l.nodes.is_none()
-            {
-                return Err(format!(
-                    "engine {}: needs a limit: tc=, st=, depth= or nodes=",
-                    index + 1
-                ));
-            }
-            EngineKind::Process {
-                launch: Launch { cmd, args, dir },
-                proto,
-            }
-        }
-    };
-    let name = match name {
-        Some(n) => n,
-        None => match &kind {
-            EngineKind::Builtin(BuiltinKind::Random) => "random".into(),
-            EngineKind::Builtin(BuiltinKind::Greedy) => "greedy".into(),
-            EngineKind::Process { launch, .. } => std::path::Path::new(&launch.cmd)
-                .file_name()
-                .map(|f| f.to_string_lossy().into_owned())
-                .unwrap_or_else(|| launch.cmd.clone()),
-        },
-    };
-    Ok(EngineSpec {
-        name,
-        kind,
-        options,
-        limits,
-        init_timeout_ms,
     })
+}
+
+/// An engine's name without `name=`: the built-in's, or the command's file name.
+fn default_name(kind: &EngineKind) -> String {
+    match kind {
+        EngineKind::Builtin(BuiltinKind::Random) => "random".into(),
+        EngineKind::Builtin(BuiltinKind::Greedy) => "greedy".into(),
+        EngineKind::Process { launch, .. } => std::path::Path::new(&launch.cmd)
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_else(|| launch.cmd.clone()),
+    }
 }
 
 /// Parses the arguments (without the program name).
 pub fn parse(args: &[String]) -> Result<Command, String> {
-    let mut engines_words: Vec<Vec<(String, String)>> = Vec::new();
-    let mut each_words: Vec<(String, String)> = Vec::new();
-    let mut cfg = Config {
-        variant: Variant::ALL[0],
-        engines: Vec::new(),
-        tournament: TournamentKind::RoundRobin,
-        games: 1,
-        rounds: 1,
-        repeat: false,
-        concurrency: 1,
-        openings: None,
-        sprt: None,
-        pgnout: None,
-        event: "tournament".into(),
-        site: "?".into(),
-        results: None,
-        resume: false,
-        maxmoves: None,
-        recover: false,
-        seed: 1,
-        shard: None,
-        adjudicate: None,
-        draw: None,
-        resign: None,
-        log: None,
-        debug: false,
-        rating_interval: 0,
-        report: false,
-        penta: true,
-        rules: None,
-        check: false,
-    };
+    let mut draft = RunDraft::new();
     let mut i = 0;
     while i < args.len() {
         let opt = args[i].as_str();
-        i += 1;
         // The words of this option: everything up to the next `-option`.
-        let start = i;
+        let start = i + 1;
+        i = start;
         while i < args.len()
             && !(args[i].starts_with('-') && args[i].len() > 1 && !is_number(&args[i]))
         {
             i += 1;
         }
-        let words = &args[start..i];
-        let one = |what: &str| -> Result<&str, String> {
-            match words {
-                [w] => Ok(w.as_str()),
-                _ => Err(format!("{what}: expected one value")),
-            }
-        };
-        let none = |what: &str| -> Result<(), String> {
-            if words.is_empty() {
-                Ok(())
-            } else {
-                Err(format!("{what}: takes no value, got '{}'", words[0]))
-            }
-        };
+        if let Some(answer) = draft.option(opt, &args[start..i])? {
+            return Ok(answer);
+        }
+    }
+    draft.finish(args.is_empty())
+}
+
+/// The run as the options read so far have set it.
+struct RunDraft {
+    cfg: Config,
+    /// Each `-engine`'s words, built into engines once the `-each` words are all in.
+    engines: Vec<Vec<(String, String)>>,
+    each: Vec<(String, String)>,
+}
+
+/// `what` takes exactly one word.
+fn one<'a>(what: &str, words: &'a [String]) -> Result<&'a str, String> {
+    match words {
+        [w] => Ok(w.as_str()),
+        _ => Err(format!("{what}: expected one value")),
+    }
+}
+
+/// `what` is a switch: no words.
+fn none(what: &str, words: &[String]) -> Result<(), String> {
+    match words.first() {
+        None => Ok(()),
+        Some(w) => Err(format!("{what}: takes no value, got '{w}'")),
+    }
+}
+
+impl RunDraft {
+    fn new() -> RunDraft {
+        RunDraft {
+            cfg: Config {
+                variant: Variant::ALL[0],
+                engines: Vec::new(),
+                tournament: TournamentKind::RoundRobin,
+                games: 1,
+                rounds: 1,
+                repeat: false,
+                concurrency: 1,
+                openings: None,
+                sprt: None,
+                pgnout: None,
+                event: "tournament".into(),
+                site: "?".into(),
+                results: None,
+                resume: false,
+                maxmoves: None,
+                recover: false,
+                seed: 1,
+                shard: None,
+                adjudicate: None,
+                draw: None,
+                resign: None,
+                log: None,
+                debug: false,
+                rating_interval: 0,
+                report: false,
+                penta: true,
+                rules: None,
+                check: false,
+            },
+            engines: Vec::new(),
+            each: Vec::new(),
+        }
+    }
+
+    /// One option (`opt` as written, dashes and all) and its words; `Some` answers the
+    /// command line at once (`-help`, `-version`).
+    fn option(&mut self, opt: &str, words: &[String]) -> Result<Option<Command>, String> {
+        let cfg = &mut self.cfg;
         match opt.trim_start_matches('-') {
-            "help" | "h" => return Ok(Command::Help),
-            "version" | "v" => return Ok(Command::Version),
-            "variant" => {
-                let name = one("-variant")?;
-                cfg.variant = Variant::from_name(name).ok_or_else(|| {
-                    format!(
-                        "-variant: unknown game '{name}' (known: {})",
-                        variant_names().replace('|', ", ")
-                    )
-                })?;
-            }
-            "engine" => {
-                let kv = words
-                    .iter()
-                    .map(|w| key_value(w, "-engine"))
-                    .collect::<Result<Vec<_>, _>>()?;
-                engines_words.push(kv);
-            }
-            "each" => {
-                for w in words {
-                    each_words.push(key_value(w, "-each")?);
-                }
-            }
-            "tournament" => {
-                cfg.tournament = match one("-tournament")? {
-                    "round-robin" | "roundrobin" => TournamentKind::RoundRobin,
-                    "gauntlet" => TournamentKind::Gauntlet,
-                    v => return Err(format!("-tournament: unknown kind '{v}'")),
-                }
-            }
-            "games" => cfg.games = positive("-games", one("-games")?)?,
-            "rounds" => cfg.rounds = positive("-rounds", one("-rounds")?)?,
-            "repeat" => {
-                match words {
-                    [] => {}
-                    [w] if w == "2" => {}
-                    _ => return Err("-repeat: only 2 repetitions are supported".into()),
-                }
-                cfg.repeat = true;
-            }
+            "help" | "h" => return Ok(Some(Command::Help)),
+            "version" | "v" => return Ok(Some(Command::Version)),
+            "variant" => cfg.variant = variant_arg(one("-variant", words)?)?,
+            "engine" => self.engines.push(key_values("-engine", words)?),
+            "each" => self.each.extend(key_values("-each", words)?),
+            "tournament" => cfg.tournament = tournament_arg(one("-tournament", words)?)?,
+            "games" => cfg.games = positive("-games", one("-games", words)?)?,
+            "rounds" => cfg.rounds = positive("-rounds", one("-rounds", words)?)?,
+            "repeat" => cfg.repeat = repeat_arg(words)?,
             "concurrency" => {
-                cfg.concurrency = positive::<u32>("-concurrency", one("-concurrency")?)? as usize
+                cfg.concurrency =
+                    positive::<u32>("-concurrency", one("-concurrency", words)?)? as usize
             }
-            "openings" => {
-                let mut spec = OpeningsSpec {
-                    file: PathBuf::new(),
-                    format: None,
-                    order: OpeningOrder::Sequential,
-                    start: 1,
-                    plies: None,
-                    policy: OpeningPolicy::Shared,
-                    allow_replays: false,
-                };
-                let mut have_file = false;
-                for w in words {
-                    let (k, v) = key_value(w, "-openings")?;
-                    match k.as_str() {
-                        "file" => {
-                            spec.file = PathBuf::from(v);
-                            have_file = true;
-                        }
-                        "order" => {
-                            spec.order = match v.as_str() {
-                                "sequential" => OpeningOrder::Sequential,
-                                "random" => OpeningOrder::Random,
-                                _ => return Err(format!("-openings: unknown order '{v}'")),
-                            }
-                        }
-                        "start" => spec.start = positive::<usize>("-openings start", &v)?,
-                        "format" => {
-                            spec.format = Some(match v.as_str() {
-                                "epd" => BookFormat::Epd,
-                                "pgn" => BookFormat::Pgn,
-                                _ => {
-                                    return Err(format!(
-                                        "-openings: unknown format '{v}' (epd or pgn; our \
-                                         lines format is used for other file names)"
-                                    ))
-                                }
-                            })
-                        }
-                        "plies" => spec.plies = Some(parse_num("-openings plies", &v)?),
-                        "policy" => {
-                            spec.policy = match v.as_str() {
-                                "default" => OpeningPolicy::Default,
-                                "encounter" => OpeningPolicy::Encounter,
-                                "round" => OpeningPolicy::Round,
-                                _ => {
-                                    return Err(format!(
-                                    "-openings: unknown policy '{v}' (default, encounter or round)"
-                                ))
-                                }
-                            }
-                        }
-                        "replays" => {
-                            spec.allow_replays = match v.as_str() {
-                                "allow" => true,
-                                "refuse" => false,
-                                _ => {
-                                    return Err(format!("-openings: replays={v}: allow or refuse"))
-                                }
-                            }
-                        }
-                        _ => return Err(format!("-openings: unknown key '{k}'")),
-                    }
-                }
-                if !have_file {
-                    return Err("-openings: needs file=F".into());
-                }
-                cfg.openings = Some(spec);
-            }
-            "sprt" => {
-                let (mut e0, mut e1, mut a, mut b) = (None, None, 0.05, 0.05);
-                let mut model = SprtModel::Normalized;
-                for w in words {
-                    let (k, v) = key_value(w, "-sprt")?;
-                    match k.as_str() {
-                        "elo0" => e0 = Some(parse_num::<f64>("-sprt elo0", &v)?),
-                        "elo1" => e1 = Some(parse_num::<f64>("-sprt elo1", &v)?),
-                        "alpha" => a = parse_num::<f64>("-sprt alpha", &v)?,
-                        "beta" => b = parse_num::<f64>("-sprt beta", &v)?,
-                        "model" => {
-                            model = match v.as_str() {
-                                "normalized" => SprtModel::Normalized,
-                                "logistic" => SprtModel::Logistic,
-                                _ => return Err(format!("-sprt: unknown model '{v}'")),
-                            }
-                        }
-                        _ => return Err(format!("-sprt: unknown key '{k}'")),
-                    }
-                }
-                let (elo0, elo1) = match (e0, e1) {
-                    (None, None) => return Err("-sprt: needs elo0=E0 and elo1=E1".into()),
-                    (None, Some(_)) => return Err("-sprt: elo0=E0 is missing".into()),
-                    (Some(_), None) => return Err("-sprt: elo1=E1 is missing".into()),
-                    (Some(x), Some(y)) if !x.is_finite() || !y.is_finite() => {
-                        return Err("-sprt: elo0 and elo1 must be finite numbers".into())
-                    }
-                    (Some(x), Some(y)) if x >= y => {
-                        return Err(format!("-sprt: needs elo0 < elo1 (elo0={x}, elo1={y})"))
-                    }
-                    (Some(x), Some(y)) => (x, y),
-                };
-                let ok = |p: f64| p > 0.0 && p < 0.5;
-                if !ok(a) || !ok(b) {
-                    return Err("-sprt: alpha and beta must lie in (0, 0.5)".into());
-                }
-                if model == SprtModel::Logistic && (elo0.abs() >= 1000.0 || elo1.abs() >= 1000.0) {
-                    return Err("-sprt: logistic Elo bounds must be within ±1000".into());
-                }
-                cfg.sprt = Some(SprtSpec {
-                    elo0,
-                    elo1,
-                    alpha: a,
-                    beta: b,
-                    model,
-                });
-            }
+            "openings" => cfg.openings = Some(openings_arg(words)?),
+            "sprt" => cfg.sprt = Some(sprt_arg(words)?),
             "pgnout" => cfg.pgnout = Some(pgnout_arg(words)?),
             // One argument in cutechess-cli; several words are joined with blanks.
-            "event" | "site" => {
-                if words.is_empty() {
-                    return Err(format!("{opt}: needs a name"));
-                }
-                let name = words.join(" ");
-                if opt.ends_with("event") {
-                    cfg.event = name;
-                } else {
-                    cfg.site = name;
-                }
-            }
+            "event" => cfg.event = name_arg(opt, words)?,
+            "site" => cfg.site = name_arg(opt, words)?,
             "shard" => cfg.shard = Some(crate::shard::ShardSpec::parse(words)?),
             "results" => cfg.results = Some(file_arg("-results", words)?),
-            "resume" => {
-                none("-resume")?;
-                cfg.resume = true
-            }
-            "recover" => {
-                none("-recover")?;
-                cfg.recover = true
-            }
+            "resume" => cfg.resume = switch("-resume", words)?,
+            "recover" => cfg.recover = switch("-recover", words)?,
             "log" => cfg.log = Some(log_arg(words)?),
             "ratinginterval" => {
-                cfg.rating_interval = parse_num("-ratinginterval", one("-ratinginterval")?)?
+                cfg.rating_interval = parse_num("-ratinginterval", one("-ratinginterval", words)?)?
             }
-            "debug" => {
-                none("-debug")?;
-                cfg.debug = true
-            }
-            "check" => {
-                none("-check")?;
-                cfg.check = true
-            }
-            // fastchess: `-report penta=true|false` (whether the pentanomial line is shown).
+            "debug" => cfg.debug = switch("-debug", words)?,
+            "check" => cfg.check = switch("-check", words)?,
             "report" => {
-                for w in words {
-                    match key_value(w, "-report")? {
-                        (k, v) if k == "penta" => cfg.penta = parse_bool("-report penta", &v)?,
-                        (k, _) => return Err(format!("-report: unknown key '{k}' (penta=)")),
-                    }
-                }
+                cfg.penta = report_arg(words, cfg.penta)?;
                 cfg.report = true
             }
-            "maxmoves" => cfg.maxmoves = Some(positive("-maxmoves", one("-maxmoves")?)?),
-            "rules" => {
-                // Read for the game once every option is in (`-variant` may follow).
-                cfg.rules = Some(one("-rules")?.to_string())
-            }
+            "maxmoves" => cfg.maxmoves = Some(positive("-maxmoves", one("-maxmoves", words)?)?),
+            // Read for the game once every option is in (`-variant` may follow).
+            "rules" => cfg.rules = Some(one("-rules", words)?.to_string()),
             // cutechess-cli calls it -srand.
-            "seed" | "srand" => cfg.seed = parse_num(opt, one(opt)?)?,
-            "adjudicate" => {
-                let mut adj = Adjudication {
-                    material: 0,
-                    plies: 2,
-                };
-                for w in words {
-                    let (k, v) = key_value(w, "-adjudicate")?;
-                    match k.as_str() {
-                        "material" => {
-                            adj.material = positive::<u32>("-adjudicate material", &v)? as i32
-                        }
-                        "plies" => adj.plies = positive("-adjudicate plies", &v)?,
-                        _ => return Err(format!("-adjudicate: unknown key '{k}'")),
-                    }
-                }
-                if adj.material == 0 {
-                    return Err("-adjudicate: needs material=M".into());
-                }
-                cfg.adjudicate = Some(adj);
-            }
-            "draw" => {
-                let (mut number, mut count, mut score) = (0, None, None);
-                for w in words {
-                    let (k, v) = key_value(w, "-draw")?;
-                    match k.as_str() {
-                        "movenumber" => number = parse_num("-draw movenumber", &v)?,
-                        "movecount" => count = Some(positive("-draw movecount", &v)?),
-                        "score" => score = Some(non_negative("-draw score", &v)?),
-                        _ => return Err(format!("-draw: unknown key '{k}'")),
-                    }
-                }
-                let (Some(move_count), Some(score)) = (count, score) else {
-                    return Err("-draw: needs movecount=M score=S [movenumber=N]".into());
-                };
-                cfg.draw = Some(DrawAdjudication {
-                    move_number: number,
-                    move_count,
-                    score,
-                });
-            }
-            "resign" => {
-                let (mut count, mut score, mut two_sided) = (None, None, false);
-                for w in words {
-                    let (k, v) = key_value(w, "-resign")?;
-                    match k.as_str() {
-                        "movecount" => count = Some(positive("-resign movecount", &v)?),
-                        "score" => score = Some(non_negative("-resign score", &v)?),
-                        "twosided" => {
-                            two_sided = match v.as_str() {
-                                "true" => true,
-                                "false" => false,
-                                _ => return Err(format!("-resign: twosided={v}: true or false")),
-                            }
-                        }
-                        _ => return Err(format!("-resign: unknown key '{k}'")),
-                    }
-                }
-                let (Some(move_count), Some(score)) = (count, score) else {
-                    return Err("-resign: needs movecount=M score=S [twosided=true]".into());
-                };
-                cfg.resign = Some(ResignAdjudication {
-                    move_count,
-                    score,
-                    two_sided,
-                });
-            }
+            "seed" | "srand" => cfg.seed = parse_num(opt, one(opt, words)?)?,
+            "adjudicate" => cfg.adjudicate = Some(adjudicate_arg(words)?),
+            "draw" => cfg.draw = Some(draw_arg(words)?),
+            "resign" => cfg.resign = Some(resign_arg(words)?),
             _ => return Err(format!("unknown option '{opt}' (try -help)")),
         }
+        Ok(None)
     }
-    for (n, words) in engines_words.iter().enumerate() {
-        let mut all = each_words.clone();
-        all.extend(words.iter().cloned());
-        cfg.engines.push(build_engine(n, &all, true)?);
+
+    /// The run, once every option is in: the engines built, what options need of each
+    /// other checked, the rules read for the game.
+    fn finish(mut self, no_arguments: bool) -> Result<Command, String> {
+        let cfg = &mut self.cfg;
+        for (n, words) in self.engines.iter().enumerate() {
+            let mut all = self.each.clone();
+            all.extend(words.iter().cloned());
+            cfg.engines.push(build_engine(n, &all, true)?);
+        }
+        if cfg.engines.len() < 2 {
+            return Err(if no_arguments {
+                "no arguments: a run needs at least two -engine (tournament -help lists the options)"
+                    .into()
+            } else {
+                "need at least two -engine (try -help)".into()
+            });
+        }
+        for (a, e) in cfg.engines.iter().enumerate() {
+            if cfg.engines[..a].iter().any(|o| o.name == e.name) {
+                return Err(format!("two engines are named '{}': give name=", e.name));
+            }
+        }
+        if cfg.sprt.is_some() && cfg.engines.len() != 2 {
+            return Err("-sprt needs exactly two engines".into());
+        }
+        if cfg.resume && cfg.results.is_none() {
+            return Err("-resume needs -results file=F".into());
+        }
+        if let Some(word) = cfg.rules.take() {
+            cfg.rules = Some(rules_arg(cfg.variant, &word)?);
+        }
+        crate::shard::check_config(cfg)?;
+        Ok(Command::Run(Box::new(self.cfg)))
     }
-    if cfg.engines.len() < 2 {
-        return Err(if args.is_empty() {
-            "no arguments: a run needs at least two -engine (tournament -help lists the options)"
-                .into()
-        } else {
-            "need at least two -engine (try -help)".into()
-        });
+}
+
+/// Every word of `option` as `key=value`.
+fn key_values(option: &str, words: &[String]) -> Result<Vec<(String, String)>, String> {
+    words.iter().map(|w| key_value(w, option)).collect()
+}
+
+/// A switch that is there: `true`.
+fn switch(what: &str, words: &[String]) -> Result<bool, String> {
+    none(what, words)?;
+    Ok(true)
+}
+
+/// `-variant NAME`.
+fn variant_arg(name: &str) -> Result<Variant, String> {
+    Variant::from_name(name).ok_or_else(|| {
+        format!(
+            "-variant: unknown game '{name}' (known: {})",
+            variant_names().replace('|', ", ")
+        )
+    })
+}
+
+/// `-tournament round-robin|gauntlet`.
+fn tournament_arg(v: &str) -> Result<TournamentKind, String> {
+    match v {
+        "round-robin" | "roundrobin" => Ok(TournamentKind::RoundRobin),
+        "gauntlet" => Ok(TournamentKind::Gauntlet),
+        v => Err(format!("-tournament: unknown kind '{v}'")),
     }
-    for (a, e) in cfg.engines.iter().enumerate() {
-        if cfg.engines[..a].iter().any(|o| o.name == e.name) {
-            return Err(format!("two engines are named '{}': give name=", e.name));
+}
+
+/// `-repeat` or `-repeat 2`.
+fn repeat_arg(words: &[String]) -> Result<bool, String> {
+    match words {
+        [] => Ok(true),
+        [w] if w == "2" => Ok(true),
+        _ => Err("-repeat: only 2 repetitions are supported".into()),
+    }
+}
+
+/// `-event NAME…`, `-site NAME…`: the words joined with blanks.
+fn name_arg(opt: &str, words: &[String]) -> Result<String, String> {
+    if words.is_empty() {
+        return Err(format!("{opt}: needs a name"));
+    }
+    Ok(words.join(" "))
+}
+
+/// fastchess's `-report penta=true|false` (whether the pentanomial line is shown);
+/// returns `penta`.
+fn report_arg(words: &[String], mut penta: bool) -> Result<bool, String> {
+    for w in words {
+        match key_value(w, "-report")? {
+            (k, v) if k == "penta" => penta = parse_bool("-report penta", &v)?,
+            (k, _) => return Err(format!("-report: unknown key '{k}' (penta=)")),
         }
     }
-    if cfg.sprt.is_some() && cfg.engines.len() != 2 {
-        return Err("-sprt needs exactly two engines".into());
-    }
-    if cfg.resume && cfg.results.is_none() {
-        return Err("-resume needs -results file=F".into());
-    }
-    if let Some(word) = cfg.rules.take() {
-        let name = cfg.variant.rules_named(&word).ok_or_else(|| {
-            let mut known = cfg.variant.rule_sets();
-            for generic in ["engine", "text", "uai", "ugi"] {
-                if !known.contains(&generic) {
-                    known.push(generic);
+    Ok(penta)
+}
+
+/// `-rules NAME`, read for the game: the game's name for the rule set.
+fn rules_arg(variant: Variant, word: &str) -> Result<String, String> {
+    let name = variant.rules_named(word).ok_or_else(|| {
+        let mut known = variant.rule_sets();
+        for generic in ["engine", "text", "uai", "ugi"] {
+            if !known.contains(&generic) {
+                known.push(generic);
+            }
+        }
+        format!(
+            "-rules: unknown rules '{word}' for {} (known: {})",
+            variant.name(),
+            known.join(", ")
+        )
+    })?;
+    Ok(name.to_string())
+}
+
+/// `-openings file=F [format=…] [order=…] [start=N] [plies=N] [policy=…] [replays=…]`.
+fn openings_arg(words: &[String]) -> Result<OpeningsSpec, String> {
+    let mut spec = OpeningsSpec {
+        file: PathBuf::new(),
+        format: None,
+        order: OpeningOrder::Sequential,
+        start: 1,
+        plies: None,
+        policy: OpeningPolicy::Shared,
+        allow_replays: false,
+    };
+    let mut have_file = false;
+    for w in words {
+        let (k, v) = key_value(w, "-openings")?;
+        match k.as_str() {
+            "file" => {
+                spec.file = PathBuf::from(v);
+                have_file = true;
+            }
+            "order" => {
+                spec.order = match v.as_str() {
+                    "sequential" => OpeningOrder::Sequential,
+                    "random" => OpeningOrder::Random,
+                    _ => return Err(format!("-openings: unknown order '{v}'")),
                 }
             }
-            format!(
-                "-rules: unknown rules '{word}' for {} (known: {})",
-                cfg.variant.name(),
-                known.join(", ")
-            )
-        })?;
-        cfg.rules = Some(name.to_string());
+            "start" => spec.start = positive::<usize>("-openings start", &v)?,
+            "format" => spec.format = Some(book_format(&v)?),
+            "plies" => spec.plies = Some(parse_num("-openings plies", &v)?),
+            "policy" => spec.policy = opening_policy(&v)?,
+            "replays" => {
+                spec.allow_replays = match v.as_str() {
+                    "allow" => true,
+                    "refuse" => false,
+                    _ => return Err(format!("-openings: replays={v}: allow or refuse")),
+                }
+            }
+            _ => return Err(format!("-openings: unknown key '{k}'")),
+        }
     }
-    crate::shard::check_config(&mut cfg)?;
-    Ok(Command::Run(Box::new(cfg)))
+    if !have_file {
+        return Err("-openings: needs file=F".into());
+    }
+    Ok(spec)
+}
+
+/// `-openings format=epd|pgn`.
+fn book_format(v: &str) -> Result<BookFormat, String> {
+    match v {
+        "epd" => Ok(BookFormat::Epd),
+        "pgn" => Ok(BookFormat::Pgn),
+        _ => Err(format!(
+            "-openings: unknown format '{v}' (epd or pgn; our \
+             lines format is used for other file names)"
+        )),
+    }
+}
+
+/// `-openings policy=default|encounter|round`.
+fn opening_policy(v: &str) -> Result<OpeningPolicy, String> {
+    match v {
+        "default" => Ok(OpeningPolicy::Default),
+        "encounter" => Ok(OpeningPolicy::Encounter),
+        "round" => Ok(OpeningPolicy::Round),
+        _ => Err(format!(
+            "-openings: unknown policy '{v}' (default, encounter or round)"
+        )),
+    }
+}
+
+/// `-sprt elo0=E0 elo1=E1 [alpha=A] [beta=B] [model=normalized|logistic]`.
+fn sprt_arg(words: &[String]) -> Result<SprtSpec, String> {
+    let (mut e0, mut e1, mut a, mut b) = (None, None, 0.05, 0.05);
+    let mut model = SprtModel::Normalized;
+    for w in words {
+        let (k, v) = key_value(w, "-sprt")?;
+        match k.as_str() {
+            "elo0" => e0 = Some(parse_num::<f64>("-sprt elo0", &v)?),
+            "elo1" => e1 = Some(parse_num::<f64>("-sprt elo1", &v)?),
+            "alpha" => a = parse_num::<f64>("-sprt alpha", &v)?,
+            "beta" => b = parse_num::<f64>("-sprt beta", &v)?,
+            "model" => {
+                model = match v.as_str() {
+                    "normalized" => SprtModel::Normalized,
+                    "logistic" => SprtModel::Logistic,
+                    _ => return Err(format!("-sprt: unknown model '{v}'")),
+                }
+            }
+            _ => return Err(format!("-sprt: unknown key '{k}'")),
+        }
+    }
+    let (elo0, elo1) = match (e0, e1) {
+        (None, None) => return Err("-sprt: needs elo0=E0 and elo1=E1".into()),
+        (None, Some(_)) => return Err("-sprt: elo0=E0 is missing".into()),
+        (Some(_), None) => return Err("-sprt: elo1=E1 is missing".into()),
+        (Some(x), Some(y)) if !x.is_finite() || !y.is_finite() => {
+            return Err("-sprt: elo0 and elo1 must be finite numbers".into())
+        }
+        (Some(x), Some(y)) if x >= y => {
+            return Err(format!("-sprt: needs elo0 < elo1 (elo0={x}, elo1={y})"))
+        }
+        (Some(x), Some(y)) => (x, y),
+    };
+    let ok = |p: f64| p > 0.0 && p < 0.5;
+    if !ok(a) || !ok(b) {
+        return Err("-sprt: alpha and beta must lie in (0, 0.5)".into());
+    }
+    if model == SprtModel::Logistic && (elo0.abs() >= 1000.0 || elo1.abs() >= 1000.0) {
+        return Err("-sprt: logistic Elo bounds must be within ±1000".into());
+    }
+    Ok(SprtSpec {
+        elo0,
+        elo1,
+        alpha: a,
+        beta: b,
+        model,
+    })
+}
+
+/// `-adjudicate material=M [plies=P]`.
+fn adjudicate_arg(words: &[String]) -> Result<Adjudication, String> {
+    let mut adj = Adjudication {
+        material: 0,
+        plies: 2,
+    };
+    for w in words {
+        let (k, v) = key_value(w, "-adjudicate")?;
+        match k.as_str() {
+            "material" => adj.material = positive::<u32>("-adjudicate material", &v)? as i32,
+            "plies" => adj.plies = positive("-adjudicate plies", &v)?,
+            _ => return Err(format!("-adjudicate: unknown key '{k}'")),
+        }
+    }
+    if adj.material == 0 {
+        return Err("-adjudicate: needs material=M".into());
+    }
+    Ok(adj)
+}
+
+/// `-draw movenumber=N movecount=M score=S`.
+fn draw_arg(words: &[String]) -> Result<DrawAdjudication, String> {
+    let (mut number, mut count, mut score) = (0, None, None);
+    for w in words {
+        let (k, v) = key_value(w, "-draw")?;
+        match k.as_str() {
+            "movenumber" => number = parse_num("-draw movenumber", &v)?,
+            "movecount" => count = Some(positive("-draw movecount", &v)?),
+            "score" => score = Some(non_negative("-draw score", &v)?),
+            _ => return Err(format!("-draw: unknown key '{k}'")),
+        }
+    }
+    let (Some(move_count), Some(score)) = (count, score) else {
+        return Err("-draw: needs movecount=M score=S [movenumber=N]".into());
+    };
+    Ok(DrawAdjudication {
+        move_number: number,
+        move_count,
+        score,
+    })
+}
+
+/// `-resign movecount=M score=S [twosided=true]`.
+fn resign_arg(words: &[String]) -> Result<ResignAdjudication, String> {
+    let (mut count, mut score, mut two_sided) = (None, None, false);
+    for w in words {
+        let (k, v) = key_value(w, "-resign")?;
+        match k.as_str() {
+            "movecount" => count = Some(positive("-resign movecount", &v)?),
+            "score" => score = Some(non_negative("-resign score", &v)?),
+            "twosided" => {
+                two_sided = match v.as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(format!("-resign: twosided={v}: true or false")),
+                }
+            }
+            _ => return Err(format!("-resign: unknown key '{k}'")),
+        }
+    }
+    let (Some(move_count), Some(score)) = (count, score) else {
+        return Err("-resign: needs movecount=M score=S [twosided=true]".into());
+    };
+    Ok(ResignAdjudication {
+        move_count,
+        score,
+        two_sided,
+    })
 }
 
 fn is_number(s: &str) -> bool {
@@ -926,6 +1034,10 @@ mod tests {
         assert_eq!(c.maxmoves, Some(100));
         assert_eq!(c.variant.name(), "ataxx", "the default game");
         assert_eq!((c.event.as_str(), c.site.as_str()), ("tournament", "?"));
+    }
+
+    #[test]
+    fn event_site_draw_resign_and_srand() {
         let c = parse(
             &[
                 "-engine",

@@ -180,16 +180,25 @@ fn events_bring_the_view_and_the_log_as_they_change() {
             return data.trim().to_string();
         }
     };
-    assert_eq!(next_event(), "{\"view\":null,\"log\":[]}");
+    assert_eq!(next_event(), "{\"view\":null,\"thinking\":null,\"log\":[]}");
     f.hub.set_view("{\"x\":1}".into());
-    assert_eq!(next_event(), "{\"view\":{\"x\":1},\"log\":[]}");
+    assert_eq!(
+        next_event(),
+        "{\"view\":{\"x\":1},\"thinking\":null,\"log\":[]}"
+    );
+    // The AI's search report comes as it changes.
+    f.hub.set_thinking("{\"depth\":3}".into());
+    assert_eq!(
+        next_event(),
+        "{\"view\":{\"x\":1},\"thinking\":{\"depth\":3},\"log\":[]}"
+    );
     let mut out = Tee::new(Vec::new(), f.hub.clone(), Kind::Out);
     out.write_all(b"red: ").unwrap();
     out.flush().unwrap(); // a prompt: not in the log
     out.write_all(b"Red moves a7-b6.\nprompt: ").unwrap();
     assert_eq!(
         next_event(),
-        "{\"view\":{\"x\":1},\"log\":[[0,\"o\",\"Red moves a7-b6.\"]]}"
+        "{\"view\":{\"x\":1},\"thinking\":{\"depth\":3},\"log\":[[0,\"o\",\"Red moves a7-b6.\"]]}"
     );
     assert_eq!(out.inner, b"red: Red moves a7-b6.\nprompt: ");
 }

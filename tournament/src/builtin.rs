@@ -5,29 +5,9 @@
 //! the game id, so a game replays identically whichever worker plays it and whether or
 //! not the run was resumed.
 
-use crate::player::{Answer, Fault, GameStart, MoveRequest, Player, Reply};
+use crate::player::{Answer, BuiltinKind, Fault, GameStart, MoveRequest, Player, Reply};
 use engine::game::{Game, Outcome};
 use engine::rng::SplitMix64;
-
-/// Which built-in player.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BuiltinKind {
-    /// A uniformly random legal move.
-    Random,
-    /// The move with the best static evaluation one ply ahead (random among ties).
-    Greedy,
-}
-
-impl BuiltinKind {
-    /// Parses `random` / `greedy`.
-    pub fn parse(s: &str) -> Option<BuiltinKind> {
-        match s {
-            "random" => Some(BuiltinKind::Random),
-            "greedy" => Some(BuiltinKind::Greedy),
-            _ => None,
-        }
-    }
-}
 
 /// A built-in player.
 pub struct Builtin {

@@ -9,14 +9,20 @@
 //!
 //! Layout, from the bottom up:
 //! - [`engine_process`]: a child process with a reader thread and hard read deadlines.
-//! - [`player`]: what the referee asks of a player; [`uci_client`], [`text_client`],
+//! - [`player`]: what the referee asks of a player, and what an engine is
+//!   ([`player::EngineSpec`]); [`uci_client`], [`text_client`],
 //!   [`nboard_client`], [`gtp_client`] (the Othello engines' protocols, sharing
 //!   [`othello`]) and [`builtin`] implement it.
+//! - [`spec`]: an engine from its `key=value` words (for the command line and the
+//!   compliance checker).
 //! - [`schedule`], [`openings`]: the deterministic list of games (ids are stable, so a
 //!   run can be resumed) and the openings they use.
 //! - [`referee`]: plays one game, checking every move with our own rules.
 //! - [`results`], [`pgn`]: JSON-lines results (append + flush per game) and PGN.
-//! - [`stats`]: Elo (trinomial and pentanomial), nElo, LOS, GSPRT.
+//! - [`stats`]: Elo (trinomial and pentanomial), nElo, LOS, GSPRT; [`tally`]: the
+//!   running count of a run's games and its LLR.
+//! - [`config`]: what a run is asked to do (`Config`, `-shard`'s `ShardSpec`) and how it
+//!   fails (`RunError`).
 //! - [`runner`]: workers, progress, resume, SPRT stopping.
 //! - [`shard`], [`merge`]: one run spread over machines (`-shard I/N`) and put back
 //!   together (`tournament merge`).
@@ -27,6 +33,7 @@
 pub mod builtin;
 pub mod cli;
 pub mod compliance;
+pub mod config;
 pub mod engine_process;
 pub mod gtp_client;
 pub mod merge;
@@ -40,7 +47,9 @@ pub mod results;
 pub mod runner;
 pub mod schedule;
 pub mod shard;
+pub mod spec;
 pub mod stats;
+pub mod tally;
 pub mod text_client;
 pub mod uci_client;
 
@@ -48,10 +57,10 @@ use engine::protocol::text::TextDialect;
 use engine::variant::{Playable, VariantVisitor};
 
 /// Runs the configured tournament for the game chosen at run time.
-struct Run<'a>(&'a runner::Config);
+struct Run<'a>(&'a config::Config);
 
 impl VariantVisitor for Run<'_> {
-    type Output = Result<i32, runner::RunError>;
+    type Output = Result<i32, config::RunError>;
 
     fn visit<D: Playable>(self) -> Self::Output {
         runner::run::<<D as TextDialect>::Game, D>(self.0)
@@ -91,11 +100,11 @@ pub fn main_with_args(args: &[String]) -> i32 {
         .visit(Run(&cfg))
     {
         Ok(code) => code,
-        Err(runner::RunError::Usage(e)) => {
+        Err(config::RunError::Usage(e)) => {
             eprintln!("tournament: {e}");
             2
         }
-        Err(runner::RunError::Runtime(e)) => {
+        Err(config::RunError::Runtime(e)) => {
             eprintln!("tournament: {e}");
             1
         }

@@ -17,9 +17,10 @@
 use crate::cli;
 use crate::pgn;
 use crate::results::GameRecord;
-use crate::runner::{self, Tally};
+use crate::runner;
 use crate::shard::{RunInfo, RunTag};
 use crate::stats::{self, SprtDecision};
+use crate::tally::Tally;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};

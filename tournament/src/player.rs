@@ -2,7 +2,6 @@
 //! protocol, or a built-in player. Faults are values, never panics, so one bad engine
 //! costs one game.
 
-use crate::builtin::BuiltinKind;
 use crate::engine_process::{Launch, ReadError};
 use crate::results::{Ending, Score};
 use engine::game::{Game, Notation, Opening, Side};
@@ -49,6 +48,26 @@ impl Proto {
             Proto::Uai
         } else {
             Proto::Ugi
+        }
+    }
+}
+
+/// Which built-in player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuiltinKind {
+    /// A uniformly random legal move.
+    Random,
+    /// The move with the best static evaluation one ply ahead (random among ties).
+    Greedy,
+}
+
+impl BuiltinKind {
+    /// Parses `random` / `greedy`.
+    pub fn parse(s: &str) -> Option<BuiltinKind> {
+        match s {
+            "random" => Some(BuiltinKind::Random),
+            "greedy" => Some(BuiltinKind::Greedy),
+            _ => None,
         }
     }
 }

@@ -4,24 +4,23 @@
 //! and stops early when the SPRT decides.
 
 use crate::builtin::Builtin;
+use crate::config::{Config, RunError};
 use crate::engine_process::{self, Launch, LogTag, TrafficLog};
 use crate::gtp_client::GtpClient;
 use crate::nboard_client::NboardClient;
-use crate::openings::{Book, OpeningsSpec};
-use crate::pgn::{PgnOut, PgnStyle, PgnWriter};
+use crate::openings::Book;
+use crate::pgn::{PgnStyle, PgnWriter};
 use crate::player::{EngineKind, EngineSpec, Fault, GameStart, Player, Proto};
-use crate::referee::{self, Adjudication, DrawAdjudication, Match, Played, ResignAdjudication};
-use crate::results::{self, Ending, GameRecord, ResultsWriter};
-use crate::schedule::{self, GameSpec, OpeningPolicy, TournamentKind};
-use crate::stats::{self, Penta, SprtDecision, SprtModel, SprtSpec, Wdl};
+use crate::referee::{self, Match, Played};
+use crate::results::{self, GameRecord, ResultsWriter};
+use crate::schedule::{self, GameSpec, OpeningPolicy};
+use crate::stats::{self, SprtDecision, SprtModel};
+use crate::tally::Tally;
 use crate::text_client::TextClient;
 use crate::uci_client::UciClient;
 use engine::game::{GameIo, RuleSet};
 use engine::protocol::text::TextProtocol;
 use engine::protocol::uci::Dialect;
-use engine::variant::Variant;
-use std::collections::{BTreeMap, HashMap};
-use std::hash::{Hash, Hasher};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
@@ -45,223 +44,6 @@ fn interrupts() -> crossbeam_channel::Receiver<()> {
     })
     .clone()
     .unwrap_or_else(crossbeam_channel::never)
-}
-
-/// A complete run configuration.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Config {
-    /// The game played (`-variant`).
-    pub variant: Variant,
-    /// The engines, in command-line order.
-    pub engines: Vec<EngineSpec>,
-    /// Round robin or gauntlet.
-    pub tournament: TournamentKind,
-    /// Games per encounter (per pair per round).
-    pub games: u32,
-    /// Rounds.
-    pub rounds: u32,
-    /// Play each opening twice with colours swapped.
-    pub repeat: bool,
-    /// Games played at once.
-    pub concurrency: usize,
-    /// Openings (`None`: the start position).
-    pub openings: Option<OpeningsSpec>,
-    /// Sequential probability ratio test.
-    pub sprt: Option<SprtSpec>,
-    /// PGN output.
-    pub pgnout: Option<PgnOut>,
-    /// The PGN `Event` tag.
-    pub event: String,
-    /// The PGN `Site` tag.
-    pub site: String,
-    /// JSON-lines results file.
-    pub results: Option<PathBuf>,
-    /// Continue from the results file.
-    pub resume: bool,
-    /// Draw after this many full moves.
-    pub maxmoves: Option<u32>,
-    /// Restart crashed engines instead of stopping the run.
-    pub recover: bool,
-    /// Seed for openings order, built-in players and text engines.
-    pub seed: u64,
-    /// Play only one shard of the schedule (`-shard I/N`; see [`crate::shard`]).
-    pub shard: Option<crate::shard::ShardSpec>,
-    /// Material adjudication.
-    pub adjudicate: Option<Adjudication>,
-    /// Score-based draw adjudication (`-draw`).
-    pub draw: Option<DrawAdjudication>,
-    /// Score-based resign adjudication (`-resign`).
-    pub resign: Option<ResignAdjudication>,
-    /// Engine traffic log file (`-log file=F`).
-    pub log: Option<PathBuf>,
-    /// Engine traffic to stderr (`-debug`).
-    pub debug: bool,
-    /// Print the report every this many games (0: only at the end).
-    pub rating_interval: u64,
-    /// End with the summary (`-report`).
-    pub report: bool,
-    /// Show the pentanomial line (fastchess's `-report penta=false` hides it).
-    pub penta: bool,
-    /// The rules that judge the games (`-rules`), by the game's name for them
-    /// ([`engine::game::RuleSet::name`], as [`Variant::rules_named`] gives it: `engine`,
-    /// `text`, `2008`); `None`: those the engines play by, which must then be one set.
-    /// Text engines speak the dialect that plays by these rules
-    /// ([`Variant::dialect_for`]).
-    pub rules: Option<String>,
-    /// Run the quick part of `tournament compliance` on every engine before the first
-    /// game (`-check`), refusing the run at the first failing step.
-    pub check: bool,
-}
-
-/// Why a run could not be carried out.
-#[derive(Debug, PartialEq, Eq)]
-pub enum RunError {
-    /// A problem with what the user asked for (exit status 2).
-    Usage(String),
-    /// A problem while running (exit status 1).
-    Runtime(String),
-}
-
-/// Per engine pair (a < b), from a's point of view.
-#[derive(Clone, Debug, Default)]
-struct PairTally {
-    wdl: Wdl,
-    penta: Penta,
-    /// First finished game of each colour-swapped pair: a's score in it.
-    open_pairs: HashMap<u64, f64>,
-}
-
-/// Everything the statistics are computed from.
-#[derive(Clone, Debug)]
-pub struct Tally {
-    names: Vec<String>,
-    per_engine: Vec<Wdl>,
-    pairs: HashMap<(usize, usize), PairTally>,
-    /// Games per ending, and per culprit (the engine that lost by its fault; "" for
-    /// endings by the rules and adjudications).
-    endings: BTreeMap<Ending, BTreeMap<String, u64>>,
-    /// Games counted.
-    pub games: u64,
-    /// Each counted game's players, start and moves, hashed: games that replay an
-    /// earlier one move for move count once here.
-    distinct: std::collections::HashSet<u64>,
-}
-
-impl Tally {
-    /// An empty tally for these engines.
-    pub fn new(names: Vec<String>) -> Tally {
-        Tally {
-            per_engine: vec![Wdl::default(); names.len()],
-            names,
-            pairs: HashMap::new(),
-            endings: BTreeMap::new(),
-            games: 0,
-            distinct: std::collections::HashSet::new(),
-        }
-    }
-
-    fn index(&self, name: &str) -> Option<usize> {
-        self.names.iter().position(|n| n == name)
-    }
-
-    /// Counts one game (records whose players are unknown are ignored).
-    pub fn add(&mut self, rec: &GameRecord) {
-        let (Some(f), Some(s)) = (self.index(&rec.players[0]), self.index(&rec.players[1])) else {
-            return;
-        };
-        let first_score = rec.result.first_score();
-        self.per_engine[f].add(first_score);
-        self.per_engine[s].add(1.0 - first_score);
-        let (a, b, a_score) = if f < s {
-            (f, s, first_score)
-        } else {
-            (s, f, 1.0 - first_score)
-        };
-        let t = self.pairs.entry((a, b)).or_default();
-        t.wdl.add(a_score);
-        if let Some(key) = rec.pair_key {
-            if let Some(other) = t.open_pairs.remove(&key) {
-                t.penta.add(other + a_score);
-            } else {
-                t.open_pairs.insert(key, a_score);
-            }
-        }
-        let culprit = rec.culprit().unwrap_or_default().to_string();
-        *self
-            .endings
-            .entry(rec.ending())
-            .or_default()
-            .entry(culprit)
-            .or_default() += 1;
-        self.games += 1;
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        (&rec.players, &rec.fen, &rec.moves).hash(&mut h);
-        self.distinct.insert(h.finish());
-    }
-
-    /// `Distinct games: 320 of 400 (80 replay an earlier game move for move)`, or
-    /// `None` when every game counted differs from the others.
-    pub fn distinct_line(&self) -> Option<String> {
-        let distinct = self.distinct.len() as u64;
-        (distinct < self.games).then(|| {
-            format!(
-                "Distinct games: {distinct} of {} ({} replay an earlier game move for move)",
-                self.games,
-                self.games - distinct
-            )
-        })
-    }
-
-    /// `Endings other than by the rules: 2 time forfeit (fake 2), 1 adjudication`, or
-    /// `None` when every game counted ended on the board. With `all`, every ending:
-    /// `Endings: 17 rules, 2 time forfeit (fake 2), 1 adjudication`.
-    pub fn endings_line(&self, all: bool) -> Option<String> {
-        let parts: Vec<String> = self
-            .endings
-            .iter()
-            .filter(|(ending, _)| all || **ending != Ending::Rules)
-            .map(|(ending, culprits)| {
-                let total: u64 = culprits.values().sum();
-                let named: Vec<String> = culprits
-                    .iter()
-                    .filter(|(name, _)| !name.is_empty())
-                    .map(|(name, n)| format!("{name} {n}"))
-                    .collect();
-                if named.is_empty() {
-                    format!("{total} {}", ending.as_str())
-                } else {
-                    format!("{total} {} ({})", ending.as_str(), named.join(", "))
-                }
-            })
-            .collect();
-        if parts.is_empty() {
-            return None;
-        }
-        let head = if all {
-            "Endings"
-        } else {
-            "Endings other than by the rules"
-        };
-        Some(format!("{head}: {}", parts.join(", ")))
-    }
-
-    /// The results of engine `a` against engine `b` (`a < b`).
-    pub fn pair(&self, a: usize, b: usize) -> (Wdl, Penta) {
-        self.pairs
-            .get(&(a, b))
-            .map(|t| (t.wdl, t.penta))
-            .unwrap_or_default()
-    }
-
-    /// The LLR of engine 0 against engine 1 (pentanomial when pairs exist).
-    pub fn llr(&self, spec: &SprtSpec) -> f64 {
-        let (wdl, penta) = self.pair(0, 1);
-        if penta.pairs() > 0 {
-            stats::llr(&penta.distribution(), 2.0, spec)
-        } else {
-            stats::llr(&wdl.distribution(), 1.0, spec)
-        }
-    }
 }
 
 /// A player for `spec`, run by worker `worker` (0: the check before the run), its
@@ -353,7 +135,7 @@ fn rank_table(cfg: &Config, tally: &Tally) -> String {
     let mut out = String::new();
     let mut rows: Vec<(usize, f64)> = (0..n)
         .map(|i| {
-            let w = tally.per_engine[i];
+            let w = tally.engine(i);
             let s = if w.games() > 0 {
                 w.points() / w.games() as f64
             } else {
@@ -368,7 +150,7 @@ fn rank_table(cfg: &Config, tally: &Tally) -> String {
         "Rank", "Name", "Elo", "+/-", "Games", "Score", "W", "L", "D"
     ));
     for (rank, (i, s)) in rows.iter().enumerate() {
-        let w = tally.per_engine[*i];
+        let w = tally.engine(*i);
         let (e, err) = stats::trinomial(&w)
             .map(|e| (stats::fmt_elo(e.elo), stats::fmt_elo_error(e.elo_error)))
             .unwrap_or_else(|| ("-".into(), "-".into()));

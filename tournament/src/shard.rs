@@ -26,118 +26,18 @@
 //!   would never be written. Without `dir=` a shard plays its whole share: a shard's
 //!   own games are a sample of the run, not the run, so its own LLR decides nothing.
 
+/// The public path of [`crate::config::INDEX_VARS`], the variables `-shard auto/N` reads.
+pub use crate::config::INDEX_VARS;
+use crate::config::{Config, RunError};
 use crate::results::GameRecord;
-use crate::runner::{Config, RunError, Tally};
 use crate::schedule::GameSpec;
 use crate::stats::{self, Penta, SprtDecision, SprtSpec, Wdl};
+use crate::tally::Tally;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-/// The variables `-shard auto/N` takes the shard index from, in this order; the first
-/// one set counts. `TOURNAMENT_SHARD` is ours (HTCondor: `environment =
-/// "TOURNAMENT_SHARD=$(Process)"`); the others are set by Slurm job arrays, Kubernetes
-/// Indexed Jobs, AWS Batch and Google Batch array jobs.
-pub const INDEX_VARS: [&str; 5] = [
-    "TOURNAMENT_SHARD",
-    "SLURM_ARRAY_TASK_ID",
-    "JOB_COMPLETION_INDEX",
-    "AWS_BATCH_JOB_ARRAY_INDEX",
-    "BATCH_TASK_INDEX",
-];
-
-/// `-shard I/N [dir=DIR] [poll=SECONDS]`, as given.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ShardSpec {
-    /// I; `None` for `auto` (read from [`INDEX_VARS`] when the run starts).
-    pub index: Option<u64>,
-    /// N.
-    pub count: u64,
-    /// The directory the shards share, for the SPRT's early stop.
-    pub dir: Option<PathBuf>,
-    /// Least time between two looks at the other shards' counts, in ms.
-    pub poll_ms: u64,
-}
-
-impl ShardSpec {
-    /// Parses the words of `-shard`.
-    pub fn parse(words: &[String]) -> Result<ShardSpec, String> {
-        let usage = "-shard: expected I/N or auto/N [dir=DIR] [poll=SECONDS]";
-        let Some((first, rest)) = words.split_first() else {
-            return Err(usage.into());
-        };
-        let (i, n) = first.split_once('/').ok_or(usage)?;
-        let count: u64 = n
-            .parse()
-            .ok()
-            .filter(|&n| n >= 1)
-            .ok_or_else(|| format!("-shard: N in '{first}' must be a positive number"))?;
-        let index = if i == "auto" {
-            None
-        } else {
-            let i: u64 = i
-                .parse()
-                .map_err(|_| format!("-shard: I in '{first}' must be a number or auto"))?;
-            Some(check_index(i, count, "-shard")?)
-        };
-        let mut spec = ShardSpec {
-            index,
-            count,
-            dir: None,
-            poll_ms: 1000,
-        };
-        for w in rest {
-            match w.split_once('=') {
-                Some(("dir", d)) if !d.is_empty() => spec.dir = Some(PathBuf::from(d)),
-                Some(("poll", s)) => {
-                    let secs: f64 = s
-                        .parse()
-                        .ok()
-                        .filter(|s: &f64| s.is_finite() && (0.0..=86_400.0).contains(s))
-                        .ok_or_else(|| format!("-shard: poll={s}: seconds from 0 to 86400"))?;
-                    spec.poll_ms = (secs * 1000.0).round() as u64;
-                }
-                _ => return Err(format!("-shard: unexpected '{w}' ({usage})")),
-            }
-        }
-        Ok(spec)
-    }
-
-    /// The shard index: I, or for `auto` the first of [`INDEX_VARS`] that `env` has.
-    pub fn resolve(&self, env: impl Fn(&str) -> Option<String>) -> Result<u64, String> {
-        if let Some(i) = self.index {
-            return Ok(i);
-        }
-        let Some((var, value)) = INDEX_VARS
-            .iter()
-            .find_map(|&v| env(v).map(|value| (v, value)))
-        else {
-            return Err(format!(
-                "-shard auto/{}: none of {} is set",
-                self.count,
-                INDEX_VARS.join(", ")
-            ));
-        };
-        let i: u64 = value.trim().parse().map_err(|_| {
-            format!("-shard auto: {var}='{value}' is not a shard index (0, 1, ...)")
-        })?;
-        check_index(i, self.count, &format!("-shard auto: {var}"))
-    }
-}
-
-fn check_index(i: u64, n: u64, what: &str) -> Result<u64, String> {
-    if i < n {
-        Ok(i)
-    } else {
-        Err(format!(
-            "{what}: shard {i} of {n} does not exist (shards are numbered 0 to {}; a Slurm array is --array=0-{})",
-            n - 1,
-            n - 1
-        ))
-    }
-}
 
 /// The checks and implications of `-shard` on the whole command line: a shard needs
 /// its results file (the merge reads it), and always resumes it, so a scheduler's
@@ -574,64 +474,6 @@ mod tests {
 
     fn words(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
-    }
-
-    #[test]
-    fn parse_and_resolve() {
-        let s = ShardSpec::parse(&words("3/16 dir=/shared/run poll=0.5")).unwrap();
-        assert_eq!(
-            s,
-            ShardSpec {
-                index: Some(3),
-                count: 16,
-                dir: Some(PathBuf::from("/shared/run")),
-                poll_ms: 500
-            }
-        );
-        assert_eq!(s.resolve(|_| None), Ok(3));
-        let auto = ShardSpec::parse(&words("auto/4")).unwrap();
-        assert_eq!((auto.index, &auto.dir, auto.poll_ms), (None, &None, 1000));
-        let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |v: &str| {
-                pairs
-                    .iter()
-                    .find(|(k, _)| *k == v)
-                    .map(|(_, x)| x.to_string())
-            }
-        };
-        assert_eq!(auto.resolve(env(&[("SLURM_ARRAY_TASK_ID", "2")])), Ok(2));
-        assert_eq!(auto.resolve(env(&[("JOB_COMPLETION_INDEX", "0")])), Ok(0));
-        assert_eq!(
-            auto.resolve(env(&[
-                ("SLURM_ARRAY_TASK_ID", "2"),
-                ("TOURNAMENT_SHARD", "1")
-            ])),
-            Ok(1),
-            "ours first"
-        );
-        for bad in [
-            env(&[]),
-            env(&[("SLURM_ARRAY_TASK_ID", "4")]),
-            env(&[("SLURM_ARRAY_TASK_ID", "x")]),
-        ] {
-            assert!(auto.resolve(bad).is_err());
-        }
-        for bad in [
-            "",
-            "3",
-            "4/4",
-            "-1/4",
-            "0/0",
-            "a/4",
-            "1/x",
-            "0/2 dir=",
-            "0/2 poll=-1",
-            "0/2 poll=x",
-            "0/2 foo",
-            "0/2 x=1",
-        ] {
-            assert!(ShardSpec::parse(&words(bad)).is_err(), "{bad}");
-        }
     }
 
     #[test]

@@ -718,7 +718,7 @@ pub fn main(args: &[String]) -> i32 {
     if words.is_empty() {
         return usage("no engine: give -engine's keys, e.g. cmd=./engine proto=ugi".into());
     }
-    let spec = match crate::cli::engine_spec(&words) {
+    let spec = match crate::spec::engine_spec(&words) {
         Ok(spec) => spec,
         Err(e) => return usage(e),
     };

@@ -292,6 +292,36 @@ struct Counts {
     penta: [u64; 5],
 }
 
+impl Counts {
+    /// A shard's counts from its own tally.
+    fn of(tally: &Tally, run: String, shard: u64, shards: u64) -> Counts {
+        let (wdl, penta) = tally.pair(0, 1);
+        Counts {
+            run,
+            shard,
+            shards,
+            games: tally.games,
+            wdl: [wdl.w, wdl.l, wdl.d],
+            penta: penta.0,
+        }
+    }
+
+    /// Several shards' counts summed: engine 1's results and the games.
+    fn sum(all: &[Counts]) -> (Wdl, Penta, u64) {
+        let (mut wdl, mut penta, mut games) = (Wdl::default(), Penta::default(), 0);
+        for c in all {
+            wdl.w += c.wdl[0];
+            wdl.l += c.wdl[1];
+            wdl.d += c.wdl[2];
+            for (p, n) in penta.0.iter_mut().zip(c.penta) {
+                *p += n;
+            }
+            games += c.games;
+        }
+        (wdl, penta, games)
+    }
+}
+
 /// The decision file.
 #[derive(Serialize, Deserialize)]
 struct Decision {
@@ -315,15 +345,7 @@ impl Shard {
         if state.decided {
             return true;
         }
-        let (wdl, penta) = tally.pair(0, 1);
-        let mine = Counts {
-            run: self.run.clone(),
-            shard: self.index,
-            shards: self.count,
-            games: tally.games,
-            wdl: [wdl.w, wdl.l, wdl.d],
-            penta: penta.0,
-        };
+        let mine = Counts::of(tally, self.run.clone(), self.index, self.count);
         let mut result = self.publish_counts(shared, &mine);
         if state.last_poll.is_none_or(|t| t.elapsed() >= shared.poll) {
             state.last_poll = Some(Instant::now());
@@ -378,7 +400,7 @@ impl Shard {
         if decision.exists() {
             return Ok(true);
         }
-        let (mut wdl, mut penta, mut games) = (Wdl::default(), Penta::default(), 0);
+        let mut found = Vec::new();
         for shard in 0..self.count {
             let counts = if shard == self.index {
                 Some(mine.clone())
@@ -389,17 +411,10 @@ impl Shard {
                     .and_then(|t| serde_json::from_str::<Counts>(&t).ok())
                     .filter(|c| c.run == self.run && c.shard == shard && c.shards == self.count)
             };
-            if let Some(c) = counts {
-                wdl.w += c.wdl[0];
-                wdl.l += c.wdl[1];
-                wdl.d += c.wdl[2];
-                for (p, n) in penta.0.iter_mut().zip(c.penta) {
-                    *p += n;
-                }
-                games += c.games;
-            }
+            found.extend(counts);
         }
-        let llr = llr(&wdl, &penta, &shared.sprt);
+        let (wdl, penta, games) = Counts::sum(&found);
+        let llr = stats::match_llr(&wdl, &penta, &shared.sprt);
         let verdict = match stats::sprt_decision(llr, &shared.sprt) {
             SprtDecision::Continue => return Ok(false),
             SprtDecision::H0 => "H0",
@@ -421,16 +436,6 @@ impl Shard {
             self.index
         );
         Ok(true)
-    }
-}
-
-/// The LLR of engine 1 against engine 2, as [`Tally::llr`] computes it: pentanomial
-/// when pairs exist.
-fn llr(wdl: &Wdl, penta: &Penta, spec: &SprtSpec) -> f64 {
-    if penta.pairs() > 0 {
-        stats::llr(&penta.distribution(), 2.0, spec)
-    } else {
-        stats::llr(&wdl.distribution(), 1.0, spec)
     }
 }
 
@@ -474,6 +479,61 @@ mod tests {
 
     fn words(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
+    }
+
+    /// The shards' summed counts give the LLR that the tally of all their games gives
+    /// ([`Tally::llr`]): with colour-swapped pairs (pentanomial) and without
+    /// (trinomial), whole pairs to a shard as the schedule gives them.
+    #[test]
+    fn summed_shard_counts_give_the_tally_s_llr() {
+        let spec = SprtSpec {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: stats::SprtModel::Normalized,
+        };
+        let names = || vec!["a".to_string(), "b".to_string()];
+        // The first engine's results, game by game: 1 win, 0 loss, 2 draw.
+        let games = "1120112021102211012211102011201";
+        for paired in [true, false] {
+            let mut union = Tally::new(names());
+            let mut shards: [Tally; 3] = std::array::from_fn(|_| Tally::new(names()));
+            for (id, r) in games.bytes().enumerate() {
+                let id = id as u64;
+                let swap = paired && id % 2 == 1;
+                let players = if swap { ["b", "a"] } else { ["a", "b"] };
+                let result = match (r, swap) {
+                    (b'1', false) | (b'0', true) => "1-0",
+                    (b'0', false) | (b'1', true) => "0-1",
+                    _ => "1/2-1/2",
+                };
+                let rec: GameRecord = serde_json::from_value(serde_json::json!({
+                    "id": id,
+                    "players": players,
+                    "result": result,
+                    "reason": "board full",
+                    "moves": [],
+                    "pair": if paired { Some(id / 2 * 2) } else { None },
+                }))
+                .unwrap();
+                union.add(&rec);
+                shards[(id / 2 % 3) as usize].add(&rec);
+            }
+            let counts: Vec<Counts> = (0..3)
+                .map(|i| Counts::of(&shards[i], "r".into(), i as u64, 3))
+                .collect();
+            let (wdl, penta, n) = Counts::sum(&counts);
+            assert_eq!(n, union.games);
+            assert_eq!(penta.pairs() > 0, paired);
+            let llr = union.llr(&spec);
+            assert!(llr.is_finite() && llr != 0.0, "{llr}");
+            assert_eq!(
+                stats::match_llr(&wdl, &penta, &spec),
+                llr,
+                "paired: {paired}"
+            );
+        }
     }
 
     #[test]

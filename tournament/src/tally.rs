@@ -146,10 +146,6 @@ impl Tally {
     /// The LLR of engine 0 against engine 1 (pentanomial when pairs exist).
     pub fn llr(&self, spec: &SprtSpec) -> f64 {
         let (wdl, penta) = self.pair(0, 1);
-        if penta.pairs() > 0 {
-            stats::llr(&penta.distribution(), 2.0, spec)
-        } else {
-            stats::llr(&wdl.distribution(), 1.0, spec)
-        }
+        stats::match_llr(&wdl, &penta, spec)
     }
 }

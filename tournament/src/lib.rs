@@ -23,7 +23,8 @@
 //!   running count of a run's games and its LLR.
 //! - [`config`]: what a run is asked to do (`Config`, `-shard`'s `ShardSpec`) and how it
 //!   fails (`RunError`).
-//! - [`runner`]: workers, progress, resume, SPRT stopping.
+//! - [`runner`]: workers, resume, SPRT stopping; [`report`]: the progress line and the
+//!   reports.
 //! - [`shard`], [`merge`]: one run spread over machines (`-shard I/N`) and put back
 //!   together (`tournament merge`).
 //! - [`compliance`]: `tournament compliance`, a fixed sequence of protocol steps
@@ -43,6 +44,7 @@ pub mod othello;
 pub mod pgn;
 pub mod player;
 pub mod referee;
+pub mod report;
 pub mod results;
 pub mod runner;
 pub mod schedule;

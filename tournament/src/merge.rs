@@ -4,7 +4,7 @@
 //!
 //! Every line must carry the same run identity; games are taken once by id (a second
 //! record of a game with the same players and result is dropped, one with another is
-//! an error). The report is [`crate::runner::report`] over a [`Tally`] of the union, for
+//! an error). The report is [`crate::report::report`] over a [`Tally`] of the union, for
 //! a configuration with the run's engines (from the lines, in command-line order) and
 //! the merge's `-report`/`-sprt` words, parsed by the run's own command line parser.
 //!
@@ -16,8 +16,8 @@
 
 use crate::cli;
 use crate::pgn;
+use crate::report;
 use crate::results::GameRecord;
-use crate::runner;
 use crate::shard::{RunInfo, RunTag};
 use crate::stats::{self, SprtDecision};
 use crate::tally::Tally;
@@ -182,7 +182,7 @@ fn merge(args: &[String]) -> Result<(), Failure> {
         write_pgn(out, &m.pgns, &union).map_err(|e| Failure(1, e))?;
     }
     let mut stdout = std::io::stdout().lock();
-    let _ = write!(stdout, "{}", runner::report(&cfg, &tally));
+    let _ = write!(stdout, "{}", report::report(&cfg, &tally));
     if cfg.report {
         let decided = cfg.sprt.as_ref().is_some_and(|spec| {
             stats::sprt_decision(tally.llr(spec), spec) != SprtDecision::Continue

@@ -12,16 +12,17 @@ use crate::openings::Book;
 use crate::pgn::{PgnStyle, PgnWriter};
 use crate::player::{EngineKind, EngineSpec, Fault, GameStart, Player, Proto};
 use crate::referee::{self, Match, Played};
+use crate::report;
 use crate::results::{self, GameRecord, ResultsWriter};
 use crate::schedule::{self, GameSpec, OpeningPolicy};
-use crate::stats::{self, SprtDecision, SprtModel};
+use crate::stats::{self, SprtDecision};
 use crate::tally::Tally;
 use crate::text_client::TextClient;
 use crate::uci_client::UciClient;
 use engine::game::{GameIo, RuleSet};
 use engine::protocol::text::TextProtocol;
 use engine::protocol::uci::Dialect;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -87,192 +88,6 @@ fn make_player<'a, G: GameIo, D: TextProtocol<Game = G> + 'a>(
     }
 }
 
-/// The finished game for the progress line: `game 3: a - b 0-1, a time forfeit (160 ms)`.
-fn game_summary(rec: &GameRecord) -> String {
-    format!(
-        "game {}: {} - {} {}, {}",
-        rec.id + 1,
-        rec.players[0],
-        rec.players[1],
-        rec.result.as_str(),
-        rec.reason
-    )
-}
-
-/// The progress line: games done, score, Elo and LLR, and the game just finished with
-/// its end reason.
-fn progress_line(cfg: &Config, tally: &Tally, total: usize, last: &GameRecord) -> String {
-    let mut s = format!("[{}/{}]", tally.games, total);
-    if cfg.engines.len() == 2 {
-        let (wdl, _) = tally.pair(0, 1);
-        s.push_str(&format!(
-            " {} vs {}: {} - {} - {}",
-            cfg.engines[0].name, cfg.engines[1].name, wdl.w, wdl.l, wdl.d
-        ));
-        if let Some(e) = stats::trinomial(&wdl) {
-            s.push_str(&format!(
-                " [{:.3}] Elo {} ± {}",
-                e.score,
-                stats::fmt_elo(e.elo),
-                stats::fmt_elo_error(e.elo_error)
-            ));
-        }
-        if let Some(spec) = &cfg.sprt {
-            let (lo, hi) = stats::sprt_bounds(spec);
-            s.push_str(&format!(" LLR {:.2} ({lo:.2}, {hi:.2})", tally.llr(spec)));
-        }
-        s.push_str(" | ");
-    } else {
-        s.push(' ');
-    }
-    s.push_str(&game_summary(last));
-    s
-}
-
-/// The table of every engine: rank, Elo against the field, games, score, W/L/D.
-fn rank_table(cfg: &Config, tally: &Tally) -> String {
-    let n = cfg.engines.len();
-    let mut out = String::new();
-    let mut rows: Vec<(usize, f64)> = (0..n)
-        .map(|i| {
-            let w = tally.engine(i);
-            let s = if w.games() > 0 {
-                w.points() / w.games() as f64
-            } else {
-                0.0
-            };
-            (i, s)
-        })
-        .collect();
-    rows.sort_by(|x, y| y.1.total_cmp(&x.1));
-    out.push_str(&format!(
-        "{:<4} {:<20} {:>8} {:>8} {:>7} {:>6} {:>6} {:>6} {:>6}\n",
-        "Rank", "Name", "Elo", "+/-", "Games", "Score", "W", "L", "D"
-    ));
-    for (rank, (i, s)) in rows.iter().enumerate() {
-        let w = tally.engine(*i);
-        let (e, err) = stats::trinomial(&w)
-            .map(|e| (stats::fmt_elo(e.elo), stats::fmt_elo_error(e.elo_error)))
-            .unwrap_or_else(|| ("-".into(), "-".into()));
-        out.push_str(&format!(
-            "{:<4} {:<20} {:>8} {:>8} {:>7} {:>5.1}% {:>6} {:>6} {:>6}\n",
-            rank + 1,
-            cfg.engines[*i].name,
-            e,
-            err,
-            w.games(),
-            s * 100.0,
-            w.w,
-            w.l,
-            w.d
-        ));
-    }
-    out
-}
-
-/// The final report (and the `-ratinginterval` one). With `-report`, the summary:
-/// also the table for two engines, and every ending counted.
-pub fn report(cfg: &Config, tally: &Tally) -> String {
-    let mut out = String::new();
-    let n = cfg.engines.len();
-    let pair_lines = |a: usize, b: usize, out: &mut String| {
-        let (wdl, penta) = tally.pair(a, b);
-        let games = wdl.games();
-        if games == 0 {
-            return;
-        }
-        out.push_str(&format!(
-            "Score of {} vs {}: {} - {} - {}  [{:.3}] {}\n",
-            cfg.engines[a].name,
-            cfg.engines[b].name,
-            wdl.w,
-            wdl.l,
-            wdl.d,
-            wdl.points() / games as f64,
-            games
-        ));
-        if let Some(e) = stats::trinomial(&wdl) {
-            out.push_str(&format!(
-                "Elo difference: {} ± {} (95 %, trinomial), nElo: {} ± {}\n",
-                stats::fmt_elo(e.elo),
-                stats::fmt_elo_error(e.elo_error),
-                stats::fmt_elo(e.nelo),
-                stats::fmt_elo_error(e.nelo_error)
-            ));
-        }
-        if let Some(e) = stats::pentanomial(&penta).filter(|_| cfg.penta) {
-            let p = penta.0;
-            out.push_str(&format!(
-                "Pentanomial [0, 0.5, 1, 1.5, 2]: [{}, {}, {}, {}, {}] ({} pairs): Elo {} ± {}, nElo: {} ± {}\n",
-                p[0],
-                p[1],
-                p[2],
-                p[3],
-                p[4],
-                penta.pairs(),
-                stats::fmt_elo(e.elo),
-                stats::fmt_elo_error(e.elo_error),
-                stats::fmt_elo(e.nelo),
-                stats::fmt_elo_error(e.nelo_error)
-            ));
-        }
-        let los = stats::los(&wdl)
-            .map(|l| format!("{:.2} %", l * 100.0))
-            .unwrap_or_else(|| "n/a".into());
-        out.push_str(&format!(
-            "LOS: {los}, draw ratio: {:.1} %\n",
-            100.0 * wdl.d as f64 / games as f64
-        ));
-    };
-    if n == 2 {
-        pair_lines(0, 1, &mut out);
-        if let Some(spec) = &cfg.sprt {
-            let llr = tally.llr(spec);
-            let (lo, hi) = stats::sprt_bounds(spec);
-            let verdict = match stats::sprt_decision(llr, spec) {
-                SprtDecision::H0 => "H0 accepted",
-                SprtDecision::H1 => "H1 accepted",
-                SprtDecision::Continue => "no decision",
-            };
-            out.push_str(&format!(
-                "SPRT ({}, elo0={} elo1={} alpha={} beta={}): LLR {:.2} ({:.2}, {:.2}) - {verdict}\n",
-                match spec.model {
-                    SprtModel::Normalized => "normalized",
-                    SprtModel::Logistic => "logistic",
-                },
-                spec.elo0,
-                spec.elo1,
-                spec.alpha,
-                spec.beta,
-                llr,
-                lo,
-                hi
-            ));
-        }
-        if cfg.report {
-            out.push('\n');
-            out.push_str(&rank_table(cfg, tally));
-        }
-    } else {
-        out.push_str(&rank_table(cfg, tally));
-        out.push('\n');
-        for a in 0..n {
-            for b in a + 1..n {
-                pair_lines(a, b, &mut out);
-            }
-        }
-    }
-    if let Some(line) = tally.endings_line(cfg.report) {
-        out.push_str(&line);
-        out.push('\n');
-    }
-    if let Some(line) = tally.distinct_line() {
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out
-}
-
 /// Runs a tournament of the game `G`, whose course text language `D` is spoken by
 /// `proto=text` engines. Returns the exit status on success.
 pub fn run<G: GameIo, D: TextProtocol<Game = G>>(cfg: &Config) -> Result<i32, RunError> {
@@ -293,27 +108,16 @@ pub fn run<G: GameIo, D: TextProtocol<Game = G>>(cfg: &Config) -> Result<i32, Ru
         w.set_run(&run_info);
     }
     let ended = play::<G, D>(cfg, &plan, &mut ledger, log.as_ref());
-    let mut stdout = std::io::stdout();
-    let _ = write!(stdout, "{}", report(cfg, &ledger.tally));
-    if cfg.report {
-        let stopped = if ended.interrupted {
-            ", interrupted"
-        } else if ended.fatal.is_some() || ended.write_error.is_some() {
-            ", stopped by a fault"
-        } else if ledger.tally.games < ledger.total as u64 {
-            ", stopped by the SPRT"
-        } else {
-            ""
-        };
-        let _ = writeln!(
-            stdout,
-            "Finished match: {} of {} games{stopped}, {:.1} s",
-            ledger.tally.games,
-            ledger.total,
-            started.elapsed().as_secs_f64()
-        );
-    }
-    let _ = stdout.flush();
+    let stopped = if ended.interrupted {
+        ", interrupted"
+    } else if ended.fatal.is_some() || ended.write_error.is_some() {
+        ", stopped by a fault"
+    } else if ledger.tally.games < ledger.total as u64 {
+        ", stopped by the SPRT"
+    } else {
+        ""
+    };
+    report::print_final(cfg, &ledger.tally, ledger.total, stopped, started.elapsed());
     if let Some(e) = ended.write_error {
         return Err(RunError::Runtime(e));
     }
@@ -834,7 +638,7 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
         })
     };
     let mut ended = Ended::default();
-    let tty = std::io::stderr().is_terminal();
+    let progress = report::Progress::on_stderr();
     let workers = cfg.concurrency.min(ledger.pending.len().max(1));
     let mut queue = std::mem::take(&mut ledger.pending).into_iter();
     let mut stopping = sprt_done(&ledger.tally);
@@ -904,29 +708,17 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
                     }
                 }
             }
-            let line = progress_line(cfg, &ledger.tally, ledger.total, rec);
-            if tty {
-                eprint!("\r{line}\x1b[K");
-            } else {
-                eprintln!("{line}");
-            }
+            progress.game(cfg, &ledger.tally, ledger.total, rec);
             stopping |= sprt_done(&ledger.tally);
             hand_out(&mut feed, stopping, &mut in_flight);
             // After the last game the final report says the same: printed once.
             let last = in_flight == 0;
             let games = ledger.tally.games;
             if cfg.rating_interval > 0 && games.is_multiple_of(cfg.rating_interval) && !last {
-                if tty {
-                    eprintln!();
-                }
-                let mut stdout = std::io::stdout().lock();
-                let _ = write!(stdout, "{}", report(cfg, &ledger.tally));
-                let _ = writeln!(stdout).and_then(|_| stdout.flush());
+                progress.interim_report(cfg, &ledger.tally);
             }
         }
-        if tty {
-            eprintln!();
-        }
+        progress.end();
     });
     // A shard looks at the run's SPRT once more with all its games counted: the poll
     // interval may have kept it from looking since its first game.
@@ -990,49 +782,5 @@ fn worker<G: GameIo, D: TextProtocol<Game = G>>(
     }
     for p in players.iter_mut().flatten() {
         p.shutdown();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn record(id: u64, result: &str) -> GameRecord {
-        serde_json::from_value(serde_json::json!({
-            "id": id,
-            "players": ["greedy", "random"],
-            "result": result,
-            "reason": "board full 30-19",
-            "moves": [],
-        }))
-        .expect("a record")
-    }
-
-    /// The first games of a run (one win and one draw) give a score interval reaching
-    /// 1, whose Elo is infinite: the line said `Elo 190.8 ± +inf`.
-    #[test]
-    fn the_progress_line_never_prints_an_infinite_interval() {
-        let args: Vec<String> = ["-engine", "builtin=greedy", "-engine", "builtin=random"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        let Ok(crate::cli::Command::Run(cfg)) = crate::cli::parse(&args) else {
-            panic!("a run");
-        };
-        let mut tally = Tally::new(vec!["greedy".into(), "random".into()]);
-        let win = record(0, "1-0");
-        tally.add(&win);
-        let line = progress_line(&cfg, &tally, 10, &win);
-        assert!(line.contains("Elo +inf ± n/a"), "{line}");
-        let draw = record(1, "1/2-1/2");
-        tally.add(&draw);
-        let line = progress_line(&cfg, &tally, 10, &draw);
-        assert!(line.contains("Elo 190.8 ± n/a |"), "{line}");
-        assert!(
-            !line.contains("± +inf") && !line.contains("± inf"),
-            "{line}"
-        );
-        let report = report(&cfg, &tally);
-        assert!(!report.contains("± +inf"), "{report}");
     }
 }

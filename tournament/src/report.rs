@@ -1,0 +1,300 @@
+//! What a run tells its user: the progress line after every game (stderr, rewritten in
+//! place on a terminal), the report (`-ratinginterval`'s and the final one, on stdout;
+//! [`tournament merge`](crate::merge) prints the same for merged shards) and the
+//! closing `Finished match` line of `-report`.
+
+use crate::config::Config;
+use crate::results::GameRecord;
+use crate::stats::{self, SprtDecision, SprtModel};
+use crate::tally::Tally;
+use std::io::{IsTerminal, Write};
+use std::time::Duration;
+
+/// The console while games are played: the progress line on stderr, one per game or,
+/// on a terminal, rewritten in place.
+pub struct Progress {
+    tty: bool,
+}
+
+impl Progress {
+    /// Progress on stderr, in place if it is a terminal.
+    pub fn on_stderr() -> Progress {
+        Progress {
+            tty: std::io::stderr().is_terminal(),
+        }
+    }
+
+    /// The progress line after a game is recorded.
+    pub fn game(&self, cfg: &Config, tally: &Tally, total: usize, last: &GameRecord) {
+        let line = progress_line(cfg, tally, total, last);
+        if self.tty {
+            eprint!("\r{line}\x1b[K");
+        } else {
+            eprintln!("{line}");
+        }
+    }
+
+    /// The report every `-ratinginterval` games, followed by a blank line.
+    pub fn interim_report(&self, cfg: &Config, tally: &Tally) {
+        if self.tty {
+            eprintln!();
+        }
+        let mut stdout = std::io::stdout().lock();
+        let _ = write!(stdout, "{}", report(cfg, tally));
+        let _ = writeln!(stdout).and_then(|_| stdout.flush());
+    }
+
+    /// The games are over: a terminal's line is left as it stands.
+    pub fn end(&self) {
+        if self.tty {
+            eprintln!();
+        }
+    }
+}
+
+/// The final report on stdout; with `-report`, then `Finished match: 57 of 200 games,
+/// interrupted, 40.1 s` (`stopped`: how it stopped early, `, interrupted`, or "").
+pub fn print_final(cfg: &Config, tally: &Tally, total: usize, stopped: &str, took: Duration) {
+    let mut stdout = std::io::stdout();
+    let _ = write!(stdout, "{}", report(cfg, tally));
+    if cfg.report {
+        let _ = writeln!(
+            stdout,
+            "Finished match: {} of {} games{stopped}, {:.1} s",
+            tally.games,
+            total,
+            took.as_secs_f64()
+        );
+    }
+    let _ = stdout.flush();
+}
+
+/// The finished game for the progress line: `game 3: a - b 0-1, a time forfeit (160 ms)`.
+fn game_summary(rec: &GameRecord) -> String {
+    format!(
+        "game {}: {} - {} {}, {}",
+        rec.id + 1,
+        rec.players[0],
+        rec.players[1],
+        rec.result.as_str(),
+        rec.reason
+    )
+}
+
+/// The progress line: games done, score, Elo and LLR, and the game just finished with
+/// its end reason.
+fn progress_line(cfg: &Config, tally: &Tally, total: usize, last: &GameRecord) -> String {
+    let mut s = format!("[{}/{}]", tally.games, total);
+    if cfg.engines.len() == 2 {
+        let (wdl, _) = tally.pair(0, 1);
+        s.push_str(&format!(
+            " {} vs {}: {} - {} - {}",
+            cfg.engines[0].name, cfg.engines[1].name, wdl.w, wdl.l, wdl.d
+        ));
+        if let Some(e) = stats::trinomial(&wdl) {
+            s.push_str(&format!(
+                " [{:.3}] Elo {} ± {}",
+                e.score,
+                stats::fmt_elo(e.elo),
+                stats::fmt_elo_error(e.elo_error)
+            ));
+        }
+        if let Some(spec) = &cfg.sprt {
+            let (lo, hi) = stats::sprt_bounds(spec);
+            s.push_str(&format!(" LLR {:.2} ({lo:.2}, {hi:.2})", tally.llr(spec)));
+        }
+        s.push_str(" | ");
+    } else {
+        s.push(' ');
+    }
+    s.push_str(&game_summary(last));
+    s
+}
+
+/// The table of every engine: rank, Elo against the field, games, score, W/L/D.
+fn rank_table(cfg: &Config, tally: &Tally) -> String {
+    let n = cfg.engines.len();
+    let mut out = String::new();
+    let mut rows: Vec<(usize, f64)> = (0..n)
+        .map(|i| {
+            let w = tally.engine(i);
+            let s = if w.games() > 0 {
+                w.points() / w.games() as f64
+            } else {
+                0.0
+            };
+            (i, s)
+        })
+        .collect();
+    rows.sort_by(|x, y| y.1.total_cmp(&x.1));
+    out.push_str(&format!(
+        "{:<4} {:<20} {:>8} {:>8} {:>7} {:>6} {:>6} {:>6} {:>6}\n",
+        "Rank", "Name", "Elo", "+/-", "Games", "Score", "W", "L", "D"
+    ));
+    for (rank, (i, s)) in rows.iter().enumerate() {
+        let w = tally.engine(*i);
+        let (e, err) = stats::trinomial(&w)
+            .map(|e| (stats::fmt_elo(e.elo), stats::fmt_elo_error(e.elo_error)))
+            .unwrap_or_else(|| ("-".into(), "-".into()));
+        out.push_str(&format!(
+            "{:<4} {:<20} {:>8} {:>8} {:>7} {:>5.1}% {:>6} {:>6} {:>6}\n",
+            rank + 1,
+            cfg.engines[*i].name,
+            e,
+            err,
+            w.games(),
+            s * 100.0,
+            w.w,
+            w.l,
+            w.d
+        ));
+    }
+    out
+}
+
+/// The final report (and the `-ratinginterval` one). With `-report`, the summary:
+/// also the table for two engines, and every ending counted.
+pub fn report(cfg: &Config, tally: &Tally) -> String {
+    let mut out = String::new();
+    let n = cfg.engines.len();
+    let pair_lines = |a: usize, b: usize, out: &mut String| {
+        let (wdl, penta) = tally.pair(a, b);
+        let games = wdl.games();
+        if games == 0 {
+            return;
+        }
+        out.push_str(&format!(
+            "Score of {} vs {}: {} - {} - {}  [{:.3}] {}\n",
+            cfg.engines[a].name,
+            cfg.engines[b].name,
+            wdl.w,
+            wdl.l,
+            wdl.d,
+            wdl.points() / games as f64,
+            games
+        ));
+        if let Some(e) = stats::trinomial(&wdl) {
+            out.push_str(&format!(
+                "Elo difference: {} ± {} (95 %, trinomial), nElo: {} ± {}\n",
+                stats::fmt_elo(e.elo),
+                stats::fmt_elo_error(e.elo_error),
+                stats::fmt_elo(e.nelo),
+                stats::fmt_elo_error(e.nelo_error)
+            ));
+        }
+        if let Some(e) = stats::pentanomial(&penta).filter(|_| cfg.penta) {
+            let p = penta.0;
+            out.push_str(&format!(
+                "Pentanomial [0, 0.5, 1, 1.5, 2]: [{}, {}, {}, {}, {}] ({} pairs): Elo {} ± {}, nElo: {} ± {}\n",
+                p[0],
+                p[1],
+                p[2],
+                p[3],
+                p[4],
+                penta.pairs(),
+                stats::fmt_elo(e.elo),
+                stats::fmt_elo_error(e.elo_error),
+                stats::fmt_elo(e.nelo),
+                stats::fmt_elo_error(e.nelo_error)
+            ));
+        }
+        let los = stats::los(&wdl)
+            .map(|l| format!("{:.2} %", l * 100.0))
+            .unwrap_or_else(|| "n/a".into());
+        out.push_str(&format!(
+            "LOS: {los}, draw ratio: {:.1} %\n",
+            100.0 * wdl.d as f64 / games as f64
+        ));
+    };
+    if n == 2 {
+        pair_lines(0, 1, &mut out);
+        if let Some(spec) = &cfg.sprt {
+            let llr = tally.llr(spec);
+            let (lo, hi) = stats::sprt_bounds(spec);
+            let verdict = match stats::sprt_decision(llr, spec) {
+                SprtDecision::H0 => "H0 accepted",
+                SprtDecision::H1 => "H1 accepted",
+                SprtDecision::Continue => "no decision",
+            };
+            out.push_str(&format!(
+                "SPRT ({}, elo0={} elo1={} alpha={} beta={}): LLR {:.2} ({:.2}, {:.2}) - {verdict}\n",
+                match spec.model {
+                    SprtModel::Normalized => "normalized",
+                    SprtModel::Logistic => "logistic",
+                },
+                spec.elo0,
+                spec.elo1,
+                spec.alpha,
+                spec.beta,
+                llr,
+                lo,
+                hi
+            ));
+        }
+        if cfg.report {
+            out.push('\n');
+            out.push_str(&rank_table(cfg, tally));
+        }
+    } else {
+        out.push_str(&rank_table(cfg, tally));
+        out.push('\n');
+        for a in 0..n {
+            for b in a + 1..n {
+                pair_lines(a, b, &mut out);
+            }
+        }
+    }
+    if let Some(line) = tally.endings_line(cfg.report) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    if let Some(line) = tally.distinct_line() {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(id: u64, result: &str) -> GameRecord {
+        serde_json::from_value(serde_json::json!({
+            "id": id,
+            "players": ["greedy", "random"],
+            "result": result,
+            "reason": "board full 30-19",
+            "moves": [],
+        }))
+        .expect("a record")
+    }
+
+    /// The first games of a run (one win and one draw) give a score interval reaching
+    /// 1, whose Elo is infinite: the line said `Elo 190.8 ± +inf`.
+    #[test]
+    fn the_progress_line_never_prints_an_infinite_interval() {
+        let args: Vec<String> = ["-engine", "builtin=greedy", "-engine", "builtin=random"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let Ok(crate::cli::Command::Run(cfg)) = crate::cli::parse(&args) else {
+            panic!("a run");
+        };
+        let mut tally = Tally::new(vec!["greedy".into(), "random".into()]);
+        let win = record(0, "1-0");
+        tally.add(&win);
+        let line = progress_line(&cfg, &tally, 10, &win);
+        assert!(line.contains("Elo +inf ± n/a"), "{line}");
+        let draw = record(1, "1/2-1/2");
+        tally.add(&draw);
+        let line = progress_line(&cfg, &tally, 10, &draw);
+        assert!(line.contains("Elo 190.8 ± n/a |"), "{line}");
+        assert!(
+            !line.contains("± +inf") && !line.contains("± inf"),
+            "{line}"
+        );
+        let report = report(&cfg, &tally);
+        assert!(!report.contains("± +inf"), "{report}");
+    }
+}

@@ -102,29 +102,31 @@ pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
     }))
 }
 
-/// The last resort of both editions' parsers: one move on its own (`g1-f2`, `-`), or
-/// the error that says what the line is.
+/// The last resort of every Ataxx edition's parser: one move on its own (`g1-f2`, `-`),
+/// or the error that says what the line is, quoted and worded as the line's language
+/// (its [`Spec`], which `w` carries) does it.
 pub fn parse_move_word(w: &Words) -> Result<TextMove, TextError> {
     let first = w.first;
     match (TextMove::parse(first), w.args.first()) {
         (Ok(_), Some(extra)) => Err(TextError::refused(format!(
             "unexpected {} after the move {} (one move a line)",
-            quote_input(extra),
-            quote_input(first)
+            w.spec.quote_input(extra),
+            w.spec.quote_input(first)
         ))),
         (Ok(mv), None) => Ok(mv),
         (Err(_), None) if first.contains('-') => {
             let why = kit::off_board(first.split('-'), |s| parse_square(s).is_ok(), "a1..g7")
                 .unwrap_or_else(|| "a move is two squares joined by -, e.g. a7-b6".into());
-            Err(SPEC.illegal(first, why))
+            Err(w.spec.illegal(first, why))
         }
         (Err(_), None) => Err(match other_notation_hint(first) {
-            Some(hint) => {
-                TextError::refused(format!("unknown command {} ({hint})", quote_input(first)))
-            }
-            None => SPEC.unknown(first),
+            Some(hint) => TextError::refused(format!(
+                "unknown command {} ({hint})",
+                w.spec.quote_input(first)
+            )),
+            None => w.spec.unknown(first),
         }),
-        _ => Err(SPEC.unknown(first)),
+        _ => Err(w.spec.unknown(first)),
     }
 }
 

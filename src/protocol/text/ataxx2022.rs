@@ -18,7 +18,8 @@
 //! masked.
 
 use super::ataxx::{
-    block_squares, dump, from_start, typed_moves, why_illegal, AI_NODES, AI_TIME_CAP,
+    block_squares, dump, from_start, parse_move_word, typed_moves, why_illegal, AI_NODES,
+    AI_TIME_CAP,
 };
 pub use super::kit::TextError;
 use super::kit::{self, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec, Words};
@@ -160,49 +161,6 @@ pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
         }
         _ => Command::Move(parse_move_word(&w)?),
     }))
-}
-
-/// One move on its own (`g1-f2`, `-`), or the error that says what the line is.
-fn parse_move_word(w: &Words) -> Result<TextMove, TextError> {
-    let first = w.first;
-    match (TextMove::parse(first), w.args.first()) {
-        (Ok(_), Some(extra)) => Err(TextError::refused(format!(
-            "unexpected {} after the move {} (one move a line)",
-            quote_input(extra),
-            quote_input(first)
-        ))),
-        (Ok(mv), None) => Ok(mv),
-        (Err(_), None) if first.contains('-') => {
-            let why = kit::off_board(first.split('-'), |s| parse_square(s).is_ok(), "a1..g7")
-                .unwrap_or_else(|| "a move is two squares joined by -, e.g. a7-b6".into());
-            Err(SPEC.illegal(first, why))
-        }
-        (Err(_), None) => Err(match notation_hint(first) {
-            Some(hint) => {
-                TextError::refused(format!("unknown command {} ({hint})", quote_input(first)))
-            }
-            None => SPEC.unknown(first),
-        }),
-        _ => Err(SPEC.unknown(first)),
-    }
-}
-
-/// How to write a move typed in UAI notation (`a7b5`, `b6`, `0000`); `None` for a word
-/// that is nothing like a move.
-fn notation_hint(word: &str) -> Option<String> {
-    if word == "0000" {
-        return Some("a turn is given up with -".into());
-    }
-    let square = |s: &str| parse_square(s).is_ok();
-    match word.len() {
-        2 if square(word) => Some("a move names both squares, e.g. a7-b6".into()),
-        4 if word.is_char_boundary(2) && square(&word[..2]) && square(&word[2..]) => Some(format!(
-            "a move is written {}-{}",
-            word[..2].to_ascii_lowercase(),
-            word[2..].to_ascii_lowercase()
-        )),
-        _ => None,
-    }
 }
 
 /// The line announcing an AI's move: `* Red moves a7-b6.`, or `* Blue moves -.` for a

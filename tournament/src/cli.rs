@@ -80,6 +80,8 @@ engine keys (in -engine, or in -each for every engine):
 options:
   -variant {games}   the game (default {default})
   -tournament round-robin|gauntlet   -games N   -rounds N   -repeat   -concurrency N
+  -noswap   -reverse   (colours: never swapped; the second engine first)
+  -wait MS  (pause between a worker's games)   -scoreinterval N  (score line every N games)
   -openings file=F [format=epd|pgn] [order=sequential|random] [start=N] [plies=N]
             [policy=default|encounter|round] [replays=allow]
   -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=normalized|logistic]
@@ -155,6 +157,10 @@ impl RunDraft {
                 games: 1,
                 rounds: 1,
                 repeat: false,
+                noswap: false,
+                reverse: false,
+                wait_ms: 0,
+                score_interval: 1,
                 concurrency: 1,
                 openings: None,
                 sprt: None,
@@ -197,6 +203,12 @@ impl RunDraft {
             "games" => cfg.games = positive("-games", one("-games", words)?)?,
             "rounds" => cfg.rounds = positive("-rounds", one("-rounds", words)?)?,
             "repeat" => cfg.repeat = repeat_arg(words)?,
+            "noswap" => cfg.noswap = switch("-noswap", words)?,
+            "reverse" => cfg.reverse = switch("-reverse", words)?,
+            "wait" => cfg.wait_ms = parse_num("-wait", one("-wait", words)?)?,
+            "scoreinterval" => {
+                cfg.score_interval = positive("-scoreinterval", one("-scoreinterval", words)?)?
+            }
             "concurrency" => {
                 cfg.concurrency =
                     positive::<u32>("-concurrency", one("-concurrency", words)?)? as usize

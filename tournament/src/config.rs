@@ -28,6 +28,16 @@ pub struct Config {
     pub rounds: u32,
     /// Play each opening twice with colours swapped.
     pub repeat: bool,
+    /// Colours never alternate (`-noswap`): the pair's first engine moves first in
+    /// every game (with [`Config::reverse`], the second).
+    pub noswap: bool,
+    /// The pair's second engine moves first where the first would (`-reverse`).
+    pub reverse: bool,
+    /// Pause of a worker between two of its games, in ms (`-wait`).
+    pub wait_ms: u64,
+    /// Print the progress (score) line every this many games (`-scoreinterval`;
+    /// default 1).
+    pub score_interval: u64,
     /// Games played at once.
     pub concurrency: usize,
     /// Openings (`None`: the start position).

@@ -197,6 +197,9 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
                 stats::fmt_elo(e.nelo),
                 stats::fmt_elo_error(e.nelo_error)
             ));
+        } else if cfg.noswap && cfg.penta {
+            // The games of an opening are not colour-swapped: no pair to count.
+            out.push_str("Pentanomial: none (-noswap: no colour-swapped game pairs)\n");
         }
         let los = stats::los(&wdl)
             .map(|l| format!("{:.2} %", l * 100.0))

@@ -195,7 +195,7 @@ impl<G: GameIo> Plan<G> {
             })
             .map_err(usage)?;
         }
-        let schedule = schedule::build(
+        let schedule = schedule::build_coloured(
             cfg.engines.len(),
             cfg.tournament,
             cfg.rounds,
@@ -204,6 +204,10 @@ impl<G: GameIo> Plan<G> {
             cfg.openings
                 .as_ref()
                 .map_or(OpeningPolicy::Shared, |o| o.policy),
+            schedule::Colours {
+                noswap: cfg.noswap,
+                reverse: cfg.reverse,
+            },
         );
         let replays = replayed_games::<G>(cfg, &schedule, book.len());
         let allowed = cfg.openings.as_ref().is_some_and(|o| o.allow_replays);
@@ -708,12 +712,15 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
                     }
                 }
             }
-            progress.game(cfg, &ledger.tally, ledger.total, rec);
             stopping |= sprt_done(&ledger.tally);
             hand_out(&mut feed, stopping, &mut in_flight);
             // After the last game the final report says the same: printed once.
             let last = in_flight == 0;
             let games = ledger.tally.games;
+            // -scoreinterval: every N games, and always after the last one.
+            if last || games.is_multiple_of(cfg.score_interval.max(1)) {
+                progress.game(cfg, &ledger.tally, ledger.total, rec);
+            }
             if cfg.rating_interval > 0 && games.is_multiple_of(cfg.rating_interval) && !last {
                 progress.interim_report(cfg, &ledger.tally);
             }
@@ -740,7 +747,12 @@ fn worker<G: GameIo, D: TextProtocol<Game = G>>(
 ) {
     let mut players: Vec<Option<Box<dyn Player<G> + '_>>> =
         (0..cfg.engines.len()).map(|_| None).collect();
+    let mut first = true;
     for spec in jobs {
+        // -wait: a pause between two games of this worker.
+        if !std::mem::take(&mut first) && cfg.wait_ms > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(cfg.wait_ms));
+        }
         let [f, s] = spec.players;
         for &e in &[f, s] {
             if players[e].is_none() {

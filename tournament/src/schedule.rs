@@ -75,7 +75,17 @@ pub fn pairs(engines: usize, kind: TournamentKind) -> Vec<(usize, usize)> {
     out
 }
 
-/// The whole schedule: pairs × rounds × games.
+/// How colours are given within an encounter (fastchess's `-noswap` and `-reverse`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Colours {
+    /// Never alternate: every game of an encounter has the same first mover, and
+    /// `-repeat`'s games of an opening are no colour-swapped pair.
+    pub noswap: bool,
+    /// The pair's second engine moves first where the first would.
+    pub reverse: bool,
+}
+
+/// The whole schedule: pairs × rounds × games, colours alternating within an encounter.
 pub fn build(
     engines: usize,
     kind: TournamentKind,
@@ -83,6 +93,29 @@ pub fn build(
     games: u32,
     repeat: bool,
     policy: OpeningPolicy,
+) -> Vec<GameSpec> {
+    build_coloured(
+        engines,
+        kind,
+        rounds,
+        games,
+        repeat,
+        policy,
+        Colours::default(),
+    )
+}
+
+/// The whole schedule, colours given as `colours` says. With `noswap` no game has a
+/// [`GameSpec::pair_key`]: its games are no colour-swapped pairs, so they count for
+/// the trinomial statistics only.
+pub fn build_coloured(
+    engines: usize,
+    kind: TournamentKind,
+    rounds: u32,
+    games: u32,
+    repeat: bool,
+    policy: OpeningPolicy,
+    colours: Colours,
 ) -> Vec<GameSpec> {
     let pairs = pairs(engines, kind);
     // Repetitions per encounter.
@@ -97,7 +130,12 @@ pub fn build(
     for round in 0..rounds {
         for (p, &(a, b)) in pairs.iter().enumerate() {
             for game in 0..games {
-                let players = if game % 2 == 0 { [a, b] } else { [b, a] };
+                let first_moves = colours.noswap || game % 2 == 0;
+                let players = if first_moves != colours.reverse {
+                    [a, b]
+                } else {
+                    [b, a]
+                };
                 let repetition = if repeat { game / 2 } else { game } as u64;
                 let (round_no, pair_no) = (round as u64, p as u64);
                 let opening_slot = match policy {
@@ -108,7 +146,7 @@ pub fn build(
                     OpeningPolicy::Encounter => round_no * npairs + pair_no,
                     OpeningPolicy::Round => round_no,
                 };
-                let pair_key = if repeat && game / 2 * 2 + 1 < games {
+                let pair_key = if repeat && !colours.noswap && game / 2 * 2 + 1 < games {
                     Some(id - (game % 2) as u64)
                 } else {
                     None
@@ -132,6 +170,54 @@ pub fn build(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn noswap_and_reverse_give_the_colours() {
+        let firsts = |noswap, reverse, repeat| {
+            let c = Colours { noswap, reverse };
+            let s = build_coloured(
+                2,
+                TournamentKind::RoundRobin,
+                1,
+                4,
+                repeat,
+                OpeningPolicy::Shared,
+                c,
+            );
+            let keys = s.iter().map(|g| g.pair_key).collect::<Vec<_>>();
+            (s.iter().map(|g| g.players[0]).collect::<Vec<_>>(), keys)
+        };
+        assert_eq!(
+            firsts(false, false, true),
+            (vec![0, 1, 0, 1], vec![Some(0), Some(0), Some(2), Some(2)])
+        );
+        assert_eq!(firsts(false, true, true).0, vec![1, 0, 1, 0]);
+        // -noswap: the first engine always moves first, and no game pairs.
+        assert_eq!(firsts(true, false, true), (vec![0, 0, 0, 0], vec![None; 4]));
+        assert_eq!(firsts(true, true, false).0, vec![1, 1, 1, 1]);
+        // The openings are those of the swapped schedule.
+        let slots = |c| {
+            build_coloured(
+                2,
+                TournamentKind::RoundRobin,
+                2,
+                4,
+                true,
+                OpeningPolicy::Shared,
+                c,
+            )
+            .iter()
+            .map(|g| g.opening_slot)
+            .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            slots(Colours {
+                noswap: true,
+                reverse: false
+            }),
+            slots(Colours::default())
+        );
+    }
 
     #[test]
     fn round_robin_counts() {

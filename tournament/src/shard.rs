@@ -95,6 +95,8 @@ pub fn identity(cfg: &Config) -> Result<String, String> {
         log: None,
         debug: false,
         rating_interval: 0,
+        wait_ms: 0,
+        score_interval: 0,
         report: false,
         penta: false,
         shard: None,

@@ -2176,3 +2176,73 @@ fn nboard_faults_lose_as_for_ugi_engines() {
         }
     }
 }
+
+/// Issue 44 item 1: `-noswap` (the first engine moves first in every game, and the
+/// report says there are no colour-swapped pairs rather than counting them),
+/// `-reverse` (the second engine moves first where the first would), `-scoreinterval`
+/// (the progress line every N games and after the last) and `-wait` (a pause between a
+/// worker's games); bad values are refused with one line, exit 2.
+#[test]
+fn noswap_reverse_wait_and_scoreinterval() {
+    let two = ["-engine", "builtin=greedy", "-engine", "builtin=random"];
+    let firsts = |o: &Output| {
+        stderr(o)
+            .lines()
+            .filter_map(|l| {
+                l.split_once(": ")
+                    .and_then(|(_, r)| r.split_once(" | game "))
+            })
+            .map(|(_, g)| g.split(' ').nth(1).unwrap_or("").to_string())
+            .collect::<Vec<_>>()
+    };
+    let o = run(&[&two[..], &["-games", "4", "-repeat", "-noswap"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(firsts(&o), vec!["greedy"; 4], "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("Pentanomial: none (-noswap: no colour-swapped game pairs)"),
+        "{out}"
+    );
+    assert!(!out.contains("Pentanomial ["), "{out}");
+    // Without -noswap the same run counts its two pairs.
+    let o = run(&[&two[..], &["-games", "4", "-repeat"]].concat());
+    assert!(stdout(&o).contains("(2 pairs)"), "{}", stdout(&o));
+    assert_eq!(firsts(&o), ["greedy", "random", "greedy", "random"]);
+    let o = run(&[&two[..], &["-games", "4", "-reverse"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(firsts(&o), ["random", "greedy", "random", "greedy"]);
+    let o = run(&[&two[..], &["-games", "3", "-reverse", "-noswap"]].concat());
+    assert_eq!(firsts(&o), vec!["random"; 3], "{}", stderr(&o));
+
+    let start = Instant::now();
+    let o = run(&[
+        &two[..],
+        &["-games", "4", "-scoreinterval", "3", "-wait", "150"],
+    ]
+    .concat());
+    let took = start.elapsed();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lines = stderr(&o);
+    let progress: Vec<&str> = lines.lines().filter(|l| l.starts_with('[')).collect();
+    assert_eq!(progress.len(), 2, "{lines}");
+    assert!(
+        progress[0].starts_with("[3/4]") && progress[1].starts_with("[4/4]"),
+        "{lines}"
+    );
+    // Three pauses of 150 ms between four games of one worker.
+    assert!(took >= Duration::from_millis(450), "{took:?}");
+
+    for bad in [
+        &["-wait", "x"][..],
+        &["-wait", "-5"],
+        &["-wait"],
+        &["-scoreinterval", "0"],
+        &["-scoreinterval", "two"],
+        &["-noswap", "yes"],
+        &["-reverse", "1"],
+    ] {
+        let o = run(&[&two[..], bad].concat());
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
+        assert_eq!(stderr(&o).lines().count(), 1, "{bad:?}: {}", stderr(&o));
+    }
+}

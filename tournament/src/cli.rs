@@ -86,6 +86,7 @@ options:
             [policy=default|encounter|round] [replays=allow]
   -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=normalized|logistic]
   -pgnout FILE [min] | file=FILE [min=true] [notation=uci]   -results FILE   -resume   -recover
+  -epdout FILE | file=FILE   the final position of every game, one FEN line each
   -maxmoves N   -seed N (or -srand N)   -event NAME   -site NAME
   -rules NAME         the rules that judge (needed when text and UAI/UGI engines meet): text,
                       engine (uai, ugi) or a game's own; text engines speak the edition
@@ -165,6 +166,7 @@ impl RunDraft {
                 openings: None,
                 sprt: None,
                 pgnout: None,
+                epdout: None,
                 event: "tournament".into(),
                 site: "?".into(),
                 results: None,
@@ -216,6 +218,7 @@ impl RunDraft {
             "openings" => cfg.openings = Some(openings_arg(words)?),
             "sprt" => cfg.sprt = Some(sprt_arg(words)?),
             "pgnout" => cfg.pgnout = Some(pgnout_arg(words)?),
+            "epdout" => cfg.epdout = Some(file_arg("-epdout", words)?),
             // One argument in cutechess-cli; several words are joined with blanks.
             "event" => cfg.event = name_arg(opt, words)?,
             "site" => cfg.site = name_arg(opt, words)?,

@@ -46,6 +46,8 @@ pub struct Config {
     pub sprt: Option<SprtSpec>,
     /// PGN output.
     pub pgnout: Option<PgnOut>,
+    /// The final position of every finished game, one FEN line each (`-epdout`).
+    pub epdout: Option<PathBuf>,
     /// The PGN `Event` tag.
     pub event: String,
     /// The PGN `Site` tag.

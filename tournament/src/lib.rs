@@ -36,6 +36,7 @@ pub mod cli;
 pub mod compliance;
 pub mod config;
 pub mod engine_process;
+pub mod epd;
 pub mod gtp_client;
 pub mod merge;
 pub mod nboard_client;

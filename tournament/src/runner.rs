@@ -6,6 +6,7 @@
 use crate::builtin::Builtin;
 use crate::config::{Config, RunError};
 use crate::engine_process::{self, Launch, LogTag, TrafficLog};
+use crate::epd::EpdWriter;
 use crate::gtp_client::GtpClient;
 use crate::nboard_client::NboardClient;
 use crate::openings::Book;
@@ -528,6 +529,7 @@ fn load_done<G: GameIo>(
 struct Ledger {
     writer: Option<ResultsWriter>,
     pgn: Option<PgnWriter>,
+    epd: Option<EpdWriter>,
     tally: Tally,
     pending: Vec<GameSpec>,
     total: usize,
@@ -566,6 +568,10 @@ impl Ledger {
             }
             None => None,
         };
+        let epd = match &cfg.epdout {
+            Some(path) => Some(EpdWriter::open::<G>(path, &done).map_err(RunError::Runtime)?),
+            None => None,
+        };
         let mut tally = Tally::new(names);
         for r in &done {
             tally.add(r);
@@ -587,6 +593,7 @@ impl Ledger {
         Ok(Ledger {
             writer,
             pgn,
+            epd,
             tally,
             pending,
             total: schedule.len(),
@@ -601,6 +608,10 @@ impl Ledger {
         }
         if let Some(p) = self.pgn.as_mut() {
             let written = p.append::<G>(rec);
+            result = result.and(written);
+        }
+        if let Some(e) = self.epd.as_mut() {
+            let written = e.append::<G>(rec);
             result = result.and(written);
         }
         self.tally.add(rec);

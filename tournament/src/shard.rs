@@ -87,6 +87,7 @@ pub fn identity(cfg: &Config) -> Result<String, String> {
         concurrency: 0,
         sprt: None,
         pgnout: None,
+        epdout: None,
         event: String::new(),
         site: String::new(),
         results: None,

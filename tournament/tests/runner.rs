@@ -2246,3 +2246,65 @@ fn noswap_reverse_wait_and_scoreinterval() {
         assert_eq!(stderr(&o).lines().count(), 1, "{bad:?}: {}", stderr(&o));
     }
 }
+
+/// Issue 44 item 2: `-epdout FILE` holds the final position of every finished game, one
+/// FEN line each in the order the games were recorded (the results file's), the
+/// position its moves reach from its start; `-resume` rewrites it whole.
+#[test]
+fn epdout_holds_every_final_position() {
+    use engine::game::Notation;
+    use engine::games::ataxx::{Position, Rules};
+    let dir = common::scratch("test", "epdout");
+    let (results, epd) = (dir.join("r.jsonl"), dir.join("final.epd"));
+    let args = [
+        "-engine",
+        "builtin=greedy",
+        "-engine",
+        "builtin=random",
+        "-games",
+        "4",
+        "-results",
+        results.to_str().unwrap(),
+        "-epdout",
+        epd.to_str().unwrap(),
+    ];
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let check = || {
+        let lines: Vec<String> = std::fs::read_to_string(&epd)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        let records: Vec<tournament::results::GameRecord> = std::fs::read_to_string(&results)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 4, "{lines:?}");
+        for (line, rec) in lines.iter().zip(&records) {
+            let mut pos = Position::from_fen(&rec.fen, Rules::Uai).unwrap();
+            for m in &rec.moves {
+                let mv = pos.parse_move(m).unwrap();
+                pos.make_move(mv);
+            }
+            assert_eq!(line, &pos.fen());
+            // The games ended on the board: the position is a finished one.
+            let end = Position::from_fen(line, Rules::Uai).unwrap();
+            assert!(end.outcome().is_some(), "{line}");
+        }
+    };
+    check();
+    let o = run(&[&args[..], &["-resume"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    check();
+    for bad in [
+        &["-epdout"][..],
+        &["-epdout", "a", "b"],
+        &["-epdout", "fil=x"],
+    ] {
+        let o = run(&[&args[..4], bad].concat());
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
+        assert_eq!(stderr(&o).lines().count(), 1, "{bad:?}: {}", stderr(&o));
+    }
+}

@@ -1,0 +1,106 @@
+//! `-epdout FILE`: the final position of every finished game, one FEN line each,
+//! appended (and flushed) as the game is recorded, like the PGN file; with `-resume`
+//! the file is rewritten with the games already played first.
+
+use crate::results::GameRecord;
+use engine::game::{GameIo, RuleSet};
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::Path;
+
+/// The position a game ended in: its start position (after the opening) and its
+/// moves, replayed by the rules that judged it. `None` if the record does not replay
+/// (a move our rules refuse: never for a game the runner played).
+pub fn final_fen<G: GameIo>(rec: &GameRecord) -> Option<String> {
+    let rules = rec
+        .rules
+        .as_deref()
+        .and_then(G::Rules::from_name)
+        .unwrap_or(G::Rules::ENGINE);
+    let mut pos = G::from_fen(&rec.fen, rules).ok()?;
+    for word in &rec.moves {
+        let mv = pos.parse_move(word)?;
+        pos.make_move(mv);
+    }
+    Some(pos.fen())
+}
+
+/// The open EPD file.
+pub struct EpdWriter {
+    file: File,
+}
+
+impl EpdWriter {
+    /// Creates (truncates) `path` and writes the final positions of `existing` (the
+    /// games a resumed run already has), in id order.
+    pub fn open<G: GameIo>(path: &Path, existing: &[GameRecord]) -> Result<EpdWriter, String> {
+        let file = OpenOptions::new()
+            .create(true)
+            .write(true)
+            .truncate(true)
+            .open(path)
+            .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        let mut w = EpdWriter { file };
+        let mut sorted: Vec<&GameRecord> = existing.iter().collect();
+        sorted.sort_by_key(|r| r.id);
+        for r in sorted {
+            w.append::<G>(r)?;
+        }
+        Ok(w)
+    }
+
+    /// Appends one game's final position.
+    pub fn append<G: GameIo>(&mut self, rec: &GameRecord) -> Result<(), String> {
+        let fen = final_fen::<G>(rec).ok_or_else(|| {
+            format!(
+                "game {}: its moves do not replay from {}: no final position",
+                rec.id, rec.fen
+            )
+        })?;
+        writeln!(self.file, "{fen}")
+            .and_then(|_| self.file.flush())
+            .map_err(|e| format!("cannot write the EPD file: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::GameResult;
+    use engine::game::Notation;
+    use engine::games::ataxx::{Position, Rules};
+
+    #[test]
+    fn the_final_position_replays_the_moves() {
+        let rec = GameRecord {
+            id: 0,
+            round: 0,
+            variant: "ataxx".into(),
+            players: ["a".into(), "b".into()],
+            opening: String::new(),
+            fen: "x5o/7/7/7/7/7/o5x x 0 1".into(),
+            result: GameResult::Draw,
+            reason: "r".into(),
+            ending: None,
+            info: Vec::new(),
+            moves: vec!["f2".into(), "a1a3".into()],
+            date: String::new(),
+            duration_ms: 0,
+            pair_key: None,
+            rules: Some("engine".into()),
+        };
+        let fen = final_fen::<Position>(&rec).unwrap();
+        let mut pos = Position::from_fen(&rec.fen, Rules::Uai).unwrap();
+        for m in &rec.moves {
+            let mv = pos.parse_move(m).unwrap();
+            pos.make_move(mv);
+        }
+        assert_eq!(fen, pos.fen());
+        assert_ne!(fen, rec.fen);
+        let bad = GameRecord {
+            moves: vec!["a1a7".into()],
+            ..rec
+        };
+        assert_eq!(final_fen::<Position>(&bad), None);
+    }
+}

@@ -86,6 +86,7 @@ options:
             [policy=default|encounter|round] [replays=allow]
   -sprt elo0=E0 elo1=E1 alpha=A beta=B [model=normalized|logistic]
   -pgnout FILE [min] | file=FILE [min=true] [notation=uci]   -results FILE   -resume   -recover
+            [nodes|seldepth|nps|hashfull|pv|timeleft|latency=true]  figures in move comments
   -epdout FILE | file=FILE   the final position of every game, one FEN line each
   -maxmoves N   -seed N (or -srand N)   -event NAME   -site NAME
   -rules NAME         the rules that judge (needed when text and UAI/UGI engines meet): text,
@@ -642,10 +643,14 @@ fn log_arg(words: &[String]) -> Result<PathBuf, String> {
 fn pgnout_arg(words: &[String]) -> Result<PgnOut, String> {
     let mut file: Option<&str> = None;
     let mut min = false;
+    let mut track = crate::pgn::PgnTrack::default();
     for w in words {
         match w.split_once('=') {
             Some(("file", f)) if file.is_none() && !f.is_empty() => file = Some(f),
             Some(("min", v)) => min = parse_bool("-pgnout min", v)?,
+            Some((k, v)) if track.set(k, false) => {
+                track.set(k, parse_bool(&format!("-pgnout {k}"), v)?);
+            }
             // fastchess's notation for coordinate moves: ours, the protocol's.
             Some(("notation", "uci")) => {}
             Some(("notation", v)) => {
@@ -655,7 +660,8 @@ fn pgnout_arg(words: &[String]) -> Result<PgnOut, String> {
             }
             Some((k, _)) => {
                 return Err(format!(
-                    "-pgnout: unsupported '{k}=' (supported: file=, min=, notation=uci)"
+                    "-pgnout: unsupported '{k}=' (supported: file=, min=, notation=uci, \
+                     nodes=, seldepth=, nps=, hashfull=, pv=, timeleft=, latency=)"
                 ))
             }
             None => match w.as_str() {
@@ -670,6 +676,7 @@ fn pgnout_arg(words: &[String]) -> Result<PgnOut, String> {
         Some(f) => Ok(PgnOut {
             file: PathBuf::from(f),
             min,
+            track,
         }),
         None => Err("-pgnout: needs a file name (FILE [min] or file=FILE [min=true])".into()),
     }
@@ -858,6 +865,7 @@ mod tests {
         let spec = |file: &str, min: bool| PgnOut {
             file: PathBuf::from(file),
             min,
+            track: Default::default(),
         };
         assert_eq!(
             pgn("-pgnout games.pgn min").unwrap(),
@@ -881,12 +889,30 @@ mod tests {
             "-pgnout file=a.pgn b.pgn",
             "-pgnout file=g.pgn min=maybe",
             "-pgnout file=g.pgn notation=san",
-            "-pgnout file=g.pgn nodes=true",
+            "-pgnout file=g.pgn nodes=yes",
+            "-pgnout file=g.pgn tbhits=true",
             "-pgnout g.pgn format=pgn",
         ] {
             let e = pgn(bad).unwrap_err();
             assert!(e.starts_with("-pgnout"), "{bad}: {e}");
         }
+        // fastchess's figures for the move comments.
+        let track = pgn(
+            "-pgnout file=g.pgn nodes=true seldepth=true nps=true hashfull=true pv=true \
+             timeleft=true latency=true nps=false",
+        )
+        .unwrap()
+        .track;
+        let all = crate::pgn::PgnTrack {
+            nodes: true,
+            seldepth: true,
+            nps: false,
+            hashfull: true,
+            pv: true,
+            timeleft: true,
+            latency: true,
+        };
+        assert_eq!(track, all);
         let res = |s: &str| run(&format!("{two} {s}")).map(|c| c.results.unwrap());
         assert_eq!(res("-results r.jsonl").unwrap(), PathBuf::from("r.jsonl"));
         assert_eq!(

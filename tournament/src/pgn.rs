@@ -7,7 +7,7 @@
 //! tags, no comments).
 
 use crate::player::Limits;
-use crate::results::GameRecord;
+use crate::results::{GameRecord, MoveInfo};
 use engine::game::{Notation, RuleSet, Side};
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
@@ -21,6 +21,90 @@ pub struct PgnOut {
     pub file: PathBuf,
     /// The minimal form.
     pub min: bool,
+    /// What each move's comment adds (fastchess's `nodes=true` … `latency=true`).
+    pub track: PgnTrack,
+}
+
+/// The figures a move's comment adds to cutechess's `+0.35/12 0.52s`, each where the
+/// move's record has it (fastchess's `-pgnout` keys), in fastchess's words and order:
+/// `tl=1.23s`, `latency=0.004s`, `n=`, `sd=`, `nps=`, `hashfull=`, `pv="…"`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PgnTrack {
+    /// `nodes=true`: `n=N`.
+    pub nodes: bool,
+    /// `seldepth=true`: `sd=N`.
+    pub seldepth: bool,
+    /// `nps=true`: `nps=N`.
+    pub nps: bool,
+    /// `hashfull=true`: `hashfull=N`.
+    pub hashfull: bool,
+    /// `pv=true`: `pv="…"`.
+    pub pv: bool,
+    /// `timeleft=true`: `tl=…s`, the mover's clock after the move.
+    pub timeleft: bool,
+    /// `latency=true`: `latency=…s`, the measured time less the engine's `info time`.
+    pub latency: bool,
+}
+
+impl PgnTrack {
+    /// Sets the figure `key` (`nodes`, `seldepth`, …) to `on`; `false` if no such key.
+    pub fn set(&mut self, key: &str, on: bool) -> bool {
+        let field = match key {
+            "nodes" => &mut self.nodes,
+            "seldepth" => &mut self.seldepth,
+            "nps" => &mut self.nps,
+            "hashfull" => &mut self.hashfull,
+            "pv" => &mut self.pv,
+            "timeleft" => &mut self.timeleft,
+            "latency" => &mut self.latency,
+            _ => return false,
+        };
+        *field = on;
+        true
+    }
+}
+
+/// Seconds as a PGN comment writes them: `0.52s`, `1s`.
+fn seconds(ms: i64) -> String {
+    let s = format!("{:.3}", ms as f64 / 1000.0);
+    format!("{}s", s.trim_end_matches('0').trim_end_matches('.'))
+}
+
+/// A move's comment: cutechess's `+0.35/12 0.52s` and what `track` adds of the
+/// figures the record has (`, n=1234, sd=17`); a move without them (a text, NBoard or
+/// GTP engine, a built-in player) has none added.
+pub fn move_comment(info: &MoveInfo, track: &PgnTrack) -> String {
+    let mut out = info.pgn_comment();
+    let mut add = |on: bool, text: Option<String>| {
+        if let Some(t) = text.filter(|_| on) {
+            out.push_str(", ");
+            out.push_str(&t);
+        }
+    };
+    add(
+        track.timeleft,
+        info.timeleft.map(|t| format!("tl={}", seconds(t))),
+    );
+    add(
+        track.latency,
+        info.latency
+            .map(|t| format!("latency={}", seconds(t as i64))),
+    );
+    add(track.nodes, info.nodes.map(|n| format!("n={n}")));
+    add(track.seldepth, info.seldepth.map(|n| format!("sd={n}")));
+    add(track.nps, info.nps.map(|n| format!("nps={n}")));
+    add(
+        track.hashfull,
+        info.hashfull.map(|n| format!("hashfull={n}")),
+    );
+    // A comment ends at `}`: none may stand in it.
+    add(
+        track.pv,
+        info.pv
+            .as_ref()
+            .map(|pv| format!("pv=\"{}\"", pv.replace(['}', '"'], ""))),
+    );
+    out
 }
 
 /// What every game's PGN takes besides its record.
@@ -35,6 +119,8 @@ pub struct PgnStyle {
     /// Each engine's time control as the `TimeControl` tag writes it
     /// ([`time_control`]); engines not named here get `?`.
     pub time_controls: HashMap<String, String>,
+    /// What each move's comment adds.
+    pub track: PgnTrack,
 }
 
 /// A time control as PGN's `TimeControl` tag writes it, in seconds: `40/60+0.6`,
@@ -69,6 +155,7 @@ impl Default for PgnStyle {
             site: "?".into(),
             min: false,
             time_controls: HashMap::new(),
+            track: PgnTrack::default(),
         }
     }
 }
@@ -148,7 +235,7 @@ pub fn format<G: Notation>(rec: &GameRecord, style: &PgnStyle) -> String {
         }
         words.push(mv.clone());
         if let Some(info) = rec.info.get(ply).filter(|_| !style.min) {
-            words.push(format!("{{{}}}", info.pgn_comment()));
+            words.push(format!("{{{}}}", move_comment(info, &style.track)));
         }
         if is_second {
             number += 1;
@@ -420,6 +507,41 @@ mod tests {
     use engine::games::ataxx::Position;
 
     #[test]
+    fn move_comments_add_the_tracked_figures() {
+        let info = MoveInfo {
+            ms: 520,
+            depth: Some(12),
+            cp: Some(35),
+            nodes: Some(1234),
+            seldepth: Some(17),
+            nps: Some(2373),
+            hashfull: Some(5),
+            pv: Some("f2 \"g7}".into()),
+            timeleft: Some(9480),
+            latency: Some(4),
+            ..MoveInfo::default()
+        };
+        assert_eq!(move_comment(&info, &PgnTrack::default()), "+0.35/12 0.52s");
+        let mut all = PgnTrack::default();
+        for k in [
+            "nodes", "seldepth", "nps", "hashfull", "pv", "timeleft", "latency",
+        ] {
+            assert!(all.set(k, true));
+        }
+        assert!(!all.set("tbhits", true));
+        assert_eq!(
+            move_comment(&info, &all),
+            "+0.35/12 0.52s, tl=9.48s, latency=0.004s, n=1234, sd=17, nps=2373, hashfull=5, pv=\"f2 g7\""
+        );
+        // A move without the figures (a text engine's) gets none of them.
+        let bare = MoveInfo {
+            ms: 3,
+            ..MoveInfo::default()
+        };
+        assert_eq!(move_comment(&bare, &all), "0.003s");
+    }
+
+    #[test]
     fn pgn_layout() {
         let rec = GameRecord {
             id: 4,
@@ -605,6 +727,7 @@ mod tests {
                 depth: (ply % 2 == 0).then_some(ply as u32),
                 cp: (ply % 2 == 0).then_some(ply as i32 - 20),
                 mate: None,
+                ..MoveInfo::default()
             })
             .collect();
         GameRecord {

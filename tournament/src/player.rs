@@ -224,13 +224,25 @@ pub enum Reply<G: Game> {
 }
 
 /// What an engine reported about its search before answering (UCI family: the last
-/// `info` lines' `depth` and `score`; other players report nothing).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// value of each field its `info` lines gave; other players report nothing).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Eval {
     /// Search depth.
     pub depth: Option<u32>,
     /// Score from the engine's point of view.
     pub score: Option<Score>,
+    /// Selective depth (`seldepth`).
+    pub seldepth: Option<u32>,
+    /// Nodes searched (`nodes`).
+    pub nodes: Option<u64>,
+    /// Nodes per second (`nps`).
+    pub nps: Option<u64>,
+    /// Hash table fill, per mille (`hashfull`).
+    pub hashfull: Option<u32>,
+    /// The search time the engine reported, in ms (`time`).
+    pub time_ms: Option<u64>,
+    /// The principal variation (`pv`, the rest of its line).
+    pub pv: Option<String>,
 }
 
 /// A player's answer to a move request: the move and what it reported.

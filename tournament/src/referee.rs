@@ -145,6 +145,8 @@ pub struct Match<'a, G: Notation + Referee> {
     pub resign: Option<ResignAdjudication>,
     /// Seed for this game's random choices.
     pub seed: u64,
+    /// Keep the engines' principal variations in the record (`-pgnout … pv=true`).
+    pub keep_pv: bool,
 }
 
 /// A finished game and which players misbehaved.
@@ -328,8 +330,18 @@ pub fn play<G: Notation + Referee>(m: &Match<'_, G>, players: [&mut dyn Player<G
             }
         }
         move_text.push(pos.move_name(mv));
+        let eval = &answer.eval;
         info.push(MoveInfo {
             ms: elapsed.max(0) as u64,
+            nodes: eval.nodes,
+            seldepth: eval.seldepth,
+            nps: eval.nps,
+            hashfull: eval.hashfull,
+            pv: eval.pv.clone().filter(|_| m.keep_pv),
+            timeleft: clock[i],
+            latency: eval
+                .time_ms
+                .map(|t| (elapsed.max(0) as u64).saturating_sub(t)),
             depth: answer.eval.depth,
             cp: match answer.eval.score {
                 Some(Score::Cp(cp)) => Some(cp),

@@ -222,6 +222,28 @@ pub struct MoveInfo {
     /// Score reported as moves to a proven result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mate: Option<i32>,
+    /// Nodes searched, as reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    /// Selective depth, as reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seldepth: Option<u32>,
+    /// Nodes per second, as reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nps: Option<u64>,
+    /// Hash table fill (per mille), as reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hashfull: Option<u32>,
+    /// The principal variation, as reported (kept only for `-pgnout … pv=true`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pv: Option<String>,
+    /// The mover's clock after the move (its increment added), in ms; only on a clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeleft: Option<i64>,
+    /// The measured time less the search time the engine reported (`info time`), in
+    /// ms: what the pipes, the scheduler and the engine's own overhead took.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency: Option<u64>,
 }
 
 impl MoveInfo {
@@ -509,6 +531,7 @@ mod tests {
                     depth: Some(12),
                     cp: Some(35),
                     mate: None,
+                    ..MoveInfo::default()
                 },
                 MoveInfo {
                     ms: 3,
@@ -628,6 +651,7 @@ mod tests {
             depth,
             cp,
             mate: None,
+            ..MoveInfo::default()
         };
         assert_eq!(
             info(520, Some(12), Some(35)).pgn_comment(),

@@ -558,6 +558,7 @@ impl Ledger {
                     event: cfg.event.clone(),
                     site: cfg.site.clone(),
                     min: out.min,
+                    track: out.track,
                     time_controls: cfg
                         .engines
                         .iter()
@@ -786,6 +787,7 @@ fn worker<G: GameIo, D: TextProtocol<Game = G>>(
             draw: cfg.draw,
             resign: cfg.resign,
             seed: engine::rng::mix(cfg.seed, spec.id),
+            keep_pv: cfg.pgnout.as_ref().is_some_and(|p| p.track.pv),
         };
         // Two distinct slots of `players`, borrowed mutably at once.
         let (pf, ps) = if f < s {

@@ -136,8 +136,9 @@ pub(crate) fn is_error_report(line: &str) -> bool {
     info_error || line.starts_with("No such option")
 }
 
-/// Updates `eval` from an `info` line: its `depth` and `score cp N` / `score mate N`,
-/// where present (as cutechess-cli reads them); `info string` lines say nothing.
+/// Updates `eval` from an `info` line: its `depth` and `score cp N` / `score mate N`
+/// (as cutechess-cli reads them), `seldepth`, `nodes`, `nps`, `hashfull`, `time` and
+/// `pv` (the rest of the line), where present; `info string` lines say nothing.
 pub fn read_info(line: &str, eval: &mut Eval) {
     let mut words = line.split_whitespace();
     if words.next() != Some("info") {
@@ -149,6 +150,30 @@ pub fn read_info(line: &str, eval: &mut Eval) {
             "depth" => {
                 if let Some(d) = words.next().and_then(|d| d.parse().ok()) {
                     eval.depth = Some(d);
+                }
+            }
+            "seldepth" | "hashfull" => {
+                if let Some(v) = words.next().and_then(|v| v.parse().ok()) {
+                    *if w == "seldepth" {
+                        &mut eval.seldepth
+                    } else {
+                        &mut eval.hashfull
+                    } = Some(v);
+                }
+            }
+            "nodes" | "nps" | "time" => {
+                if let Some(v) = words.next().and_then(|v| v.parse().ok()) {
+                    *match w {
+                        "nodes" => &mut eval.nodes,
+                        "nps" => &mut eval.nps,
+                        _ => &mut eval.time_ms,
+                    } = Some(v);
+                }
+            }
+            "pv" => {
+                let pv = words.by_ref().collect::<Vec<_>>().join(" ");
+                if !pv.is_empty() {
+                    eval.pv = Some(pv);
                 }
             }
             "score" => {
@@ -320,8 +345,34 @@ mod tests {
             &mut e,
         );
         assert_eq!((e.depth, e.score), (Some(3), Some(Score::Cp(12))));
+        assert_eq!(
+            (e.seldepth, e.nodes, e.pv.as_deref()),
+            (Some(4), Some(1000), Some("f2"))
+        );
+        read_info(
+            "info depth 5 seldepth 9 time 17 nodes 4000 nps 235294 hashfull 12 score cp 3 pv f2 g7f5 a2",
+            &mut e,
+        );
+        assert_eq!(
+            (
+                e.seldepth,
+                e.time_ms,
+                e.nodes,
+                e.nps,
+                e.hashfull,
+                e.pv.as_deref()
+            ),
+            (
+                Some(9),
+                Some(17),
+                Some(4000),
+                Some(235294),
+                Some(12),
+                Some("f2 g7f5 a2")
+            )
+        );
         read_info("info depth 4 currmove g2", &mut e);
-        assert_eq!((e.depth, e.score), (Some(4), Some(Score::Cp(12))));
+        assert_eq!((e.depth, e.score), (Some(4), Some(Score::Cp(3))));
         read_info("info score mate -2 lowerbound", &mut e);
         assert_eq!(e.score, Some(Score::Mate(-2)));
         read_info("info string depth 9 score cp 1", &mut e);

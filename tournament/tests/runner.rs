@@ -2308,3 +2308,92 @@ fn epdout_holds_every_final_position() {
         assert_eq!(stderr(&o).lines().count(), 1, "{bad:?}: {}", stderr(&o));
     }
 }
+
+/// Issue 44 item 3: `-pgnout … nodes=true seldepth=true nps=true hashfull=true pv=true
+/// timeleft=true latency=true` add fastchess's figures to the comments of our `ataxx`'s
+/// moves (UAI, on a clock, which reports them all); the random built-in's moves (no
+/// report, no clock) get none; the PGN still reads back whole; without the keys no
+/// comment has them.
+#[test]
+fn pgnout_adds_the_reported_figures() {
+    let ataxx = ataxx_binary();
+    let dir = common::scratch("test", "pgn-figures");
+    let pgn = dir.join("g.pgn");
+    let play = |keys: &[&str]| {
+        let cmd = format!("cmd={}", ataxx.display());
+        let file = format!("file={}", pgn.display());
+        let o = run(&[
+            &[
+                "-engine",
+                &cmd,
+                "name=ataxx",
+                "tc=10+0.1",
+                "option.Hash=1",
+                "-engine",
+                "builtin=random",
+                "-games",
+                "2",
+                "-maxmoves",
+                "6",
+                "-pgnout",
+                &file,
+            ][..],
+            keys,
+        ]
+        .concat());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        std::fs::read_to_string(&pgn).unwrap()
+    };
+    let keys = [
+        "nodes=true",
+        "seldepth=true",
+        "nps=true",
+        "hashfull=true",
+        "pv=true",
+        "timeleft=true",
+        "latency=true",
+    ];
+    let text = play(&keys);
+    let games = tournament::pgn::read(&text).unwrap();
+    assert_eq!(games.len(), 2, "{text}");
+    let comments: Vec<&str> = text
+        .split('{')
+        .skip(1)
+        .filter_map(|c| c.split_once('}').map(|(c, _)| c))
+        .collect();
+    let with = comments.iter().filter(|c| c.contains(", n=")).count();
+    assert!(with >= 6, "{text}");
+    for c in comments.iter().filter(|c| c.contains(", n=")) {
+        for part in [
+            "s, tl=",
+            "s, latency=",
+            ", n=",
+            ", sd=",
+            ", nps=",
+            ", hashfull=",
+            ", pv=\"",
+        ] {
+            assert!(c.contains(part), "{part} in {c}");
+        }
+    }
+    // The random player's moves: the time alone.
+    assert!(
+        comments
+            .iter()
+            .any(|c| c.ends_with('s') && !c.contains(' ') && !c.contains(',')),
+        "{text}"
+    );
+    let plain = play(&[]);
+    assert!(!plain.contains(", n=") && !plain.contains("tl="), "{plain}");
+    let o = run(&[
+        "-engine",
+        "builtin=random",
+        "-engine",
+        "builtin=greedy",
+        "-pgnout",
+        "g.pgn",
+        "pv=yes",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+}

@@ -81,6 +81,7 @@ options:
   -variant {games}   the game (default {default})
   -tournament round-robin|gauntlet   -games N   -rounds N   -repeat   -concurrency N
   -noswap   -reverse   (colours: never swapped; the second engine first)
+  -use-affinity [CPUS]  pin each game's engines to CPUs of their own (Linux; CPUS: 0,1 or 0-3)
   -wait MS  (pause between a worker's games)   -scoreinterval N  (score line every N games)
   -openings file=F [format=epd|pgn] [order=sequential|random] [start=N] [plies=N]
             [policy=default|encounter|round] [replays=allow]
@@ -163,6 +164,7 @@ impl RunDraft {
                 reverse: false,
                 wait_ms: 0,
                 score_interval: 1,
+                affinity: None,
                 concurrency: 1,
                 openings: None,
                 sprt: None,
@@ -209,6 +211,17 @@ impl RunDraft {
             "noswap" => cfg.noswap = switch("-noswap", words)?,
             "reverse" => cfg.reverse = switch("-reverse", words)?,
             "wait" => cfg.wait_ms = parse_num("-wait", one("-wait", words)?)?,
+            "use-affinity" => {
+                cfg.affinity = Some(match words {
+                    [] => Vec::new(),
+                    [w] => {
+                        crate::affinity::parse_list(w).map_err(|e| format!("-use-affinity: {e}"))?
+                    }
+                    _ => {
+                        return Err("-use-affinity: expected one CPU list (like 0,1 or 0-3)".into())
+                    }
+                })
+            }
             "scoreinterval" => {
                 cfg.score_interval = positive("-scoreinterval", one("-scoreinterval", words)?)?
             }
@@ -280,6 +293,11 @@ impl RunDraft {
         }
         if let Some(word) = cfg.rules.take() {
             cfg.rules = Some(rules_arg(cfg.variant, &word)?);
+        }
+        if let Some(asked) = cfg.affinity.take() {
+            let slots = cfg.concurrency * cfg.engines.len();
+            let allowed = crate::affinity::allowed();
+            cfg.affinity = Some(crate::affinity::resolve(&asked, allowed.as_deref(), slots)?);
         }
         crate::shard::check_config(cfg)?;
         Ok(Command::Run(Box::new(self.cfg)))

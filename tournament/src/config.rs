@@ -38,6 +38,11 @@ pub struct Config {
     /// Print the progress (score) line every this many games (`-scoreinterval`;
     /// default 1).
     pub score_interval: u64,
+    /// `-use-affinity`: the CPUs the engine processes are pinned to, divided among
+    /// the games at once and the engines ([`crate::affinity`]); `None`: not pinned.
+    /// As parsed, `Some` of the CPUs asked for (empty: all); once the command line is
+    /// read, the CPUs checked and resolved.
+    pub affinity: Option<Vec<usize>>,
     /// Games played at once.
     pub concurrency: usize,
     /// Openings (`None`: the start position).

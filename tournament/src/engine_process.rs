@@ -121,6 +121,8 @@ pub struct Launch {
     pub args: Vec<String>,
     /// Working directory (`None`: the runner's).
     pub dir: Option<PathBuf>,
+    /// The CPUs it is pinned to (`-use-affinity`, Linux); empty: not pinned.
+    pub cpus: Vec<usize>,
 }
 
 /// Why a read failed.
@@ -253,6 +255,29 @@ impl EngineProcess {
         {
             use std::os::unix::process::CommandExt;
             cmd.process_group(0);
+        }
+        // -use-affinity: pinned in the child before exec, so the engine never runs
+        // elsewhere (and whatever it starts inherits the mask).
+        #[cfg(target_os = "linux")]
+        if !launch.cpus.is_empty() {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: a zeroed cpu_set_t is a valid empty set; CPU_SET writes within it
+            // (the CPUs were checked against the runner's own mask, below CPU_SETSIZE).
+            let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+            for &c in &launch.cpus {
+                unsafe { libc::CPU_SET(c, &mut set) };
+            }
+            // SAFETY: between fork and exec only sched_setaffinity, a system call
+            // (async-signal-safe), runs; it reads the set built above.
+            unsafe {
+                cmd.pre_exec(move || {
+                    if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0
+                    {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
         }
         let spawned = cmd.spawn();
         if let Some(log) = log {
@@ -484,6 +509,7 @@ mod tests {
             cmd: "/bin/sh".into(),
             args: vec!["-c".into(), "sleep 100 & echo $!; wait".into()],
             dir: None,
+            cpus: Vec::new(),
         };
         let p = EngineProcess::spawn(&launch, None).expect("start sh");
         let line = p
@@ -526,6 +552,29 @@ mod tests {
         assert!(gone(child), "the wrapper's child {child} outlived the drop");
     }
 
+    /// `-use-affinity`: the process runs on the CPUs asked for, from its first
+    /// instruction (the mask is set before exec).
+    #[test]
+    fn a_pinned_engine_runs_on_its_cpus() {
+        let allowed = crate::affinity::allowed().expect("Linux knows its CPUs");
+        let last = *allowed.last().unwrap();
+        let launch = Launch {
+            cmd: "/bin/sh".into(),
+            args: vec!["-c".into(), "grep Cpus_allowed_list /proc/$$/status".into()],
+            dir: None,
+            cpus: vec![last],
+        };
+        let p = EngineProcess::spawn(&launch, None).expect("start sh");
+        let line = p
+            .recv_deadline(Instant::now() + Duration::from_secs(10))
+            .expect("the mask");
+        assert_eq!(
+            line.split_whitespace().last(),
+            Some(last.to_string().as_str()),
+            "{line}"
+        );
+    }
+
     /// An engine that has quit but left a child running: the quit kills the child.
     #[test]
     fn quit_kills_what_the_engine_left_running() {
@@ -536,6 +585,7 @@ mod tests {
                 "sleep 100 >/dev/null & echo $!; read line; exit 0".into(),
             ],
             dir: None,
+            cpus: Vec::new(),
         };
         let p = EngineProcess::spawn(&launch, None).expect("start sh");
         let child: u32 = p

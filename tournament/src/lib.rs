@@ -31,6 +31,7 @@
 //!   against one engine (and the run's `-check`, its quick part).
 //! - [`cli`]: the command line, parsed into the types of the modules above.
 
+pub mod affinity;
 pub mod builtin;
 pub mod cli;
 pub mod compliance;

@@ -55,7 +55,13 @@ fn make_player<'a, G: GameIo, D: TextProtocol<Game = G> + 'a>(
     spec: &EngineSpec,
     worker: usize,
     log: Option<&Arc<TrafficLog>>,
+    cpus: Vec<usize>,
 ) -> Box<dyn Player<G> + 'a> {
+    // -use-affinity: the process is pinned to `cpus` (empty: not pinned).
+    let pinned = |launch: &Launch| Launch {
+        cpus: cpus.clone(),
+        ..launch.clone()
+    };
     let init = Duration::from_millis(spec.init_timeout_ms);
     let tag = log.map(|log| LogTag {
         log: Arc::clone(log),
@@ -64,7 +70,7 @@ fn make_player<'a, G: GameIo, D: TextProtocol<Game = G> + 'a>(
     let uci = |dialect, launch: &Launch| -> Box<dyn Player<G> + 'a> {
         Box::new(UciClient::new(
             dialect,
-            launch.clone(),
+            pinned(launch),
             spec.options.clone(),
             init,
             tag.clone(),
@@ -73,14 +79,14 @@ fn make_player<'a, G: GameIo, D: TextProtocol<Game = G> + 'a>(
     match (&spec.kind, spec.proto::<G>()) {
         (EngineKind::Builtin(kind), _) => Box::new(Builtin::new(*kind)),
         (EngineKind::Process { launch, .. }, Some(Proto::Text)) => {
-            Box::new(TextClient::<D>::new(launch.clone(), init, tag.clone()))
+            Box::new(TextClient::<D>::new(pinned(launch), init, tag.clone()))
         }
         (EngineKind::Process { launch, .. }, Some(Proto::Ugi)) => uci(Dialect::Ugi, launch),
         (EngineKind::Process { launch, .. }, Some(Proto::Nboard)) => Box::new(
-            NboardClient::<G>::new(launch.clone(), spec.limits, init, tag.clone()),
+            NboardClient::<G>::new(pinned(launch), spec.limits, init, tag.clone()),
         ),
         (EngineKind::Process { launch, .. }, Some(Proto::Gtp)) => Box::new(GtpClient::<G>::new(
-            launch.clone(),
+            pinned(launch),
             spec.limits,
             init,
             tag.clone(),
@@ -446,7 +452,7 @@ fn check_engines<G: GameIo, D: TextProtocol<Game = G>>(
             .map(|(i, e)| {
                 let (opening, start) = (opening, &start);
                 scope.spawn(move || {
-                    let mut player = make_player::<G, D>(e, 0, log);
+                    let mut player = make_player::<G, D>(e, 0, log, Vec::new());
                     let gs = GameStart {
                         id: 0,
                         opening,
@@ -768,7 +774,16 @@ fn worker<G: GameIo, D: TextProtocol<Game = G>>(
         let [f, s] = spec.players;
         for &e in &[f, s] {
             if players[e].is_none() {
-                players[e] = Some(make_player::<G, D>(&cfg.engines[e], number, log));
+                let cpus = cfg.affinity.as_ref().map_or_else(Vec::new, |cpus| {
+                    crate::affinity::engine_cpus(
+                        cpus,
+                        cfg.concurrency,
+                        cfg.engines.len(),
+                        number,
+                        e,
+                    )
+                });
+                players[e] = Some(make_player::<G, D>(&cfg.engines[e], number, log, cpus));
             }
         }
         let opening = book.get(spec.opening_slot);

@@ -98,6 +98,7 @@ pub fn identity(cfg: &Config) -> Result<String, String> {
         rating_interval: 0,
         wait_ms: 0,
         score_interval: 0,
+        affinity: None,
         report: false,
         penta: false,
         shard: None,

@@ -252,6 +252,7 @@ impl EngineDraft {
                         cmd,
                         args: self.args,
                         dir: self.dir,
+                        cpus: Vec::new(),
                     },
                     proto: self.proto,
                 }

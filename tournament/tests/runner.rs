@@ -2397,3 +2397,91 @@ fn pgnout_adds_the_reported_figures() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
 }
+
+/// Issue 44 item 4: `-use-affinity CPUS` pins each engine process of each game to CPUs
+/// of its own: a wrapper script around the fake engine records its own
+/// `Cpus_allowed_list` (the mask is set before exec, so the shell has it). Refused, one
+/// line and exit 2, with fewer CPUs than games at once × engines, a CPU the run may
+/// not use, or a list that does not read.
+#[cfg(target_os = "linux")]
+#[test]
+fn use_affinity_pins_each_engine_to_its_cpus() {
+    let dir = common::scratch("test", "affinity");
+    let wrapper = dir.join("pinned.sh");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\ngrep Cpus_allowed_list /proc/$$/status > \"$0.$1.$2.cpus\"\nshift 2\nexec {FAKE} \"$@\"\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let allowed = tournament::affinity::allowed().unwrap();
+    let engine = |name: &str| {
+        vec![
+            "-engine".to_string(),
+            format!("cmd={}", wrapper.display()),
+            format!("name={name}"),
+            "st=0.5".into(),
+        ]
+    };
+    let play = |extra: &[&str], tag: &str| {
+        let mut args = engine("a");
+        args.push(format!("args={tag} a"));
+        args.extend(engine("b"));
+        args.push(format!("args={tag} b"));
+        args.extend(["-games", "2", "-maxmoves", "3"].map(String::from));
+        args.extend(extra.iter().map(|s| s.to_string()));
+        run(&args.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let mask = |tag: &str, name: &str| {
+        let f = dir.join(format!("pinned.sh.{tag}.{name}.cpus"));
+        std::fs::read_to_string(&f)
+            .unwrap_or_else(|e| panic!("{}: {e}", f.display()))
+            .split_whitespace()
+            .last()
+            .unwrap()
+            .to_string()
+    };
+    if allowed.len() >= 2 {
+        let (x, y) = (allowed[0], allowed[allowed.len() - 1]);
+        let list = format!("{x},{y}");
+        let o = play(&["-use-affinity", &list], "given");
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(mask("given", "a"), x.to_string());
+        assert_eq!(mask("given", "b"), y.to_string());
+        // Without a list: every CPU the run may use, divided between the engines.
+        let o = play(&["-use-affinity"], "all");
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let half = allowed.len() / 2;
+        let first = tournament::affinity::format_list(&allowed[..allowed.len() - half]);
+        let second = tournament::affinity::format_list(&allowed[allowed.len() - half..]);
+        assert_eq!((mask("all", "a"), mask("all", "b")), (first, second));
+        // Without -use-affinity: the runner's own mask.
+        let o = play(&[], "free");
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(
+            mask("free", "a"),
+            tournament::affinity::format_list(&allowed)
+        );
+    }
+    let many = (allowed.len() + 1).to_string();
+    let one = allowed[0].to_string();
+    for bad in [
+        &["-use-affinity", one.as_str()][..],
+        &["-use-affinity", "-concurrency", many.as_str()],
+        &["-use-affinity", "99999"],
+        &["-use-affinity", "x"],
+        &["-use-affinity", "0", "1"],
+    ] {
+        let o = play(bad, "bad");
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{bad:?}: {err}");
+        assert!(err.contains("-use-affinity"), "{bad:?}: {err}");
+    }
+}

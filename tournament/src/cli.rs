@@ -96,7 +96,8 @@ options:
                       ({rules})
   -adjudicate material=M [plies=P]
   -draw movenumber=N movecount=M score=S   -resign movecount=M score=S [twosided=true]
-  -ratinginterval N   -report [penta=true|false]   -log FILE | file=FILE [engine=true]   -debug
+  -ratinginterval N   -report [penta=true|false] [latency=true|false]
+  -log FILE | file=FILE [engine=true]   -debug
   -check              run the quick part of 'tournament compliance' on every engine first
   -shard I/N|auto/N [dir=DIR] [poll=SECONDS]   play one shard of the run
   (tournament merge [-pgnout FILE] [-report] [-sprt ...] RESULTS... [PGNS...])
@@ -186,6 +187,7 @@ impl RunDraft {
                 rating_interval: 0,
                 report: false,
                 penta: true,
+                latency: false,
                 rules: None,
                 check: false,
             },
@@ -247,7 +249,7 @@ impl RunDraft {
             "debug" => cfg.debug = switch("-debug", words)?,
             "check" => cfg.check = switch("-check", words)?,
             "report" => {
-                cfg.penta = report_arg(words, cfg.penta)?;
+                (cfg.penta, cfg.latency) = report_arg(words, (cfg.penta, cfg.latency))?;
                 cfg.report = true
             }
             "maxmoves" => cfg.maxmoves = Some(positive("-maxmoves", one("-maxmoves", words)?)?),
@@ -351,16 +353,21 @@ fn name_arg(opt: &str, words: &[String]) -> Result<String, String> {
     Ok(words.join(" "))
 }
 
-/// fastchess's `-report penta=true|false` (whether the pentanomial line is shown);
-/// returns `penta`.
-fn report_arg(words: &[String], mut penta: bool) -> Result<bool, String> {
+/// fastchess's `-report penta=true|false` (whether the pentanomial line is shown) and
+/// `latency=true|false` (the runner's turnaround line, fastchess's `-show-latency`);
+/// returns `(penta, latency)`.
+fn report_arg(
+    words: &[String],
+    (mut penta, mut latency): (bool, bool),
+) -> Result<(bool, bool), String> {
     for w in words {
         match key_value(w, "-report")? {
             (k, v) if k == "penta" => penta = parse_bool("-report penta", &v)?,
-            (k, _) => return Err(format!("-report: unknown key '{k}' (penta=)")),
+            (k, v) if k == "latency" => latency = parse_bool("-report latency", &v)?,
+            (k, _) => return Err(format!("-report: unknown key '{k}' (penta=, latency=)")),
         }
     }
-    Ok(penta)
+    Ok((penta, latency))
 }
 
 /// `-rules NAME`, read for the game: the game's name for the rule set.
@@ -955,8 +962,14 @@ mod tests {
         let c = run(&format!("{two} -report penta=false")).unwrap();
         assert!(c.report && !c.penta);
         let c = run(&format!("{two} -report")).unwrap();
-        assert!(c.report && c.penta);
+        assert!(c.report && c.penta && !c.latency);
+        let c = run(&format!("{two} -report latency=true penta=false")).unwrap();
+        assert!(c.report && !c.penta && c.latency);
+        let c = run(&format!("{two} -report latency=false")).unwrap();
+        assert!(c.report && c.penta && !c.latency);
         for bad in [
+            "-report latency=sometimes",
+            "-report latency",
             "-report penta=maybe",
             "-report pentanomial=true",
             "-report x",

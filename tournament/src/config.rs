@@ -85,6 +85,9 @@ pub struct Config {
     pub report: bool,
     /// Show the pentanomial line (fastchess's `-report penta=false` hides it).
     pub penta: bool,
+    /// End the report with the runner's own turnaround per move, min/median/max
+    /// (`-report latency=true`; fastchess's `-show-latency`).
+    pub latency: bool,
     /// The rules that judge the games (`-rules`), by the game's name for them
     /// ([`engine::game::RuleSet::name`], as [`Variant::rules_named`] gives it: `engine`,
     /// `text`, `2008`); `None`: those the engines play by, which must then be one set.

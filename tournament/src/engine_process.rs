@@ -216,6 +216,8 @@ impl LogTag {
 struct EngineLine {
     text: String,
     too_long: bool,
+    /// When the reader thread had read it from the pipe.
+    read_at: Instant,
 }
 
 /// A running engine process.
@@ -228,6 +230,10 @@ pub struct EngineProcess {
     input_closed: Arc<AtomicBool>,
     lines: Receiver<EngineLine>,
     log: Option<LogTag>,
+    /// When the writer thread last finished writing a line to the engine (flushed).
+    written_at: Arc<Mutex<Option<Instant>>>,
+    /// When the last line returned by [`EngineProcess::recv_deadline`] was read.
+    read_at: std::cell::Cell<Option<Instant>>,
 }
 
 impl EngineProcess {
@@ -306,6 +312,8 @@ impl EngineProcess {
         let input_closed = Arc::new(AtomicBool::new(false));
         let (in_tx, in_rx) = crossbeam_channel::unbounded::<String>();
         let closed = Arc::clone(&input_closed);
+        let written_at = Arc::new(Mutex::new(None));
+        let stamp = Arc::clone(&written_at);
         let writer_log = log.cloned();
         std::thread::Builder::new()
             .name("engine-writer".into())
@@ -317,6 +325,9 @@ impl EngineProcess {
                         .write_all(line.as_bytes())
                         .and_then(|_| pipe.write_all(b"\n"))
                         .and_then(|_| pipe.flush());
+                    if ok.is_ok() {
+                        *stamp.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+                    }
                     if let Some(log) = &writer_log {
                         match &ok {
                             Ok(()) => log.line('>', &line),
@@ -341,6 +352,7 @@ impl EngineProcess {
             .spawn(move || {
                 let mut open = true;
                 forward_lines(stdout, |text, too_long| {
+                    let read_at = Instant::now();
                     if let Some(log) = &reader_log {
                         if too_long {
                             log.line('<', &format!("(a line over {MAX_LINE} bytes, cut) {text}"));
@@ -352,6 +364,7 @@ impl EngineProcess {
                         let line = EngineLine {
                             text: text.to_string(),
                             too_long,
+                            read_at,
                         };
                         open = tx.send(line).is_ok();
                     }
@@ -376,6 +389,8 @@ impl EngineProcess {
             input_closed,
             lines: rx,
             log: log.cloned(),
+            written_at,
+            read_at: std::cell::Cell::new(None),
         })
     }
 
@@ -402,11 +417,21 @@ impl EngineProcess {
             }
             Ok(line) => {
                 log::trace!("<< {}", line.text);
+                self.read_at.set(Some(line.read_at));
                 Ok(line.text)
             }
             Err(RecvTimeoutError::Timeout) => Err(ReadError::Timeout),
             Err(RecvTimeoutError::Disconnected) => Err(ReadError::Closed),
         }
+    }
+
+    /// When the last line sent was written to the engine's input (flushed by the writer
+    /// thread), and when the last line [`EngineProcess::recv_deadline`] returned had been
+    /// read from its output (by the reader thread): the runner's side of a move's
+    /// exchange, for `-report latency=true`.
+    pub fn io_times(&self) -> (Option<Instant>, Option<Instant>) {
+        let written = *self.written_at.lock().unwrap_or_else(|e| e.into_inner());
+        (written, self.read_at.get())
     }
 
     /// Throws away whatever the engine has printed and nobody has read yet.
@@ -550,6 +575,34 @@ mod tests {
         let (p, child) = wrapper();
         drop(p);
         assert!(gone(child), "the wrapper's child {child} outlived the drop");
+    }
+
+    /// `-report latency=true`: the writer thread stamps each line written, the reader
+    /// thread each line read.
+    #[test]
+    fn io_times_stamp_the_last_line_written_and_read() {
+        let launch = Launch {
+            cmd: "/bin/cat".into(),
+            args: Vec::new(),
+            dir: None,
+            cpus: Vec::new(),
+        };
+        let mut p = EngineProcess::spawn(&launch, None).expect("start cat");
+        assert_eq!(p.io_times(), (None, None));
+        let before = Instant::now();
+        p.send("hello").unwrap();
+        let line = p
+            .recv_deadline(Instant::now() + Duration::from_secs(10))
+            .unwrap();
+        assert_eq!(line, "hello");
+        let (Some(written), Some(read)) = p.io_times() else {
+            panic!("both stamped: {:?}", p.io_times());
+        };
+        // (Which comes first is a race: the writer stamps after its flush returns,
+        // and `cat` may echo the line before that.)
+        let now = Instant::now();
+        assert!(before <= written && written <= now, "{written:?}");
+        assert!(before <= read && read <= now, "{read:?}");
     }
 
     /// `-use-affinity`: the process runs on the CPUs asked for, from its first

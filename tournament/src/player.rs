@@ -321,4 +321,13 @@ pub trait Player<G: Game>: Send {
 
     /// Stops the player for good (end of the run).
     fn shutdown(&mut self);
+
+    /// For a process engine, when its last request line was written to it and when
+    /// the last line it answered with was read ([`EngineProcess::io_times`]), each
+    /// `None` until there is one; `None` for a built-in player (no input or output).
+    ///
+    /// [`EngineProcess::io_times`]: crate::engine_process::EngineProcess::io_times
+    fn io_times(&self) -> Option<(Option<Instant>, Option<Instant>)> {
+        None
+    }
 }

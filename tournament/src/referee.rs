@@ -155,6 +155,11 @@ pub struct Played {
     pub record: GameRecord,
     /// The fault of each side, `[first mover, second mover]`.
     pub faults: [Option<Fault>; 2],
+    /// The runner's own turnaround after each answer that was followed by another
+    /// request, in µs: from the instant the answer's line was read from the engine to
+    /// the instant the next request (`go`, …) was written to the other one (`-report
+    /// latency=true`). A built-in player's side is the call itself: asked, answered.
+    pub turnaround_us: Vec<u64>,
 }
 
 fn side_idx(side: Side) -> usize {
@@ -221,6 +226,7 @@ pub fn play<G: Notation + Referee>(m: &Match<'_, G>, players: [&mut dyn Player<G
             return Played {
                 record: record(m, start_fen, end, (move_text, info), started),
                 faults,
+                turnaround_us: Vec::new(),
             };
         }
     }
@@ -237,6 +243,9 @@ pub fn play<G: Notation + Referee>(m: &Match<'_, G>, players: [&mut dyn Player<G
     let mut pos = start.clone();
     let mut lead_streak: (Option<Side>, u32) = (None, 0);
     let mut scores = ScoreAdjudicator::default();
+    let mut turnaround_us: Vec<u64> = Vec::new();
+    // When the last answer was read, for the turnaround to the next request.
+    let mut last_read: Option<Instant> = None;
 
     let end = loop {
         if let Some(outcome) = pos.outcome() {
@@ -285,6 +294,18 @@ pub fn play<G: Notation + Referee>(m: &Match<'_, G>, players: [&mut dyn Player<G
         };
         let reply = players[i].think(&req);
         let elapsed = now.elapsed().as_millis() as i64;
+        if reply.is_ok() {
+            // The process's own stamps (a stamp from before this request is stale: the
+            // request's side is then taken as the call).
+            let answered = Instant::now();
+            let (sent, read) = players[i].io_times().unwrap_or((None, None));
+            let sent = sent.filter(|&t| t >= now).unwrap_or(now);
+            let read = read.filter(|&t| t >= now).unwrap_or(answered);
+            if let Some(prev) = last_read {
+                turnaround_us.push(sent.saturating_duration_since(prev).as_micros() as u64);
+            }
+            last_read = Some(read);
+        }
         let answer = match reply {
             Ok(a) => a,
             Err(f) => {
@@ -391,6 +412,7 @@ pub fn play<G: Notation + Referee>(m: &Match<'_, G>, players: [&mut dyn Player<G
     Played {
         record: record(m, start_fen, end, (move_text, info), started),
         faults,
+        turnaround_us,
     }
 }
 

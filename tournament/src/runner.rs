@@ -124,7 +124,13 @@ pub fn run<G: GameIo, D: TextProtocol<Game = G>>(cfg: &Config) -> Result<i32, Ru
     } else {
         ""
     };
-    report::print_final(cfg, &ledger.tally, ledger.total, stopped, started.elapsed());
+    report::print_final(
+        cfg,
+        &ledger.tally,
+        (ledger.total, &ledger.turnaround_us),
+        stopped,
+        started.elapsed(),
+    );
     if let Some(e) = ended.write_error {
         return Err(RunError::Runtime(e));
     }
@@ -539,6 +545,9 @@ struct Ledger {
     tally: Tally,
     pending: Vec<GameSpec>,
     total: usize,
+    /// The runner's turnaround after each move of the games recorded in this run, in
+    /// µs ([`crate::referee::Played::turnaround_us`]; `-report latency=true`).
+    turnaround_us: Vec<u64>,
 }
 
 impl Ledger {
@@ -604,6 +613,7 @@ impl Ledger {
             tally,
             pending,
             total: schedule.len(),
+            turnaround_us: Vec::new(),
         })
     }
 
@@ -714,6 +724,7 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
                 continue;
             }
             let rec = &played.record;
+            ledger.turnaround_us.extend(&played.turnaround_us);
             if let Err(e) = ledger.record::<G>(rec) {
                 ended.write_error.get_or_insert(e);
                 stopping = true;

@@ -101,6 +101,7 @@ pub fn identity(cfg: &Config) -> Result<String, String> {
         affinity: None,
         report: false,
         penta: false,
+        latency: false,
         shard: None,
         check: false,
         ..cfg.clone()

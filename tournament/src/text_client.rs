@@ -238,6 +238,10 @@ impl<D: TextProtocol> Player<D::Game> for TextClient<D> {
         self.known = None;
     }
 
+    fn io_times(&self) -> Option<(Option<Instant>, Option<Instant>)> {
+        self.process.as_ref().map(|p| p.io_times())
+    }
+
     fn shutdown(&mut self) {
         if let Some(p) = self.process.take() {
             p.quit("quit", Duration::from_millis(300));

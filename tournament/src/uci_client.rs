@@ -309,6 +309,10 @@ impl<G: Notation> Player<G> for UciClient {
         }
     }
 
+    fn io_times(&self) -> Option<(Option<Instant>, Option<Instant>)> {
+        self.process.as_ref().map(|p| p.io_times())
+    }
+
     fn shutdown(&mut self) {
         if let Some(p) = self.process.take() {
             p.quit("quit", Duration::from_millis(300));

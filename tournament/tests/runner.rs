@@ -2485,3 +2485,163 @@ fn use_affinity_pins_each_engine_to_its_cpus() {
         assert!(err.contains("-use-affinity"), "{bad:?}: {err}");
     }
 }
+
+/// Issue 44 item 3: `-report latency=true` ends the report with the runner's own
+/// turnaround per move (answer read → next request written), min/median/max, one
+/// figure per move that was followed by another request.
+#[test]
+fn report_latency_gives_the_runners_turnaround() {
+    let dir = common::scratch("test", "report-latency");
+    let res = dir.join("r.jsonl");
+    let cmd = format!("cmd={FAKE}");
+    let play = |report: &[&str]| {
+        let _ = std::fs::remove_file(&res);
+        let o = run(&[
+            &[
+                "-engine",
+                &cmd,
+                "name=fake",
+                "st=1",
+                "-engine",
+                &cmd,
+                "name=fake2",
+                "args=--seed 7",
+                "st=1",
+                "-games",
+                "2",
+                "-maxmoves",
+                "10",
+                "-results",
+                res.to_str().unwrap(),
+            ][..],
+            report,
+        ]
+        .concat());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let out = play(&["-report", "latency=true"]);
+    let head = "Runner latency (answer read to next request written): ";
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(head))
+        .unwrap_or_else(|| panic!("no latency line in {out}"));
+    let lines: Vec<&str> = out.lines().collect();
+    let at = lines.iter().position(|l| *l == line).unwrap();
+    assert!(
+        lines[at + 1].starts_with("Finished match: 2 of 2 games"),
+        "{out}"
+    );
+    // Every move but each game's last was followed by a request to the other engine.
+    let text = std::fs::read_to_string(&res).unwrap();
+    let moves: u64 = text
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["plies"].as_u64().unwrap() - 1
+        })
+        .sum();
+    let rest = &line[head.len()..];
+    let figures: Vec<&str> = rest.split(", ").collect();
+    assert_eq!(figures.len(), 4, "{line}");
+    assert_eq!(figures[0], format!("{moves} moves"), "{line}");
+    let ms = |part: &str, key: &str| -> f64 {
+        let v = part
+            .strip_prefix(key)
+            .and_then(|p| p.strip_suffix(" ms"))
+            .unwrap_or_else(|| panic!("'{part}' in {line}"));
+        assert_eq!(v.split_once('.').map(|(_, d)| d.len()), Some(3), "{line}");
+        v.parse().unwrap()
+    };
+    let (min, median, max) = (
+        ms(figures[1], "min "),
+        ms(figures[2], "median "),
+        ms(figures[3], "max "),
+    );
+    assert!(0.0 <= min && min <= median && median <= max, "{line}");
+    // The runner's own part of a move: far below a second even on a loaded machine.
+    assert!(max < 1000.0, "{line}");
+    // Not without the key, nor with latency=false.
+    for report in [&["-report"][..], &["-report", "latency=false"], &[]] {
+        let out = play(report);
+        assert!(!out.contains("Runner latency"), "{report:?}: {out}");
+    }
+    let o = run(&[
+        "-engine",
+        "builtin=random",
+        "-engine",
+        "builtin=greedy",
+        "-report",
+        "latency=often",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+}
+
+/// Issue 44 item 3: time-loss accuracy on a clock (`tc=2+0.1`, `timemargin=100`). The
+/// fake engine answers each `go` a fixed time before or after its own clock runs out:
+/// 100 ms before (200 ms inside the deadline, its clock plus the margin) it never
+/// loses on time, through its first move of about 1.9 s and the ~0.1 s ones after it;
+/// 300 ms after (200 ms past the deadline) it always does, on its first move.
+#[test]
+fn time_loss_follows_the_clock_and_the_margin() {
+    let dir = common::scratch("test", "time-loss");
+    let res = dir.join("r.jsonl");
+    let play = |answer_at: &str| {
+        let _ = std::fs::remove_file(&res);
+        let o = run(&[
+            "-engine",
+            &format!("cmd={FAKE}"),
+            "name=fake",
+            &format!("args=--answer-at {answer_at}"),
+            "tc=2+0.1",
+            "timemargin=100",
+            "-engine",
+            "builtin=random",
+            "-games",
+            "4",
+            "-concurrency",
+            "2",
+            "-maxmoves",
+            "6",
+            "-results",
+            res.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let text = std::fs::read_to_string(&res).unwrap();
+        let games: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(games.len(), 4, "{text}");
+        games
+    };
+    for g in play("-100") {
+        let reason = g["reason"].as_str().unwrap();
+        assert!(!reason.contains("time forfeit"), "{g}");
+        // The fake's moves: its first one used its clock less 100 ms, later ones
+        // about its increment (the clock stays near 200 ms).
+        let fake = usize::from(g["players"][0] != "fake");
+        let ms: Vec<u64> = g["info"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .skip(fake)
+            .step_by(2)
+            .map(|i| i["ms"].as_u64().unwrap())
+            .collect();
+        assert!(ms.len() >= 2, "{g}");
+        assert!((1850..=2100).contains(&ms[0]), "{g}");
+        for &m in &ms[1..] {
+            assert!(m <= 300, "{g}");
+        }
+    }
+    for g in play("300") {
+        let reason = g["reason"].as_str().unwrap();
+        assert!(reason.contains("fake time forfeit"), "{g}");
+        let fake_first = g["players"][0] == "fake";
+        assert_eq!(g["result"], if fake_first { "0-1" } else { "1-0" }, "{g}");
+        // On its first move: the deadline (its 2 s and the margin) ended the wait.
+        assert!(g["moves"].as_array().unwrap().len() <= 1, "{g}");
+    }
+}

@@ -9,7 +9,10 @@
 //! move, `--seed N` seeds the move choice, `--long-line-after N` answers after N moves
 //! with one 1 MiB line whose bytes from 64 KiB on are a legal move's answer (a reader that
 //! split long lines would take that piece for a move). `--prompt` prints text-language
-//! prompts. `--score CP` sets the score of its `info` line before each move (default 0).
+//! prompts. `--answer-at MS` (UAI) answers each `go` MS milliseconds after the time it
+//! was given runs out (negative: before): its own clock (`btime` when it moves first,
+//! else `wtime`) or `movetime`, for the referee's time-loss tests. `--score CP` sets
+//! the score of its `info` line before each move (default 0).
 //! `--refuse WORD` answers every command WORD with `error: WORD is refused` (UAI: `info
 //! string error: WORD is refused`) and ignores it, as a program refuses a set-up command.
 //! In UAI `go infinite` searches until `stop` (a `go` sent meanwhile waits for it), as
@@ -49,6 +52,7 @@ struct Opts {
     no_handshake: bool,
     no_readyok: bool,
     slow_ms: u64,
+    answer_at: Option<i64>,
     score: i64,
     seed: u64,
     prompt: bool,
@@ -86,6 +90,7 @@ fn parse_opts() -> Opts {
             "--garbage-after" => o.garbage_after = Some(num(i)),
             "--long-line-after" => o.long_line_after = Some(num(i)),
             "--slow" => o.slow_ms = num(i),
+            "--answer-at" => o.answer_at = args.get(i + 1).and_then(|s| s.parse().ok()),
             "--seed" => o.seed = num(i),
             "--score" => o.score = args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(0),
             "--refuse" => o.refuse = args.get(i + 1).cloned(),
@@ -252,6 +257,24 @@ fn uai_main(o: &Opts) {
             Some("go") => {
                 if o.slow_ms > 0 {
                     std::thread::sleep(Duration::from_millis(o.slow_ms));
+                }
+                if let Some(offset) = o.answer_at {
+                    let own = if pos.side_to_move() == Side::First {
+                        "btime"
+                    } else {
+                        "wtime"
+                    };
+                    let given = |key: &str| {
+                        words
+                            .iter()
+                            .position(|w| *w == key)
+                            .and_then(|k| words.get(k + 1))
+                            .and_then(|v| v.parse::<i64>().ok())
+                    };
+                    if let Some(ms) = given("movetime").or_else(|| given(own)) {
+                        let wait = (ms + offset).max(0) as u64;
+                        std::thread::sleep(Duration::from_millis(wait));
+                    }
                 }
                 match next_act(o, made) {
                     Act::Crash => std::process::exit(3),

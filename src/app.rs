@@ -12,9 +12,7 @@
 //! `--debug N`). Settings reach the session as values ([`crate::protocol::text::Setup`]),
 //! never through process-wide state.
 
-use crate::game::Notation;
 use crate::protocol::cli::{self, Opt, Parsed};
-use crate::protocol::text::TextDialect;
 use crate::variant::{Dialect, Playable, Variant, VariantVisitor};
 use std::process::ExitCode;
 
@@ -68,12 +66,7 @@ fn usage(variant: Variant) -> String {
     impl VariantVisitor for Protocols {
         type Output = String;
         fn visit<D: Playable>(self) -> String {
-            let mut names = Vec::new();
-            if <D as TextDialect>::Game::SPEAKS_UAI {
-                names.push("UAI");
-            }
-            names.push("UGI");
-            names.extend(D::other_protocols().iter().map(|p| p.name));
+            let names: Vec<&str> = cli::engine_protocols::<D>().iter().map(|p| p.1).collect();
             names.join("/")
         }
     }

@@ -294,20 +294,23 @@ fn random_line<G: GameIo>(rng: &mut SplitMix64, max_plies: usize) -> (G, G, Vec<
     (start, pos, names)
 }
 
+/// Adds `line` to a script after a random gap: none half the time (lines that arrive
+/// together), else 0 to 60 ms.
+fn push(steps: &mut Vec<Step>, rng: &mut SplitMix64, line: String, kind: Kind) {
+    let gap_ms = if rng.below(2) == 0 {
+        0
+    } else {
+        rng.below(61) as u64
+    };
+    steps.push(Step { gap_ms, line, kind });
+}
+
 /// A UAI/UGI session for game `G`.
 fn generate_uci<G: GameIo>(seed: u64, d: Uci) -> Script {
     let mut rng = SplitMix64::new(seed);
     let mut steps = Vec::new();
     // The position the engine holds, as the model sees it.
     let mut pos = G::startpos(G::Rules::ENGINE);
-    let push = |steps: &mut Vec<Step>, rng: &mut SplitMix64, line: String, kind: Kind| {
-        let gap_ms = if rng.below(2) == 0 {
-            0
-        } else {
-            rng.below(61) as u64
-        };
-        steps.push(Step { gap_ms, line, kind });
-    };
     push(&mut steps, &mut rng, d.hello.to_string(), Kind::Hello);
     let len = 4 + rng.below(22);
     for _ in 0..len {
@@ -460,14 +463,6 @@ fn generate_nboard(seed: u64) -> Script {
     let mut steps = Vec::new();
     let mut pos = reversi::Position::startpos();
     let mut pings = 0;
-    let push = |steps: &mut Vec<Step>, rng: &mut SplitMix64, line: String, kind: Kind| {
-        let gap_ms = if rng.below(2) == 0 {
-            0
-        } else {
-            rng.below(61) as u64
-        };
-        steps.push(Step { gap_ms, line, kind });
-    };
     push(&mut steps, &mut rng, "nboard 2".into(), Kind::Hello);
     let depth = 1 + rng.below(4);
     push(
@@ -890,7 +885,7 @@ fn script_of(target: Target, text: &str) -> Script {
             };
             let (kind, line) = match line.strip_prefix('!') {
                 Some(bad) => (Kind::Invalid, bad),
-                None => (kind_of(line, d), line),
+                None => (kind_of(line), line),
             };
             Step {
                 gap_ms,
@@ -914,7 +909,7 @@ fn script_of(target: Target, text: &str) -> Script {
 }
 
 /// The kind of a hand-written line (the kept sessions use plain, valid commands).
-fn kind_of(line: &str, d: Option<Uci>) -> Kind {
+fn kind_of(line: &str) -> Kind {
     let word = line.split_whitespace().next().unwrap_or("");
     match word {
         "isready" => Kind::IsReady,
@@ -924,7 +919,6 @@ fn kind_of(line: &str, d: Option<Uci>) -> Kind {
         "uai" | "ugi" | "nboard" => Kind::Hello,
         "ping" => Kind::Ping(line[5..].to_string()),
         "learn" => Kind::Learn,
-        _ if d.is_some_and(|d| word == d.new_game) => Kind::Other,
         _ => Kind::Other,
     }
 }

@@ -293,11 +293,14 @@ pub fn run_parsed<D: TextDialect>(bin: &str, p: &Parsed, help: &str, options: D:
         2
     };
     if p.has("--help") {
-        println!("{help}");
+        super::emit(&mut std::io::stdout(), help);
         return 0;
     }
     if p.has("--version") {
-        println!("{bin} {}", env!("CARGO_PKG_VERSION"));
+        super::emit(
+            &mut std::io::stdout(),
+            &format!("{bin} {}", env!("CARGO_PKG_VERSION")),
+        );
         return 0;
     }
     let remote = match remote_settings(p) {
@@ -343,7 +346,7 @@ pub fn run_parsed<D: TextDialect>(bin: &str, p: &Parsed, help: &str, options: D:
         ["perft", depth, fen @ ..] => match depth.parse::<u32>() {
             Ok(d) if d <= MAX_PERFT_DEPTH => match perft::<D::Game>(d, &fen.join(" ")) {
                 Ok(line) => {
-                    println!("{line}");
+                    super::emit(&mut std::io::stdout(), &line);
                     0
                 }
                 Err(e) => usage_error(&e),
@@ -433,10 +436,7 @@ fn interactive<D: TextDialect>(forced: Option<Dialect>, setup: text::Setup<D::Op
         return 0;
     }
     let word = first.as_ref().map(|l| l.text.trim());
-    let chosen = [Dialect::Uai, Dialect::Ugi]
-        .into_iter()
-        .filter(|&d| d != Dialect::Uai || D::Game::SPEAKS_UAI)
-        .find(|d| word == Some(d.hello()));
+    let chosen = Dialect::spoken_by::<D::Game>().find(|d| word == Some(d.hello()));
     let first_word = word.and_then(|w| w.split_whitespace().next());
     let other = D::other_protocols()
         .iter()
@@ -466,16 +466,15 @@ fn interactive<D: TextDialect>(forced: Option<Dialect>, setup: text::Setup<D::Op
     }
 }
 
-/// The engine protocols this program speaks, as their first lines (`uai`, `ugi`, and
-/// the game's own, e.g. Reversi's `nboard`).
-fn protocol_words<D: TextDialect>() -> Vec<&'static str> {
-    let mut words: Vec<&'static str> = [Dialect::Uai, Dialect::Ugi]
-        .into_iter()
-        .filter(|&d| d != Dialect::Uai || D::Game::SPEAKS_UAI)
-        .map(Dialect::hello)
+/// The engine protocols dialect `D`'s binary speaks besides its text language, each as
+/// its first line and its name: `uai`/`UAI` where the game speaks it, `ugi`/`UGI`, and
+/// the game's own (Reversi's `nboard`/`NBoard`).
+pub fn engine_protocols<D: TextDialect>() -> Vec<(&'static str, &'static str)> {
+    let mut all: Vec<(&'static str, &'static str)> = Dialect::spoken_by::<D::Game>()
+        .map(|d| (d.hello(), d.name()))
         .collect();
-    words.extend(D::other_protocols().iter().map(|p| p.hello));
-    words
+    all.extend(D::other_protocols().iter().map(|p| (p.hello, p.name)));
+    all
 }
 
 /// The hint for a first word that names an engine protocol this program does not speak
@@ -487,7 +486,7 @@ fn protocol_hint<D: TextDialect>(word: &str) -> Option<String> {
     if !PROTOCOLS.contains(&lower.as_str()) {
         return None;
     }
-    let ours = protocol_words::<D>();
+    let ours: Vec<&str> = engine_protocols::<D>().iter().map(|p| p.0).collect();
     let list = match ours.split_last() {
         Some((last, [])) => last.to_string(),
         Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
@@ -519,6 +518,9 @@ pub fn perft<G: Notation + Benchmark>(depth: u32, fen: &str) -> Result<String, S
 }
 
 fn bench_cmd<G: Benchmark>(depth: u32) -> u8 {
-    println!("{}", bench::run(&G::bench_positions(), depth).line());
+    super::emit(
+        &mut std::io::stdout(),
+        &bench::run(&G::bench_positions(), depth).line(),
+    );
     0
 }

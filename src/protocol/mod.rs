@@ -30,6 +30,22 @@ pub fn emit(out: &mut dyn Write, line: &str) {
     let _ = out.flush();
 }
 
+/// A principal variation from `root` in protocol notation, cut at its first move that is
+/// not legal in sequence (logged), so a GUI or the page never sees an impossible line.
+pub fn pv_names<G: crate::game::Notation>(root: &G, pv: &[G::Move]) -> Vec<String> {
+    let mut pos = root.clone();
+    let mut names = Vec::with_capacity(pv.len());
+    for &m in pv {
+        if !pos.is_legal(m) {
+            log::warn!("PV move {m} is illegal in {}", pos.fen());
+            break;
+        }
+        names.push(pos.move_name(m));
+        pos.make_move(m);
+    }
+    names
+}
+
 /// The rest of a command line after its first word `first` (a `load` file name, blanks
 /// and all), trimmed, without the quotes around it if it has them; `None` if empty.
 pub fn rest_of_line(line: &str, first: &str) -> Option<String> {

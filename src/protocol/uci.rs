@@ -39,6 +39,21 @@ impl Dialect {
         }
     }
 
+    /// Its name as people write it (`UAI` / `UGI`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Uai => "UAI",
+            Dialect::Ugi => "UGI",
+        }
+    }
+
+    /// The dialects game `G` speaks: UGI always, UAI where the game's notation is UAI's.
+    pub fn spoken_by<G: Notation>() -> impl Iterator<Item = Dialect> {
+        [Dialect::Uai, Dialect::Ugi]
+            .into_iter()
+            .filter(|&d| d != Dialect::Uai || G::SPEAKS_UAI)
+    }
+
     /// The handshake's last line (`uaiok` / `ugiok`).
     pub fn ok(self) -> &'static str {
         match self {
@@ -597,9 +612,10 @@ pub fn limits_for(
 /// `score cp X`, or `score mate N` for a proven result: N counts our own moves until
 /// the game ends (`ceil(plies / 2)`), negative when we lose.
 pub fn format_score(score: Score) -> String {
-    match score.plies_to_end() {
-        Some(p) if p > 0 => format!("mate {}", (p + 1) / 2),
-        Some(p) => format!("mate -{}", (-p + 1) / 2),
+    match score.own_moves_to_end() {
+        Some(n) if n > 0 => format!("mate {n}"),
+        // `-0` where the side to move has already lost: the sign is the news.
+        Some(n) => format!("mate -{}", -n),
         None => format!("cp {}", score.0),
     }
 }
@@ -617,17 +633,10 @@ pub fn format_info<G: Notation>(root: &G, it: &Iteration<G::Move>) -> String {
         it.time.as_millis(),
         it.hashfull
     );
-    let mut pos = root.clone();
-    let mut first = true;
-    for &m in &it.pv {
-        if !pos.is_legal(m) {
-            log::warn!("PV move {m} is illegal in {}", pos.fen());
-            break;
-        }
-        s.push_str(if first { " pv " } else { " " });
-        s.push_str(&pos.move_name(m));
-        pos.make_move(m);
-        first = false;
+    let pv = super::pv_names(root, &it.pv);
+    if !pv.is_empty() {
+        s.push_str(" pv ");
+        s.push_str(&pv.join(" "));
     }
     s
 }
@@ -748,11 +757,7 @@ impl<G: GameIo> Session<G> {
             return;
         }
         // Only a well-formed `stop`/`quit` jumps the queue; `stop now` is an error in turn.
-        let urgent = !line.too_long
-            && matches!(
-                parse(&line.text, self.dialect),
-                Ok(Command::Stop | Command::Quit)
-            );
+        let urgent = matches!(self.parse_line(&line), Ok(Command::Stop | Command::Quit));
         match first_word(&line) {
             Some("quit") if urgent => return self.quit(out),
             Some("stop") if urgent => {
@@ -805,12 +810,7 @@ impl<G: GameIo> Session<G> {
             emit(out, "readyok");
         }
         while let Some(q) = self.pending.pop_front() {
-            let parsed = if q.line.too_long {
-                Err(format!("line too long (the limit is {MAX_LINE} bytes)"))
-            } else {
-                parse(&q.line.text, self.dialect)
-            };
-            let answered = match parsed {
+            let answered = match self.parse_line(&q.line) {
                 Ok(Command::Go(_)) => {
                     self.answer_at_once(out);
                     Ok(())
@@ -891,23 +891,20 @@ impl<G: GameIo> Session<G> {
 
     fn handle_line(&mut self, line: &Line, stopped: bool, out: &mut dyn Write) {
         log::debug!("<- {}", line.text);
-        let parsed = if line.too_long {
-            Err(format!("line too long (the limit is {MAX_LINE} bytes)"))
-        } else {
-            parse(&line.text, self.dialect)
-        };
-        if let Err(e) = parsed.and_then(|cmd| self.execute(cmd, line.at, stopped, out)) {
+        if let Err(e) = self
+            .parse_line(line)
+            .and_then(|cmd| self.execute(cmd, line.at, stopped, out))
+        {
             emit(out, &format!("info string error: {e}"));
         }
     }
 
-    fn busy(&self) -> Result<(), String> {
-        if self.searching {
-            Err("busy: a search is running".to_string())
-        } else if self.task_running {
-            Err("busy: a perft or bench is running".to_string())
+    /// One line as a command: a line over [`MAX_LINE`] is refused whole.
+    fn parse_line(&self, line: &Line) -> Result<Command, String> {
+        if line.too_long {
+            Err(format!("line too long (the limit is {MAX_LINE} bytes)"))
         } else {
-            Ok(())
+            parse(&line.text, self.dialect)
         }
     }
 
@@ -920,6 +917,12 @@ impl<G: GameIo> Session<G> {
         stopped: bool,
         out: &mut dyn Write,
     ) -> Result<(), String> {
+        // `holds` keeps a go, perft or bench back while a search or task runs, so the
+        // search thread never gets a second job.
+        debug_assert!(
+            !matches!(cmd, Command::Go(_) | Command::Perft(_) | Command::Bench(_))
+                || !(self.searching || self.task_running)
+        );
         match cmd {
             Command::Nothing => {}
             Command::Hello => {
@@ -1017,7 +1020,6 @@ impl<G: GameIo> Session<G> {
                 emit(out, &format!("response {answer}"));
             }
             Command::Go(params) => {
-                self.busy()?;
                 let unbounded = params.infinite
                     || (params.depth.is_none()
                         && params.nodes.is_none()
@@ -1051,12 +1053,10 @@ impl<G: GameIo> Session<G> {
                 emit(out, &format!("Fen: {}", self.position.fen()));
             }
             Command::Perft(depth) => {
-                self.busy()?;
                 let pos = self.position.clone();
                 self.spawn_task("perft", move |tx| perft_task(pos, depth, tx))?;
             }
             Command::Bench(depth) => {
-                self.busy()?;
                 let depth = depth.unwrap_or(G::BENCH_DEPTH);
                 self.spawn_task("bench", move |tx| {
                     let r = bench::run(&G::bench_positions(), depth);

@@ -25,6 +25,13 @@ impl Score {
             None
         }
     }
+
+    /// `Some(n)`: the side to move wins in `n` of its own moves (`n` > 0) or loses after
+    /// `-n` of them (`ceil(plies / 2)`, as UCI's `mate` counts).
+    pub fn own_moves_to_end(self) -> Option<i32> {
+        self.plies_to_end()
+            .map(|p| if p > 0 { (p + 1) / 2 } else { -((-p + 1) / 2) })
+    }
 }
 
 /// The search's score of a position the game's solver solved: a win or loss in its

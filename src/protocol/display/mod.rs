@@ -96,19 +96,20 @@ impl Hub {
 
     /// Sets the view (as JSON); nothing happens when it is the same.
     pub fn set_view(&self, json: String) {
-        let mut s = self.lock();
-        if s.view != json {
-            s.view = json;
-            s.seq += 1;
-            self.changed.notify_all();
-        }
+        self.replace(|s| &mut s.view, json);
     }
 
-    /// Sets the AI's search report (as JSON).
+    /// Sets the AI's search report (as JSON); nothing happens when it is the same.
     pub fn set_thinking(&self, json: String) {
+        self.replace(|s| &mut s.thinking, json);
+    }
+
+    /// Replaces the part of the state `part` picks, waking the event streams if it changed.
+    fn replace(&self, part: fn(&mut HubState) -> &mut String, json: String) {
         let mut s = self.lock();
-        if s.thinking != json {
-            s.thinking = json;
+        let field = part(&mut s);
+        if *field != json {
+            *field = json;
             s.seq += 1;
             self.changed.notify_all();
         }

@@ -357,23 +357,14 @@ pub struct Thinking {
 impl Thinking {
     /// The report of iteration `it` of a search from `root`.
     pub fn of<G: GameIo>(root: &G, it: &crate::search::Iteration<G::Move>) -> Thinking {
-        let score = match it.score.plies_to_end() {
-            Some(p) if p > 0 => format!("win in {}", (p + 1) / 2),
-            Some(p) => format!("loss in {}", (-p + 1) / 2),
+        let score = match it.score.own_moves_to_end() {
+            Some(n) if n > 0 => format!("win in {n}"),
+            Some(n) => format!("loss in {}", -n),
             None => match G::SCORE_UNIT {
                 Some((per, unit)) => format!("{:+.2} {unit}", it.score.0 as f64 / per as f64),
                 None => format!("{:+}", it.score.0),
             },
         };
-        let mut pos = root.clone();
-        let mut pv = Vec::new();
-        for &m in &it.pv {
-            if !pos.is_legal(m) {
-                break;
-            }
-            pv.push(pos.move_name(m));
-            pos.make_move(m);
-        }
         Thinking {
             side: root.side_to_move().index(),
             depth: it.depth,
@@ -381,7 +372,7 @@ impl Thinking {
             nodes: it.nodes,
             nps: it.nps(),
             millis: it.time.as_millis() as u64,
-            pv,
+            pv: crate::protocol::pv_names(root, &it.pv),
             done: false,
         }
     }

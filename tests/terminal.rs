@@ -271,3 +271,86 @@ fn a_persons_quit_stops_the_reversi_ai_while_it_solves() {
         tr.lines
     );
 }
+
+/// What a terminal shows of `raw` output, roughly: editing sequences and carriage
+/// returns removed, so a line redrawn by the editor reads as a line.
+fn screen(raw: &str) -> String {
+    let csi = regex::Regex::new(r"\x1b\[[0-9;?]*[A-Za-z]").unwrap();
+    csi.replace_all(raw, "").replace('\r', "")
+}
+
+/// Waits until the screen text of `t` matches `pattern` (a regex).
+fn wait_screen(t: &Tty, pattern: &str) -> String {
+    let re = regex::Regex::new(pattern).unwrap();
+    let deadline = std::time::Instant::now() + T;
+    loop {
+        let s = screen(&t.output());
+        if re.is_match(&s) {
+            return s;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no /{pattern}/ in {s:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Stdin and stdout both the terminal: lines are edited (a letter put in the middle
+/// with the cursor keys) and recalled from the history (up arrow), and Ctrl-D on an
+/// empty line still leaves.
+#[test]
+fn a_person_at_a_terminal_edits_lines_and_recalls_them() {
+    for bin in BINS {
+        let mut t = Tty::spawn_edited(bin, &[]);
+        wait_screen(&t, r"[:>] $");
+        // "dmp", two steps left, "u": the line run is `dump`.
+        t.type_bytes(b"dmp\x1b[D\x1b[Du\r");
+        wait_screen(&t, r"(?s)dump\n===\n.*===\n");
+        t.type_bytes(b"\x1b[A\r");
+        wait_screen(&t, r"(?s)===\n.*===\n.*dump\n===\n.*===\n");
+        t.type_bytes(b"\x04");
+        let (status, out) = t.finish(T);
+        assert!(status.success(), "{bin}: {out:?}");
+        assert_eq!(screen(&out).matches("===\n").count(), 4, "{bin}: {out:?}");
+    }
+}
+
+/// While AI plays AI, a person's half-typed line is printed again below each move the
+/// AI prints, instead of being broken by it; finished, the person's `quit` acts at once.
+#[test]
+fn ai_moves_print_above_the_line_being_typed() {
+    let mut t = Tty::spawn_edited(env!("CARGO_BIN_EXE_ataxx"), &[]);
+    wait_screen(&t, r": $");
+    t.type_bytes(b"auto red\r");
+    t.type_bytes(b"start\r");
+    wait_screen(&t, r"Red moves");
+    t.type_bytes(b"qui");
+    wait_screen(&t, r"moves [a-g][1-7]-[a-g][1-7]\.\nqui");
+    t.type_bytes(b"t\r");
+    let (status, out) = t.finish(T);
+    assert!(status.success(), "{out:?}");
+    assert!(
+        !screen(&out).contains(" wins."),
+        "the game was played out: {out:?}"
+    );
+}
+
+/// UAI at a terminal: `info` lines print above a half-typed `stop`, which then stops
+/// the search.
+#[test]
+fn uai_info_lines_print_above_the_line_being_typed() {
+    let mut t = Tty::spawn_edited(env!("CARGO_BIN_EXE_ataxx"), &[]);
+    wait_screen(&t, r": $");
+    t.type_bytes(b"uai\r");
+    wait_screen(&t, r"uaiok\n");
+    t.type_bytes(b"position startpos\rgo infinite\r");
+    wait_screen(&t, r"info depth");
+    t.type_bytes(b"st");
+    wait_screen(&t, r"info [^\n]*\nst");
+    t.type_bytes(b"op\r");
+    wait_screen(&t, r"bestmove [a-g]");
+    t.type_bytes(b"quit\r");
+    let (status, out) = t.finish(T);
+    assert!(status.success(), "{out:?}");
+}

@@ -5,6 +5,7 @@
 
 use super::input::{self, Line};
 use super::remote;
+use super::terminal;
 use super::text::{self, TextDialect};
 use super::uci::{self, Dialect};
 use crate::bench;
@@ -310,6 +311,7 @@ pub fn run_parsed<D: TextDialect>(bin: &str, p: &Parsed, help: &str, options: D:
     let setup = text::Setup {
         dialect: options,
         remote,
+        terminal: None,
     };
     if p.has("--display") || p.value("--port").is_some() {
         return match display_config::<D>(p) {
@@ -401,38 +403,76 @@ fn display_config<D: TextDialect>(p: &Parsed) -> Result<super::display::Config, 
 }
 
 /// Reads the first non-blank line to pick the protocol (unless a flag chose it), then
-/// hands over. A person at a terminal sees the text language's prompt at once.
+/// hands over. A person at a terminal sees the text language's prompt at once, and
+/// edits lines with history when stdout is the terminal too ([`terminal`]).
 fn interactive<D: TextDialect>(forced: Option<Dialect>, setup: text::Setup<D::Options>) -> u8 {
-    let lines = input::spawn_stdin();
-    let mut stdout = std::io::stdout();
+    let edited = if terminal::wanted() {
+        terminal::spawn()
+    } else {
+        None
+    };
+    let status = match edited {
+        Some((lines, prompter, mut out)) => {
+            let status = choose_and_run::<D>(forced, setup, lines, &mut out, Some(&prompter));
+            drop(out);
+            prompter.restore();
+            status
+        }
+        None => choose_and_run::<D>(
+            forced,
+            setup,
+            input::spawn_stdin(),
+            &mut std::io::stdout(),
+            None,
+        ),
+    };
+    status as u8
+}
+
+/// [`interactive`] once the input is chosen: `prompter` is the line editor's, when
+/// lines are edited (prompts then go to it, not to `out`).
+fn choose_and_run<D: TextDialect>(
+    forced: Option<Dialect>,
+    mut setup: text::Setup<D::Options>,
+    lines: crossbeam_channel::Receiver<Line>,
+    stdout: &mut dyn std::io::Write,
+    prompter: Option<&terminal::Prompter>,
+) -> i32 {
     if let Some(dialect) = forced {
-        return uci::run::<D::Game>(dialect, None, lines, &mut stdout) as u8;
+        prompter.map(terminal::Prompter::without_prompts);
+        return uci::run::<D::Game>(dialect, None, lines, stdout);
     }
     let terminal = std::io::stdin().is_terminal();
-    if terminal {
-        if let Some(p) = D::new().prompt() {
-            use std::io::Write;
-            let _ = write!(stdout, "{p}");
+    let prompt = D::new().prompt().filter(|_| terminal);
+    let show_prompt = |out: &mut dyn std::io::Write| {
+        if let Some(p) = prompt.as_deref() {
+            match prompter {
+                Some(t) => t.ask(p),
+                None => {
+                    let _ = write!(out, "{p}");
+                    let _ = out.flush();
+                }
+            }
+        }
+    };
+    show_prompt(stdout);
+    // A blank line at a terminal gets the prompt again, as every later one does.
+    let mut first: Option<Line> = None;
+    for l in lines.iter() {
+        prompter.map(terminal::Prompter::took);
+        if l.too_long || !l.text.trim().is_empty() {
+            first = Some(l);
+            break;
+        }
+        show_prompt(stdout);
+    }
+    if first.is_none() && terminal {
+        if prompter.is_none() {
+            // Ctrl-D at the prompt: the shell's prompt starts on a line of its own (the
+            // line editor has already ended the line).
+            let _ = writeln!(stdout);
             let _ = stdout.flush();
         }
-    }
-    let prompt = D::new().prompt().filter(|_| terminal);
-    let say = |text: &str| {
-        use std::io::Write;
-        let mut out = std::io::stdout();
-        let _ = write!(out, "{text}");
-        let _ = out.flush();
-    };
-    // A blank line at a terminal gets the prompt again, as every later one does.
-    let first: Option<Line> = lines.iter().find(|l| {
-        let blank = !l.too_long && l.text.trim().is_empty();
-        if blank {
-            prompt.as_deref().map(say);
-        }
-        !blank
-    });
-    if first.is_none() && terminal {
-        say("\n"); // Ctrl-D at the prompt: the shell's prompt starts on a line of its own
         return 0;
     }
     let word = first.as_ref().map(|l| l.text.trim());
@@ -445,23 +485,32 @@ fn interactive<D: TextDialect>(forced: Option<Dialect>, setup: text::Setup<D::Op
         (None, None) => first_word.and_then(protocol_hint::<D>),
         _ => None,
     };
-    let mut first = first;
     if let Some(hint) = hint {
         // A GUI's first word that is not ours (chess's `uci`, `UAI` in capitals): say
         // which protocols this program speaks instead of "unknown command".
         match D::SPEC.errors {
-            text::kit::Errors::Stdout => say(&format!("error: {hint}\n")),
+            text::kit::Errors::Stdout => {
+                let _ = writeln!(stdout, "error: {hint}");
+                let _ = stdout.flush();
+            }
             text::kit::Errors::Stderr => eprintln!("Error: {hint}"),
         }
         first = None;
-        prompt.as_deref().map(say);
+        show_prompt(stdout);
     }
     match (chosen, other) {
-        (Some(dialect), _) => uci::run::<D::Game>(dialect, first, lines, &mut stdout) as u8,
-        (None, Some(p)) => (p.run)(first, lines, &mut stdout) as u8,
+        (Some(dialect), _) => {
+            prompter.map(terminal::Prompter::without_prompts);
+            uci::run::<D::Game>(dialect, first, lines, stdout)
+        }
+        (None, Some(p)) => {
+            prompter.map(terminal::Prompter::without_prompts);
+            (p.run)(first, lines, stdout)
+        }
         (None, None) => {
+            setup.terminal = prompter.cloned();
             let err = &mut std::io::stderr();
-            text::run::<D>(first, lines, &mut stdout, err, terminal, setup) as u8
+            text::run::<D>(first, lines, stdout, err, terminal, setup)
         }
     }
 }

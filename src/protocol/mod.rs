@@ -9,6 +9,7 @@
 //! - [`nboard`]: the Othello GUIs' protocol, for Reversi.
 //! - [`uci`]: UAI and UGI, chosen when the first command is `uai` / `ugi`.
 //! - [`input`]: the stdin reader thread all of them share (bounded lines).
+//! - [`terminal`]: line editing and history when a person types at a terminal.
 //! - [`remote`]: the TCP transport for `host` / `join` between two running programs.
 //! - [`cli`]: the command line every game binary shares (`perft`, `bench`, protocols).
 //! - [`display`]: `--display`, the board in the browser, driving the text session.
@@ -18,6 +19,7 @@ pub mod display;
 pub mod input;
 pub mod nboard;
 pub mod remote;
+pub mod terminal;
 pub mod text;
 pub mod uci;
 

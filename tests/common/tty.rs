@@ -2,6 +2,7 @@
 //! only a person at a terminal sees: prompts, a blank line, Ctrl-D, a `clear` that acts
 //! at once. Stdout and stderr stay pipes, each kept whole as bytes (prompts end
 //! without a newline); echo is off, so nothing the test types comes back.
+//! [`Tty::spawn_edited`] puts stdout on the terminal too, where lines are edited.
 
 use std::fs::File;
 use std::io::{Read, Write};
@@ -74,6 +75,48 @@ impl Tty {
         let out = Arc::new(Mutex::new(Vec::new()));
         let err = Arc::new(Mutex::new(Vec::new()));
         let reader = keep(child.stdout.take().unwrap(), out.clone());
+        keep(child.stderr.take().unwrap(), err.clone());
+        Tty {
+            child,
+            master,
+            out,
+            err,
+            reader: Some(reader),
+        }
+    }
+
+    /// Starts `bin` with `args` on a terminal for both stdin and stdout, as a person
+    /// runs it (echo on, `TERM=xterm`): lines are edited ([`Tty::output`] then holds
+    /// what the terminal is sent, editing sequences and all). Stderr stays a pipe.
+    pub fn spawn_edited(bin: &str, args: &[&str]) -> Tty {
+        let (mut master, mut slave) = (0, 0);
+        // SAFETY: openpty writes two descriptors it opened; null name, termios, size.
+        let rc = unsafe {
+            libc::openpty(
+                &mut master,
+                &mut slave,
+                std::ptr::null_mut(),
+                std::ptr::null(),
+                std::ptr::null(),
+            )
+        };
+        assert_eq!(rc, 0, "openpty failed");
+        // SAFETY: both descriptors are open and owned by nobody else.
+        let (master, slave) = unsafe { (File::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+        let out_side = slave.try_clone().unwrap();
+        let mut child = Command::new(bin)
+            .args(args)
+            .env("TERM", "xterm")
+            .stdin(Stdio::from(slave))
+            .stdout(Stdio::from(out_side))
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"));
+        let out = Arc::new(Mutex::new(Vec::new()));
+        let err = Arc::new(Mutex::new(Vec::new()));
+        // The terminal's output is read from the master; it fails (EIO) once the
+        // program, the last holder of the other side, is gone.
+        let reader = keep(master.try_clone().unwrap(), out.clone());
         keep(child.stderr.take().unwrap(), err.clone());
         Tty {
             child,

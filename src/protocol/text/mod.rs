@@ -18,6 +18,7 @@ pub mod versus;
 
 use super::input::{read_line_head, skip_line, strip_bom, Line, LineEnd, Source, MAX_LINE};
 use super::remote::{self, Hosting, Peer, PeerEvent};
+use super::terminal::Prompter;
 use crate::game::{Game, GameIo, Opening, Outcome, Side};
 use crate::rng;
 use crate::search::{Engine, Features, Limits, Report, STOP_WAIT};
@@ -315,6 +316,8 @@ pub struct Host<'a, G: GameIo> {
     /// typed since: it is not printed again (an event that prints nothing, such as a
     /// relayed set-up move, would otherwise repeat it on the same line).
     at_prompt: Option<String>,
+    /// Line editing at a terminal: prompts are shown by the editor, on request.
+    prompter: Option<Prompter>,
     engine: Engine<G>,
     /// The connected remote program, if any.
     peer: Option<Peer>,
@@ -499,7 +502,7 @@ impl<'a, G: GameIo> Host<'a, G> {
                     Ok(Report::Synced | Report::Rated(_)) => {}
                     Err(_) => return Err(ThinkError::Internal("the search thread is gone".into())),
                 },
-                recv(input) -> line => match line {
+                recv(input) -> line => match line.map(|l| self.took(l)) {
                     // A page action (undo, a side taken over) stops the search too: it
                     // is run next, and the dialect resumes play after it.
                     Ok(l) if l.source == Source::PageAction => {
@@ -609,7 +612,7 @@ impl<'a, G: GameIo> Host<'a, G> {
             };
             select! {
                 recv(events) -> e => return self.peer_event(e.unwrap_or(PeerEvent::Closed)),
-                recv(input) -> line => match line {
+                recv(input) -> line => match line.map(|l| self.took(l)) {
                     Ok(l) if !l.too_long && interrupts(&l.text) => {
                         return RemoteEvent::Interrupted(l.text);
                     }
@@ -670,6 +673,15 @@ impl<'a, G: GameIo> Host<'a, G> {
         }
     }
 
+    /// Counts a line taken from `input` for the line editor: a prompt asked for after
+    /// it is for the line after it.
+    fn took(&mut self, line: Line) -> Line {
+        if let Some(t) = &self.prompter {
+            t.took();
+        }
+        line
+    }
+
     /// The next thing to act on while idle: an input line (`None` at end of input) or
     /// a remote event.
     fn next_event(&mut self) -> Option<Result<Line, RemoteEvent>> {
@@ -686,7 +698,7 @@ impl<'a, G: GameIo> Host<'a, G> {
         let events = events.unwrap_or_else(crossbeam_channel::never);
         select! {
             recv(input) -> line => match line {
-                Ok(l) => Some(Ok(l)),
+                Ok(l) => Some(Ok(self.took(l))),
                 Err(_) => {
                     self.input_closed = true;
                     None
@@ -816,6 +828,11 @@ impl<D: TextDialect> Session<'_, D> {
             return;
         }
         if let Some(p) = self.dialect.prompt() {
+            if let Some(t) = &self.host.prompter {
+                // The editor shows it, once it has no line typed ahead of the request.
+                t.ask(&p);
+                return;
+            }
             if self.host.at_prompt.as_deref() == Some(p.as_str()) {
                 return;
             }
@@ -859,6 +876,8 @@ pub struct Setup<O> {
     pub dialect: O,
     /// Remote play (`host` / `join`).
     pub remote: remote::Settings,
+    /// Line editing at a terminal: where the prompts go.
+    pub terminal: Option<Prompter>,
 }
 
 impl<O: Default> Default for Setup<O> {
@@ -866,6 +885,7 @@ impl<O: Default> Default for Setup<O> {
         Setup {
             dialect: O::default(),
             remote: remote::Settings::default(),
+            terminal: None,
         }
     }
 }
@@ -907,6 +927,7 @@ pub fn run_with_board<D: TextDialect>(
             interactive,
             broken: false,
             at_prompt: None,
+            prompter: setup.terminal,
             engine: text_engine(D::hash_mib()),
             peer: None,
             hosting: None,
@@ -946,8 +967,9 @@ pub fn run_with_board<D: TextDialect>(
             break;
         }
     }
-    // Ctrl-D at a prompt: end the line, so the shell's prompt starts on its own.
-    if end_of_input && s.host.interactive {
+    // Ctrl-D at a prompt: end the line, so the shell's prompt starts on its own (the
+    // line editor has already ended it).
+    if end_of_input && s.host.interactive && s.host.prompter.is_none() {
         let _ = writeln!(s.host.out).and_then(|_| s.host.out.flush());
     }
     // Quit or end of input: the dialect says goodbye to any peer, then the line closes.

@@ -316,41 +316,37 @@ fn a_person_at_a_terminal_edits_lines_and_recalls_them() {
     }
 }
 
+/// Runs ataxx at a terminal with lines edited: types `setup`, waits for `started`, then
+/// types `half` of a line and waits until a line matching `printed` has been printed
+/// above it (the half line drawn again below it), then types the `rest`. Returns the
+/// screen text once the program has left (status 0), after `rest` and `quit`.
+fn half_line_redrawn(setup: &str, started: &str, printed: &str, half: &str, rest: &str) -> String {
+    let mut t = Tty::spawn_edited(env!("CARGO_BIN_EXE_ataxx"), &[]);
+    wait_screen(&t, r": $");
+    t.type_bytes(setup.as_bytes());
+    wait_screen(&t, started);
+    t.type_bytes(half.as_bytes());
+    wait_screen(&t, &format!("{printed}\n{half}"));
+    t.type_bytes(rest.as_bytes());
+    let (status, out) = t.finish(T);
+    assert!(status.success(), "{out:?}");
+    screen(&out)
+}
+
 /// While AI plays AI, a person's half-typed line is printed again below each move the
 /// AI prints, instead of being broken by it; finished, the person's `quit` acts at once.
 #[test]
 fn ai_moves_print_above_the_line_being_typed() {
-    let mut t = Tty::spawn_edited(env!("CARGO_BIN_EXE_ataxx"), &[]);
-    wait_screen(&t, r": $");
-    t.type_bytes(b"auto red\r");
-    t.type_bytes(b"start\r");
-    wait_screen(&t, r"Red moves");
-    t.type_bytes(b"qui");
-    wait_screen(&t, r"moves [a-g][1-7]-[a-g][1-7]\.\nqui");
-    t.type_bytes(b"t\r");
-    let (status, out) = t.finish(T);
-    assert!(status.success(), "{out:?}");
-    assert!(
-        !screen(&out).contains(" wins."),
-        "the game was played out: {out:?}"
-    );
+    let moves = r"moves [a-g][1-7]-[a-g][1-7]\.";
+    let out = half_line_redrawn("auto red\rstart\r", "Red moves", moves, "qui", "t\r");
+    assert!(!out.contains(" wins."), "the game was played out: {out:?}");
 }
 
 /// UAI at a terminal: `info` lines print above a half-typed `stop`, which then stops
 /// the search.
 #[test]
 fn uai_info_lines_print_above_the_line_being_typed() {
-    let mut t = Tty::spawn_edited(env!("CARGO_BIN_EXE_ataxx"), &[]);
-    wait_screen(&t, r": $");
-    t.type_bytes(b"uai\r");
-    wait_screen(&t, r"uaiok\n");
-    t.type_bytes(b"position startpos\rgo infinite\r");
-    wait_screen(&t, r"info depth");
-    t.type_bytes(b"st");
-    wait_screen(&t, r"info [^\n]*\nst");
-    t.type_bytes(b"op\r");
-    wait_screen(&t, r"bestmove [a-g]");
-    t.type_bytes(b"quit\r");
-    let (status, out) = t.finish(T);
-    assert!(status.success(), "{out:?}");
+    let setup = "uai\rposition startpos\rgo infinite\r";
+    let out = half_line_redrawn(setup, "info depth", "info [^\n]*", "st", "op\rquit\r");
+    assert!(out.contains("\nbestmove "), "{out:?}");
 }

@@ -35,23 +35,28 @@ fn keep(mut pipe: impl Read + Send + 'static, sink: Arc<Mutex<Vec<u8>>>) -> thre
     })
 }
 
+/// A fresh pseudo-terminal: its master side (the test's) and the other (the program's).
+fn open_pty() -> (File, OwnedFd) {
+    let (mut master, mut slave) = (0, 0);
+    // SAFETY: openpty writes two descriptors it opened; null name, termios, size.
+    let rc = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(rc, 0, "openpty failed");
+    // SAFETY: both descriptors are open and owned by nobody else.
+    unsafe { (File::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) }
+}
+
 impl Tty {
     /// Starts `bin` with `args`, stdin a fresh terminal (canonical mode, no echo).
     pub fn spawn(bin: &str, args: &[&str]) -> Tty {
-        let (mut master, mut slave) = (0, 0);
-        // SAFETY: openpty writes two descriptors it opened; null name, termios, size.
-        let rc = unsafe {
-            libc::openpty(
-                &mut master,
-                &mut slave,
-                std::ptr::null_mut(),
-                std::ptr::null(),
-                std::ptr::null(),
-            )
-        };
-        assert_eq!(rc, 0, "openpty failed");
-        // SAFETY: both descriptors are open and owned by nobody else.
-        let (master, slave) = unsafe { (File::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+        let (master, slave) = open_pty();
         // SAFETY: termios of a terminal descriptor we own, read then written back.
         unsafe {
             let mut t: libc::termios = std::mem::zeroed();
@@ -72,9 +77,15 @@ impl Tty {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"));
+        let stdout = child.stdout.take().unwrap();
+        Tty::keeping(child, master, stdout)
+    }
+
+    /// A started program whose terminal output is read from `output`, stderr kept too.
+    fn keeping(mut child: Child, master: File, output: impl Read + Send + 'static) -> Tty {
         let out = Arc::new(Mutex::new(Vec::new()));
         let err = Arc::new(Mutex::new(Vec::new()));
-        let reader = keep(child.stdout.take().unwrap(), out.clone());
+        let reader = keep(output, out.clone());
         keep(child.stderr.take().unwrap(), err.clone());
         Tty {
             child,
@@ -89,22 +100,9 @@ impl Tty {
     /// runs it (echo on, `TERM=xterm`): lines are edited ([`Tty::output`] then holds
     /// what the terminal is sent, editing sequences and all). Stderr stays a pipe.
     pub fn spawn_edited(bin: &str, args: &[&str]) -> Tty {
-        let (mut master, mut slave) = (0, 0);
-        // SAFETY: openpty writes two descriptors it opened; null name, termios, size.
-        let rc = unsafe {
-            libc::openpty(
-                &mut master,
-                &mut slave,
-                std::ptr::null_mut(),
-                std::ptr::null(),
-                std::ptr::null(),
-            )
-        };
-        assert_eq!(rc, 0, "openpty failed");
-        // SAFETY: both descriptors are open and owned by nobody else.
-        let (master, slave) = unsafe { (File::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+        let (master, slave) = open_pty();
         let out_side = slave.try_clone().unwrap();
-        let mut child = Command::new(bin)
+        let child = Command::new(bin)
             .args(args)
             .env("TERM", "xterm")
             .stdin(Stdio::from(slave))
@@ -112,19 +110,10 @@ impl Tty {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"));
-        let out = Arc::new(Mutex::new(Vec::new()));
-        let err = Arc::new(Mutex::new(Vec::new()));
         // The terminal's output is read from the master; it fails (EIO) once the
         // program, the last holder of the other side, is gone.
-        let reader = keep(master.try_clone().unwrap(), out.clone());
-        keep(child.stderr.take().unwrap(), err.clone());
-        Tty {
-            child,
-            master,
-            out,
-            err,
-            reader: Some(reader),
-        }
+        let output = master.try_clone().unwrap();
+        Tty::keeping(child, master, output)
     }
 
     /// Types `bytes` (`\n` ends a line, `\x04` is Ctrl-D).

@@ -9,5 +9,6 @@
 //! [`crate::variant::Variant`].
 
 pub mod ataxx;
+pub mod bits;
 pub mod loa;
 pub mod reversi;

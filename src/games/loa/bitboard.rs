@@ -211,23 +211,8 @@ pub fn groups(mut bb: u64) -> u32 {
     n
 }
 
-/// Iterates over the set bits of a bitboard as square indices.
-#[derive(Clone, Copy)]
-pub struct Bits(pub u64);
-
-impl Iterator for Bits {
-    type Item = u8;
-    #[inline]
-    fn next(&mut self) -> Option<u8> {
-        if self.0 == 0 {
-            None
-        } else {
-            let sq = self.0.trailing_zeros() as u8;
-            self.0 &= self.0 - 1;
-            Some(sq)
-        }
-    }
-}
+/// The squares of a bitboard, one by one (shared by every game).
+pub use crate::games::bits::Bits;
 
 #[cfg(test)]
 mod tests {

@@ -96,7 +96,7 @@ mod ataxx {
     use engine::games::ataxx::bitboard::{Bits, FULL};
     use engine::games::ataxx::{Move, Position, Rules};
     use engine::protocol::text;
-    use engine::protocol::text::ataxx::{AI_NODES, AI_TIME_CAP};
+    use engine::protocol::text::ataxx::SPEC;
     use engine::rng::SplitMix64;
     use engine::search::{Limits, Searcher};
 
@@ -148,11 +148,7 @@ mod ataxx {
 
     /// The text AI's budget per move.
     fn text_ai_limits() -> Limits {
-        Limits {
-            nodes: Some(AI_NODES),
-            hard_time: Some(AI_TIME_CAP),
-            ..Limits::default()
-        }
+        SPEC.ai.limits()
     }
 
     #[test]
@@ -258,13 +254,13 @@ mod ataxx {
 
 mod loa {
     //! Wins of one, two or three moves, as `loa.txt` asks of its AI (its default node
-    //! budget, [`AI_NODES`]), from the last plies of quick self-play games.
+    //! budget, `SPEC.ai`), from the last plies of quick self-play games.
 
     use super::{assert_all_converted, find_positions};
     use crate::common::prover::Prover;
     use engine::game::Side;
     use engine::games::loa::{Position, Rules};
-    use engine::protocol::text::loa::{AI_NODES, AI_TIME_CAP};
+    use engine::protocol::text::loa::SPEC;
     use engine::rng::SplitMix64;
     use engine::search::{Limits, Searcher};
     use std::sync::atomic::AtomicBool;
@@ -319,11 +315,7 @@ mod loa {
     #[test]
     fn ai_converts_forced_wins_of_one_to_three_moves() {
         let positions = find_positions(candidates(60), prover, 400_000, 3);
-        let limits = Limits {
-            nodes: Some(AI_NODES),
-            hard_time: Some(AI_TIME_CAP),
-            ..Limits::default()
-        };
+        let limits = SPEC.ai.limits();
         assert_all_converted(positions, 3, prover, || Searcher::new(32), &limits);
     }
 

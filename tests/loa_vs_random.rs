@@ -6,7 +6,7 @@
 
 use engine::game::{Outcome, Side};
 use engine::games::loa::{Position, Rules};
-use engine::protocol::text::loa::AI_NODES;
+use engine::protocol::text::loa::SPEC;
 use engine::rng::SplitMix64;
 use engine::search::{Limits, Searcher};
 use std::sync::atomic::AtomicBool;
@@ -61,9 +61,10 @@ fn beats_a_random_player_quickly() {
 #[ignore = "the docs/loa.md figure: 20 games at the default budget"]
 fn score_against_random_at_the_default_budget() {
     let start = Instant::now();
-    let (w, d, l, avg) = play(20, AI_NODES);
+    let nodes = SPEC.ai.nodes;
+    let (w, d, l, avg) = play(20, nodes);
     println!(
-        "AI ({AI_NODES} nodes a move) vs random: +{w} ={d} -{l}, {avg:.1} AI moves per win, {:.1} s",
+        "AI ({nodes} nodes a move) vs random: +{w} ={d} -{l}, {avg:.1} AI moves per win, {:.1} s",
         start.elapsed().as_secs_f64()
     );
     assert!(w >= 19, "+{w} ={d} -{l}");

@@ -141,7 +141,10 @@ fn ai_against_ai_with_blocks_and_setup_moves() {
     );
     replay(&mut pos, moves);
     let outcome = pos.outcome().expect("the game is over");
-    assert_eq!(result, engine::protocol::text::ataxx::result_line(outcome));
+    assert_eq!(
+        result,
+        engine::protocol::text::ataxx::SPEC.result_line(outcome)
+    );
     let final_dump = dump_of(&h);
     assert_eq!(final_dump, dump_of(&c));
     assert_eq!(final_dump, dump_lines(&pos));
@@ -177,7 +180,7 @@ fn users_play_through_the_connection() {
         expect(other, &[&line]);
         pos.make_move(mv);
         if pos.outcome().is_some() {
-            let result = engine::protocol::text::ataxx::result_line(pos.outcome().unwrap());
+            let result = engine::protocol::text::ataxx::SPEC.result_line(pos.outcome().unwrap());
             expect(other, &[result]);
             expect(mover, &[result]);
         }
@@ -339,7 +342,7 @@ fn a_user_plays_a_remote_ai() {
             replay(&mut pos, std::slice::from_ref(&line));
         }
     }
-    let result = engine::protocol::text::ataxx::result_line(pos.outcome().unwrap());
+    let result = engine::protocol::text::ataxx::SPEC.result_line(pos.outcome().unwrap());
     expect(&h, &[result]);
     expect(&c, &[result]);
     assert_eq!(dump_of(&h), dump_lines(&pos));

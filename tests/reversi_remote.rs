@@ -17,7 +17,7 @@ use common::Engine;
 use engine::game::{Outcome, Side};
 use engine::games::reversi::{Move, Position};
 use engine::protocol::remote::port_for;
-use engine::protocol::text::reversi::{ai_move_line, parse_ai_move_line, result_line};
+use engine::protocol::text::reversi::{ai_move_line, parse_ai_move_line, SPEC};
 use engine::rng::SplitMix64;
 use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
@@ -37,13 +37,6 @@ fn spawn(timeout: &str) -> Engine {
 
 fn expect(e: &Engine, expected: &[&str]) {
     common::expect_lines(e, T, expected);
-}
-
-fn side_word(side: Side) -> &'static str {
-    match side {
-        Side::First => "black",
-        Side::Second => "white",
-    }
 }
 
 fn dump_of(e: &Engine) -> Vec<String> {
@@ -141,7 +134,7 @@ fn ai_against_ai_with_set_up_moves_and_a_relayed_clear() {
     let mut pos = play(setup);
     let n = setup.len() + replay(&mut pos, moves);
     assert!(pos.is_over());
-    assert_eq!(result, result_line(pos.outcome().unwrap()));
+    assert_eq!(result, SPEC.result_line(pos.outcome().unwrap()));
     assert_eq!(dump_of(&h), dump_lines(&pos, Side::Second, n));
     assert_eq!(dump_of(&v), dump_lines(&pos, Side::First, n));
     clear_dump_quit(&h, Side::Second);
@@ -191,7 +184,7 @@ fn users_play_through_the_connection_with_passes() {
         expect(other, &[&ai_move_line(side, mv)]);
         pos.make_move(mv);
     }
-    let result = result_line(pos.outcome().unwrap());
+    let result = SPEC.result_line(pos.outcome().unwrap());
     expect(&h, &[result]);
     expect(&v, &[result]);
     assert_eq!(dump_of(&h), dump_lines(&pos, Side::First, game.len()));
@@ -209,7 +202,7 @@ fn a_set_up_that_ended_the_game() {
     }
     // The host's start is the winning move: the visitor acknowledges it.
     h.send("start");
-    let result = result_line(play(&game).outcome().unwrap());
+    let result = SPEC.result_line(play(&game).outcome().unwrap());
     expect(
         &v,
         &[
@@ -340,13 +333,16 @@ fn host_after_last_move(tag: &str, timeout: &str) -> (Engine, Fake, Side, Outcom
     for m in texts(setup) {
         h.send(&m);
     }
-    h.send(&format!("color {}", side_word(player)));
+    h.send(&format!("color {}", SPEC.side_word(player)));
     h.send("start");
     h.send(&last.text());
     for m in texts(setup) {
         f.expect(&[&m]);
     }
-    f.expect(&[&format!("color {}", side_word(player.opponent())), "start"]);
+    f.expect(&[
+        &format!("color {}", SPEC.side_word(player.opponent())),
+        "start",
+    ]);
     f.expect(&[&last.text()]);
     (h, f, player, play(&game).outcome().unwrap())
 }
@@ -354,7 +350,7 @@ fn host_after_last_move(tag: &str, timeout: &str) -> (Engine, Fake, Side, Outcom
 /// The fault lines: why, then our Player's (`winner`'s) result line.
 fn expect_fault(e: &Engine, why: &str, winner: Side) {
     let error = format!("error: {why}");
-    expect(e, &[&error, result_line(Outcome::Win(winner))]);
+    expect(e, &[&error, SPEC.result_line(Outcome::Win(winner))]);
 }
 
 #[test]
@@ -551,7 +547,7 @@ fn peer_stalls_before_its_first_message() {
 fn the_last_move_is_acknowledged_or_the_peer_forfeits() {
     let (h, mut f, player, outcome) = host_after_last_move("ack", LONG);
     f.send("");
-    expect(&h, &[result_line(outcome)]);
+    expect(&h, &[SPEC.result_line(outcome)]);
     assert_eq!(f.recv(), None, "the host closes the connection");
     clear_dump_quit(&h, player);
 
@@ -583,7 +579,7 @@ fn a_foreign_host_plays_a_game_with_our_visitor() {
     let (last, setup) = game.split_last().unwrap();
     // The fake plays the side that makes the last move; our visitor the other.
     let ours = play(setup).side_to_move().opponent();
-    f.send(&format!("color {}", side_word(ours)));
+    f.send(&format!("color {}", SPEC.side_word(ours)));
     f.send("clear");
     for m in texts(setup) {
         f.send(&m);
@@ -591,12 +587,12 @@ fn a_foreign_host_plays_a_game_with_our_visitor() {
     f.send("start");
     let started = format!(
         "The host started game *; the Player is {}.",
-        side_word(ours)
+        SPEC.side_word(ours)
     );
     expect(&v, &[&started]);
     f.send(&last.text());
     let pos = play(setup);
-    let result = result_line(play(&game).outcome().unwrap());
+    let result = SPEC.result_line(play(&game).outcome().unwrap());
     expect(&v, &[&ai_move_line(pos.side_to_move(), *last), result]);
     // The visitor acknowledges the last move, then closes.
     f.expect(&[""]);

@@ -4,7 +4,7 @@
 
 use engine::game::{Outcome, Side};
 use engine::games::reversi::{Move, Position};
-use engine::protocol::text::reversi::{parse_ai_move_line, parse_result_line};
+use engine::protocol::text::reversi::{parse_ai_move_line, SPEC};
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
@@ -350,9 +350,9 @@ fn check_game(out: &str) -> usize {
         pos.make_move(mv);
     }
     assert!(pos.is_over());
-    assert_eq!(parse_result_line(last), pos.outcome(), "{last}");
+    assert_eq!(SPEC.parse_result_line(last), pos.outcome(), "{last}");
     assert!(matches!(
-        parse_result_line(last),
+        SPEC.parse_result_line(last),
         Some(Outcome::Win(_) | Outcome::Draw)
     ));
     moves.len()

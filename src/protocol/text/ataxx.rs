@@ -9,8 +9,10 @@
 //! harness reserves (wins, passes, moves, draw) and the dump marker.
 
 pub use super::kit::TextError;
-use super::kit::{self, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec, Words};
-use crate::game::{Opening, Outcome, Side};
+use super::kit::{
+    self, AiBudget, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec, Words,
+};
+use crate::game::{Opening, Side};
 pub use crate::games::ataxx::block_squares;
 use crate::games::ataxx::{parse_square, square_name, Cell, Move, Position, Rules, TextMove};
 use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol};
@@ -19,13 +21,6 @@ use std::time::Duration;
 mod board;
 use crate::protocol::text::board::{Action, History, View};
 pub(crate) use board::{ataxx_view, ATAXX_BOARD, ATAXX_COLOURS};
-
-/// Nodes an AI searches per move. A node budget, not a clock, so the same seed and
-/// input give the same moves on any machine.
-pub const AI_NODES: u64 = 400_000;
-/// Safety net only: a move never takes longer than this even on a very slow machine
-/// (the specification allows 10 s).
-pub const AI_TIME_CAP: Duration = Duration::from_secs(4);
 
 pub use super::kit::State;
 
@@ -44,6 +39,10 @@ pub static SPEC: Spec = Spec {
     help_words: &["help"],
     load: true,
     move_text: is_step_text,
+    ai: AiBudget {
+        nodes: 400_000,
+        time_cap: Duration::from_secs(4),
+    },
 };
 
 /// True for `c0r0-c1r1` (two squares), the move text of an AI move line.
@@ -69,11 +68,6 @@ pub enum Command {
 /// Words and markers the harness reads in our output; chatter never contains them.
 pub use super::kit::RESERVED_WORDS as RESERVED;
 
-/// Quotes input for an error line ([`Spec::quote_input`]).
-pub fn quote_input(s: &str) -> String {
-    SPEC.quote_input(s)
-}
-
 /// Parses one line (comments and surrounding blanks allowed). `Ok(None)` for a line
 /// with nothing on it.
 pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
@@ -94,7 +88,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
             Command::Block(parse_square(sq).map_err(|_| {
                 TextError::refused(format!(
                     "block: no square {} on the board (a1..g7)",
-                    quote_input(sq)
+                    SPEC.quote_input(sq)
                 ))
             })?)
         }
@@ -152,7 +146,7 @@ fn other_notation_hint(word: &str) -> Option<String> {
 /// the harness reserves).
 pub fn why_illegal(pos: &Position, tm: TextMove) -> String {
     let side = pos.side_to_move();
-    let who = side_word(side);
+    let who = SPEC.side_word(side);
     match tm {
         TextMove::Pass => format!("{who} has a move, so it cannot pass"),
         TextMove::Step { from, to } => {
@@ -172,11 +166,6 @@ pub fn why_illegal(pos: &Position, tm: TextMove) -> String {
     }
 }
 
-/// The colour's name as the output lines use it.
-pub fn colour_name(side: Side) -> &'static str {
-    SPEC.colour_name(side)
-}
-
 /// The board in the dump format the harness reads.
 pub fn dump(pos: &Position) -> String {
     let mut s = String::from("===\n");
@@ -191,11 +180,6 @@ pub fn dump(pos: &Position) -> String {
     ));
     s.push_str("===");
     s
-}
-
-/// The result line for a finished game.
-pub fn result_line(outcome: Outcome) -> &'static str {
-    SPEC.result_line(outcome)
 }
 
 const HELP: &str = "\
@@ -318,7 +302,9 @@ impl TextDialect for AtaxxText {
     }
 
     fn prompt(&self) -> Option<String> {
-        let who = colour_name(self.pos.side_to_move()).to_ascii_lowercase();
+        let who = SPEC
+            .colour_name(self.pos.side_to_move())
+            .to_ascii_lowercase();
         Some(match self.state {
             State::Setup => format!("set-up, {who} to play: "),
             State::Playing => format!("{who}: "),
@@ -396,7 +382,7 @@ impl AtaxxText {
     fn check_end(&mut self, host: &mut AtaxxHost) -> bool {
         match self.pos.outcome() {
             Some(o) => {
-                host.say(result_line(o));
+                host.say(SPEC.result_line(o));
                 self.state = State::Finished;
                 true
             }
@@ -407,7 +393,7 @@ impl AtaxxText {
     /// Lets AI players move until a manual player is to move or the game ends.
     fn play_ai(&mut self, host: &mut AtaxxHost) -> Flow {
         while self.state == State::Playing && self.auto[self.pos.side_to_move().index()] {
-            let limits = kit::ai_limits(AI_NODES, AI_TIME_CAP);
+            let limits = SPEC.ai.limits();
             let acts = Self::acts_at_once;
             let mv = match host.think(&self.pos, limits, self.seed, self.ply, acts) {
                 Ok(mv) => mv,
@@ -470,8 +456,8 @@ impl TextProtocol for AtaxxText {
             }
         }
         cmds.extend(typed_moves(opening));
-        cmds.push(format!("manual {}", side_word(ai_side.opponent())));
-        cmds.push(format!("auto {}", side_word(ai_side)));
+        cmds.push(format!("manual {}", SPEC.side_word(ai_side.opponent())));
+        cmds.push(format!("auto {}", SPEC.side_word(ai_side)));
         cmds.push("dump".to_string());
         Ok(cmds)
     }
@@ -501,19 +487,10 @@ pub fn parse_ai_move_line(line: &str) -> Option<(Side, String)> {
         .and_then(|(side, text)| Some((side?, text)))
 }
 
-/// Recognises a result line (after any prompt).
-pub fn parse_result_line(line: &str) -> Option<Outcome> {
-    SPEC.parse_result_line(line)
-}
-
-/// The language's name for a side in commands (`red` / `blue`).
-pub fn side_word(side: Side) -> &'static str {
-    SPEC.side_word(side)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Outcome;
 
     fn clean(s: &str) -> bool {
         let l = s.to_ascii_lowercase();
@@ -568,7 +545,7 @@ mod tests {
                 "{e}"
             );
         }
-        assert_eq!(quote_input("Red wins."), "'Red ????.'");
+        assert_eq!(SPEC.quote_input("Red wins."), "'Red ????.'");
     }
 
     #[test]
@@ -681,11 +658,11 @@ mod tests {
             Outcome::Draw,
         ] {
             assert_eq!(
-                parse_result_line(&format!("blue: {}", result_line(o))),
+                SPEC.parse_result_line(&format!("blue: {}", SPEC.result_line(o))),
                 Some(o)
             );
         }
-        assert_eq!(parse_result_line("Red moves a7-b6."), None);
+        assert_eq!(SPEC.parse_result_line("Red moves a7-b6."), None);
     }
 
     #[test]

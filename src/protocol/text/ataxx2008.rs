@@ -34,9 +34,8 @@
 //!   (`Remote play ended before the start (why); …`) and local set-up goes on, board kept.
 
 use super::ataxx::{
-    ai_move_line, block_occupied, block_squares, colour_name, dump, from_start, is_abandon,
-    parse_move_word, quote_input, resolve_typed, side_word, typed_moves, State, AI_NODES,
-    AI_TIME_CAP, SPEC,
+    ai_move_line, block_occupied, block_squares, dump, from_start, is_abandon, parse_move_word,
+    resolve_typed, typed_moves, State, SPEC,
 };
 use super::kit::{self, Common, Spec, TextError, Words};
 use super::versus::{self, Edition, Link, Role, Versus, Wire};
@@ -153,7 +152,7 @@ pub fn parse_message(m: &str) -> Option<Message> {
 
 /// The forfeit line: `side` (the side that did not forfeit) wins.
 pub fn forfeit_line(side: Side) -> String {
-    format!("{} wins by forfeit.", colour_name(side))
+    format!("{} wins by forfeit.", SPEC.colour_name(side))
 }
 
 /// Recognises a forfeit line (after any prompt): the side that won.
@@ -266,7 +265,7 @@ impl Edition for Edition2008 {
                 BlocksError::Empty => TextError::BadArgs("blocks CONFIG (e.g. 3gh)"),
                 BlocksError::BadChar(c) => TextError::refused(format!(
                     "no block is named {} (use 1-6 and a-h)",
-                    quote_input(&c.to_string())
+                    SPEC.quote_input(&c.to_string())
                 )),
             })?;
             Ok(Blocks(c, sq))
@@ -292,7 +291,7 @@ impl Edition for Edition2008 {
     }
 
     fn think(v: &Ataxx2008, host: &mut AtaxxHost) -> Result<Move, ThinkError> {
-        let limits = kit::ai_limits(AI_NODES, AI_TIME_CAP);
+        let limits = SPEC.ai.limits();
         host.think(&v.pos, limits, v.seed, v.ply, is_abandon)
     }
 
@@ -484,7 +483,7 @@ impl Ataxx2008 {
     /// move or the game ends.
     fn start(&mut self, host: &mut AtaxxHost) -> Flow {
         if self.link == Link::Connected {
-            let mut messages = vec![format!("color {}", side_word(self.player.opponent()))];
+            let mut messages = vec![format!("color {}", SPEC.side_word(self.player.opponent()))];
             if !self.own.blocks.is_empty() {
                 messages.push(format!("blocks {}", self.own.blocks));
             }
@@ -535,7 +534,10 @@ impl Ataxx2008 {
                     None => return self.breach(Breach::IllegalMove, &m, host),
                 },
                 Some(Message::Start) if colored => {
-                    host.say(&says::host_started(&self.game_id, side_word(self.player)));
+                    host.say(&says::host_started(
+                        &self.game_id,
+                        SPEC.side_word(self.player),
+                    ));
                     return self.begin(host, false);
                 }
                 _ => return self.unexpected(&m, host),
@@ -581,7 +583,7 @@ impl TextProtocol for Ataxx2008 {
             cmds.push(format!("blocks {config}"));
         }
         cmds.extend(typed_moves(opening));
-        cmds.push(format!("color {}", side_word(ai_side.opponent())));
+        cmds.push(format!("color {}", SPEC.side_word(ai_side.opponent())));
         cmds.push("dump".to_string());
         Ok(cmds)
     }

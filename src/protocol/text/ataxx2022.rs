@@ -17,13 +17,10 @@
 //! or holds a `>`, and error lines (stderr) have those characters of any echoed input
 //! masked.
 
-use super::ataxx::{
-    block_squares, dump, from_start, parse_move_word, typed_moves, why_illegal, AI_NODES,
-    AI_TIME_CAP,
-};
+use super::ataxx::{block_squares, dump, from_start, parse_move_word, typed_moves, why_illegal};
 pub use super::kit::TextError;
-use super::kit::{self, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec, Words};
-use crate::game::{Opening, Outcome, Side};
+use super::kit::{Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec, Words};
+use crate::game::{Opening, Side};
 use crate::games::ataxx::{parse_square, square_name, Cell, Move, Position, Rules, TextMove};
 use crate::protocol::text::board::{Action, History, View};
 use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol};
@@ -55,6 +52,8 @@ pub static SPEC: Spec = Spec {
     help_words: &["help"],
     load: false,
     move_text: is_move_text,
+    // The 2016 edition's budget: the same AI.
+    ai: super::ataxx::SPEC.ai,
 };
 
 /// True for the move text of an AI move line: `c0r0-c1r1` or `-`.
@@ -94,11 +93,6 @@ pub enum Command {
     Move(TextMove),
 }
 
-/// Quotes input for an error line: printable, cut short, `*`, `>` and `=` masked.
-pub fn quote_input(s: &str) -> String {
-    SPEC.quote_input(s)
-}
-
 /// The command word a line's first word stands for: itself if it is a command word or
 /// the line has more words, else the one command word it begins (`Err` if it begins
 /// several).
@@ -117,7 +111,7 @@ fn command_word(w: &Words) -> Result<String, TextError> {
         [name] => Ok(name.to_string()),
         _ => Err(TextError::refused(format!(
             "{} is not a unique abbreviation ({})",
-            quote_input(w.first),
+            SPEC.quote_input(w.first),
             fits.join(", ")
         ))),
     }
@@ -155,7 +149,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
             Command::Block(parse_square(sq).map_err(|_| {
                 TextError::refused(format!(
                     "block: no square {} on the board (a1..g7)",
-                    quote_input(sq)
+                    SPEC.quote_input(sq)
                 ))
             })?)
         }
@@ -187,16 +181,6 @@ pub fn parse_ai_move_line(line: &str) -> Option<(Side, String)> {
     let mv = mv.strip_suffix('.')?;
     (is_move_text(mv) && !mv.bytes().any(|b| b.is_ascii_uppercase()))
         .then(|| (side, mv.to_string()))
-}
-
-/// The result line for a finished game.
-pub fn result_line(outcome: Outcome) -> &'static str {
-    SPEC.result_line(outcome)
-}
-
-/// Recognises a result line (after any prompt; runs of blanks count as one).
-pub fn parse_result_line(line: &str) -> Option<Outcome> {
-    SPEC.parse_result_line(line)
 }
 
 /// The board with its coordinates (`board`, and after every move once `verbose`): the
@@ -408,7 +392,7 @@ impl Ataxx2022 {
         loop {
             if let Some(outcome) = self.pos.outcome() {
                 if !self.announced {
-                    host.say(result_line(outcome));
+                    host.say(SPEC.result_line(outcome));
                     self.announced = true;
                 }
                 return Flow::Continue;
@@ -418,7 +402,7 @@ impl Ataxx2022 {
                 return Flow::Continue;
             }
             let mv = if self.pos.can_move(self.pos.side_to_move()) {
-                let limits = kit::ai_limits(AI_NODES, AI_TIME_CAP);
+                let limits = SPEC.ai.limits();
                 let acts = Self::acts_at_once;
                 match host.think(&self.pos, limits, self.seed, self.ply, acts) {
                     Ok(mv) => mv,
@@ -502,6 +486,7 @@ impl TextProtocol for Ataxx2022 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Outcome;
     use crate::protocol::input::Line;
     use crate::protocol::text;
 
@@ -694,15 +679,15 @@ mod tests {
             Outcome::Draw,
         ] {
             assert_eq!(
-                parse_result_line(&format!("-> {}", result_line(o))),
+                SPEC.parse_result_line(&format!("-> {}", SPEC.result_line(o))),
                 Some(o)
             );
         }
         assert_eq!(
-            parse_result_line("*   Blue  wins."),
+            SPEC.parse_result_line("*   Blue  wins."),
             Some(Outcome::Win(Side::Second))
         );
-        assert_eq!(parse_result_line("Blue wins."), None);
+        assert_eq!(SPEC.parse_result_line("Blue wins."), None);
         assert!(Ataxx2022::is_dump_marker("Red> ==="));
     }
 

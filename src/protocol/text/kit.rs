@@ -99,6 +99,28 @@ pub struct Spec {
     pub load: bool,
     /// True for a move's text as the AI move lines write it (a syntax check).
     pub move_text: fn(&str) -> bool,
+    /// What the AI may spend on a move.
+    pub ai: AiBudget,
+}
+
+/// The AI's per-move limits in a text language: a node budget (so the same seed and
+/// input give the same moves on any machine) and a time cap that is only a safety net
+/// (the course harnesses allow 10 s a move).
+#[derive(Clone, Copy, Debug)]
+pub struct AiBudget {
+    pub nodes: u64,
+    pub time_cap: Duration,
+}
+
+impl AiBudget {
+    /// As search limits.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            nodes: Some(self.nodes),
+            hard_time: Some(self.time_cap),
+            ..Limits::default()
+        }
+    }
 }
 
 /// A 64-bit seed, written as a signed or unsigned decimal number.
@@ -117,16 +139,6 @@ pub fn setup_start(from_start: bool, seed: u64, played: bool) -> Result<Vec<Stri
     }
     let clear = played.then(|| "clear".to_string());
     Ok(clear.into_iter().chain([format!("seed {seed}")]).collect())
-}
-
-/// The AI's per-move limits: a node budget (so the same seed and input give the same
-/// moves on any machine) and a time cap that is only a safety net.
-pub fn ai_limits(nodes: u64, time_cap: Duration) -> Limits {
-    Limits {
-        nodes: Some(nodes),
-        hard_time: Some(time_cap),
-        ..Limits::default()
-    }
 }
 
 impl Spec {
@@ -442,6 +454,10 @@ mod tests {
         help_words: &["help"],
         load: true,
         move_text: |m| m.len() == 5,
+        ai: AiBudget {
+            nodes: 1000,
+            time_cap: Duration::from_secs(1),
+        },
     };
 
     #[test]

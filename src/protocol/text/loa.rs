@@ -17,8 +17,8 @@
 //! turns into the exit status through [`TextDialect::exit_status`].
 
 pub use super::kit::TextError;
-use super::kit::{self, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec};
-use crate::game::{Notation, Opening, Outcome, Side};
+use super::kit::{self, AiBudget, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec};
+use crate::game::{Notation, Opening, Side};
 use crate::games::loa::bitboard::{file_of, rank_of, square};
 use crate::games::loa::notation::{colour_name, parse_square, square_name};
 use crate::games::loa::position::{Move, Position, Rules};
@@ -31,15 +31,6 @@ mod board;
 pub mod course;
 use crate::protocol::text::board::{Action, History, View};
 
-/// Nodes the AI searches per move: a node budget, not a clock, so the same seed and
-/// input give the same moves on any machine. Enough for depth 5 or more (every forced
-/// win within three moves is found, `tests/forced_wins.rs`, which 60 000 nodes
-/// already pass), small enough for a whole AI-vs-AI game in a few seconds even on a
-/// busy machine (`docs/loa.md`).
-pub const AI_NODES: u64 = 100_000;
-/// Safety net only: a move never takes longer than this, even on a very slow machine
-/// (the course harness allows 10 s a move).
-pub const AI_TIME_CAP: Duration = Duration::from_secs(5);
 /// The largest `limit` accepted (moves per side).
 pub const MAX_LIMIT: u32 = 100_000;
 
@@ -59,6 +50,13 @@ pub static SPEC: Spec = Spec {
     help_words: &["help", "?"],
     load: false,
     move_text: |mv| Move::parse_text(mv).is_ok(),
+    // Enough for depth 5 or more (every forced win within three moves is found,
+    // tests/forced_wins.rs), small enough for a whole AI-vs-AI game in a few seconds
+    // even on a busy machine (docs/loa.md).
+    ai: AiBudget {
+        nodes: 100_000,
+        time_cap: Duration::from_secs(5),
+    },
 };
 
 /// A fully parsed command line.
@@ -78,12 +76,6 @@ pub enum Command {
     Limit(u32),
     /// A move in the language's form (syntax checked, legality not yet).
     Move(Move),
-}
-
-/// Quotes input for an error line: printable, cut short, and with the characters the
-/// harness reads (`*` messages, `>` prompts, `=` dump markers) masked.
-pub fn quote_input(s: &str) -> String {
-    SPEC.quote_input(s)
 }
 
 /// Parses one line. `Ok(None)` for a blank line or a comment (first non-blank `#`).
@@ -128,10 +120,10 @@ pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
             Err(_) if is_move_word(w.first) => {
                 let off = kit::off_board(w.first.split('-'), |s| parse_square(s).is_ok(), "a1..h8");
                 return Err(TextError::refused(match off {
-                    Some(why) => format!("malformed move {}: {why}", quote_input(w.first)),
+                    Some(why) => format!("malformed move {}: {why}", SPEC.quote_input(w.first)),
                     None => format!(
                         "malformed move {} (a move is written c1r1-c2r2 along a line, e.g. b1-d3)",
-                        quote_input(w.first)
+                        SPEC.quote_input(w.first)
                     ),
                 }));
             }
@@ -144,7 +136,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
             {
                 return Err(TextError::refused(format!(
                     "unknown command {} (a move is written {}-{})",
-                    quote_input(w.first),
+                    SPEC.quote_input(w.first),
                     w.first[..2].to_ascii_lowercase(),
                     w.first[2..].to_ascii_lowercase()
                 )))
@@ -160,11 +152,6 @@ fn is_move_word(first: &str) -> bool {
     first.contains('-')
 }
 
-/// The result line for a finished game.
-pub fn result_line(outcome: Outcome) -> &'static str {
-    SPEC.result_line(outcome)
-}
-
 /// The line announcing an AI's move: `* b1-d3`, or `* -` for a pass.
 pub fn ai_move_line(mv: Move) -> String {
     SPEC.ai_move_line(Side::First, &mv.text())
@@ -173,11 +160,6 @@ pub fn ai_move_line(mv: Move) -> String {
 /// Recognises an AI move line (after any prompt): the move's text (`b1-d3` or `-`).
 pub fn parse_ai_move_line(line: &str) -> Option<String> {
     SPEC.parse_ai_move_line(line).map(|(_, text)| text)
-}
-
-/// Recognises a result line (after any prompt; runs of blanks count as one).
-pub fn parse_result_line(line: &str) -> Option<Outcome> {
-    SPEC.parse_result_line(line)
 }
 
 /// The language's name for a side in commands (`black` / `white`).
@@ -397,7 +379,7 @@ impl LoaText {
     fn advance(&mut self, host: &mut LoaHost) -> Flow {
         while self.playing {
             if let Some(outcome) = self.pos.outcome() {
-                host.say(result_line(outcome));
+                host.say(SPEC.result_line(outcome));
                 self.playing = false;
                 break;
             }
@@ -419,7 +401,7 @@ impl LoaText {
             if !auto {
                 break;
             }
-            let limits = kit::ai_limits(AI_NODES, AI_TIME_CAP);
+            let limits = SPEC.ai.limits();
             let acts = Self::acts_at_once;
             let mv = match host.think(&self.pos, limits, self.seed, self.ply, acts) {
                 Ok(mv) => mv,
@@ -623,6 +605,7 @@ impl TextProtocol for LoaText {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Outcome;
     use crate::protocol::input::Line;
     use crate::protocol::text;
 
@@ -772,15 +755,15 @@ mod tests {
             Outcome::Draw,
         ] {
             assert_eq!(
-                parse_result_line(&format!("w> {}", result_line(o))),
+                SPEC.parse_result_line(&format!("w> {}", SPEC.result_line(o))),
                 Some(o)
             );
         }
         assert_eq!(
-            parse_result_line("*  White   wins."),
+            SPEC.parse_result_line("*  White   wins."),
             Some(Outcome::Win(Side::Second))
         );
-        assert_eq!(parse_result_line("* b1-d3"), None);
+        assert_eq!(SPEC.parse_result_line("* b1-d3"), None);
         assert!(LoaText::is_dump_marker("-> ==="));
         assert!(!LoaText::is_dump_marker("===x"));
     }

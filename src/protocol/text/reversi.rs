@@ -16,7 +16,9 @@
 //! moves, draw) and the dump marker.
 
 pub use super::kit::TextError;
-use super::kit::{self, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec, Words};
+use super::kit::{
+    self, AiBudget, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec, Words,
+};
 use super::versus::{self, Edition, Link, Versus};
 use crate::game::{Opening, Outcome, Side};
 use crate::games::reversi::{parse_square, Move, Position};
@@ -30,11 +32,6 @@ mod board;
 mod remote_play;
 use remote_play::{acts_while_waiting, color_message, only_looks, ReversiWire};
 
-/// Nodes the AI searches per move (middle game). A node budget, not a clock, so the
-/// same seed and input give the same moves on any machine.
-pub const AI_NODES: u64 = 300_000;
-/// Safety net only: a searched move never takes longer than this.
-pub const AI_TIME_CAP: Duration = Duration::from_secs(4);
 /// From this many empty squares down the AI plays the exact solver's move (perfect play).
 pub const SOLVE_EMPTIES: u32 = 14;
 
@@ -55,6 +52,11 @@ pub static SPEC: Spec = Spec {
     help_words: &["help"],
     load: true,
     move_text: |mv| crate::games::reversi::parse_square(mv).is_ok(),
+    // The node budget is the middle game's: the solver plays the last moves.
+    ai: AiBudget {
+        nodes: 300_000,
+        time_cap: Duration::from_secs(4),
+    },
 };
 
 /// Reversi's own commands.
@@ -70,11 +72,6 @@ pub type Command = versus::Command<Move, Own>;
 /// Words and markers the harness reads in our output; chatter never contains them.
 pub use super::kit::RESERVED_WORDS as RESERVED;
 
-/// Quotes input for an error line ([`Spec::quote_input`]).
-pub fn quote_input(s: &str) -> String {
-    SPEC.quote_input(s)
-}
-
 /// Parses one line (comments and surrounding blanks allowed). `Ok(None)` for a line
 /// with nothing on it.
 pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
@@ -85,7 +82,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
 /// of the words the harness reserves.
 pub fn why_illegal(pos: &Position, mv: Move) -> String {
     let side = pos.side_to_move();
-    let (who, other) = (side_word(side), side_word(side.opponent()));
+    let (who, other) = (SPEC.side_word(side), SPEC.side_word(side.opponent()));
     let placements = pos.move_mask() != 0;
     if mv.is_pass() {
         format!("{who} can place a piece, so it cannot skip")
@@ -98,21 +95,6 @@ pub fn why_illegal(pos: &Position, mv: Move) -> String {
     }
 }
 
-/// The colour's name as the output lines use it (`Black`, `White`).
-pub fn colour_name(side: Side) -> &'static str {
-    SPEC.colour_name(side)
-}
-
-/// The language's word for a side in commands (`black` / `white`).
-pub fn side_word(side: Side) -> &'static str {
-    SPEC.side_word(side)
-}
-
-/// The result line for a finished game.
-pub fn result_line(outcome: Outcome) -> &'static str {
-    SPEC.result_line(outcome)
-}
-
 /// The line announcing an AI's move: `Black moves d3.` or `White passes.`
 pub fn ai_move_line(side: Side, mv: Move) -> String {
     SPEC.ai_move_line(side, &mv.text())
@@ -123,11 +105,6 @@ pub fn ai_move_line(side: Side, mv: Move) -> String {
 pub fn parse_ai_move_line(line: &str) -> Option<(Side, String)> {
     SPEC.parse_ai_move_line(line)
         .and_then(|(side, text)| Some((side?, text)))
-}
-
-/// Recognises a result line (after any prompt).
-pub fn parse_result_line(line: &str) -> Option<Outcome> {
-    SPEC.parse_result_line(line)
 }
 
 /// The `help` text.
@@ -248,7 +225,7 @@ impl Edition for ReversiEdition {
             // A fresh table each time: the same position, the same move.
             solve: Some(SOLVE_EMPTIES),
             fresh_solve: true,
-            ..kit::ai_limits(AI_NODES, AI_TIME_CAP)
+            ..SPEC.ai.limits()
         };
         host.think(&v.pos, limits, v.seed, v.ply, Self::acts_at_once)
     }
@@ -259,7 +236,7 @@ impl Edition for ReversiEdition {
 
     /// A fault is treated as the peer's resignation: our Player's result line.
     fn forfeit_line(side: Side) -> String {
-        result_line(Outcome::Win(side)).to_string()
+        SPEC.result_line(Outcome::Win(side)).to_string()
     }
 
     fn host_message(v: &mut ReversiText, m: String, host: &mut ReversiHost) -> Flow {
@@ -442,7 +419,7 @@ impl TextProtocol for ReversiText {
             && base.side_to_move() == Side::First;
         let mut cmds = kit::setup_start(from_start, seed, played)?;
         cmds.extend(opening.moves.iter().map(|m| m.text()));
-        cmds.push(format!("color {}", side_word(ai_side.opponent())));
+        cmds.push(format!("color {}", SPEC.side_word(ai_side.opponent())));
         cmds.push("manual".to_string());
         cmds.push("dump".to_string());
         Ok(cmds)
@@ -554,7 +531,7 @@ mod tests {
             let e = parse(junk).unwrap_err().to_string();
             assert!(clean(&e), "{e}");
         }
-        assert_eq!(quote_input("White wins."), "'White ????.'");
+        assert_eq!(SPEC.quote_input("White wins."), "'White ????.'");
     }
 
     #[test]
@@ -621,7 +598,7 @@ mod tests {
             Outcome::Draw,
         ] {
             assert_eq!(
-                parse_result_line(&format!("black: {}", result_line(o))),
+                SPEC.parse_result_line(&format!("black: {}", SPEC.result_line(o))),
                 Some(o)
             );
         }

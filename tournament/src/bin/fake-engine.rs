@@ -33,7 +33,7 @@
 
 use engine::game::Side;
 use engine::games::ataxx::{parse_square, Move, Position, Rules, TextMove};
-use engine::protocol::text::ataxx::{ai_move_line, block_squares, result_line};
+use engine::protocol::text::ataxx::{ai_move_line, block_squares, SPEC};
 use engine::rng::SplitMix64;
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -353,7 +353,7 @@ fn text_main(o: &Opts) {
         }
         if playing {
             if let Some(outcome) = pos.outcome() {
-                out(result_line(outcome));
+                out(SPEC.result_line(outcome));
                 playing = false;
             } else if o.prompt {
                 let mut so = std::io::stdout().lock();

@@ -2,7 +2,7 @@
 //! (undo, a side to AI or manual at any moment, a new game) in its own model. The
 //! board of both editions is drawn by [`ataxx_view`].
 
-use super::{colour_name, result_line, AtaxxHost, AtaxxText, State};
+use super::{AtaxxHost, AtaxxText, State, SPEC};
 use crate::game::Side;
 use crate::games::ataxx::bitboard::{distance, Bits};
 use crate::games::ataxx::{parse_square, square_name, Cell, Position, Rules};
@@ -43,7 +43,10 @@ pub(crate) fn ataxx_view(
         }
     });
     let at = |v: &View, sq: u8| v.index_of(&square_name(sq), false);
-    v.sides = [colour_name(Side::First), colour_name(Side::Second)];
+    v.sides = [
+        SPEC.colour_name(Side::First),
+        SPEC.colour_name(Side::Second),
+    ];
     v.counts = [pos.count(Side::First), pos.count(Side::Second)];
     v.to_move = Some(pos.side_to_move().index());
     let own = pos.pieces(pos.side_to_move());
@@ -93,7 +96,7 @@ impl AtaxxText {
             State::Finished => false,
         };
         if self.state == State::Finished {
-            v.result = self.pos.outcome().map(|o| result_line(o).to_string());
+            v.result = self.pos.outcome().map(|o| SPEC.result_line(o).to_string());
             v.to_move = None;
         }
         v

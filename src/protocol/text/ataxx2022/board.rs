@@ -3,7 +3,7 @@
 //! language's own commands: undo is `undo`, a new game is `new`, and a side handed to
 //! the AI or to a person is `auto` or `manual`.
 
-use super::{result_line, Ataxx2022, AtaxxHost, Command};
+use super::{Ataxx2022, AtaxxHost, Command, SPEC};
 use crate::protocol::text::ataxx::{ataxx_view, ATAXX_BOARD, ATAXX_COLOURS};
 use crate::protocol::text::board::{Action, PageStyle, View};
 use crate::protocol::text::{Flow, TextDialect};
@@ -31,7 +31,7 @@ impl Ataxx2022 {
         });
         v.clickable = outcome.is_none() && !self.auto[self.pos.side_to_move().index()];
         if let Some(o) = outcome {
-            v.result = Some(result_line(o).to_string());
+            v.result = Some(SPEC.result_line(o).to_string());
             v.to_move = None;
         }
         v

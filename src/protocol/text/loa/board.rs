@@ -2,7 +2,7 @@
 //! page's actions in its model (the language already switches sides at any moment
 //! with `auto`/`manual` and starts over with `new`; undo is the page's own).
 
-use super::{result_line, LoaHost, LoaText, SPEC};
+use super::{LoaHost, LoaText, SPEC};
 use crate::game::Side;
 use crate::games::loa::notation::{parse_square, square_name};
 use crate::games::loa::position::{Position, Rules};
@@ -54,7 +54,7 @@ impl LoaText {
             v.clickable = !self.auto[pos.side_to_move().index()];
         } else {
             v.mode = "game over".into();
-            v.result = pos.outcome().map(|o| result_line(o).to_string());
+            v.result = pos.outcome().map(|o| SPEC.result_line(o).to_string());
         }
         v
     }

@@ -2,7 +2,7 @@
 //! shared actions ([`super::Versus`]) need of its model: undo, which takes back a pass
 //! with the move before it.
 
-use super::{colour_name, ReversiText, State};
+use super::{ReversiText, State, SPEC};
 use crate::game::Side;
 use crate::games::reversi::{parse_square, square_name};
 use crate::protocol::text::board::{PageStyle, View};
@@ -31,7 +31,10 @@ impl ReversiText {
             }
         });
         let at = |v: &View, sq: u8| v.index_of(&square_name(sq), true);
-        v.sides = [colour_name(Side::First), colour_name(Side::Second)];
+        v.sides = [
+            SPEC.colour_name(Side::First),
+            SPEC.colour_name(Side::Second),
+        ];
         v.counts = [pos.count(Side::First), pos.count(Side::Second)];
         v.to_move = Some(pos.side_to_move().index());
         for mv in pos.legal_moves() {

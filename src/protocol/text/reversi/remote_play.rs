@@ -35,7 +35,7 @@
 //!   the connection closed and the game finished. A second visitor finds the port
 //!   closed (`join` reports the error and changes nothing).
 
-use super::{quote_input, side_word, Command, Own, ReversiHost, ReversiText, State, TextError};
+use super::{Command, Own, ReversiHost, ReversiText, State, TextError, SPEC};
 use crate::game::Side;
 use crate::games::reversi::{Move, Position};
 use crate::protocol::remote::says;
@@ -79,7 +79,7 @@ pub fn parse_message(m: &str) -> Option<Message> {
 
 /// The `color` message giving the receiver `side`.
 pub fn color_message(side: Side) -> String {
-    format!("color {}", side_word(side))
+    format!("color {}", SPEC.side_word(side))
 }
 
 /// The messages of §4 on the shared session's interface.
@@ -260,7 +260,10 @@ impl ReversiText {
                 self.play(mv);
             }
             Some(Message::Start) => {
-                host.say(&says::host_started(&self.game_id, side_word(self.player)));
+                host.say(&says::host_started(
+                    &self.game_id,
+                    SPEC.side_word(self.player),
+                ));
                 return self.begin(host, false);
             }
             _ => return self.unexpected(m, host),
@@ -278,9 +281,7 @@ impl ReversiText {
             None
         };
         self.hang_up(host);
-        host.say(super::result_line(crate::game::Outcome::Win(
-            self.player.opponent(),
-        )));
+        host.say(SPEC.result_line(crate::game::Outcome::Win(self.player.opponent())));
         match then {
             Some(line) => self.execute(&line, host),
             None => Flow::Continue,
@@ -298,7 +299,7 @@ impl ReversiText {
                 PeerRead::Message(m) if m.is_empty() => return None,
                 PeerRead::Message(m) => match parse_message(&m) {
                     Some(Message::Move(_)) => continue,
-                    _ => Breach::NotAnAck.reason(&quote_input(&m)),
+                    _ => Breach::NotAnAck.reason(&SPEC.quote_input(&m)),
                 },
                 PeerRead::Fault(why) => why,
                 PeerRead::Interrupted(line) => return Some(line),

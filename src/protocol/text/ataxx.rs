@@ -317,6 +317,14 @@ impl TextDialect for AtaxxText {
         self.board_action(action, host)
     }
 
+    fn game(&self) -> Option<(&Position, &History<Position>)> {
+        Some((&self.pos, &self.history))
+    }
+
+    fn picture(pos: &Position, history: &History<Position>) -> View {
+        board::picture(pos, history)
+    }
+
     fn prompt(&self) -> Option<String> {
         let who = colour_name(self.pos.side_to_move()).to_ascii_lowercase();
         Some(match self.state {

@@ -328,6 +328,14 @@ impl TextDialect for Ataxx2022 {
         self.board_action(action, host)
     }
 
+    fn game(&self) -> Option<(&Position, &History<Position>)> {
+        Some((&self.pos, &self.history))
+    }
+
+    fn picture(pos: &Position, history: &History<Position>) -> View {
+        board::picture(pos, history)
+    }
+
     fn prompt(&self) -> Option<String> {
         Some(match self.pos.outcome() {
             Some(_) => "-> ".to_string(),

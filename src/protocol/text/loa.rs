@@ -299,6 +299,14 @@ impl TextDialect for LoaText {
         Some(self.board_view())
     }
 
+    fn game(&self) -> Option<(&Position, &History<Position>)> {
+        Some((&self.pos, &self.history))
+    }
+
+    fn picture(pos: &Position, history: &History<Position>) -> View {
+        board::picture(pos, history)
+    }
+
     fn act(&mut self, action: Action, host: &mut LoaHost) -> Flow {
         self.board_action(action, host)
     }

@@ -69,14 +69,28 @@ struct Shared<G: Game> {
     generation: AtomicU64,
     stopper: Stopper<G::Move>,
     hub: Arc<Hub>,
+    /// Held while a stop clears the page's analysis and while a result is checked
+    /// current and published, so no result of a stopped task lands after the clear.
+    publishing: Mutex<()>,
 }
 
 impl<G: Game> Shared<G> {
     /// Stops what runs and clears what the page shows of it.
     fn stop(&self) {
+        let _publishing = self.publishing.lock().unwrap_or_else(|e| e.into_inner());
         self.generation.fetch_add(1, Ordering::SeqCst);
         self.stopper.stop();
         self.hub.set_analysis(String::new());
+    }
+
+    /// Publishes `json` if the task of `generation` is still current.
+    fn publish(&self, generation: u64, json: String) -> bool {
+        let _publishing = self.publishing.lock().unwrap_or_else(|e| e.into_inner());
+        if !self.current(generation) {
+            return false;
+        }
+        self.hub.set_analysis(json);
+        true
     }
 
     fn current(&self, generation: u64) -> bool {
@@ -99,6 +113,7 @@ impl<D: Playable> Analyst<D> {
             generation: AtomicU64::new(0),
             stopper: engine.stopper(),
             hub,
+            publishing: Mutex::new(()),
         });
         let (tasks, rx) = unbounded();
         let worker = shared.clone();
@@ -263,11 +278,7 @@ fn analyse<D: Playable>(
             || depth >= MAX_DEPTH
             || started.elapsed() >= ANALYSE_TIME;
         let json = to_json::<D>(task, &rating, nodes, started.elapsed(), done);
-        if !shared.current(task.generation) {
-            return;
-        }
-        shared.hub.set_analysis(json);
-        if done {
+        if !shared.publish(task.generation, json) || done {
             return;
         }
     }
@@ -345,5 +356,48 @@ fn short_score<G: Notation + crate::game::GameIo>(r: &Rated<G::Move>) -> String 
         (Some(n), _) => format!("L{}", -n),
         (None, Some((per, _))) => format!("{:+.1}", r.score.0 as f64 / per as f64),
         (None, None) => format!("{:+}", r.score.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Notation;
+    use crate::games::ataxx::{Position, Rules};
+    use crate::protocol::text::ataxx::AtaxxText;
+
+    fn analysis_of(hub: &Hub) -> String {
+        hub.snapshot(0).0
+    }
+
+    /// Nothing runs while the AI searches its own move; a changed game stops the
+    /// analysis at once and clears it, and its later depths are not published.
+    #[test]
+    fn the_ai_s_search_and_a_changed_game_stop_it() {
+        let hub = Arc::new(Hub::default());
+        let a = Analyst::<AtaxxText>::start(hub.clone()).unwrap();
+        assert!(a.request("analyse 0").is_err(), "no game yet");
+        let start = Position::startpos(Rules::Text);
+        a.set_game(vec![start.clone()]);
+        a.ai_busy(true);
+        let refused = a.request("analyse 0").unwrap_err();
+        assert!(refused.contains("AI is thinking"), "{refused}");
+        a.ai_busy(false);
+        a.request("analyse 0").unwrap();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !analysis_of(&hub).contains("\"kind\":\"analyse\"") {
+            assert!(Instant::now() < deadline, "no analysis");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let mut after = start.clone();
+        after.make_move(start.parse_move("f2").unwrap());
+        a.set_game(vec![start, after]);
+        assert!(analysis_of(&hub).contains("\"analysis\":null"));
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(analysis_of(&hub).contains("\"analysis\":null"));
+        assert!(a.request("analyse 2").is_err());
+        assert!(a.request("analyse 1").is_ok());
+        a.request("off").unwrap();
+        assert!(analysis_of(&hub).contains("\"analysis\":null"));
     }
 }

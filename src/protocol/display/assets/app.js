@@ -76,7 +76,7 @@ function draw() {
       if (v.last.includes(i)) el("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, fill: "none", stroke: "#f5c400", "stroke-width": 4, class: "mark" }, svg);
       if (i === selected) el("rect", { x: x + 2, y: y + 2, width: S - 4, height: S - 4, fill: "none", stroke: "#0a0", "stroke-width": 5, class: "mark" }, svg);
       if (cell === "0" || cell === "1") {
-        el("circle", { cx: x + S / 2, cy: y + S / 2, r: S * 0.38, fill: cols[+cell], stroke: "#222", "stroke-width": 1.5, class: "piece", "data-side": cell }, svg);
+        el("circle", { cx: x + S / 2, cy: y + S / 2, r: S * 0.38, fill: cols[+cell], stroke: "#222", "stroke-width": 1.5, class: "piece", "data-side": cell, "data-sq": i }, svg);
       }
       if (targets.has(i) || drops.has(i)) {
         el("circle", { cx: x + S / 2, cy: y + S / 2, r: S * 0.12, fill: "#0a0", opacity: 0.75, class: "mark target" }, svg);
@@ -197,7 +197,7 @@ function showMoves() {
   const mark = list.querySelector(".at");
   if (mark) mark.scrollIntoView({ block: "nearest" });
   $("browsing").hidden = !browsing();
-  $("browsing").textContent = browsing() ? `position after ${at} of ${record.plies.length - 1} moves (read-only; ⏭ or → returns)` : "";
+  $("browsing").textContent = browsing() ? `position after ${at} of ${record.plies.length - 1} moves (read-only; » or → returns)` : "";
 }
 
 function showPly(i) {

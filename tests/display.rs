@@ -407,6 +407,14 @@ fn study_tools_in_every_dialect() {
             .iter()
             .map(|p| p["move"].as_str().unwrap().to_string())
             .collect();
+        // AI against AI: the move list follows each move while the game goes on.
+        b.action("ai 0");
+        state_until(&b, "the AI's moves in the list", |s| {
+            s["record"]["plies"]
+                .as_array()
+                .is_some_and(|p| p.len() >= 6)
+                && s["view"]["result"].is_null()
+        });
         b.command("quit");
         assert!(b.engine.expect_exit(T).success());
         // The moves pasted into a fresh program: the same positions.

@@ -424,7 +424,7 @@ impl AtaxxText {
             host.say(&ai_move_line(&self.pos, mv));
             self.play(mv);
             self.check_end(host);
-            host.show(|| self.view());
+            host.show(self);
         }
         Flow::Continue
     }

@@ -437,6 +437,8 @@ impl Ataxx2022 {
             };
             host.say(&ai_move_line(&self.pos, mv));
             self.play(mv, host);
+            // The page follows AI against AI move by move, as in the other editions.
+            host.show(self);
         }
     }
 }

@@ -437,7 +437,7 @@ impl LoaText {
             // A comment: replaying the log lets the AI find the move again.
             self.log(&format!("# {} AI: {}", colour_name(side), mv.text()));
             self.play(mv);
-            host.show(|| self.view());
+            host.show(self);
         }
         Flow::Continue
     }

@@ -455,12 +455,16 @@ impl<'a, G: GameIo> Host<'a, G> {
         self.board.is_some()
     }
 
-    /// Publishes the session's view to the board page, if one is served (a dialect
-    /// calls it after each AI move, so the page shows the moves as they come).
-    pub fn show(&mut self, view: impl FnOnce() -> Option<View>) {
+    /// Publishes `dialect`'s view and the game behind it to the board page, if one is
+    /// served (a dialect calls it after each AI move, so the page shows the moves and
+    /// the move list as they come).
+    pub fn show<D: TextDialect<Game = G>>(&mut self, dialect: &D) {
         if let Some(board) = self.board.as_mut() {
-            if let Some(v) = view() {
+            if let Some(v) = dialect.view() {
                 (board.view)(&v);
+            }
+            if let Some((pos, history)) = dialect.game() {
+                (board.game)(pos, history);
             }
         }
     }
@@ -965,10 +969,7 @@ pub fn run_with_board<D: TextDialect>(
     let mut end_of_input = false;
     loop {
         let Session { dialect, host } = &mut s;
-        host.show(|| dialect.view());
-        if let (Some(board), Some((pos, history))) = (host.board.as_mut(), dialect.game()) {
-            (board.game)(pos, history);
-        }
+        host.show(dialect);
         s.prompt();
         let go_on = match s.host.next_event() {
             None => {

@@ -444,7 +444,7 @@ impl<E: Edition> Versus<E> {
             if let Some(flow) = stop {
                 return flow;
             }
-            host.show(|| self.view());
+            host.show(self);
         }
         Flow::Continue
     }

@@ -367,7 +367,7 @@ mod tests {
     use crate::protocol::text::ataxx::AtaxxText;
 
     fn analysis_of(hub: &Hub) -> String {
-        hub.snapshot(0).0
+        hub.snapshot(0, None).0
     }
 
     /// Nothing runs while the AI searches its own move; a changed game stops the

@@ -84,6 +84,9 @@ struct HubState {
     thinking: String,
     /// The game behind the view: its positions and its PGN ([`record`]; JSON).
     record: String,
+    /// Bumped when the record changes: an event stream sends it only then (it grows
+    /// with the game, and the AI's reports come many times a second).
+    record_version: u64,
     /// The page's hint or analysis of a position, as far as it got (JSON; empty: none).
     analysis: String,
     /// Numbered log lines, the oldest dropped past [`LOG_KEEP`].
@@ -116,7 +119,14 @@ impl Hub {
 
     /// Sets the game behind the view (as JSON).
     pub fn set_record(&self, json: String) {
-        self.replace(|s| &mut s.record, json);
+        let mut s = self.lock();
+        if s.record != json {
+            s.record = json;
+            // With the change, under the same lock: a stream never sees one without the other.
+            s.record_version += 1;
+            s.seq += 1;
+            self.changed.notify_all();
+        }
     }
 
     /// Sets the page's hint or analysis (as JSON; empty: none).
@@ -153,9 +163,11 @@ impl Hub {
         self.changed.notify_all();
     }
 
-    /// The state as one JSON object: the view and the log lines numbered from
-    /// `from_line` on. Also the next line number and the sequence number.
-    fn snapshot(&self, from_line: u64) -> (String, u64, u64) {
+    /// The state as one JSON object: the view, the AI's report, the record (left out
+    /// when `record_seen` is its version), the analysis and the log lines numbered
+    /// from `from_line` on. Also the next line number, the sequence number and the
+    /// record's version.
+    fn snapshot(&self, from_line: u64, record_seen: Option<u64>) -> (String, u64, u64, u64) {
         let s = self.lock();
         let lines: Vec<String> = s
             .log
@@ -170,15 +182,18 @@ impl Hub {
                 part.clone()
             }
         };
+        let record = match record_seen {
+            Some(v) if v == s.record_version => String::new(),
+            _ => format!("\"record\":{},", or_null(&s.record)),
+        };
         let json = format!(
-            "{{\"view\":{},\"thinking\":{},\"record\":{},\"analysis\":{},\"log\":[{}]}}",
+            "{{\"view\":{},\"thinking\":{},{record}\"analysis\":{},\"log\":[{}]}}",
             or_null(&s.view),
             or_null(&s.thinking),
-            or_null(&s.record),
             or_null(&s.analysis),
             lines.join(",")
         );
-        (json, s.next_line, s.seq)
+        (json, s.next_line, s.seq, s.record_version)
     }
 
     /// Waits until the sequence number passes `seq` or `timeout` passes; the new one.
@@ -459,7 +474,7 @@ impl Ctx {
             ),
             (Method::Get, "/app.js") => asset(APP_JS.to_string(), "text/javascript"),
             (Method::Get, "/style.css") => asset(STYLE_CSS.to_string(), "text/css"),
-            (Method::Get, "/state") => asset(self.hub.snapshot(0).0, "application/json"),
+            (Method::Get, "/state") => asset(self.hub.snapshot(0, None).0, "application/json"),
             (Method::Get, "/events") => return self.stream(request),
             (Method::Post, "/analysis") => match read_body(&mut request) {
                 Ok(text) => match self.study.analysis.as_ref() {
@@ -587,10 +602,12 @@ impl Ctx {
               X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
         )?;
         let mut from_line = 0;
+        let mut record_seen = None;
         let mut last_ping = Instant::now();
         loop {
-            let (json, next_line, seq) = self.hub.snapshot(from_line);
+            let (json, next_line, seq, record) = self.hub.snapshot(from_line, record_seen);
             from_line = next_line;
+            record_seen = Some(record);
             w.write_all(format!("data: {json}\n\n").as_bytes())?;
             w.flush()?;
             loop {

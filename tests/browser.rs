@@ -288,6 +288,223 @@ fn block_by_clicking(b: &Browser) {
     b.click("#block");
 }
 
+/// The pieces the board shows, as the view's cells write them (other squares `.`).
+fn drawn_pieces(b: &Browser) -> String {
+    let cells = b.js(
+        "const cells = Array(view.width * view.height).fill('.');\
+         document.querySelectorAll('#board .piece').forEach(p => cells[+p.dataset.sq] = p.dataset.side);\
+         return cells.join('');",
+    );
+    cells.as_str().unwrap().to_string()
+}
+
+fn pieces_of(cells: &str) -> String {
+    cells
+        .chars()
+        .map(|c| if c == '0' || c == '1' { c } else { '.' })
+        .collect()
+}
+
+/// Waits until `script` (an expression) is true on the page.
+fn js_until(b: &Browser, what: &str, limit: Duration, script: &str) {
+    let deadline = Instant::now() + limit;
+    loop {
+        if b.js(&format!("return !!({script});")) == json!(true) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "waiting for {what}: analysis {} record {}",
+            b.js("return analysis;"),
+            b.js("return record && record.plies.length;")
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The study tools, with the person to move after the AI's answer: a hint drawn on the
+/// board, the analysis scoring every legal move (and turned off), the move list
+/// stepped back to an earlier position and forward to the current one, and the game
+/// copied as PGN, which the tournament runner reads back as an opening book.
+fn study(b: &Browser, name: &str, start: &Value) {
+    let v = b.view();
+    // A hint: the best move of the position shown, ringed on the board.
+    b.click("#hint");
+    js_until(
+        b,
+        "the hint",
+        T,
+        "analysis && analysis.kind === 'hint' && analysis.done && analysis.ply === shownPly()",
+    );
+    let rings = b.js("return document.querySelectorAll('#board .hint').length;");
+    assert!(rings.as_u64().unwrap() >= 1, "no hint drawn");
+    let hint = b.js("return analysis.moves[0];");
+    let targets: std::collections::BTreeSet<u64> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m[1].as_u64())
+        .collect();
+    assert!(
+        hint["to"].as_u64().is_some_and(|t| targets.contains(&t)),
+        "{hint}"
+    );
+    // The analysis: every legal move scored, its score on its square.
+    b.click("#analyse");
+    js_until(
+        b,
+        "the analysis",
+        T,
+        "analysis && analysis.kind === 'analyse' && analysis.ply === shownPly() && analysis.depth >= 2",
+    );
+    let a = b.js("return analysis;");
+    let moves = a["moves"].as_array().unwrap();
+    let scored: std::collections::BTreeSet<u64> =
+        moves.iter().filter_map(|m| m["to"].as_u64()).collect();
+    assert_eq!(scored, targets, "{a}");
+    let names: std::collections::BTreeSet<&str> =
+        moves.iter().map(|m| m["move"].as_str().unwrap()).collect();
+    assert_eq!(names.len(), moves.len(), "{a}");
+    assert!(moves
+        .iter()
+        .all(|m| m["score"].is_string() && m["short"].is_string()));
+    let labels = b.js("return document.querySelectorAll('#board .score').length;");
+    assert_eq!(labels.as_u64().unwrap() as usize, targets.len());
+    let listed = b.js("return document.querySelectorAll('#analysis .rated').length;");
+    assert_eq!(listed.as_u64().unwrap() as usize, moves.len());
+    b.screenshot(&format!("display-{name}.png"));
+    b.click("#analyse");
+    js_until(b, "the analysis off", T, "analysis === null");
+    // Back through the moves: the earlier positions drawn read-only, then forward.
+    let plies = b.js("return record.plies;");
+    let plies = plies.as_array().unwrap();
+    let last = plies.len() - 1;
+    assert!(last >= 2, "{plies:?}");
+    assert_eq!(
+        pieces_of(plies[0]["cells"].as_str().unwrap()),
+        pieces_of(start["cells"].as_str().unwrap())
+    );
+    b.click("#prev");
+    js_until(
+        b,
+        "one move back",
+        T,
+        &format!("shownPly() === {}", last - 1),
+    );
+    assert_eq!(
+        drawn_pieces(b),
+        pieces_of(plies[last - 1]["cells"].as_str().unwrap())
+    );
+    let banner = b.js("return document.getElementById('browsing').hidden;");
+    assert_eq!(banner, json!(false));
+    b.click("#first");
+    js_until(b, "the first position", T, "shownPly() === 0");
+    assert_eq!(drawn_pieces(b), pieces_of(start["cells"].as_str().unwrap()));
+    b.click(&format!("#moves .mv[data-ply='{}']", last - 1));
+    js_until(
+        b,
+        "a clicked move",
+        T,
+        &format!("shownPly() === {}", last - 1),
+    );
+    b.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight'})); return 0;");
+    js_until(
+        b,
+        "forward to the current position",
+        T,
+        &format!("shownPly() === {last} && !browsing()"),
+    );
+    assert_eq!(drawn_pieces(b), pieces_of(v["cells"].as_str().unwrap()));
+    // The game as PGN, read back by the tournament runner as an opening book.
+    b.click("#copy-pgn");
+    let pgn = b.js("return document.getElementById('clip').value;");
+    let pgn = pgn.as_str().unwrap().to_string();
+    assert_eq!(json!(pgn), b.js("return record.pgn;"));
+    runner_reads_back(name, &pgn, plies[last]["fen"].as_str().unwrap());
+}
+
+/// The tournament runner (built beside this test's binaries when missing) takes `pgn`
+/// as a PGN opening book: one game from it, which starts where the copied game
+/// stands (`fen`, the FEN of its last position).
+fn runner_reads_back(name: &str, pgn: &str, fen: &str) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
+    let book = dir.join(format!("display-{name}.pgn"));
+    std::fs::write(&book, pgn).unwrap();
+    let runner = tournament_binary();
+    let results = dir.join(format!("display-{name}-results.jsonl"));
+    let _ = std::fs::remove_file(&results);
+    let variant = if name.starts_with("ataxx") {
+        "ataxx"
+    } else {
+        name
+    };
+    let o = Command::new(&runner)
+        .args([
+            "-variant",
+            variant,
+            "-engine",
+            "builtin=greedy",
+            "-engine",
+            "builtin=random",
+        ])
+        .args(["-games", "1", "-results"])
+        .arg(&results)
+        .arg("-openings")
+        .arg(format!("file={}", book.display()))
+        .arg("format=pgn")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{pgn}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let line = std::fs::read_to_string(&results).unwrap();
+    let record: Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
+    assert_eq!(record["fen"], json!(fen), "{line}");
+}
+
+/// The runner's binary beside this test's engine binaries, built there if missing
+/// (as the runner's own tests build the engines).
+fn tournament_binary() -> std::path::PathBuf {
+    let path = std::path::Path::new(common::BIN)
+        .with_file_name(format!("tournament{}", std::env::consts::EXE_SUFFIX));
+    if !path.exists() {
+        let profile = path
+            .parent()
+            .and_then(std::path::Path::file_name)
+            .and_then(|p| p.to_str())
+            .unwrap_or("debug")
+            .to_string();
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let mut build = Command::new(cargo);
+        build.args([
+            "build",
+            "--quiet",
+            "-p",
+            "tournament",
+            "--bin",
+            "tournament",
+        ]);
+        match profile.as_str() {
+            "debug" => {}
+            "release" => {
+                build.arg("--release");
+            }
+            other => {
+                build.args(["--profile", other]);
+            }
+        }
+        assert!(
+            build.status().unwrap().success(),
+            "building the runner failed"
+        );
+    }
+    path
+}
+
 fn game(
     name: &str,
     bin: &str,
@@ -355,6 +572,7 @@ fn game(
             .is_some_and(|s| s.contains("(AI) played: depth")),
         "{shown}"
     );
+    study(&b, name, &start);
     // Undo: back to the start, the person to move.
     b.click("#undo");
     b.view_until("undo", T, |v| {
@@ -374,8 +592,6 @@ fn game(
     b.view_until("the game after a reload", T, |v| {
         v["result"] == json!(result)
     });
-    b.js("document.getElementById('log').scrollTop = 1e9; return 0;");
-    b.screenshot(&format!("display-{name}.png"));
     // Another site's page cannot drive the engine: its request is refused.
     let (base, token) = url.split_once("/?token=").unwrap();
     b.goto("data:text/html,<p>elsewhere</p>");

@@ -314,3 +314,129 @@ fn an_action_interrupts_ai_against_ai() {
     b.command("quit");
     assert!(b.engine.expect_exit(T).success());
 }
+
+/// Waits until the page's state satisfies `done`; returns it.
+fn state_until(b: &Board, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + T;
+    loop {
+        let s = b.state();
+        if done(&s) {
+            return s;
+        }
+        assert!(Instant::now() < deadline, "waiting for {what}: {s}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The page's study tools through every dialect: the game behind the view (each
+/// position, the moves, the PGN), the analysis of a position of it scoring every
+/// legal move and turned off, a hint of an earlier one, refused requests, and a paste
+/// of the game's moves into a fresh program giving the same game (a refused move gets
+/// the dialect's own error line).
+#[test]
+fn study_tools_in_every_dialect() {
+    let loa = env!("CARGO_BIN_EXE_loa");
+    let reversi = env!("CARGO_BIN_EXE_reversi");
+    let cases: [(&str, &[&str], &[&str]); 5] = [
+        (common::BIN, &[], &["start"]),
+        (common::BIN, &["--edition", "2008"], &["start"]),
+        (common::BIN, &["--edition", "2022"], &[]),
+        (loa, &[], &[]),
+        (reversi, &[], &["start"]),
+    ];
+    for (bin, args, setup) in cases {
+        let b = Board::start(bin, args);
+        for line in setup {
+            b.command(line);
+        }
+        let start = b.view_until("the first move", manual_turn);
+        b.command(start["moves"][0][2].as_str().unwrap());
+        let view = b.view_until("the AI's answer", |v| {
+            manual_turn(v) && v["cells"] != start["cells"] && v["to_move"] == 0
+        });
+        let s = state_until(&b, "the record", |s| {
+            s["record"]["plies"]
+                .as_array()
+                .is_some_and(|p| p.len() == 3)
+        });
+        let plies = s["record"]["plies"].as_array().unwrap().clone();
+        assert_eq!(plies[0]["cells"], start["cells"], "{args:?}");
+        assert_eq!(plies[2]["cells"], view["cells"], "{args:?}");
+        assert!(
+            plies[1..].iter().all(|p| p["move"].is_string()),
+            "{plies:?}"
+        );
+        let pgn = s["record"]["pgn"].as_str().unwrap().to_string();
+        assert!(
+            pgn.contains("[PlyCount \"2\"]") && pgn.contains("1. "),
+            "{pgn}"
+        );
+        // Every legal move of the current position scored, each on its target square.
+        assert_eq!(b.post("/analysis", "analyse 2"), 204);
+        let s = state_until(&b, "the analysis", |s| s["analysis"]["kind"] == "analyse");
+        let a = &s["analysis"];
+        assert_eq!(
+            (a["ply"].clone(), a["fen"].clone()),
+            (json!(2), plies[2]["fen"].clone())
+        );
+        let targets: std::collections::BTreeSet<u64> = view["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|m| m[1].as_u64())
+            .collect();
+        let scored: std::collections::BTreeSet<u64> = a["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|m| m["to"].as_u64())
+            .collect();
+        assert_eq!(scored, targets, "{args:?} {a}");
+        assert_eq!(b.post("/analysis", "off"), 204);
+        state_until(&b, "the analysis off", |s| s["analysis"].is_null());
+        // A hint of the first position; refusals answer 409 and change nothing.
+        assert_eq!(b.post("/analysis", "hint 0"), 204);
+        let s = state_until(&b, "the hint", |s| s["analysis"]["done"] == true);
+        assert_eq!(s["analysis"]["kind"], "hint");
+        assert_eq!(s["analysis"]["moves"].as_array().unwrap().len(), 1);
+        for bad in ["analyse 3", "hint", "analyse x", "think 0"] {
+            assert_eq!(b.post("/analysis", bad), 409, "{bad}");
+        }
+        assert_eq!(b.post("/paste", "8/8/8 q"), 400);
+        let moves: Vec<String> = plies[1..]
+            .iter()
+            .map(|p| p["move"].as_str().unwrap().to_string())
+            .collect();
+        // AI against AI: the move list follows each move while the game goes on.
+        b.action("ai 0");
+        state_until(&b, "the AI's moves in the list", |s| {
+            s["record"]["plies"]
+                .as_array()
+                .is_some_and(|p| p.len() >= 6)
+                && s["view"]["result"].is_null()
+        });
+        b.command("quit");
+        assert!(b.engine.expect_exit(T).success());
+        // The moves pasted into a fresh program: the same positions.
+        let fresh = Board::start(bin, args);
+        assert_eq!(fresh.post("/paste", &moves.join(" ")), 204);
+        let s = state_until(&fresh, "the pasted game", |s| {
+            s["record"]["plies"]
+                .as_array()
+                .is_some_and(|p| p.len() == 3)
+        });
+        assert_eq!(s["record"]["plies"], json!(plies), "{args:?}");
+        // A move that cannot be read: the dialect refuses it in its own words.
+        assert_eq!(fresh.post("/paste", &format!("{} zz9", moves[0])), 204);
+        state_until(&fresh, "the dialect's refusal", |s| {
+            s["log"].as_array().unwrap().iter().any(|l| {
+                l[1] != "i"
+                    && l[2]
+                        .as_str()
+                        .is_some_and(|t| t.contains("rror") && t.contains("zz9"))
+            })
+        });
+        fresh.command("quit");
+        assert!(fresh.engine.expect_exit(T).success());
+    }
+}

@@ -288,7 +288,12 @@ pub fn usage_for(bin: &str, protocols: &str, extra: &[&str]) -> String {
 /// Runs the shared command line `p` of the binary `bin` of dialect `D` (`help` is its
 /// help text; `options` the dialect's own, from the command line); returns the exit
 /// status: 0 done, 2 a usage error or `--display`.
-pub fn run_parsed<D: TextDialect>(bin: &str, p: &Parsed, help: &str, options: D::Options) -> u8 {
+pub fn run_parsed<D: crate::variant::Playable>(
+    bin: &str,
+    p: &Parsed,
+    help: &str,
+    options: D::Options,
+) -> u8 {
     let usage_error = |msg: &str| {
         eprintln!("{bin}: {msg}\n{help}");
         2
@@ -346,21 +351,23 @@ pub fn run_parsed<D: TextDialect>(bin: &str, p: &Parsed, help: &str, options: D:
         [] if p.has("--ugi") => interactive::<D>(Some(Dialect::Ugi), setup),
         [] => interactive::<D>(None, setup),
         ["perft", depth, fen @ ..] => match depth.parse::<u32>() {
-            Ok(d) if d <= MAX_PERFT_DEPTH => match perft::<D::Game>(d, &fen.join(" ")) {
-                Ok(line) => {
-                    super::emit(&mut std::io::stdout(), &line);
-                    0
+            Ok(d) if d <= MAX_PERFT_DEPTH => {
+                match perft::<<D as TextDialect>::Game>(d, &fen.join(" ")) {
+                    Ok(line) => {
+                        super::emit(&mut std::io::stdout(), &line);
+                        0
+                    }
+                    Err(e) => usage_error(&e),
                 }
-                Err(e) => usage_error(&e),
-            },
+            }
             _ => usage_error(&format!(
                 "bad perft depth {} (0 to {MAX_PERFT_DEPTH})",
                 super::quote(depth)
             )),
         },
-        ["bench"] => bench_cmd::<D::Game>(D::Game::BENCH_DEPTH),
+        ["bench"] => bench_cmd::<<D as TextDialect>::Game>(<D as TextDialect>::Game::BENCH_DEPTH),
         ["bench", depth] => match depth.parse() {
-            Ok(d) if (1..=30).contains(&d) => bench_cmd::<D::Game>(d),
+            Ok(d) if (1..=30).contains(&d) => bench_cmd::<<D as TextDialect>::Game>(d),
             _ => usage_error(&format!("bad bench depth {}", super::quote(depth))),
         },
         _ => usage_error(&format!(

@@ -14,9 +14,15 @@
 //! driving the engine) is refused; only the embedded assets are served; request bodies
 //! and log lines are bounded.
 
+mod analysis;
+mod paste;
+pub mod record;
+
 use super::input::{self, Line, Source};
-use super::text::board::{json_string, Action, View};
+use super::text::board::{json_string, Action, History, View};
 use super::text::{self, TextDialect};
+use crate::variant::Playable;
+use analysis::{Analysis, Analyst};
 use crossbeam_channel::{unbounded, Sender};
 use std::collections::VecDeque;
 use std::io::{Read, Write};
@@ -76,6 +82,13 @@ struct HubState {
     view: String,
     /// The AI's search as it goes, or its last report (JSON; empty before any).
     thinking: String,
+    /// The game behind the view: its positions and its PGN ([`record`]; JSON).
+    record: String,
+    /// Bumped when the record changes: an event stream sends it only then (it grows
+    /// with the game, and the AI's reports come many times a second).
+    record_version: u64,
+    /// The page's hint or analysis of a position, as far as it got (JSON; empty: none).
+    analysis: String,
     /// Numbered log lines, the oldest dropped past [`LOG_KEEP`].
     log: VecDeque<(u64, Kind, String)>,
     next_line: u64,
@@ -102,6 +115,23 @@ impl Hub {
     /// Sets the AI's search report (as JSON); nothing happens when it is the same.
     pub fn set_thinking(&self, json: String) {
         self.replace(|s| &mut s.thinking, json);
+    }
+
+    /// Sets the game behind the view (as JSON).
+    pub fn set_record(&self, json: String) {
+        let mut s = self.lock();
+        if s.record != json {
+            s.record = json;
+            // With the change, under the same lock: a stream never sees one without the other.
+            s.record_version += 1;
+            s.seq += 1;
+            self.changed.notify_all();
+        }
+    }
+
+    /// Sets the page's hint or analysis (as JSON; empty: none).
+    pub fn set_analysis(&self, json: String) {
+        self.replace(|s| &mut s.analysis, json);
     }
 
     /// Replaces the part of the state `part` picks, waking the event streams if it changed.
@@ -133,9 +163,11 @@ impl Hub {
         self.changed.notify_all();
     }
 
-    /// The state as one JSON object: the view and the log lines numbered from
-    /// `from_line` on. Also the next line number and the sequence number.
-    fn snapshot(&self, from_line: u64) -> (String, u64, u64) {
+    /// The state as one JSON object: the view, the AI's report, the record (left out
+    /// when `record_seen` is its version), the analysis and the log lines numbered
+    /// from `from_line` on. Also the next line number, the sequence number and the
+    /// record's version.
+    fn snapshot(&self, from_line: u64, record_seen: Option<u64>) -> (String, u64, u64, u64) {
         let s = self.lock();
         let lines: Vec<String> = s
             .log
@@ -143,17 +175,25 @@ impl Hub {
             .filter(|(n, _, _)| *n >= from_line)
             .map(|(n, k, t)| format!("[{n},\"{}\",{}]", k.letter(), json_string(t)))
             .collect();
-        let view = if s.view.is_empty() { "null" } else { &s.view };
-        let thinking = if s.thinking.is_empty() {
-            "null"
-        } else {
-            &s.thinking
+        let or_null = |part: &'_ String| -> String {
+            if part.is_empty() {
+                "null".to_string()
+            } else {
+                part.clone()
+            }
+        };
+        let record = match record_seen {
+            Some(v) if v == s.record_version => String::new(),
+            _ => format!("\"record\":{},", or_null(&s.record)),
         };
         let json = format!(
-            "{{\"view\":{view},\"thinking\":{thinking},\"log\":[{}]}}",
+            "{{\"view\":{},\"thinking\":{},{record}\"analysis\":{},\"log\":[{}]}}",
+            or_null(&s.view),
+            or_null(&s.thinking),
+            or_null(&s.analysis),
             lines.join(",")
         );
-        (json, s.next_line, s.seq)
+        (json, s.next_line, s.seq, s.record_version)
     }
 
     /// Waits until the sequence number passes `seq` or `timeout` passes; the new one.
@@ -288,6 +328,7 @@ pub fn start(
     commands: &'static str,
     hub: Arc<Hub>,
     lines: Sender<Line>,
+    study: Study,
 ) -> Result<Display, String> {
     let token = random_token()?;
     let server = Server::http((config.listen, config.port))
@@ -304,6 +345,7 @@ pub fn start(
         hub,
         lines,
         streams: AtomicUsize::new(0),
+        study,
     });
     let srv = server.clone();
     std::thread::Builder::new()
@@ -321,8 +363,21 @@ pub fn start(
     })
 }
 
+/// What the page's study tools reach: the analysis (`/analysis`) and the reading of a
+/// pasted position or game into the dialect's set-up lines (`/paste`). A server
+/// without them refuses those requests.
+#[derive(Default)]
+pub struct Study {
+    pub analysis: Option<Arc<dyn Analysis>>,
+    pub paste: Option<Box<PasteFn>>,
+}
+
+/// Reads a paste into the dialect's set-up lines, or says why it cannot.
+pub type PasteFn = dyn Fn(&str) -> Result<Vec<String>, String> + Send + Sync;
+
 /// What the request handlers share.
 struct Ctx {
+    study: Study,
     token: String,
     port: u16,
     commands: &'static str,
@@ -419,8 +474,22 @@ impl Ctx {
             ),
             (Method::Get, "/app.js") => asset(APP_JS.to_string(), "text/javascript"),
             (Method::Get, "/style.css") => asset(STYLE_CSS.to_string(), "text/css"),
-            (Method::Get, "/state") => asset(self.hub.snapshot(0).0, "application/json"),
+            (Method::Get, "/state") => asset(self.hub.snapshot(0, None).0, "application/json"),
             (Method::Get, "/events") => return self.stream(request),
+            (Method::Post, "/analysis") => match read_body(&mut request) {
+                Ok(text) => match self.study.analysis.as_ref() {
+                    Some(a) => match a.request(&text) {
+                        Ok(()) => with_headers(Response::from_string("").with_status_code(204)),
+                        Err(why) => refuse(409, &why),
+                    },
+                    None => refuse(404, "no analysis here"),
+                },
+                Err((status, why)) => refuse(status, why),
+            },
+            (Method::Post, "/paste") => match read_text(&mut request) {
+                Ok(text) => return self.paste(request, &text),
+                Err((status, why)) => refuse(status, why),
+            },
             (Method::Post, "/command" | "/action") => match read_body(&mut request) {
                 Ok(text) => match self.post_line(&path, text) {
                     // Answered before the session sees the line: after `quit` the
@@ -438,12 +507,45 @@ impl Ctx {
                 },
                 Err((status, why)) => refuse(status, why),
             },
-            (_, "/" | "/app.js" | "/style.css" | "/state" | "/events" | "/command" | "/action") => {
-                refuse(405, "method not allowed")
-            }
+            (
+                _,
+                "/" | "/app.js" | "/style.css" | "/state" | "/events" | "/command" | "/action"
+                | "/analysis" | "/paste",
+            ) => refuse(405, "method not allowed"),
             _ => refuse(404, "not found"),
         };
         let _ = request.respond(answer);
+    }
+
+    /// A pasted FEN, move list or PGN: the dialect's set-up lines for it go to the
+    /// session as the page's lines (logged), so the dialect runs (or refuses) each as
+    /// a typed one; what cannot be read at all is refused here, in one line.
+    fn paste(&self, request: Request, text: &str) {
+        let Some(paste) = self.study.paste.as_ref() else {
+            let _ = request.respond(refuse(404, "no paste here"));
+            return;
+        };
+        match paste(text) {
+            Ok(lines) => {
+                let _ = request.respond(with_headers(
+                    Response::from_string("").with_status_code(204),
+                ));
+                for text in lines {
+                    self.hub.log(Kind::In, &text);
+                    let line = Line {
+                        source: Source::Page,
+                        ..Line::new(text)
+                    };
+                    if self.lines.send(line).is_err() {
+                        log::info!("display: the session has ended");
+                        return;
+                    }
+                }
+            }
+            Err(why) => {
+                let _ = request.respond(refuse(400, &format!("cannot paste: {why}")));
+            }
+        }
     }
 
     /// A posted command (a text-language line) or action: the line for the session's
@@ -500,10 +602,12 @@ impl Ctx {
               X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
         )?;
         let mut from_line = 0;
+        let mut record_seen = None;
         let mut last_ping = Instant::now();
         loop {
-            let (json, next_line, seq) = self.hub.snapshot(from_line);
+            let (json, next_line, seq, record) = self.hub.snapshot(from_line, record_seen);
             from_line = next_line;
+            record_seen = Some(record);
             w.write_all(format!("data: {json}\n\n").as_bytes())?;
             w.flush()?;
             loop {
@@ -526,6 +630,16 @@ fn asset(body: String, content_type: &str) -> Response<std::io::Cursor<Vec<u8>>>
 
 /// The body of a POST: at most [`MAX_BODY`] bytes of UTF-8, one line.
 fn read_body(request: &mut Request) -> Result<String, (u16, &'static str)> {
+    let text = read_text(request)?;
+    if text.contains(['\r', '\n']) {
+        return Err((400, "one line at a time"));
+    }
+    Ok(text)
+}
+
+/// The body of a POST: at most [`MAX_BODY`] bytes of UTF-8, any number of lines (a
+/// pasted PGN), without the final line end.
+fn read_text(request: &mut Request) -> Result<String, (u16, &'static str)> {
     if request.body_length().is_some_and(|n| n > MAX_BODY) {
         return Err((413, "body too large"));
     }
@@ -539,11 +653,7 @@ fn read_body(request: &mut Request) -> Result<String, (u16, &'static str)> {
         return Err((413, "body too large"));
     }
     let text = String::from_utf8(body).map_err(|_| (400, "the body is not UTF-8"))?;
-    let text = text.trim_end_matches(['\r', '\n']).to_string();
-    if text.contains(['\r', '\n']) {
-        return Err((400, "one line at a time"));
-    }
-    Ok(text)
+    Ok(text.trim_end_matches(['\r', '\n']).to_string())
 }
 
 /// Runs dialect `D`'s text session with the page served as `config` says: stdin and
@@ -551,11 +661,28 @@ fn read_body(request: &mut Request) -> Result<String, (u16, &'static str)> {
 /// page's log. Prints the page's address on stderr; returns the exit status when the
 /// session ends (`quit` from either side: end of stdin does not end it, the page may
 /// still be in use).
-pub fn run<D: TextDialect>(bin: &str, config: Config, setup: text::Setup<D::Options>) -> u8 {
+pub fn run<D: Playable>(bin: &str, config: Config, setup: text::Setup<D::Options>) -> u8 {
     use std::io::IsTerminal;
     let hub = Arc::new(Hub::default());
     let (tx, rx) = unbounded();
-    let display = match start(config, D::PAGE_COMMANDS, hub.clone(), tx.clone()) {
+    let analyst = match Analyst::<D>::start(hub.clone()) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("{bin}: {e}");
+            return 1;
+        }
+    };
+    // Who plays each side, for a paste's set-up (which hands one side to the AI).
+    let players = Arc::new(Mutex::new(["manual", "AI"]));
+    let paste_players = players.clone();
+    let study = Study {
+        analysis: Some(analyst.clone()),
+        paste: Some(Box::new(move |text: &str| {
+            let players = *paste_players.lock().unwrap_or_else(|e| e.into_inner());
+            paste::lines::<D>(text, players)
+        })),
+    };
+    let display = match start(config, D::PAGE_COMMANDS, hub.clone(), tx.clone(), study) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("{bin}: {e}");
@@ -591,9 +718,22 @@ pub fn run<D: TextDialect>(bin: &str, config: Config, setup: text::Setup<D::Opti
         });
     let view_hub = hub.clone();
     let thinking_hub = hub.clone();
+    let record_hub = hub.clone();
+    let (game_analyst, busy_analyst) = (analyst.clone(), analyst);
     let publish = text::Publisher {
-        view: Box::new(move |v: &View| view_hub.set_view(v.to_json())),
+        view: Box::new(move |v: &View| {
+            *players.lock().unwrap_or_else(|e| e.into_inner()) = v.players;
+            view_hub.set_view(v.to_json())
+        }),
         thinking: Box::new(move |t: &text::Thinking| thinking_hub.set_thinking(t.to_json())),
+        game: Box::new(
+            move |pos: &<D as TextDialect>::Game, history: &History<<D as TextDialect>::Game>| {
+                let (positions, json) = record::record::<D>(pos, history);
+                record_hub.set_record(json);
+                game_analyst.set_game(positions);
+            },
+        ),
+        ai_busy: Box::new(move |busy| busy_analyst.ai_busy(busy)),
     };
     let mut out = Tee::new(std::io::stdout(), hub.clone(), Kind::Out);
     let mut err = Tee::new(std::io::stderr(), hub, Kind::Err);

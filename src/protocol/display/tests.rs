@@ -39,7 +39,7 @@ fn serve() -> Fixture {
         listen: Ipv4Addr::LOCALHOST,
         port: 0,
     };
-    let display = start(config, "seed…", hub.clone(), tx).unwrap();
+    let display = start(config, "seed…", hub.clone(), tx, Study::default()).unwrap();
     Fixture {
         display,
         hub,
@@ -180,17 +180,20 @@ fn events_bring_the_view_and_the_log_as_they_change() {
             return data.trim().to_string();
         }
     };
-    assert_eq!(next_event(), "{\"view\":null,\"thinking\":null,\"log\":[]}");
+    assert_eq!(
+        next_event(),
+        "{\"view\":null,\"thinking\":null,\"record\":null,\"analysis\":null,\"log\":[]}"
+    );
     f.hub.set_view("{\"x\":1}".into());
     assert_eq!(
         next_event(),
-        "{\"view\":{\"x\":1},\"thinking\":null,\"log\":[]}"
+        "{\"view\":{\"x\":1},\"thinking\":null,\"analysis\":null,\"log\":[]}"
     );
     // The AI's search report comes as it changes.
     f.hub.set_thinking("{\"depth\":3}".into());
     assert_eq!(
         next_event(),
-        "{\"view\":{\"x\":1},\"thinking\":{\"depth\":3},\"log\":[]}"
+        "{\"view\":{\"x\":1},\"thinking\":{\"depth\":3},\"analysis\":null,\"log\":[]}"
     );
     let mut out = Tee::new(Vec::new(), f.hub.clone(), Kind::Out);
     out.write_all(b"red: ").unwrap();
@@ -198,7 +201,19 @@ fn events_bring_the_view_and_the_log_as_they_change() {
     out.write_all(b"Red moves a7-b6.\nprompt: ").unwrap();
     assert_eq!(
         next_event(),
-        "{\"view\":{\"x\":1},\"thinking\":{\"depth\":3},\"log\":[[0,\"o\",\"Red moves a7-b6.\"]]}"
+        "{\"view\":{\"x\":1},\"thinking\":{\"depth\":3},\"analysis\":null,\"log\":[[0,\"o\",\"Red moves a7-b6.\"]]}"
+    );
+    // The game behind the view comes when it changes (only then: the events before
+    // left it out), and the page's analysis with every event.
+    f.hub.set_record("{\"plies\":[]}".into());
+    let state = next_event();
+    assert!(state.contains("\"record\":{\"plies\":[]},"), "{state}");
+    f.hub.set_analysis("{\"kind\":\"hint\"}".into());
+    let state = next_event();
+    assert!(!state.contains("\"record\""), "{state}");
+    assert!(
+        state.contains("\"analysis\":{\"kind\":\"hint\"}"),
+        "{state}"
     );
     assert_eq!(out.inner, b"red: Red moves a7-b6.\nprompt: ");
 }

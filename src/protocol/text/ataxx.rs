@@ -301,6 +301,14 @@ impl TextDialect for AtaxxText {
         self.board_action(action, host)
     }
 
+    fn game(&self) -> Option<(&Position, &History<Position>)> {
+        Some((&self.pos, &self.history))
+    }
+
+    fn picture(pos: &Position, history: &History<Position>) -> View {
+        board::picture(pos, history)
+    }
+
     fn prompt(&self) -> Option<String> {
         let who = SPEC
             .colour_name(self.pos.side_to_move())
@@ -402,7 +410,7 @@ impl AtaxxText {
             host.say(&ai_move_line(&self.pos, mv));
             self.play(mv);
             self.check_end(host);
-            host.show(|| self.view());
+            host.show(self);
         }
         Flow::Continue
     }

@@ -42,7 +42,7 @@ use super::versus::{self, Edition, Link, Role, Versus, Wire};
 use crate::game::{Opening, Side};
 use crate::games::ataxx::{parse_square, square_name, Move, Position, Rules, TextMove};
 use crate::protocol::remote::{self, says, Breach};
-use crate::protocol::text::board::View;
+use crate::protocol::text::board::{History, View};
 use crate::protocol::text::{Flow, Host, PeerRead as Got, TextDialect, TextProtocol, ThinkError};
 
 mod board;
@@ -329,6 +329,10 @@ impl Edition for Edition2008 {
 
     fn view(v: &Ataxx2008) -> View {
         v.board_view()
+    }
+
+    fn picture(pos: &Position, history: &History<Position>) -> View {
+        board::picture(pos, history)
     }
 
     fn new_game(v: &mut Ataxx2008) {

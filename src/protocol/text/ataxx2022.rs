@@ -312,6 +312,14 @@ impl TextDialect for Ataxx2022 {
         self.board_action(action, host)
     }
 
+    fn game(&self) -> Option<(&Position, &History<Position>)> {
+        Some((&self.pos, &self.history))
+    }
+
+    fn picture(pos: &Position, history: &History<Position>) -> View {
+        board::picture(pos, history)
+    }
+
     fn prompt(&self) -> Option<String> {
         Some(match self.pos.outcome() {
             Some(_) => "-> ".to_string(),
@@ -413,6 +421,8 @@ impl Ataxx2022 {
             };
             host.say(&ai_move_line(&self.pos, mv));
             self.play(mv, host);
+            // The page follows AI against AI move by move, as in the other editions.
+            host.show(self);
         }
     }
 }

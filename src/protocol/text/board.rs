@@ -289,6 +289,22 @@ impl<G: Game> History<G> {
     pub fn clear(&mut self) {
         self.entries.clear();
     }
+
+    /// The game that led to `current`, for the board page's move list: the position it
+    /// started from and the moves since, as far back as the kept moves follow one
+    /// another (a `set`, blocks or a new game between two moves cut the line there).
+    /// No move when the last one kept did not lead to `current`.
+    pub fn line(&self, current: &G) -> (G, Vec<G::Move>) {
+        if self.last(current).is_none() {
+            return (current.clone(), Vec::new());
+        }
+        let mut first = self.entries.len() - 1;
+        while first > 0 && self.entries[first - 1].2 == self.entries[first].0.hash() {
+            first -= 1;
+        }
+        let moves = self.entries[first..].iter().map(|e| e.1).collect();
+        (self.entries[first].0.clone(), moves)
+    }
 }
 
 #[cfg(test)]
@@ -310,6 +326,34 @@ mod tests {
         for bad in ["", "ai", "ai 2", "undo now", "quit"] {
             assert_eq!(Action::parse(bad), None, "{bad}");
         }
+    }
+
+    /// The line behind the current position follows the kept moves back to where they
+    /// stop following one another; a position the last move did not lead to has none.
+    #[test]
+    fn the_line_goes_back_to_where_the_moves_follow_one_another() {
+        use crate::games::reversi::Position;
+        let start = Position::startpos();
+        let mut h = History::default();
+        let mut pos = start.clone();
+        let mut played = Vec::new();
+        for _ in 0..3 {
+            let mv = pos.legal_moves()[0];
+            let before = pos.clone();
+            pos.make_move(mv);
+            h.record(before, mv, &pos);
+            played.push(mv);
+        }
+        assert_eq!(h.line(&pos), (start.clone(), played.clone()));
+        // A position set in another way, then a move: the line starts there.
+        let set = pos.clone();
+        let mut elsewhere = Position::startpos();
+        let mv = elsewhere.legal_moves()[1];
+        let before = elsewhere.clone();
+        elsewhere.make_move(mv);
+        h.record(before.clone(), mv, &elsewhere);
+        assert_eq!(h.line(&elsewhere), (before, vec![mv]));
+        assert_eq!(h.line(&set), (set.clone(), vec![]));
     }
 
     #[test]

@@ -281,6 +281,14 @@ impl TextDialect for LoaText {
         Some(self.board_view())
     }
 
+    fn game(&self) -> Option<(&Position, &History<Position>)> {
+        Some((&self.pos, &self.history))
+    }
+
+    fn picture(pos: &Position, history: &History<Position>) -> View {
+        board::picture(pos, history)
+    }
+
     fn act(&mut self, action: Action, host: &mut LoaHost) -> Flow {
         self.board_action(action, host)
     }
@@ -411,7 +419,7 @@ impl LoaText {
             // A comment: replaying the log lets the AI find the move again.
             self.log(&format!("# {} AI: {}", colour_name(side), mv.text()));
             self.play(mv);
-            host.show(|| self.view());
+            host.show(self);
         }
         Flow::Continue
     }

@@ -22,7 +22,7 @@ use super::terminal::Prompter;
 use crate::game::{Game, GameIo, Opening, Outcome, Side};
 use crate::rng;
 use crate::search::{Engine, Features, Limits, Report, STOP_WAIT};
-use board::{Action, View};
+use board::{Action, History, View};
 use crossbeam_channel::{select, Receiver};
 use std::collections::VecDeque;
 use std::io::Write;
@@ -197,6 +197,20 @@ pub trait TextDialect {
         None
     }
 
+    /// The game on the board page's move list: the position and the moves kept behind
+    /// it (undo's [`History`]); `None` where the dialect has no view.
+    fn game(&self) -> Option<(&Self::Game, &History<Self::Game>)> {
+        None
+    }
+
+    /// `pos` drawn as the page draws this dialect's board (squares, counts, side to
+    /// move, legal moves, and the last move of `history` if it led to `pos`), for the
+    /// move list's earlier positions and the analysis of one of them.
+    fn picture(pos: &Self::Game, history: &History<Self::Game>) -> View {
+        let _ = (pos, history);
+        View::default()
+    }
+
     /// Carries out one of the board page's actions (undo, a side to AI or manual, a
     /// new game) in the dialect's model, reporting a refusal as an error line, then
     /// lets the AI move if it is to move.
@@ -328,14 +342,22 @@ pub struct Host<'a, G: GameIo> {
     /// `--remote-timeout`, `--listen`.
     remote: remote::Settings,
     /// Where views go for the board page (`--display`), if one is served.
-    board: Option<Publisher>,
+    board: Option<Publisher<G>>,
 }
 
+/// Where [`Publisher::game`] sends the position and the moves behind it.
+pub type GameSink<G> = dyn FnMut(&G, &History<G>);
+
 /// Where the board page (`--display`) gets the session's pictures: each new [`View`],
-/// and the AI's search as it goes.
-pub struct Publisher {
+/// the game behind it, and the AI's search as it goes.
+pub struct Publisher<G: Game> {
     pub view: Box<dyn FnMut(&View)>,
     pub thinking: Box<dyn FnMut(&Thinking)>,
+    /// The position and the moves kept behind it ([`TextDialect::game`]), with the view.
+    pub game: Box<GameSink<G>>,
+    /// The AI starts (`true`) or has ended (`false`) a search of its own move: the
+    /// page's analysis stops and waits.
+    pub ai_busy: Box<dyn FnMut(bool)>,
 }
 
 /// What the AI's search has found so far (its last completed iteration), for the page.
@@ -357,17 +379,23 @@ pub struct Thinking {
     pub done: bool,
 }
 
+/// A search score for people: in the game's units where it has them (`+1.25 discs`),
+/// `win in 3` / `loss in 2` (own moves) when proven.
+pub fn score_text<G: GameIo>(score: crate::search::Score) -> String {
+    match score.own_moves_to_end() {
+        Some(n) if n > 0 => format!("win in {n}"),
+        Some(n) => format!("loss in {}", -n),
+        None => match G::SCORE_UNIT {
+            Some((per, unit)) => format!("{:+.2} {unit}", score.0 as f64 / per as f64),
+            None => format!("{:+}", score.0),
+        },
+    }
+}
+
 impl Thinking {
     /// The report of iteration `it` of a search from `root`.
     pub fn of<G: GameIo>(root: &G, it: &crate::search::Iteration<G::Move>) -> Thinking {
-        let score = match it.score.own_moves_to_end() {
-            Some(n) if n > 0 => format!("win in {n}"),
-            Some(n) => format!("loss in {}", -n),
-            None => match G::SCORE_UNIT {
-                Some((per, unit)) => format!("{:+.2} {unit}", it.score.0 as f64 / per as f64),
-                None => format!("{:+}", it.score.0),
-            },
-        };
+        let score = score_text::<G>(it.score);
         Thinking {
             side: root.side_to_move().index(),
             depth: it.depth,
@@ -430,12 +458,16 @@ impl<'a, G: GameIo> Host<'a, G> {
         self.board.is_some()
     }
 
-    /// Publishes the session's view to the board page, if one is served (a dialect
-    /// calls it after each AI move, so the page shows the moves as they come).
-    pub fn show(&mut self, view: impl FnOnce() -> Option<View>) {
+    /// Publishes `dialect`'s view and the game behind it to the board page, if one is
+    /// served (a dialect calls it after each AI move, so the page shows the moves and
+    /// the move list as they come).
+    pub fn show<D: TextDialect<Game = G>>(&mut self, dialect: &D) {
         if let Some(board) = self.board.as_mut() {
-            if let Some(v) = view() {
+            if let Some(v) = dialect.view() {
                 (board.view)(&v);
+            }
+            if let Some((pos, history)) = dialect.game() {
+                (board.game)(pos, history);
             }
         }
     }
@@ -462,6 +494,25 @@ impl<'a, G: GameIo> Host<'a, G> {
         if self.broken {
             return Err(ThinkError::Quit);
         }
+        if let Some(board) = self.board.as_mut() {
+            (board.ai_busy)(true);
+        }
+        let result = self.search_move(pos, limits, seed, ply, acts_now);
+        if let Some(board) = self.board.as_mut() {
+            (board.ai_busy)(false);
+        }
+        result
+    }
+
+    /// [`Host::think`]'s search.
+    fn search_move(
+        &mut self,
+        pos: &G,
+        limits: Limits,
+        seed: u64,
+        ply: u64,
+        acts_now: fn(&str) -> bool,
+    ) -> Result<G::Move, ThinkError> {
         self.engine
             .go(pos.clone(), limits, Some(rng::mix(seed, ply)));
         let reports = self.engine.reports().clone();
@@ -914,7 +965,7 @@ pub fn run_with_board<D: TextDialect>(
     err: &mut dyn Write,
     interactive: bool,
     setup: Setup<D::Options>,
-    board: Option<Publisher>,
+    board: Option<Publisher<D::Game>>,
 ) -> i32 {
     let mut s = Session {
         dialect: D::with_options(setup.dialect),
@@ -939,7 +990,7 @@ pub fn run_with_board<D: TextDialect>(
     let mut end_of_input = false;
     loop {
         let Session { dialect, host } = &mut s;
-        host.show(|| dialect.view());
+        host.show(dialect);
         s.prompt();
         let go_on = match s.host.next_event() {
             None => {

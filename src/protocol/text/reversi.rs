@@ -23,7 +23,7 @@ use super::versus::{self, Edition, Link, Versus};
 use crate::game::{Opening, Outcome, Side};
 use crate::games::reversi::{parse_square, Move, Position};
 use crate::protocol::cli::{Binary, OwnCommand};
-use crate::protocol::text::board::View;
+use crate::protocol::text::board::{History, View};
 use crate::protocol::text::{Flow, Host, OtherProtocol, TextDialect, TextProtocol, ThinkError};
 use crate::search::Limits;
 use std::time::Duration;
@@ -253,6 +253,10 @@ impl Edition for ReversiEdition {
 
     fn view(v: &ReversiText) -> View {
         v.board_view()
+    }
+
+    fn picture(pos: &Position, history: &History<Position>) -> View {
+        board::picture(pos, history)
     }
 
     /// `resign` if need be, `clear` and (next, by the caller) `start`, keeping the

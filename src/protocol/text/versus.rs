@@ -169,6 +169,8 @@ pub trait Edition: Default + Sized + 'static {
     fn at_exit(v: &mut Versus<Self>, host: &mut Host<Self::Game>);
     /// The board page's view.
     fn view(v: &Versus<Self>) -> View;
+    /// [`TextDialect::picture`].
+    fn picture(pos: &Self::Game, history: &History<Self::Game>) -> View;
     /// The board page's new game: the set-up state to begin from.
     fn new_game(v: &mut Versus<Self>);
     /// The board page's undo: takes moves back as the dialect's model says, and
@@ -274,6 +276,14 @@ impl<E: Edition> TextDialect for Versus<E> {
 
     fn act(&mut self, action: Action, host: &mut Host<E::Game>) -> Flow {
         self.board_action(action, host)
+    }
+
+    fn game(&self) -> Option<(&E::Game, &History<E::Game>)> {
+        Some((&self.pos, &self.history))
+    }
+
+    fn picture(pos: &E::Game, history: &History<E::Game>) -> View {
+        E::picture(pos, history)
     }
 
     fn prompt(&self) -> Option<String> {
@@ -434,7 +444,7 @@ impl<E: Edition> Versus<E> {
             if let Some(flow) = stop {
                 return flow;
             }
-            host.show(|| self.view());
+            host.show(self);
         }
         Flow::Continue
     }

@@ -10,6 +10,13 @@ let view = null;
 let selected = null;
 let seenLine = -1;
 let blocking = false; // Ataxx set-up: a click blocks the square (and its reflections)
+// The game behind the view (positions, moves in the dialect's notation, FENs, PGN),
+// the position of it shown (null: the current one, live) and the page's analysis.
+let record = null;
+let shown = null;
+let analysis = null;
+let analysing = false;
+let asked = null; // the last analysis request sent, so a change asks again once
 
 function post(path, body) {
   return fetch(path + q, { method: "POST", body, headers: { "Content-Type": "text/plain" } })
@@ -28,11 +35,23 @@ function el(name, attrs, parent) {
 
 function movesFrom(sq) { return view.moves.filter((m) => m[0] === sq); }
 
+// The index of the position shown in the record, and whether it is an earlier one.
+function shownPly() {
+  if (!record) return 0;
+  const lastPly = record.plies.length - 1;
+  return shown === null ? lastPly : Math.min(shown, lastPly);
+}
+const browsing = () => record !== null && shown !== null && shown < record.plies.length - 1;
+
 function draw() {
-  const v = view;
+  const live = view;
   const svg = $("board");
   svg.replaceChildren();
-  if (!v) return;
+  if (!live) return;
+  // An earlier position of the move list is drawn read-only: its squares and last
+  // move over the live view's geometry, no move to click.
+  const past = browsing() ? record.plies[shownPly()] : null;
+  const v = past ? Object.assign({}, live, { cells: past.cells, last: past.last, clickable: false, moves: [] }) : live;
   const S = 60, M = 24;
   const W = v.width * S + M, H = v.height * S + M;
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
@@ -57,7 +76,7 @@ function draw() {
       if (v.last.includes(i)) el("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, fill: "none", stroke: "#f5c400", "stroke-width": 4, class: "mark" }, svg);
       if (i === selected) el("rect", { x: x + 2, y: y + 2, width: S - 4, height: S - 4, fill: "none", stroke: "#0a0", "stroke-width": 5, class: "mark" }, svg);
       if (cell === "0" || cell === "1") {
-        el("circle", { cx: x + S / 2, cy: y + S / 2, r: S * 0.38, fill: cols[+cell], stroke: "#222", "stroke-width": 1.5, class: "piece", "data-side": cell }, svg);
+        el("circle", { cx: x + S / 2, cy: y + S / 2, r: S * 0.38, fill: cols[+cell], stroke: "#222", "stroke-width": 1.5, class: "piece", "data-side": cell, "data-sq": i }, svg);
       }
       if (targets.has(i) || drops.has(i)) {
         el("circle", { cx: x + S / 2, cy: y + S / 2, r: S * 0.12, fill: "#0a0", opacity: 0.75, class: "mark target" }, svg);
@@ -70,6 +89,132 @@ function draw() {
     const t = el("text", { x: M + c * S + S / 2, y: v.height * S + 17, "text-anchor": "middle", "font-size": 14 }, svg);
     t.textContent = v.files[c];
   }
+  drawAnalysis(svg, v, S, M);
+}
+
+// The analysis of the position shown, if it is that one's: a hint rings the best
+// move's squares, the analysis writes each move's score on its square (the best of
+// the moves into a square).
+function analysisShown() {
+  const a = analysis;
+  if (!a || !record) return null;
+  const p = record.plies[shownPly()];
+  return p && a.ply === shownPly() && a.fen === p.fen ? a : null;
+}
+
+function drawAnalysis(svg, v, S, M) {
+  const a = analysisShown();
+  if (!a) return;
+  const centre = (i) => [M + (i % v.width) * S + S / 2, Math.floor(i / v.width) * S + S / 2];
+  if (a.kind === "hint") {
+    const m = a.moves[0];
+    if (!m) return;
+    for (const sq of [m.from, m.to]) {
+      if (sq === null) continue;
+      const [x, y] = centre(sq);
+      el("circle", { cx: x, cy: y, r: S * 0.44, fill: "none", stroke: "#e0218a", "stroke-width": 5, class: "mark hint", "data-sq": sq }, svg);
+    }
+    if (m.from !== null && m.to !== null) {
+      const [x1, y1] = centre(m.from), [x2, y2] = centre(m.to);
+      el("line", { x1, y1, x2, y2, stroke: "#e0218a", "stroke-width": 4, opacity: 0.8, class: "mark hint-line" }, svg);
+    }
+    return;
+  }
+  const best = new Map();
+  for (const m of a.moves) if (m.to !== null && !best.has(m.to)) best.set(m.to, m);
+  for (const [sq, m] of best) {
+    const [x, y] = centre(sq);
+    el("rect", { x: x - S * 0.42, y: y - 11, width: S * 0.84, height: 20, rx: 4, fill: "#fff", opacity: 0.85, class: "mark" }, svg);
+    const t = el("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 14, "font-weight": "bold", class: "mark score", "data-sq": sq }, svg);
+    t.textContent = m.short;
+  }
+}
+
+// The analysis beside the board: the hint, or every move's score and line.
+function showAnalysis() {
+  const a = analysisShown(), box = $("analysis");
+  box.hidden = !a;
+  if (!a) return;
+  const kn = (n) => n >= 1e6 ? (n / 1e6).toFixed(1) + " M" : n >= 1e3 ? (n / 1e3).toFixed(0) + " k" : String(n);
+  $("analysis-head").textContent = (a.kind === "hint" ? "Hint" : "Analysis") + `: depth ${a.depth}, ${kn(a.nodes)} nodes, ${(a.millis / 1000).toFixed(1)} s` + (a.done ? "" : " …");
+  const list = $("analysis-moves");
+  list.replaceChildren();
+  for (const m of a.moves) {
+    const row = document.createElement("div");
+    row.className = "rated";
+    row.textContent = `${m.move}  ${m.score}  ${m.pv.join(" ")}`;
+    list.appendChild(row);
+  }
+}
+
+// The AI is searching its own move: no analysis meanwhile (the server refuses it).
+function aiToMove() {
+  const v = view;
+  return !!v && v.mode === "playing" && v.to_move !== null && v.players[v.to_move] === "AI";
+}
+
+// With the analysis on, the position shown is analysed (asked again when it changes).
+function keepAnalysing() {
+  if (!analysing || !record) return;
+  const p = record.plies[shownPly()];
+  const want = "analyse " + shownPly() + " " + p.fen;
+  if (asked === want || p.to_move === null || (aiToMove() && !browsing())) return;
+  asked = want;
+  post("/analysis", "analyse " + shownPly());
+}
+
+// The move list: the moves in the dialect's notation, numbered by pairs; the shown
+// position's move marked; a click shows that position.
+function showMoves() {
+  const list = $("moves");
+  list.replaceChildren();
+  if (!record) return;
+  const at = shownPly();
+  let n = 1;
+  const startTag = document.createElement("span");
+  startTag.className = "mv" + (at === 0 ? " at" : "");
+  startTag.dataset.ply = 0;
+  startTag.textContent = "start";
+  startTag.onclick = () => showPly(0);
+  list.appendChild(startTag);
+  record.plies.forEach((p, i) => {
+    if (i === 0) return;
+    const mover = record.plies[i - 1].to_move;
+    if (mover === 0 || i === 1 && mover === 1) {
+      const num = document.createElement("span");
+      num.className = "num";
+      num.textContent = mover === 0 ? `${n}.` : `${n}…`;
+      list.appendChild(num);
+    }
+    if (mover === 1) n++;
+    const m = document.createElement("span");
+    m.className = "mv" + (i === at ? " at" : "");
+    m.dataset.ply = i;
+    m.textContent = p.move;
+    m.onclick = () => showPly(i);
+    list.appendChild(m);
+  });
+  const mark = list.querySelector(".at");
+  if (mark) mark.scrollIntoView({ block: "nearest" });
+  $("browsing").hidden = !browsing();
+  $("browsing").textContent = browsing() ? `position after ${at} of ${record.plies.length - 1} moves (read-only; » or → returns)` : "";
+}
+
+function showPly(i) {
+  if (!record) return;
+  const lastPly = record.plies.length - 1;
+  i = Math.max(0, Math.min(i, lastPly));
+  shown = i >= lastPly ? null : i;
+  selected = null;
+  refresh();
+}
+
+function refresh() {
+  if (!view) return;
+  draw();
+  showMoves();
+  showAnalysis();
+  keepAnalysing();
 }
 
 function clicked(i) {
@@ -169,13 +314,21 @@ function update(state) {
   if (state.thinking !== undefined && JSON.stringify(state.thinking) !== JSON.stringify(thinking)) {
     thinking = state.thinking;
   }
+  if (state.record !== undefined) {
+    // A new game (not a longer one) goes back to its current position.
+    const same = record && state.record && record.plies[0].fen === state.record.plies[0].fen
+      && record.plies.length <= state.record.plies.length;
+    if (!same) shown = null;
+    record = state.record;
+  }
+  if (state.analysis !== undefined) analysis = state.analysis;
   if (state.view) {
     const moved = !view || view.cells !== state.view.cells || view.to_move !== state.view.to_move;
     view = state.view;
     if (moved || !view.clickable) selected = null;
     panel();
-    draw();
   }
+  refresh();
   showThinking();
   addLog(state.log);
 }
@@ -198,6 +351,41 @@ $("join").onclick = withValue("remote", (id) => "join " + id);
 $("block").onclick = () => {
   blocking = !blocking;
   $("block").setAttribute("aria-pressed", String(blocking));
+};
+// The move list's keys, and the arrow keys while no text box has the focus.
+$("first").onclick = () => showPly(0);
+$("prev").onclick = () => showPly(shownPly() - 1);
+$("next").onclick = () => showPly(shownPly() + 1);
+$("last").onclick = () => showPly(Infinity);
+document.addEventListener("keydown", (e) => {
+  if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
+  const to = { ArrowLeft: shownPly() - 1, ArrowRight: shownPly() + 1, Home: 0, End: Infinity }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  showPly(to);
+});
+// Hint and analysis of the position shown, on the server's analysis thread.
+$("hint").onclick = () => post("/analysis", "hint " + shownPly());
+$("analyse").onclick = () => {
+  analysing = !analysing;
+  $("analyse").setAttribute("aria-pressed", String(analysing));
+  asked = null;
+  if (analysing) keepAnalysing(); else post("/analysis", "off");
+};
+// Copy: the text goes to the clipboard where the browser allows it, and into the box
+// below either way (selected, to copy by hand).
+function copy(text) {
+  const clip = $("clip");
+  clip.hidden = false;
+  clip.value = text;
+  clip.select();
+  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).catch(() => {});
+}
+$("copy-pgn").onclick = () => record && copy(record.pgn);
+$("copy-fen").onclick = () => record && copy(record.plies[shownPly()].fen);
+$("paste").onclick = () => {
+  const text = $("paste-text").value.trim();
+  if (text) { shown = null; post("/paste", text); }
 };
 $("command-form").onsubmit = (e) => {
   e.preventDefault();

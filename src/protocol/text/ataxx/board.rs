@@ -75,6 +75,11 @@ pub(crate) fn ataxx_view(
     v
 }
 
+/// `pos` as the page draws the 2016 edition, for the move list.
+pub(super) fn picture(pos: &Position, history: &History<Position>) -> View {
+    ataxx_view(&STYLE, pos, history)
+}
+
 /// The state's name on the page.
 fn mode(state: State) -> &'static str {
     match state {

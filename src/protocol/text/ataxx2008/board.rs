@@ -5,7 +5,7 @@
 use super::{Ataxx2008, Role, State};
 use crate::games::ataxx::{Position, Rules};
 use crate::protocol::text::ataxx::{ataxx_view, ATAXX_BOARD, ATAXX_COLOURS};
-use crate::protocol::text::board::{PageStyle, View};
+use crate::protocol::text::board::{History, PageStyle, View};
 use crate::protocol::text::versus::Link;
 
 /// How the page draws the 2008 edition: as 2016's board, blocks typed in its notation,
@@ -19,6 +19,11 @@ const STYLE: PageStyle = PageStyle {
     placement: false,
     tools: &["blocks", "remote"],
 };
+
+/// `pos` as the page draws the 2008 edition, for the move list.
+pub(super) fn picture(pos: &Position, history: &History<Position>) -> View {
+    ataxx_view(&STYLE, pos, history)
+}
 
 impl Ataxx2008 {
     pub(super) fn board_view(&self) -> View {

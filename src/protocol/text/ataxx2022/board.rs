@@ -4,8 +4,9 @@
 //! the AI or to a person is `auto` or `manual`.
 
 use super::{Ataxx2022, AtaxxHost, Command, SPEC};
+use crate::games::ataxx::Position;
 use crate::protocol::text::ataxx::{ataxx_view, ATAXX_BOARD, ATAXX_COLOURS};
-use crate::protocol::text::board::{Action, PageStyle, View};
+use crate::protocol::text::board::{Action, History, PageStyle, View};
 use crate::protocol::text::{Flow, TextDialect};
 
 /// How the page draws the 2022 edition: the 2016 board, and no set-up tools (there is
@@ -19,6 +20,11 @@ const STYLE: PageStyle = PageStyle {
     placement: false,
     tools: &[],
 };
+
+/// `pos` as the page draws the 2022 edition, for the move list.
+pub(super) fn picture(pos: &Position, history: &History<Position>) -> View {
+    ataxx_view(&STYLE, pos, history)
+}
 
 impl Ataxx2022 {
     pub(super) fn board_view(&self) -> View {

@@ -6,7 +6,7 @@ use super::{LoaHost, LoaText, SPEC};
 use crate::game::Side;
 use crate::games::loa::notation::{parse_square, square_name};
 use crate::games::loa::position::{Position, Rules};
-use crate::protocol::text::board::{Action, PageStyle, View};
+use crate::protocol::text::board::{Action, History, PageStyle, View};
 use crate::protocol::text::{Flow, TextDialect};
 
 /// How the page draws Lines of Action: black and white pieces on a checkered board, a
@@ -21,33 +21,42 @@ const STYLE: PageStyle = PageStyle {
     tools: &["limit"],
 };
 
+/// `pos` as the page draws Lines of Action: squares, counts, legal moves, the side
+/// to move, and the last move of `history` if it led here.
+pub(super) fn picture(pos: &Position, history: &History<Position>) -> View {
+    let mut v = View::grid(&STYLE, 8, 8, false, |name| {
+        match parse_square(name).ok().and_then(|sq| pos.piece_at(sq)) {
+            Some(Side::First) => '0',
+            Some(Side::Second) => '1',
+            None => '.',
+        }
+    });
+    let at = |v: &View, sq: u8| v.index_of(&square_name(sq), false);
+    // Capitalised as the output lines write them, like the other games' sides.
+    v.sides = [
+        SPEC.colour_name(Side::First),
+        SPEC.colour_name(Side::Second),
+    ];
+    v.counts = [pos.count(Side::First), pos.count(Side::Second)];
+    v.to_move = Some(pos.side_to_move().index());
+    for mv in pos.legal_moves().into_iter().filter(|m| !m.is_pass()) {
+        let (from, to) = (at(&v, mv.from()), at(&v, mv.to()));
+        v.moves.push((Some(from), to, mv.text()));
+    }
+    if let Some((_, mv)) = history.last(pos) {
+        if !mv.is_pass() {
+            v.last = vec![at(&v, mv.from()), at(&v, mv.to())];
+        }
+    }
+    v
+}
+
 impl LoaText {
     pub(super) fn board_view(&self) -> View {
         let pos = &self.pos;
-        let mut v = View::grid(&STYLE, 8, 8, false, |name| {
-            match parse_square(name).ok().and_then(|sq| pos.piece_at(sq)) {
-                Some(Side::First) => '0',
-                Some(Side::Second) => '1',
-                None => '.',
-            }
-        });
-        let at = |v: &View, sq: u8| v.index_of(&square_name(sq), false);
-        // Capitalised as the output lines write them, like the other games' sides.
-        v.sides = [
-            SPEC.colour_name(Side::First),
-            SPEC.colour_name(Side::Second),
-        ];
-        v.counts = [pos.count(Side::First), pos.count(Side::Second)];
+        let mut v = picture(pos, &self.history);
         v.players = self.auto.map(|ai| if ai { "AI" } else { "manual" });
-        for mv in pos.legal_moves().into_iter().filter(|m| !m.is_pass()) {
-            let (from, to) = (at(&v, mv.from()), at(&v, mv.to()));
-            v.moves.push((Some(from), to, mv.text()));
-        }
-        if let Some((_, mv)) = self.history.last(pos) {
-            if !mv.is_pass() {
-                v.last = vec![at(&v, mv.from()), at(&v, mv.to())];
-            }
-        }
+        v.to_move = None;
         if self.playing {
             v.mode = "playing".into();
             v.to_move = Some(pos.side_to_move().index());

@@ -4,8 +4,9 @@
 
 use super::{ReversiText, State, SPEC};
 use crate::game::Side;
+use crate::games::reversi::Position;
 use crate::games::reversi::{parse_square, square_name};
-use crate::protocol::text::board::{PageStyle, View};
+use crate::protocol::text::board::{History, PageStyle, View};
 use crate::protocol::text::versus::Role;
 
 /// How the page draws Reversi: black and white discs placed on a green board, remote
@@ -20,35 +21,42 @@ const STYLE: PageStyle = PageStyle {
     tools: &["remote"],
 };
 
+/// `pos` as the page draws Reversi: discs, counts, legal moves, the side to move, and
+/// the last move of `history` if it led here.
+pub(super) fn picture(pos: &Position, history: &History<Position>) -> View {
+    let mut v = View::grid(&STYLE, 8, 8, true, |name| {
+        match parse_square(name).ok().and_then(|sq| pos.disc_at(sq)) {
+            Some(Side::First) => '0',
+            Some(Side::Second) => '1',
+            None => '.',
+        }
+    });
+    let at = |v: &View, sq: u8| v.index_of(&square_name(sq), true);
+    v.sides = [
+        SPEC.colour_name(Side::First),
+        SPEC.colour_name(Side::Second),
+    ];
+    v.counts = [pos.count(Side::First), pos.count(Side::Second)];
+    v.to_move = Some(pos.side_to_move().index());
+    for mv in pos.legal_moves() {
+        if mv.is_pass() {
+            v.pass = Some(mv.text());
+        } else {
+            v.moves.push((None, at(&v, mv.square()), mv.text()));
+        }
+    }
+    if let Some((_, mv)) = history.last(pos) {
+        if !mv.is_pass() {
+            v.last = vec![at(&v, mv.square())];
+        }
+    }
+    v
+}
+
 impl ReversiText {
     pub(super) fn board_view(&self) -> View {
         let pos = &self.pos;
-        let mut v = View::grid(&STYLE, 8, 8, true, |name| {
-            match parse_square(name).ok().and_then(|sq| pos.disc_at(sq)) {
-                Some(Side::First) => '0',
-                Some(Side::Second) => '1',
-                None => '.',
-            }
-        });
-        let at = |v: &View, sq: u8| v.index_of(&square_name(sq), true);
-        v.sides = [
-            SPEC.colour_name(Side::First),
-            SPEC.colour_name(Side::Second),
-        ];
-        v.counts = [pos.count(Side::First), pos.count(Side::Second)];
-        v.to_move = Some(pos.side_to_move().index());
-        for mv in pos.legal_moves() {
-            if mv.is_pass() {
-                v.pass = Some(mv.text());
-            } else {
-                v.moves.push((None, at(&v, mv.square()), mv.text()));
-            }
-        }
-        if let Some((_, mv)) = self.history.last(pos) {
-            if !mv.is_pass() {
-                v.last = vec![at(&v, mv.square())];
-            }
-        }
+        let mut v = picture(pos, &self.history);
         self.label(&mut v);
         v.clickable = match self.state {
             // Reversi's role is the client's only while connected to the host.

@@ -21,7 +21,7 @@ pub mod record;
 use super::input::{self, Line, Source};
 use super::text::board::{json_string, Action, History, View};
 use super::text::{self, TextDialect};
-use crate::variant::Playable;
+use crate::protocol::text::Playable;
 use analysis::{Analysis, Analyst};
 use crossbeam_channel::{unbounded, Sender};
 use std::collections::VecDeque;

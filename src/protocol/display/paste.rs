@@ -6,8 +6,8 @@
 //! [`TextProtocol::setup_commands`]: crate::protocol::text::TextProtocol::setup_commands
 
 use crate::game::{Game, Notation, Opening, Side};
+use crate::protocol::text::Playable;
 use crate::protocol::text::TextDialect;
-use crate::variant::Playable;
 
 /// The lines that set up what `text` holds, for a session whose sides are played by
 /// `players` (the view's: the side the AI plays keeps it; the other is typed). A move

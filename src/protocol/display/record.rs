@@ -5,8 +5,8 @@
 
 use crate::game::{Game, Notation, Outcome, RuleSet, Side};
 use crate::protocol::text::board::{json_string, History};
+use crate::protocol::text::Playable;
 use crate::protocol::text::TextDialect;
-use crate::variant::Playable;
 
 /// The game behind `current` (the moves `history` keeps): its positions, first to
 /// last, and the record as the page's JSON.

@@ -20,6 +20,7 @@ use std::time::Duration;
 
 mod board;
 use crate::protocol::text::board::{Action, History, View};
+use crate::protocol::text::Table;
 pub(crate) use board::{ataxx_view, ATAXX_BOARD, ATAXX_COLOURS};
 
 pub use super::kit::State;
@@ -201,13 +202,9 @@ Commands (one a line; # starts a comment; words are case-insensitive):
 /// The 2016 dialect's session state.
 pub struct AtaxxText {
     state: State,
-    pos: Position,
+    table: Table<Position>,
     moves_played: bool,
     auto: [bool; 2],
-    seed: u64,
-    ply: u64,
-    /// The moves played, for the board page's undo.
-    history: History<Position>,
 }
 
 type AtaxxHost<'a> = Host<'a, Position>;
@@ -224,12 +221,9 @@ impl TextDialect for AtaxxText {
     fn new() -> AtaxxText {
         AtaxxText {
             state: State::Setup,
-            pos: Position::startpos(Rules::Text),
+            table: Table::new(Position::startpos(Rules::Text)),
             moves_played: false,
             auto: [false, true],
-            seed: 0,
-            ply: 0,
-            history: History::default(),
         }
     }
 
@@ -241,10 +235,9 @@ impl TextDialect for AtaxxText {
         match cmd {
             Command::Common(Common::Quit) => return Ok(Flow::Quit),
             Command::Clear => {
-                *self = AtaxxText {
-                    seed: self.seed,
-                    ..AtaxxText::new()
-                }
+                let seed = self.table.seed;
+                *self = AtaxxText::new();
+                self.table.seed = seed;
             }
             Command::Start => {
                 self.require_setup("start is only valid during set-up (use clear first)")?;
@@ -264,7 +257,7 @@ impl TextDialect for AtaxxText {
             }
             Command::Common(Common::Seed(n)) => {
                 self.require_setup("seed is only valid during set-up")?;
-                self.seed = n;
+                self.table.seed = n;
             }
             Command::Block(sq) => {
                 self.require_setup("block is only valid during set-up")?;
@@ -273,14 +266,15 @@ impl TextDialect for AtaxxText {
                         "blocks must be placed before any piece is played",
                     ));
                 }
-                self.pos
+                self.table
+                    .pos
                     .add_gaps(block_squares(sq))
                     .map_err(|_| block_occupied(&square_name(sq)))?;
             }
             Command::Move(tm) => return self.manual_move(tm, host),
             Command::Common(Common::Help) => host.say(HELP),
-            Command::Common(Common::Dump) => host.say(&dump(&self.pos)),
-            Command::Board => host.say(self.pos.pretty().trim_end()),
+            Command::Common(Common::Dump) => host.say(&dump(&self.table.pos)),
+            Command::Board => host.say(self.table.pos.pretty().trim_end()),
             Command::Common(Common::Load(file)) => return Ok(Flow::Load(file)),
         }
         Ok(Flow::Continue)
@@ -301,8 +295,8 @@ impl TextDialect for AtaxxText {
         self.board_action(action, host)
     }
 
-    fn game(&self) -> Option<(&Position, &History<Position>)> {
-        Some((&self.pos, &self.history))
+    fn table(&self) -> Option<&Table<Position>> {
+        Some(&self.table)
     }
 
     fn picture(pos: &Position, history: &History<Position>) -> View {
@@ -311,7 +305,7 @@ impl TextDialect for AtaxxText {
 
     fn prompt(&self) -> Option<String> {
         let who = SPEC
-            .colour_name(self.pos.side_to_move())
+            .colour_name(self.table.pos.side_to_move())
             .to_ascii_lowercase();
         Some(match self.state {
             State::Setup => format!("set-up, {who} to play: "),
@@ -366,10 +360,10 @@ impl AtaxxText {
     }
 
     fn manual_move(&mut self, tm: TextMove, host: &mut AtaxxHost) -> Result<Flow, TextError> {
-        if self.state == State::Playing && self.auto[self.pos.side_to_move().index()] {
+        if self.state == State::Playing && self.auto[self.table.pos.side_to_move().index()] {
             return Err(TextError::refused("it is not a manual player's turn"));
         }
-        let mv = resolve_typed(&self.pos, self.state, tm)?;
+        let mv = resolve_typed(&self.table.pos, self.state, tm)?;
         self.play(mv);
         if self.state == State::Playing && !self.check_end(host) {
             return Ok(self.play_ai(host));
@@ -378,17 +372,14 @@ impl AtaxxText {
     }
 
     fn play(&mut self, mv: Move) {
-        let before = self.pos.clone();
-        self.pos.make_move(mv);
-        self.history.record(before, mv, &self.pos);
+        self.table.play(mv);
         self.moves_played = true;
-        self.ply += 1;
     }
 
     /// In the playing state: if the game is over, announce it and finish. Returns
     /// whether it ended.
     fn check_end(&mut self, host: &mut AtaxxHost) -> bool {
-        match self.pos.outcome() {
+        match self.table.pos.outcome() {
             Some(o) => {
                 host.say(SPEC.result_line(o));
                 self.state = State::Finished;
@@ -400,14 +391,14 @@ impl AtaxxText {
 
     /// Lets AI players move until a manual player is to move or the game ends.
     fn play_ai(&mut self, host: &mut AtaxxHost) -> Flow {
-        while self.state == State::Playing && self.auto[self.pos.side_to_move().index()] {
+        while self.state == State::Playing && self.auto[self.table.pos.side_to_move().index()] {
             let limits = SPEC.ai.limits();
             let acts = Self::acts_at_once;
-            let mv = match host.think(&self.pos, limits, self.seed, self.ply, acts) {
+            let mv = match self.table.think(host, limits, acts) {
                 Ok(mv) => mv,
                 Err(e) => return self.think_failed(e, host),
             };
-            host.say(&ai_move_line(&self.pos, mv));
+            host.say(&ai_move_line(&self.table.pos, mv));
             self.play(mv);
             self.check_end(host);
             host.show(self);

@@ -292,7 +292,7 @@ impl Edition for Edition2008 {
 
     fn think(v: &Ataxx2008, host: &mut AtaxxHost) -> Result<Move, ThinkError> {
         let limits = SPEC.ai.limits();
-        host.think(&v.pos, limits, v.seed, v.ply, is_abandon)
+        v.table.think(host, limits, is_abandon)
     }
 
     fn ai_move_line(pos: &Position, mv: Move) -> String {
@@ -366,7 +366,7 @@ impl Ataxx2008 {
             }
             Command::Common(Common::Seed(n)) => {
                 self.require_setup("seed")?;
-                self.seed = n;
+                self.table.seed = n;
             }
             Command::Own(Blocks(config, squares)) => {
                 self.require_setup("blocks")?;
@@ -387,8 +387,8 @@ impl Ataxx2008 {
             }
             Command::Move(tm) => return self.user_move(tm, host),
             Command::Common(Common::Help) => host.say(HELP),
-            Command::Common(Common::Dump) => host.say(&dump(&self.pos)),
-            Command::Board => host.say(self.pos.pretty().trim_end()),
+            Command::Common(Common::Dump) => host.say(&dump(&self.table.pos)),
+            Command::Board => host.say(self.table.pos.pretty().trim_end()),
             Command::Common(Common::Load(file)) => return Ok(Flow::Load(file)),
         }
         Ok(Flow::Continue)
@@ -396,10 +396,9 @@ impl Ataxx2008 {
 
     /// The state after `clear` (the seed is kept).
     fn reset(&mut self) {
-        *self = Ataxx2008 {
-            seed: self.seed,
-            ..Ataxx2008::new()
-        };
+        let seed = self.table.seed;
+        *self = Ataxx2008::new();
+        self.table.seed = seed;
     }
 
     /// Refuses a set-up command outside the set-up state, while waiting for an
@@ -445,7 +444,7 @@ impl Ataxx2008 {
     /// the set-up moves" (the order the host relays them in): no block on a piece, and
     /// every set-up move still legal when replayed with the new blocks in place.
     fn set_blocks(&mut self, config: String, squares: u64) -> Result<(), TextError> {
-        let pieces = self.pos.pieces(Side::First) | self.pos.pieces(Side::Second);
+        let pieces = self.table.pos.pieces(Side::First) | self.table.pos.pieces(Side::Second);
         if squares & pieces != 0 {
             let sq = (squares & pieces).trailing_zeros() as u8;
             return Err(block_occupied(&square_name(sq)));
@@ -461,7 +460,7 @@ impl Ataxx2008 {
             }
             pos.make_move(mv);
         }
-        self.pos = pos;
+        self.table.pos = pos;
         self.own.gaps = squares;
         self.own.blocks = config;
         Ok(())
@@ -470,12 +469,12 @@ impl Ataxx2008 {
     fn user_move(&mut self, tm: TextMove, host: &mut AtaxxHost) -> Result<Flow, TextError> {
         match self.state {
             State::Setup => self.require_setup("a set-up move")?,
-            State::Playing if self.player_ai || self.pos.side_to_move() != self.player => {
+            State::Playing if self.player_ai || self.table.pos.side_to_move() != self.player => {
                 return Err(TextError::refused("it is not the User's turn"))
             }
             _ => {}
         }
-        let mv = resolve_typed(&self.pos, self.state, tm)?;
+        let mv = resolve_typed(&self.table.pos, self.state, tm)?;
         if self.state == State::Setup {
             self.play(mv);
             return Ok(Flow::Continue);
@@ -533,7 +532,7 @@ impl Ataxx2008 {
                         return self.peer_forfeits(host, &why);
                     }
                 }
-                Some(Message::Move(tm)) if colored => match tm.resolve(&self.pos) {
+                Some(Message::Move(tm)) if colored => match tm.resolve(&self.table.pos) {
                     Some(mv) => self.play(mv),
                     None => return self.breach(Breach::IllegalMove, &m, host),
                 },

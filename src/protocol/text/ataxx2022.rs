@@ -23,6 +23,7 @@ use super::kit::{Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec, 
 use crate::game::{Opening, Side};
 use crate::games::ataxx::{parse_square, square_name, Cell, Move, Position, Rules, TextMove};
 use crate::protocol::text::board::{Action, History, View};
+use crate::protocol::text::Table;
 use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol};
 
 mod board;
@@ -222,20 +223,15 @@ Red moves first; red is typed and blue is the AI until auto or manual says other
 
 /// The 2022 dialect's session state.
 pub struct Ataxx2022 {
-    pos: Position,
+    /// The game since `new`: `block` is refused once a move (passes included) is in it.
+    table: Table<Position>,
     /// Which sides the AI plays, by [`Side::index`].
     auto: [bool; 2],
-    seed: u64,
-    /// Moves (passes included) since `new`: `block` is refused once there is one, and
-    /// the AI's seed is mixed with it.
-    ply: u64,
     /// `verbose`: the board is printed after every move.
     verbose: bool,
     /// The result of the ended game has been printed (once per end: `undo` or `new`
     /// lets a game go on, and its next end is announced again).
     announced: bool,
-    /// The moves played since `new`, for `undo` and the board page.
-    history: History<Position>,
 }
 
 type AtaxxHost<'a> = Host<'a, Position>;
@@ -251,13 +247,10 @@ impl TextDialect for Ataxx2022 {
 
     fn new() -> Ataxx2022 {
         Ataxx2022 {
-            pos: Position::startpos(RULES),
+            table: Table::new(Position::startpos(RULES)),
             auto: [false, true],
-            seed: 0,
-            ply: 0,
             verbose: false,
             announced: false,
-            history: History::default(),
         }
     }
 
@@ -269,14 +262,12 @@ impl TextDialect for Ataxx2022 {
         match cmd {
             Command::Common(Common::Quit) => return Ok(Flow::Quit),
             Command::New => {
-                self.pos = Position::startpos(RULES);
-                self.ply = 0;
-                self.history.clear();
+                self.table.restart(Position::startpos(RULES));
                 host.new_game();
             }
             Command::Auto(side) => self.auto[side.index()] = true,
             Command::Manual(side) => self.auto[side.index()] = false,
-            Command::Common(Common::Seed(n)) => self.seed = n,
+            Command::Common(Common::Seed(n)) => self.table.seed = n,
             Command::Block(sq) => self.block(sq)?,
             Command::Undo => self.undo()?,
             Command::Verbose => self.verbose = true,
@@ -284,8 +275,8 @@ impl TextDialect for Ataxx2022 {
             Command::Start => {}
             Command::Move(tm) => self.manual_move(tm, host)?,
             Command::Common(Common::Help) => host.say(HELP),
-            Command::Common(Common::Dump) => host.say(&dump(&self.pos)),
-            Command::Board => host.say(&board_text(&self.pos)),
+            Command::Common(Common::Dump) => host.say(&dump(&self.table.pos)),
+            Command::Board => host.say(&board_text(&self.table.pos)),
             Command::Common(Common::Load(_)) => {} // not in this language: never parsed
         }
         Ok(self.advance(host))
@@ -312,8 +303,8 @@ impl TextDialect for Ataxx2022 {
         self.board_action(action, host)
     }
 
-    fn game(&self) -> Option<(&Position, &History<Position>)> {
-        Some((&self.pos, &self.history))
+    fn table(&self) -> Option<&Table<Position>> {
+        Some(&self.table)
     }
 
     fn picture(pos: &Position, history: &History<Position>) -> View {
@@ -321,9 +312,9 @@ impl TextDialect for Ataxx2022 {
     }
 
     fn prompt(&self) -> Option<String> {
-        Some(match self.pos.outcome() {
+        Some(match self.table.pos.outcome() {
             Some(_) => "-> ".to_string(),
-            None => format!("{}> ", SPEC.colour_name(self.pos.side_to_move())),
+            None => format!("{}> ", SPEC.colour_name(self.table.pos.side_to_move())),
         })
     }
 }
@@ -331,12 +322,12 @@ impl TextDialect for Ataxx2022 {
 impl Ataxx2022 {
     /// `block CR`: before the first move, on a square whose orbit holds no piece.
     fn block(&mut self, sq: u8) -> Result<(), TextError> {
-        if self.ply > 0 {
+        if self.table.ply > 0 {
             return Err(TextError::refused(
                 "blocks are placed before the first move (new starts another game)",
             ));
         }
-        self.pos.add_gaps(block_squares(sq)).map_err(|_| {
+        self.table.pos.add_gaps(block_squares(sq)).map_err(|_| {
             TextError::refused(format!(
                 "cannot block {}: a square there holds a piece",
                 square_name(sq)
@@ -345,22 +336,22 @@ impl Ataxx2022 {
     }
 
     fn manual_move(&mut self, tm: TextMove, host: &mut AtaxxHost) -> Result<(), TextError> {
-        if self.pos.outcome().is_some() {
+        if self.table.pos.outcome().is_some() {
             return Err(TextError::refused(
                 "the game is over (new starts another; undo takes back its last move)",
             ));
         }
-        if self.auto[self.pos.side_to_move().index()] {
+        if self.auto[self.table.pos.side_to_move().index()] {
             return Err(TextError::refused("the AI is to move, not a manual player"));
         }
-        let mv = tm.resolve(&self.pos).ok_or_else(|| {
+        let mv = tm.resolve(&self.table.pos).ok_or_else(|| {
             let text = match tm {
                 TextMove::Pass => "-".to_string(),
                 TextMove::Step { from, to } => {
                     format!("{}-{}", square_name(from), square_name(to))
                 }
             };
-            SPEC.illegal(&text, why_illegal(&self.pos, tm))
+            SPEC.illegal(&text, why_illegal(&self.table.pos, tm))
         })?;
         self.play(mv, host);
         Ok(())
@@ -370,27 +361,19 @@ impl Ataxx2022 {
     /// that is then to move (so a person gets their own turn back), as the course's
     /// `Game.undo` does.
     fn undo(&mut self) -> Result<(), TextError> {
-        let Some(before) = self.history.pop(&self.pos) else {
+        if !self.table.take_back() {
             return Err(TextError::refused("no move to take back"));
-        };
-        self.pos = before;
-        self.ply -= 1;
-        if self.auto[self.pos.side_to_move().index()] {
-            if let Some(before) = self.history.pop(&self.pos) {
-                self.pos = before;
-                self.ply -= 1;
-            }
+        }
+        if self.auto[self.table.pos.side_to_move().index()] {
+            self.table.take_back();
         }
         Ok(())
     }
 
     fn play(&mut self, mv: Move, host: &mut AtaxxHost) {
-        let before = self.pos.clone();
-        self.pos.make_move(mv);
-        self.history.record(before, mv, &self.pos);
-        self.ply += 1;
+        self.table.play(mv);
         if self.verbose {
-            host.say(&board_text(&self.pos));
+            host.say(&board_text(&self.table.pos));
         }
     }
 
@@ -398,7 +381,7 @@ impl Ataxx2022 {
     /// it plays the side to move. Returns `Quit` if `quit` came while the AI thought.
     fn advance(&mut self, host: &mut AtaxxHost) -> Flow {
         loop {
-            if let Some(outcome) = self.pos.outcome() {
+            if let Some(outcome) = self.table.pos.outcome() {
                 if !self.announced {
                     host.say(SPEC.result_line(outcome));
                     self.announced = true;
@@ -406,20 +389,20 @@ impl Ataxx2022 {
                 return Flow::Continue;
             }
             self.announced = false;
-            if !self.auto[self.pos.side_to_move().index()] {
+            if !self.auto[self.table.pos.side_to_move().index()] {
                 return Flow::Continue;
             }
-            let mv = if self.pos.can_move(self.pos.side_to_move()) {
+            let mv = if self.table.pos.can_move(self.table.pos.side_to_move()) {
                 let limits = SPEC.ai.limits();
                 let acts = Self::acts_at_once;
-                match host.think(&self.pos, limits, self.seed, self.ply, acts) {
+                match self.table.think(host, limits, acts) {
                     Ok(mv) => mv,
                     Err(e) => return self.think_failed(e, host),
                 }
             } else {
                 Move::PASS
             };
-            host.say(&ai_move_line(&self.pos, mv));
+            host.say(&ai_move_line(&self.table.pos, mv));
             self.play(mv, host);
             // The page follows AI against AI move by move, as in the other editions.
             host.show(self);
@@ -875,7 +858,7 @@ mod tests {
         assert_eq!((v.style.id, v.mode.as_str()), ("ataxx2022", "playing"));
         assert_eq!(v.players, ["manual", "AI"]);
         assert!(v.clickable && v.result.is_none());
-        s.pos = Position::from_fen("x6/7/7/7/7/7/7 x 0 1", RULES).unwrap();
+        s.table.pos = Position::from_fen("x6/7/7/7/7/7/7 x 0 1", RULES).unwrap();
         let v = s.view().unwrap();
         assert_eq!(v.mode, "game over");
         assert_eq!(v.result.as_deref(), Some("* Red wins."));

@@ -30,6 +30,7 @@ use std::time::Duration;
 mod board;
 pub mod course;
 use crate::protocol::text::board::{Action, History, View};
+use crate::protocol::text::Table;
 
 /// The largest `limit` accepted (moves per side).
 pub const MAX_LIMIT: u32 = 100_000;
@@ -205,19 +206,14 @@ pub struct Options {
 
 /// The Lines of Action dialect's session state.
 pub struct LoaText {
-    pos: Position,
+    table: Table<Position>,
     /// A game is in progress (false once it ended, until `new`).
     playing: bool,
     /// Which sides the AI plays, by [`Side::index`].
     auto: [bool; 2],
-    seed: u64,
-    /// Plies played since `new`: mixed into the AI's seed.
-    ply: u64,
     options: Options,
     /// `--strict` ended the session.
     failed: bool,
-    /// The moves played, for the board page's undo.
-    history: History<Position>,
 }
 
 type LoaHost<'a> = Host<'a, Position>;
@@ -236,14 +232,11 @@ impl TextDialect for LoaText {
 
     fn with_options(options: Options) -> LoaText {
         LoaText {
-            pos: Position::startpos(Rules::Text),
+            table: Table::new(Position::startpos(Rules::Text)),
             playing: true,
             auto: [false, true],
-            seed: 0,
-            ply: 0,
             options,
             failed: false,
-            history: History::default(),
         }
     }
 
@@ -281,8 +274,8 @@ impl TextDialect for LoaText {
         Some(self.board_view())
     }
 
-    fn game(&self) -> Option<(&Position, &History<Position>)> {
-        Some((&self.pos, &self.history))
+    fn table(&self) -> Option<&Table<Position>> {
+        Some(&self.table)
     }
 
     fn picture(pos: &Position, history: &History<Position>) -> View {
@@ -295,7 +288,7 @@ impl TextDialect for LoaText {
 
     fn prompt(&self) -> Option<String> {
         Some(if self.playing {
-            format!("{}> ", side_letter(self.pos.side_to_move()))
+            format!("{}> ", side_letter(self.table.pos.side_to_move()))
         } else {
             "-> ".to_string()
         })
@@ -309,26 +302,26 @@ impl TextDialect for LoaText {
         match cmd {
             Command::Common(Common::Quit) => return Ok(Flow::Quit),
             Command::New => {
-                self.pos = Position::startpos(Rules::Text);
+                self.table.restart(Position::startpos(Rules::Text));
                 self.playing = true;
-                self.ply = 0;
-                self.history.clear();
                 host.new_game();
             }
             Command::Auto(side) => self.auto[side.index()] = true,
             Command::Manual(side) => self.auto[side.index()] = false,
-            Command::Common(Common::Seed(n)) => self.seed = n,
+            Command::Common(Common::Seed(n)) => self.table.seed = n,
             Command::Limit(n) => {
-                let made = self.pos.plies_played();
+                let made = self.table.pos.plies_played();
                 if 2 * n <= made {
                     return Err(TextError::refused(format!(
                         "limit {n} is too small: {made} moves were made already (2N must be more)"
                     )));
                 }
-                self.pos.set_move_limit(n);
+                self.table.pos.set_move_limit(n);
             }
-            Command::Set { sq, piece, next } => self.pos = set_square(&self.pos, sq, piece, next)?,
-            Command::Common(Common::Dump) => host.say(&self.pos.dump()),
+            Command::Set { sq, piece, next } => {
+                self.table.pos = set_square(&self.table.pos, sq, piece, next)?
+            }
+            Command::Common(Common::Dump) => host.say(&self.table.pos.dump()),
             Command::Common(Common::Help) => host.say(HELP),
             Command::Common(Common::Load(_)) => {} // not in this language: never parsed
             Command::Move(mv) => self.manual_move(mv)?,
@@ -364,21 +357,18 @@ impl LoaText {
         if !self.playing {
             return Err(TextError::refused("no game in progress (type new)"));
         }
-        if self.auto[self.pos.side_to_move().index()] {
+        if self.auto[self.table.pos.side_to_move().index()] {
             return Err(TextError::refused("the AI is to move, not a manual player"));
         }
-        if mv.is_pass() || !self.pos.is_legal(mv) {
-            return Err(SPEC.illegal(&mv.text(), why_illegal(&self.pos, mv)));
+        if mv.is_pass() || !self.table.pos.is_legal(mv) {
+            return Err(SPEC.illegal(&mv.text(), why_illegal(&self.table.pos, mv)));
         }
         self.play(mv);
         Ok(())
     }
 
     fn play(&mut self, mv: Move) {
-        let before = self.pos.clone();
-        self.pos.make_move(mv);
-        self.history.record(before, mv, &self.pos);
-        self.ply += 1;
+        self.table.play(mv);
     }
 
     /// Brings the game up to date: announces a result, passes for a side without a
@@ -386,14 +376,14 @@ impl LoaText {
     /// while the AI was thinking.
     fn advance(&mut self, host: &mut LoaHost) -> Flow {
         while self.playing {
-            if let Some(outcome) = self.pos.outcome() {
+            if let Some(outcome) = self.table.pos.outcome() {
                 host.say(SPEC.result_line(outcome));
                 self.playing = false;
                 break;
             }
-            let side = self.pos.side_to_move();
+            let side = self.table.pos.side_to_move();
             let auto = self.auto[side.index()];
-            if !self.pos.can_move() {
+            if !self.table.pos.can_move() {
                 if auto {
                     host.say(&ai_move_line(Move::PASS));
                     self.log(&format!("# {} AI: -", colour_name(side)));
@@ -411,7 +401,7 @@ impl LoaText {
             }
             let limits = SPEC.ai.limits();
             let acts = Self::acts_at_once;
-            let mv = match host.think(&self.pos, limits, self.seed, self.ply, acts) {
+            let mv = match self.table.think(host, limits, acts) {
                 Ok(mv) => mv,
                 Err(e) => return self.think_failed(e, host),
             };

@@ -14,6 +14,7 @@ pub mod board;
 pub mod kit;
 pub mod loa;
 pub mod reversi;
+pub mod table;
 pub mod versus;
 
 use super::input::{read_line_head, skip_line, strip_bom, Line, LineEnd, Source, MAX_LINE};
@@ -28,6 +29,7 @@ use std::collections::VecDeque;
 use std::io::Write;
 use std::net::Ipv4Addr;
 use std::time::{Duration, Instant};
+pub use table::Table;
 
 /// Nested `load` files deeper than this are refused (a file loading itself).
 pub const MAX_LOAD_DEPTH: usize = 16;
@@ -197,9 +199,9 @@ pub trait TextDialect {
         None
     }
 
-    /// The game on the board page's move list: the position and the moves kept behind
-    /// it (undo's [`History`]); `None` where the dialect has no view.
-    fn game(&self) -> Option<(&Self::Game, &History<Self::Game>)> {
+    /// The session's game (position, moves kept behind it, seed, ply): the board
+    /// page's move list; `None` where the dialect has no view.
+    fn table(&self) -> Option<&Table<Self::Game>> {
         None
     }
 
@@ -220,6 +222,18 @@ pub trait TextDialect {
         Flow::Continue
     }
 }
+
+/// Everything a game offers the layers above the search, as one bound: its rules and
+/// notation ([`crate::game::GameIo`]) through one of its course text dialects, which also
+/// knows how its lines are driven from outside. The registry ([`crate::variant`]) lists
+/// one per dialect.
+pub trait Playable:
+    TextDialect + TextProtocol<Game = <Self as TextDialect>::Game> + 'static
+{
+}
+
+impl<D> Playable for D where D: TextDialect + TextProtocol<Game = <D as TextDialect>::Game> + 'static
+{}
 
 /// A protocol only one game speaks (an Othello GUI's, say): chosen when the first
 /// command's first word is `hello`, or by its flag.
@@ -466,8 +480,8 @@ impl<'a, G: GameIo> Host<'a, G> {
             if let Some(v) = dialect.view() {
                 (board.view)(&v);
             }
-            if let Some((pos, history)) = dialect.game() {
-                (board.game)(pos, history);
+            if let Some(t) = dialect.table() {
+                (board.game)(&t.pos, &t.history);
             }
         }
     }

@@ -217,7 +217,7 @@ impl Edition for ReversiEdition {
     /// a seeded search within the node budget. Both run on the engine's thread, so a
     /// person's `quit` or `resign` stops a solve as it stops a search.
     fn think(v: &ReversiText, host: &mut ReversiHost) -> Result<Move, ThinkError> {
-        let legal = v.pos.legal_moves();
+        let legal = v.table.pos.legal_moves();
         if legal.len() == 1 {
             return Ok(legal[0]);
         }
@@ -227,7 +227,7 @@ impl Edition for ReversiEdition {
             fresh_solve: true,
             ..SPEC.ai.limits()
         };
-        host.think(&v.pos, limits, v.seed, v.ply, Self::acts_at_once)
+        v.table.think(host, limits, Self::acts_at_once)
     }
 
     fn ai_move_line(pos: &Position, mv: Move) -> String {
@@ -263,8 +263,6 @@ impl Edition for ReversiEdition {
     /// players and seed.
     fn new_game(v: &mut ReversiText) {
         v.clear_board();
-        v.pos = Position::startpos();
-        v.history.clear();
     }
 
     fn undo(v: &mut ReversiText) -> usize {
@@ -318,7 +316,7 @@ impl ReversiText {
             }
             Command::Common(Common::Seed(n)) => {
                 self.no_game("seed is only valid when no game is in progress")?;
-                self.seed = n;
+                self.table.seed = n;
             }
             Command::Own(Own::Resign) => {
                 if self.state != State::Playing {
@@ -336,8 +334,10 @@ impl ReversiText {
             }
             Command::Move(mv) => return self.user_move(mv, host),
             Command::Common(Common::Help) => host.say(HELP),
-            Command::Common(Common::Dump) => host.say(&self.pos.dump(self.player, self.ply as u32)),
-            Command::Board => host.say(&self.pos.pretty()),
+            Command::Common(Common::Dump) => {
+                host.say(&self.table.pos.dump(self.player, self.table.ply as u32))
+            }
+            Command::Board => host.say(&self.table.pos.pretty()),
             Command::Common(Common::Load(file)) => return Ok(Flow::Load(file)),
         }
         Ok(Flow::Continue)
@@ -370,8 +370,7 @@ impl ReversiText {
     /// `join` and the host's relayed `clear` first do).
     fn clear_board(&mut self) {
         self.state = State::Setup;
-        self.pos = Position::startpos();
-        self.ply = 0;
+        self.table.restart(Position::startpos());
     }
 
     fn user_move(&mut self, mv: Move, host: &mut ReversiHost) -> Result<Flow, TextError> {
@@ -381,18 +380,18 @@ impl ReversiText {
                     "the game is over (use clear for a new game)",
                 ))
             }
-            State::Setup if self.pos.is_over() => {
+            State::Setup if self.table.pos.is_over() => {
                 return Err(TextError::refused(
                     "the set-up already ended the game (start announces the result; clear for a new one)",
                 ))
             }
-            State::Playing if self.player_ai || self.pos.side_to_move() != self.player => {
+            State::Playing if self.player_ai || self.table.pos.side_to_move() != self.player => {
                 return Err(TextError::refused("it is not the user's turn"))
             }
             _ => {}
         }
-        if !self.pos.is_legal(mv) {
-            return Err(SPEC.illegal(&mv.text(), why_illegal(&self.pos, mv)));
+        if !self.table.pos.is_legal(mv) {
+            return Err(SPEC.illegal(&mv.text(), why_illegal(&self.table.pos, mv)));
         }
         if self.state == State::Setup {
             self.play(mv);

@@ -17,6 +17,7 @@
 
 use super::board::{Action, History, View};
 use super::kit::{Common, Spec, State, TextError, Words};
+use super::Table;
 use super::{Flow, Host, OtherProtocol, PeerRead as Got, RemoteEvent, TextDialect, ThinkError};
 use crate::game::{Game, GameIo, Side};
 use crate::protocol::remote::{self, says, Breach};
@@ -147,7 +148,7 @@ pub trait Edition: Default + Sized + 'static {
         let _ = line;
         false
     }
-    /// The AI's move in `v.pos`.
+    /// The AI's move in `v.table.pos`.
     fn think(v: &Versus<Self>, host: &mut Host<Self::Game>) -> Result<Move<Self>, ThinkError>;
     /// The line announcing a move by the side to move in `pos` (an AI's, or the remote
     /// Opponent's).
@@ -185,20 +186,16 @@ pub trait Edition: Default + Sized + 'static {
 /// The Player-vs-Opponent session of one [`Edition`].
 pub struct Versus<E: Edition> {
     pub(super) state: State,
-    pub(super) pos: E::Game,
+    /// The game since `clear` (set-up moves included).
+    pub(super) table: Table<E::Game>,
     /// The Player's colour; the Opponent plays the other.
     pub(super) player: Side,
     /// The Player is an AI (`auto`), not the User.
     pub(super) player_ai: bool,
-    pub(super) seed: u64,
-    /// Moves played since `clear` (set-up moves included): mixed into the AI's seed.
-    pub(super) ply: u64,
     pub(super) link: Link,
     pub(super) role: Role,
     /// The game ID hosted or joined (for messages).
     pub(super) game_id: String,
-    /// The moves played, for the board page's undo.
-    pub(super) history: History<E::Game>,
     /// The dialect's own state.
     pub(super) own: E,
 }
@@ -219,15 +216,12 @@ impl<E: Edition> TextDialect for Versus<E> {
     fn new() -> Self {
         Versus {
             state: State::Setup,
-            pos: E::start(),
+            table: Table::new(E::start()),
             player: Side::First,
             player_ai: false,
-            seed: 0,
-            ply: 0,
             link: Link::Off,
             role: Role::Local,
             game_id: String::new(),
-            history: History::default(),
             own: E::default(),
         }
     }
@@ -278,8 +272,8 @@ impl<E: Edition> TextDialect for Versus<E> {
         self.board_action(action, host)
     }
 
-    fn game(&self) -> Option<(&E::Game, &History<E::Game>)> {
-        Some((&self.pos, &self.history))
+    fn table(&self) -> Option<&Table<E::Game>> {
+        Some(&self.table)
     }
 
     fn picture(pos: &E::Game, history: &History<E::Game>) -> View {
@@ -287,7 +281,7 @@ impl<E: Edition> TextDialect for Versus<E> {
     }
 
     fn prompt(&self) -> Option<String> {
-        let who = E::SPEC.side_word(self.pos.side_to_move());
+        let who = E::SPEC.side_word(self.table.pos.side_to_move());
         Some(match self.state {
             State::Setup if self.link == Link::Waiting => "waiting for an opponent: ".into(),
             State::Setup if self.role == Role::Client => "waiting for the host: ".into(),
@@ -390,10 +384,7 @@ impl<E: Edition> Versus<E> {
 
     /// Plays a move (set-up or game) and records it.
     pub(super) fn play(&mut self, mv: Move<E>) {
-        let before = self.pos.clone();
-        self.pos.make_move(mv);
-        self.history.record(before, mv, &self.pos);
-        self.ply += 1;
+        self.table.play(mv);
         E::played(self, mv);
     }
 
@@ -409,7 +400,7 @@ impl<E: Edition> Versus<E> {
     /// Plays the Player's move in a game in progress and sends it to a remote
     /// Opponent. `Some(flow)` when play stops here (the game ended, or the peer is gone).
     fn our_move(&mut self, mv: Move<E>, host: &mut Host<E::Game>) -> Option<Flow> {
-        let text = E::Wire::move_message(&self.pos, mv);
+        let text = E::Wire::move_message(&self.table.pos, mv);
         self.play(mv);
         if self.link == Link::Connected && !host.send_peer(&text) {
             return Some(self.peer_forfeits(host, "the remote program disconnected"));
@@ -433,7 +424,7 @@ impl<E: Edition> Versus<E> {
     /// Opponent's moves from the connection.
     pub(super) fn proceed(&mut self, host: &mut Host<E::Game>) -> Flow {
         while self.state == State::Playing {
-            let ours = self.pos.side_to_move() == self.player;
+            let ours = self.table.pos.side_to_move() == self.player;
             let stop = if ours && !self.player_ai {
                 return Flow::Continue;
             } else if ours || self.link != Link::Connected {
@@ -456,7 +447,7 @@ impl<E: Edition> Versus<E> {
             Ok(mv) => mv,
             Err(e) => return Some(self.think_failed(e, host)),
         };
-        host.say(&E::ai_move_line(&self.pos, mv));
+        host.say(&E::ai_move_line(&self.table.pos, mv));
         if ours {
             return self.our_move(mv, host);
         }
@@ -477,9 +468,9 @@ impl<E: Edition> Versus<E> {
                 Got::Fault(why) => return Some(self.peer_forfeits(host, &why)),
             }
         };
-        match E::Wire::parse(&m).and_then(|msg| E::Wire::move_in(&msg, &self.pos)) {
+        match E::Wire::parse(&m).and_then(|msg| E::Wire::move_in(&msg, &self.table.pos)) {
             Some(Some(mv)) => {
-                host.say(&E::ai_move_line(&self.pos, mv));
+                host.say(&E::ai_move_line(&self.table.pos, mv));
                 self.play(mv);
                 self.ended(host, false)
             }
@@ -497,7 +488,7 @@ impl<E: Edition> Versus<E> {
     /// If the game is over on the board, ends it (`we_sent_last`: this program sent
     /// the last move, so it waits for a remote Opponent's acknowledgement).
     fn ended(&mut self, host: &mut Host<E::Game>, we_sent_last: bool) -> Option<Flow> {
-        self.pos.outcome()?;
+        self.table.pos.outcome()?;
         Some(self.game_over(host, we_sent_last))
     }
 
@@ -505,7 +496,7 @@ impl<E: Edition> Versus<E> {
     /// last move (`we_sent_last`) waits for the other's acknowledgement; the other
     /// sends it. Then the result is announced and the connection closed.
     fn game_over(&mut self, host: &mut Host<E::Game>, we_sent_last: bool) -> Flow {
-        let Some(outcome) = self.pos.outcome() else {
+        let Some(outcome) = self.table.pos.outcome() else {
             return Flow::Continue;
         };
         let mut then = None;
@@ -657,6 +648,7 @@ impl<E: Edition> Versus<E> {
         .into();
         if self.state == State::Finished {
             v.result = self
+                .table
                 .pos
                 .outcome()
                 .map(|o| E::SPEC.result_line(o).to_string());

@@ -91,17 +91,21 @@ fn mode(state: State) -> &'static str {
 
 impl AtaxxText {
     pub(super) fn board_view(&self) -> View {
-        let mut v = ataxx_view(&STYLE, &self.pos, &self.history);
+        let mut v = ataxx_view(&STYLE, &self.table.pos, &self.table.history);
         v.players = self.auto.map(|ai| if ai { "AI" } else { "manual" });
         v.mode = mode(self.state).into();
-        let to_move = self.pos.side_to_move().index();
+        let to_move = self.table.pos.side_to_move().index();
         v.clickable = match self.state {
-            State::Setup => self.pos.outcome().is_none(),
+            State::Setup => self.table.pos.outcome().is_none(),
             State::Playing => !self.auto[to_move],
             State::Finished => false,
         };
         if self.state == State::Finished {
-            v.result = self.pos.outcome().map(|o| SPEC.result_line(o).to_string());
+            v.result = self
+                .table
+                .pos
+                .outcome()
+                .map(|o| SPEC.result_line(o).to_string());
             v.to_move = None;
         }
         v
@@ -112,14 +116,12 @@ impl AtaxxText {
             Action::Player(side, ai) => self.auto[side.index()] = ai,
             Action::NewGame => {
                 // `clear` and `start`, keeping the players, the seed and the blocks.
-                let gaps = self.pos.gaps();
-                *self = AtaxxText {
-                    auto: self.auto,
-                    seed: self.seed,
-                    ..AtaxxText::new()
-                };
-                self.pos = Position::startpos(Rules::Text);
-                let _ = self.pos.add_gaps(gaps);
+                let gaps = self.table.pos.gaps();
+                let auto = self.auto;
+                *self = AtaxxText::new();
+                self.auto = auto;
+                self.table.restart(Position::startpos(Rules::Text));
+                let _ = self.table.pos.add_gaps(gaps);
                 self.state = State::Playing;
                 host.new_game();
                 if self.check_end(host) {
@@ -144,11 +146,9 @@ impl AtaxxText {
     fn undo(&mut self) -> Result<(), &'static str> {
         let any_manual = self.auto.contains(&false);
         let mut undone = 0;
-        while let Some(before) = self.history.pop(&self.pos) {
-            self.pos = before;
-            self.ply = self.ply.saturating_sub(1);
+        while self.table.take_back() {
             undone += 1;
-            if !any_manual || !self.auto[self.pos.side_to_move().index()] {
+            if !any_manual || !self.auto[self.table.pos.side_to_move().index()] {
                 break;
             }
         }

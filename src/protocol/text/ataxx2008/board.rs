@@ -27,15 +27,15 @@ pub(super) fn picture(pos: &Position, history: &History<Position>) -> View {
 
 impl Ataxx2008 {
     pub(super) fn board_view(&self) -> View {
-        let mut v = ataxx_view(&STYLE, &self.pos, &self.history);
+        let mut v = ataxx_view(&STYLE, &self.table.pos, &self.table.history);
         self.label(&mut v);
         v.clickable = match self.state {
             State::Setup => {
                 self.link != Link::Waiting
                     && self.role != Role::Client
-                    && self.pos.outcome().is_none()
+                    && self.table.pos.outcome().is_none()
             }
-            State::Playing => !self.player_ai && self.pos.side_to_move() == self.player,
+            State::Playing => !self.player_ai && self.table.pos.side_to_move() == self.player,
             State::Finished => false,
         };
         v
@@ -44,13 +44,13 @@ impl Ataxx2008 {
     /// `clear` and (next, by the caller) `start`, keeping the Player, the seed and the
     /// blocks.
     pub(super) fn new_board_game(&mut self) {
-        let (player, player_ai, seed) = (self.player, self.player_ai, self.seed);
+        let (player, player_ai, seed) = (self.player, self.player_ai, self.table.seed);
         let (blocks, gaps) = (self.own.blocks.clone(), self.own.gaps);
         self.reset();
-        (self.player, self.player_ai, self.seed) = (player, player_ai, seed);
+        (self.player, self.player_ai, self.table.seed) = (player, player_ai, seed);
         (self.own.blocks, self.own.gaps) = (blocks, gaps);
-        self.pos = Position::startpos(Rules::Text2008);
-        let _ = self.pos.add_gaps(gaps);
+        self.table.pos = Position::startpos(Rules::Text2008);
+        let _ = self.table.pos.add_gaps(gaps);
     }
 
     /// Takes back the last move, and further back while the AI is to move and the
@@ -62,17 +62,15 @@ impl Ataxx2008 {
             self.own.setup.len()
         };
         let mut undone = 0;
-        while self.history.len() > floor {
-            let Some(before) = self.history.pop(&self.pos) else {
+        while self.table.history.len() > floor {
+            if !self.table.take_back() {
                 break;
-            };
-            self.pos = before;
-            self.ply = self.ply.saturating_sub(1);
+            }
             if self.state == State::Setup {
                 self.own.setup.pop();
             }
             undone += 1;
-            if self.player_ai || self.pos.side_to_move() == self.player {
+            if self.player_ai || self.table.pos.side_to_move() == self.player {
                 break;
             }
         }

@@ -28,14 +28,14 @@ pub(super) fn picture(pos: &Position, history: &History<Position>) -> View {
 
 impl Ataxx2022 {
     pub(super) fn board_view(&self) -> View {
-        let mut v = ataxx_view(&STYLE, &self.pos, &self.history);
+        let mut v = ataxx_view(&STYLE, &self.table.pos, &self.table.history);
         v.players = self.auto.map(|ai| if ai { "AI" } else { "manual" });
-        let outcome = self.pos.outcome();
+        let outcome = self.table.pos.outcome();
         v.mode = String::from(match outcome {
             Some(_) => "game over",
             None => "playing",
         });
-        v.clickable = outcome.is_none() && !self.auto[self.pos.side_to_move().index()];
+        v.clickable = outcome.is_none() && !self.auto[self.table.pos.side_to_move().index()];
         if let Some(o) = outcome {
             v.result = Some(SPEC.result_line(o).to_string());
             v.to_move = None;

@@ -53,8 +53,8 @@ pub(super) fn picture(pos: &Position, history: &History<Position>) -> View {
 
 impl LoaText {
     pub(super) fn board_view(&self) -> View {
-        let pos = &self.pos;
-        let mut v = picture(pos, &self.history);
+        let pos = &self.table.pos;
+        let mut v = picture(pos, &self.table.history);
         v.players = self.auto.map(|ai| if ai { "AI" } else { "manual" });
         v.to_move = None;
         if self.playing {
@@ -73,12 +73,10 @@ impl LoaText {
             Action::Player(side, ai) => self.auto[side.index()] = ai,
             Action::NewGame => {
                 // `new`: the start position (the move limit kept), the players kept.
-                let limit = self.pos.move_limit();
-                self.pos = Position::startpos(Rules::Text);
-                self.pos.set_move_limit(limit);
+                let mut start = Position::startpos(Rules::Text);
+                start.set_move_limit(self.table.pos.move_limit());
+                self.table.restart(start);
                 self.playing = true;
-                self.ply = 0;
-                self.history.clear();
                 host.new_game();
             }
             Action::Undo => {
@@ -95,12 +93,10 @@ impl LoaText {
     fn undo(&mut self) -> Result<(), &'static str> {
         let any_manual = self.auto.contains(&false);
         let mut undone = 0;
-        while let Some(before) = self.history.pop(&self.pos) {
-            self.pos = before;
-            self.ply = self.ply.saturating_sub(1);
+        while self.table.take_back() {
             undone += 1;
-            let to_move = self.pos.side_to_move();
-            let must_pass = !self.pos.can_move();
+            let to_move = self.table.pos.side_to_move();
+            let must_pass = !self.table.pos.can_move();
             if must_pass || (any_manual && self.auto[to_move.index()]) {
                 continue;
             }

@@ -55,8 +55,8 @@ pub(super) fn picture(pos: &Position, history: &History<Position>) -> View {
 
 impl ReversiText {
     pub(super) fn board_view(&self) -> View {
-        let pos = &self.pos;
-        let mut v = picture(pos, &self.history);
+        let pos = &self.table.pos;
+        let mut v = picture(pos, &self.table.history);
         self.label(&mut v);
         v.clickable = match self.state {
             // Reversi's role is the client's only while connected to the host.
@@ -71,12 +71,10 @@ impl ReversiText {
     /// is to move and the User plays the other side. Returns how many.
     pub(super) fn undo(&mut self) -> usize {
         let mut undone = 0;
-        while let Some(before) = self.history.pop(&self.pos) {
-            self.pos = before;
-            self.ply = self.ply.saturating_sub(1);
+        while self.table.take_back() {
             undone += 1;
-            let must_pass = self.pos.legal_moves().iter().all(|m| m.is_pass());
-            if !must_pass && (self.player_ai || self.pos.side_to_move() == self.player) {
+            let must_pass = self.table.pos.legal_moves().iter().all(|m| m.is_pass());
+            if !must_pass && (self.player_ai || self.table.pos.side_to_move() == self.player) {
                 break;
             }
             if self.state == State::Setup {

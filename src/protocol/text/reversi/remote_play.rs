@@ -254,7 +254,7 @@ impl ReversiText {
             Some(Message::Color(side)) => self.player = side,
             Some(Message::Clear) => self.clear_board(),
             Some(Message::Move(mv)) => {
-                if self.pos.is_over() || !self.pos.is_legal(mv) {
+                if self.table.pos.is_over() || !self.table.pos.is_legal(mv) {
                     return self.breach(Breach::IllegalMove, m, host);
                 }
                 self.play(mv);

@@ -43,6 +43,7 @@ pub mod merge;
 pub mod nboard_client;
 pub mod openings;
 pub mod othello;
+pub mod output;
 pub mod pgn;
 pub mod player;
 pub mod referee;

@@ -670,7 +670,7 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
         })
     };
     let mut ended = Ended::default();
-    let progress = report::Progress::on_stderr();
+    let progress = report::Progress::new(cfg.output);
     let workers = cfg.concurrency.min(ledger.pending.len().max(1));
     let mut queue = std::mem::take(&mut ledger.pending).into_iter();
     let mut stopping = sprt_done(&ledger.tally);
@@ -690,17 +690,27 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
         // Games handed out and not yet back: none, once nothing more is handed out,
         // means the game just recorded was the last (the final report follows).
         let mut in_flight = 0usize;
+        // Returns the game handed out, if one was.
         let mut hand_out = |feed: &mut Option<crossbeam_channel::Sender<GameSpec>>,
                             stop: bool,
                             in_flight: &mut usize| {
             let next = if stop { None } else { queue.next() };
             match (feed.as_ref(), next) {
-                (Some(tx), Some(spec)) if tx.send(spec).is_ok() => *in_flight += 1,
-                _ => *feed = None,
+                (Some(tx), Some(spec)) if tx.send(spec).is_ok() => {
+                    *in_flight += 1;
+                    Some(spec)
+                }
+                _ => {
+                    *feed = None;
+                    None
+                }
             }
         };
+        let names = |spec: &GameSpec| spec.players.map(|e| cfg.engines[e].name.as_str());
         for _ in 0..workers {
-            hand_out(&mut feed, stopping, &mut in_flight);
+            if let Some(spec) = hand_out(&mut feed, stopping, &mut in_flight) {
+                progress.started(spec.id + 1, ledger.total, names(&spec));
+            }
         }
         loop {
             let played = crossbeam_channel::select! {
@@ -742,16 +752,20 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
                 }
             }
             stopping |= sprt_done(&ledger.tally);
-            hand_out(&mut feed, stopping, &mut in_flight);
+            let next = hand_out(&mut feed, stopping, &mut in_flight);
             // After the last game the final report says the same: printed once.
             let last = in_flight == 0;
             let games = ledger.tally.games;
             // -scoreinterval: every N games, and always after the last one.
-            if last || games.is_multiple_of(cfg.score_interval.max(1)) {
-                progress.game(cfg, &ledger.tally, ledger.total, rec);
-            }
+            let score_due = last || games.is_multiple_of(cfg.score_interval.max(1));
+            progress.game(cfg, &ledger.tally, (ledger.total, score_due), rec);
             if cfg.rating_interval > 0 && games.is_multiple_of(cfg.rating_interval) && !last {
                 progress.interim_report(cfg, &ledger.tally);
+            }
+            // The next game's start is told after the last one's end, as the managers
+            // print them (it was handed out first, so no worker waits for the console).
+            if let Some(spec) = next {
+                progress.started(spec.id + 1, ledger.total, names(&spec));
             }
         }
         progress.end();

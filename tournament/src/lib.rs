@@ -36,6 +36,7 @@ pub mod builtin;
 pub mod cli;
 pub mod compliance;
 pub mod config;
+pub mod engine_io;
 pub mod engine_process;
 pub mod epd;
 pub mod gtp_client;

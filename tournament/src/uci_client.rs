@@ -18,6 +18,9 @@ pub struct UciClient {
     init_timeout: Duration,
     process: Option<EngineProcess>,
     log: Option<LogTag>,
+    /// When `uainewgame`/`isready` were sent ahead by [`Player::begin_new_game`]; the
+    /// `readyok` is then for `new_game` to read.
+    ready_asked: Option<Instant>,
     /// The last `position` command sent and what it was built from
     /// ([`PositionText`] of the game played), so the next one only adds the new moves.
     position: Option<Box<dyn std::any::Any + Send>>,
@@ -78,6 +81,7 @@ impl UciClient {
             init_timeout,
             process: None,
             log,
+            ready_asked: None,
             position: None,
         }
     }
@@ -127,6 +131,7 @@ impl UciClient {
     }
 
     fn kill(&mut self) {
+        self.ready_asked = None;
         if let Some(mut p) = self.process.take() {
             p.kill();
         }
@@ -276,7 +281,30 @@ impl<G: Notation> Player<G> for UciClient {
         r
     }
 
+    /// A running engine is told about the new game at once; one to be (re)started is
+    /// left to `new_game`.
+    fn begin_new_game(&mut self, _start: &GameStart<'_, G>) {
+        self.ready_asked = None;
+        if !self.process.as_mut().is_some_and(|p| p.is_alive()) {
+            return;
+        }
+        let Some(p) = self.process.as_mut() else {
+            return;
+        };
+        p.drain();
+        if p.send_lines(&[self.dialect.new_game(), "isready"]).is_ok() {
+            self.ready_asked = Some(Instant::now());
+        }
+    }
+
     fn new_game(&mut self, _start: &GameStart<'_, G>) -> Result<(), Fault> {
+        if let (Some(asked), Some(p)) = (self.ready_asked.take(), self.process.as_ref()) {
+            let r = wait_for(p, "readyok", asked + self.init_timeout, |_| Ok(()));
+            if r.is_err() {
+                self.kill();
+            }
+            return r;
+        }
         if let Some(p) = self.process.as_mut() {
             if !p.is_alive() {
                 self.kill();
@@ -292,8 +320,7 @@ impl<G: Notation> Player<G> for UciClient {
         p.drain();
         let deadline = Instant::now() + self.init_timeout;
         let r = p
-            .send(self.dialect.new_game())
-            .and_then(|_| p.send("isready"))
+            .send_lines(&[self.dialect.new_game(), "isready"])
             .map_err(Fault::Handshake)
             .and_then(|_| wait_for(p, "readyok", deadline, |_| Ok(())));
         if r.is_err() {
@@ -343,6 +370,9 @@ impl<G: Notation> Player<G> for UciClient {
 
     /// UAI/UGI engines are told each position whole: nothing to deliver.
     fn game_over(&mut self, faulted: bool, _final_moves: Option<&[G::Move]>) {
+        // A game that ended before this engine's new_game (the other's failed) leaves
+        // its readyok unread: the next game drains it and asks again.
+        self.ready_asked = None;
         if faulted {
             self.kill();
         }

@@ -2868,3 +2868,60 @@ fn output_format_prints_as_cutechess_and_fastchess() {
         assert!(err.contains("-output"), "{bad}: {err}");
     }
 }
+
+/// Issue 44 item 6: both UAI engines are told about a new game before the runner waits
+/// for either's `readyok`, so they clear their tables at once. In the traffic log, from
+/// the second game on (the first starts the processes one by one), both `isready` lines
+/// of a game are written before its first `readyok` is read.
+#[test]
+fn both_engines_get_ready_for_a_game_at_once() {
+    let dir = common::scratch("runner", "ready_at_once");
+    let log = dir.join("traffic.log");
+    let ataxx = ataxx_binary();
+    let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/ataxx-openings.txt");
+    let o = run(&[
+        "-engine",
+        &format!("cmd={}", ataxx.display()),
+        "name=a",
+        "depth=1",
+        "-engine",
+        &format!("cmd={}", ataxx.display()),
+        "name=b",
+        "depth=2",
+        "-openings",
+        &format!("file={}", book.display()),
+        "-games",
+        "4",
+        "-log",
+        &format!("file={}", log.display()),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&log).unwrap();
+    // The game's traffic (worker 1) between two first position commands.
+    let mut games: Vec<Vec<&str>> = vec![Vec::new()];
+    for line in text.lines().filter(|l| l.contains("#1 ")) {
+        if line.contains(" > uainewgame")
+            && games
+                .last()
+                .unwrap()
+                .iter()
+                .any(|l| l.contains("> position"))
+        {
+            games.push(Vec::new());
+        }
+        games.last_mut().unwrap().push(line);
+    }
+    assert_eq!(games.len(), 4, "{text}");
+    for game in &games[1..] {
+        let asked: Vec<usize> = (0..game.len())
+            .filter(|&i| game[i].contains(" > isready"))
+            .collect();
+        let ready = game
+            .iter()
+            .position(|l| l.contains(" < readyok"))
+            .expect("a readyok");
+        assert_eq!(asked.len(), 2, "{game:#?}");
+        assert!(asked[1] < ready, "isready, readyok, isready: {game:#?}");
+        assert!(game.iter().filter(|l| l.contains(" < readyok")).count() == 2);
+    }
+}

@@ -617,8 +617,10 @@ impl Ledger {
         })
     }
 
-    /// Writes a finished game to the files (`Err`: the first write error) and counts it.
-    fn record<G: GameIo>(&mut self, rec: &GameRecord) -> Result<(), String> {
+    /// Writes a finished game to the files (`Err`: the first write error): the results
+    /// line is synced before this returns, so a game the run reports (after this) is
+    /// never lost. It was counted before ([`Tally::add`]), in memory only.
+    fn write<G: GameIo>(&mut self, rec: &GameRecord) -> Result<(), String> {
         let mut result = Ok(());
         if let Some(w) = self.writer.as_mut() {
             result = w.append(rec);
@@ -631,7 +633,6 @@ impl Ledger {
             let written = e.append::<G>(rec);
             result = result.and(written);
         }
-        self.tally.add(rec);
         result
     }
 }
@@ -735,10 +736,7 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
             }
             let rec = &played.record;
             ledger.turnaround_us.extend(&played.turnaround_us);
-            if let Err(e) = ledger.record::<G>(rec) {
-                ended.write_error.get_or_insert(e);
-                stopping = true;
-            }
+            ledger.tally.add(rec);
             if !cfg.recover {
                 for (i, fault) in played.faults.iter().enumerate() {
                     if let Some(fault) = fault.as_ref().filter(|f| f.is_process_fault()) {
@@ -752,7 +750,16 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
                 }
             }
             stopping |= sprt_done(&ledger.tally);
+            // The next game is handed out before this one is written: the worker sets it
+            // up while the results line is synced (a millisecond or more a game). The
+            // game is reported only below, once written: a crash before that loses it
+            // unreported, and -resume plays it again. A write error stops the run after
+            // the game handed out here.
             let next = hand_out(&mut feed, stopping, &mut in_flight);
+            if let Err(e) = ledger.write::<G>(rec) {
+                ended.write_error.get_or_insert(e);
+                stopping = true;
+            }
             // After the last game the final report says the same: printed once.
             let last = in_flight == 0;
             let games = ledger.tally.games;

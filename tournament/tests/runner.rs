@@ -2925,3 +2925,71 @@ fn both_engines_get_ready_for_a_game_at_once() {
         assert!(game.iter().filter(|l| l.contains(" < readyok")).count() == 2);
     }
 }
+
+/// Issue 44 item 6: the next game is handed out before a finished one is written (its
+/// set-up overlaps the sync), but no game is reported before its results line is in the
+/// file. Read as the run goes: when the progress line `[k/N]` (or the managers' `Finished
+/// game`) appears, the results file already holds k games; and every game reported is
+/// in the file at the end. (That the line is synced, not only written, is the writer's
+/// `sync_data` before it returns, which this cannot see.)
+#[test]
+fn a_game_is_in_the_results_file_before_it_is_reported() {
+    use std::io::{BufRead, BufReader};
+    let dir = common::scratch("runner", "reported_after_written");
+    let results = dir.join("r.jsonl");
+    let ataxx = ataxx_binary();
+    let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/ataxx-openings.txt");
+    for (format, on_stdout) in [("default", false), ("cutechess", true)] {
+        let _ = std::fs::remove_file(&results);
+        let mut child = Command::new(TOURNAMENT)
+            .args(["-engine", &format!("cmd={}", ataxx.display()), "depth=1"])
+            .args([
+                "name=a",
+                "-engine",
+                "builtin=greedy",
+                "-games",
+                "2",
+                "-rounds",
+                "10",
+            ])
+            .args(["-openings", &format!("file={}", book.display())])
+            .args(["-output", &format!("format={format}")])
+            .arg("-results")
+            .arg(&results)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run tournament");
+        let lines: Box<dyn std::io::Read> = if on_stdout {
+            Box::new(child.stdout.take().unwrap())
+        } else {
+            Box::new(child.stderr.take().unwrap())
+        };
+        let mut reported = 0;
+        for line in BufReader::new(lines).lines() {
+            let line = line.unwrap();
+            let game = if on_stdout {
+                line.strip_prefix("Finished game ")
+                    .and_then(|r| r.split(' ').next())
+                    .map(|n| n.parse::<usize>().unwrap())
+            } else {
+                line.strip_prefix('[')
+                    .and_then(|r| r.split('/').next())
+                    .and_then(|n| n.parse::<usize>().ok())
+            };
+            let Some(k) = game else { continue };
+            let written = std::fs::read_to_string(&results).unwrap().lines().count();
+            assert!(
+                written >= k,
+                "{format}: game {k} reported with {written} in the file"
+            );
+            reported += 1;
+        }
+        let status = child.wait().unwrap();
+        assert!(status.success(), "{format}");
+        assert_eq!(reported, 20, "{format}");
+        let written = std::fs::read_to_string(&results).unwrap().lines().count();
+        assert_eq!(written, 20, "{format}");
+    }
+}

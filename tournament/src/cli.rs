@@ -97,6 +97,7 @@ options:
   -adjudicate material=M [plies=P]
   -draw movenumber=N movecount=M score=S   -resign movecount=M score=S [twosided=true]
   -ratinginterval N   -report [penta=true|false] [latency=true|false]
+  -output format=cutechess|fastchess  progress and report lines as that manager prints them
   -log FILE | file=FILE [engine=true]   -debug
   -check              run the quick part of 'tournament compliance' on every engine first
   -shard I/N|auto/N [dir=DIR] [poll=SECONDS]   play one shard of the run
@@ -190,6 +191,7 @@ impl RunDraft {
                 latency: false,
                 rules: None,
                 check: false,
+                output: crate::output::OutputFormat::Default,
             },
             engines: Vec::new(),
             each: Vec::new(),
@@ -248,6 +250,7 @@ impl RunDraft {
             }
             "debug" => cfg.debug = switch("-debug", words)?,
             "check" => cfg.check = switch("-check", words)?,
+            "output" => cfg.output = output_arg(words)?,
             "report" => {
                 (cfg.penta, cfg.latency) = report_arg(words, (cfg.penta, cfg.latency))?;
                 cfg.report = true
@@ -368,6 +371,19 @@ fn report_arg(
         }
     }
     Ok((penta, latency))
+}
+
+/// fastchess's `-output format=cutechess|fastchess` (also `default`, ours).
+fn output_arg(words: &[String]) -> Result<crate::output::OutputFormat, String> {
+    let [w] = words else {
+        return Err("-output: expected format=cutechess|fastchess|default".into());
+    };
+    match key_value(w, "-output")? {
+        (k, v) if k == "format" => crate::output::OutputFormat::parse(&v).ok_or_else(|| {
+            format!("-output: unknown format '{v}' (cutechess, fastchess, default)")
+        }),
+        (k, _) => Err(format!("-output: unknown key '{k}' (format=)")),
+    }
 }
 
 /// `-rules NAME`, read for the game: the game's name for the rule set.

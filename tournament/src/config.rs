@@ -97,6 +97,9 @@ pub struct Config {
     /// Run the quick part of `tournament compliance` on every engine before the first
     /// game (`-check`), refusing the run at the first failing step.
     pub check: bool,
+    /// `-output format=cutechess|fastchess`: whose shape the progress and report lines
+    /// take (not in the run identity).
+    pub output: crate::output::OutputFormat,
 }
 
 /// Why a run could not be carried out.

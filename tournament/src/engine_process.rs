@@ -1,17 +1,17 @@
 //! One engine process: spawn, write lines, read lines against hard deadlines, kill.
 //!
-//! A reader thread turns the engine's stdout into lines on a channel, so the referee
-//! waits with `recv_deadline` and never blocks on a read: a hung engine costs at most
-//! its deadline. A writer thread owns the engine's stdin for the same reason: an engine
-//! that stops reading cannot stall the referee once its pipe buffer is full. Lines are
-//! read as bytes and decoded lossily, and capped in length, so no output an engine can
-//! produce panics the runner or exhausts its memory. A line over the cap arrives as one
-//! line marked too long (never as several pieces, one of which could pass for a move),
-//! and the clients count it as garbage.
+//! The referee waits for a line with a deadline and never blocks on a read: a hung
+//! engine costs at most its deadline. Writing never blocks either: an engine that stops
+//! reading cannot stall the referee once its pipe buffer is full. How the pipes are
+//! served (at once by the caller on Unix, through threads elsewhere) is
+//! [`crate::engine_io`]'s. Lines are read as bytes and decoded lossily, and capped in
+//! length, so no output an engine can produce panics the runner or exhausts its memory.
+//! A line over the cap arrives as one line marked too long (never as several pieces,
+//! one of which could pass for a move), and the clients count it as garbage.
 //!
 //! With a [`TrafficLog`] (`-log`, `-debug`) every line written to the engine and read
 //! from it, and every line it writes on stderr, is logged with a timestamp and the
-//! engine's tag, at the moment it is written or read (by the writer and reader threads).
+//! engine's tag, at the moment it is written or read.
 //! Without one, the engine's stderr is discarded.
 //!
 //! Every engine runs in a process group of its own, and killing or dropping it kills the
@@ -21,12 +21,11 @@
 //! killed ([`EngineProcess::is_alive`] only looks), so its id cannot have been given to
 //! another process (another engine's group) by the time the group is signalled.
 
-use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+use crate::engine_io::{Input, Output, RecvError};
 use engine::protocol::input::read_bounded_line;
 use std::io::{BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Instant;
 
@@ -207,31 +206,20 @@ pub struct LogTag {
 }
 
 impl LogTag {
-    fn line(&self, mark: char, text: &str) {
+    pub(crate) fn line(&self, mark: char, text: &str) {
         self.log.line(&self.tag, mark, text);
     }
-}
-
-/// One line from the engine, cut to [`MAX_LINE`] bytes.
-struct EngineLine {
-    text: String,
-    too_long: bool,
-    /// When the reader thread had read it from the pipe.
-    read_at: Instant,
 }
 
 /// A running engine process.
 pub struct EngineProcess {
     /// Shared with [`LIVE`] (weakly), for [`kill_all`].
     child: Arc<Mutex<Proc>>,
-    /// Lines for the writer thread; `None` once input is closed.
-    stdin: Option<Sender<String>>,
-    /// Set by the writer thread when a write fails (the engine closed its input).
-    input_closed: Arc<AtomicBool>,
-    lines: Receiver<EngineLine>,
+    /// The engine's input.
+    input: Input,
+    /// The engine's output.
+    lines: Output,
     log: Option<LogTag>,
-    /// When the writer thread last finished writing a line to the engine (flushed).
-    written_at: Arc<Mutex<Option<Instant>>>,
     /// When the last line returned by [`EngineProcess::recv_deadline`] was read.
     read_at: std::cell::Cell<Option<Instant>>,
 }
@@ -305,75 +293,16 @@ impl EngineProcess {
                 .spawn(move || forward_lines(stderr, |text, _| log.line('!', text)))
                 .map_err(|e| format!("cannot start stderr thread: {e}"))?;
         }
-        let mut pipe = child
+        let pipe = child
             .stdin
             .take()
             .ok_or_else(|| "engine has no stdin".to_string())?;
-        let input_closed = Arc::new(AtomicBool::new(false));
-        let (in_tx, in_rx) = crossbeam_channel::unbounded::<String>();
-        let closed = Arc::clone(&input_closed);
-        let written_at = Arc::new(Mutex::new(None));
-        let stamp = Arc::clone(&written_at);
-        let writer_log = log.cloned();
-        std::thread::Builder::new()
-            .name("engine-writer".into())
-            .spawn(move || {
-                // Ends when the sender is dropped (quit/kill) or a write fails; dropping
-                // `pipe` then closes the engine's stdin.
-                for line in in_rx {
-                    let ok = pipe
-                        .write_all(line.as_bytes())
-                        .and_then(|_| pipe.write_all(b"\n"))
-                        .and_then(|_| pipe.flush());
-                    if ok.is_ok() {
-                        *stamp.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
-                    }
-                    if let Some(log) = &writer_log {
-                        match &ok {
-                            Ok(()) => log.line('>', &line),
-                            Err(e) => log.line('*', &format!("cannot write '{line}': {e}")),
-                        }
-                    }
-                    if ok.is_err() {
-                        closed.store(true, Ordering::Release);
-                        break;
-                    }
-                }
-            })
-            .map_err(|e| format!("cannot start writer thread: {e}"))?;
         let stdout = child
             .stdout
             .take()
             .ok_or_else(|| "engine has no stdout".to_string())?;
-        let (tx, rx) = crossbeam_channel::unbounded();
-        let reader_log = log.cloned();
-        std::thread::Builder::new()
-            .name("engine-reader".into())
-            .spawn(move || {
-                let mut open = true;
-                forward_lines(stdout, |text, too_long| {
-                    let read_at = Instant::now();
-                    if let Some(log) = &reader_log {
-                        if too_long {
-                            log.line('<', &format!("(a line over {MAX_LINE} bytes, cut) {text}"));
-                        } else {
-                            log.line('<', text);
-                        }
-                    }
-                    if open {
-                        let line = EngineLine {
-                            text: text.to_string(),
-                            too_long,
-                            read_at,
-                        };
-                        open = tx.send(line).is_ok();
-                    }
-                });
-                if let Some(log) = &reader_log {
-                    log.line('*', "output closed");
-                }
-            })
-            .map_err(|e| format!("cannot start reader thread: {e}"))?;
+        let input = Input::new(pipe, log.cloned())?;
+        let lines = Output::new(stdout, log.cloned())?;
         let child = Arc::new(Mutex::new(Proc {
             child,
             reaped: false,
@@ -385,27 +314,27 @@ impl EngineProcess {
         }
         Ok(EngineProcess {
             child,
-            stdin: Some(in_tx),
-            input_closed,
-            lines: rx,
+            input,
+            lines,
             log: log.cloned(),
-            written_at,
             read_at: std::cell::Cell::new(None),
         })
     }
 
-    /// Queues one line for the engine; never blocks. An error means the engine's input
-    /// is closed (it has exited, or a previous write failed).
+    /// Writes one line to the engine (or queues what its full pipe does not take);
+    /// never blocks. An error means the engine's input is closed (it has exited, or a
+    /// previous write failed).
     pub fn send(&mut self, line: &str) -> Result<(), String> {
-        log::trace!(">> {line}");
-        if self.input_closed.load(Ordering::Acquire) {
-            return Err("engine input closed".to_string());
+        self.send_lines(&[line])
+    }
+
+    /// [`EngineProcess::send`] for several lines, written together (one write where the
+    /// pipe takes them: the engine reads them at once).
+    pub fn send_lines(&mut self, lines: &[&str]) -> Result<(), String> {
+        for line in lines {
+            log::trace!(">> {line}");
         }
-        self.stdin
-            .as_ref()
-            .ok_or_else(|| "engine input closed".to_string())?
-            .send(line.to_string())
-            .map_err(|_| "engine input closed".to_string())
+        self.input.send_lines(lines)
     }
 
     /// The next line, waiting no later than `deadline`.
@@ -420,23 +349,21 @@ impl EngineProcess {
                 self.read_at.set(Some(line.read_at));
                 Ok(line.text)
             }
-            Err(RecvTimeoutError::Timeout) => Err(ReadError::Timeout),
-            Err(RecvTimeoutError::Disconnected) => Err(ReadError::Closed),
+            Err(RecvError::Timeout) => Err(ReadError::Timeout),
+            Err(RecvError::Closed) => Err(ReadError::Closed),
         }
     }
 
-    /// When the last line sent was written to the engine's input (flushed by the writer
-    /// thread), and when the last line [`EngineProcess::recv_deadline`] returned had been
-    /// read from its output (by the reader thread): the runner's side of a move's
-    /// exchange, for `-report latency=true`.
+    /// When the last line sent was written whole to the engine's input, and when the
+    /// last line [`EngineProcess::recv_deadline`] returned had been read from its
+    /// output: the runner's side of a move's exchange, for `-report latency=true`.
     pub fn io_times(&self) -> (Option<Instant>, Option<Instant>) {
-        let written = *self.written_at.lock().unwrap_or_else(|e| e.into_inner());
-        (written, self.read_at.get())
+        (self.input.written_at(), self.read_at.get())
     }
 
     /// Throws away whatever the engine has printed and nobody has read yet.
     pub fn drain(&self) {
-        while self.lines.try_recv().is_ok() {}
+        while self.lines.try_recv().is_some() {}
     }
 
     /// The child process, locked (a poisoned lock still holds a usable child).
@@ -451,11 +378,11 @@ impl EngineProcess {
     }
 
     /// Asks the engine to quit, waits up to `grace`, then kills it (and, in any case,
-    /// what it left running in its process group). The wait is on the reader's channel,
-    /// which closes with the engine's output (at its exit): no polling.
+    /// what it left running in its process group). The wait is for the engine's output
+    /// to close (at its exit): no polling.
     pub fn quit(mut self, quit_command: &str, grace: std::time::Duration) {
         let _ = self.send(quit_command);
-        self.stdin = None;
+        self.input.close();
         let until = Instant::now() + grace;
         while self.lines.recv_deadline(until).is_ok() {}
         self.kill();
@@ -465,7 +392,7 @@ impl EngineProcess {
     /// GUI's pipe closes when it exits: `tournament compliance` checks that the engine
     /// then ends by itself.
     pub fn close_input(&mut self) {
-        self.stdin = None;
+        self.input.close();
     }
 
     /// Waits until the process has exited, no later than `deadline`, reading (and
@@ -475,10 +402,10 @@ impl EngineProcess {
         loop {
             match self.lines.recv_deadline(deadline) {
                 Ok(line) => each(&line.text),
-                Err(RecvTimeoutError::Timeout) => return !self.is_alive(),
+                Err(RecvError::Timeout) => return !self.is_alive(),
                 // The output is closed; the exit itself follows at once, but a process
                 // can close its output and live on.
-                Err(RecvTimeoutError::Disconnected) => loop {
+                Err(RecvError::Closed) => loop {
                     if !self.is_alive() {
                         return true;
                     }
@@ -499,7 +426,7 @@ impl EngineProcess {
                 log.line('*', "killed");
             }
         }
-        self.stdin = None;
+        self.input.close();
         self.child().kill_and_reap();
     }
 }
@@ -577,8 +504,7 @@ mod tests {
         assert!(gone(child), "the wrapper's child {child} outlived the drop");
     }
 
-    /// `-report latency=true`: the writer thread stamps each line written, the reader
-    /// thread each line read.
+    /// `-report latency=true`: each line written is stamped, and each line read.
     #[test]
     fn io_times_stamp_the_last_line_written_and_read() {
         let launch = Launch {
@@ -598,8 +524,8 @@ mod tests {
         let (Some(written), Some(read)) = p.io_times() else {
             panic!("both stamped: {:?}", p.io_times());
         };
-        // (Which comes first is a race: the writer stamps after its flush returns,
-        // and `cat` may echo the line before that.)
+        // (Which comes first is a race: the write is stamped after it returns, and
+        // `cat` may echo the line before that.)
         let now = Instant::now();
         assert!(before <= written && written <= now, "{written:?}");
         assert!(before <= read && read <= now, "{read:?}");
@@ -626,6 +552,64 @@ mod tests {
             Some(last.to_string().as_str()),
             "{line}"
         );
+    }
+
+    /// An engine that stops reading cannot stall the sender: what its full pipe does
+    /// not take waits for the writer thread, and a program that reads late gets every
+    /// line, in order (both ways of writing: at once, and the writer thread's).
+    #[test]
+    fn sending_never_blocks_and_keeps_the_order() {
+        let launch = Launch {
+            cmd: "/bin/sh".into(),
+            args: vec!["-c".into(), "sleep 0.5; exec cat".into()],
+            dir: None,
+            cpus: Vec::new(),
+        };
+        let mut p = EngineProcess::spawn(&launch, None).expect("start sh");
+        let filler = "x".repeat(1000);
+        let started = Instant::now();
+        // About 1 MB: many times a pipe's buffer.
+        for i in 0..1000 {
+            p.send_lines(&[&format!("{i} {filler}"), "-"]).unwrap();
+        }
+        assert!(
+            started.elapsed() < Duration::from_millis(400),
+            "sending waited for the reader: {:?}",
+            started.elapsed()
+        );
+        for i in 0..1000 {
+            let deadline = Instant::now() + Duration::from_secs(10);
+            let line = p.recv_deadline(deadline).expect("the line back");
+            assert_eq!(line, format!("{i} {filler}"));
+            assert_eq!(p.recv_deadline(deadline).expect("the dash"), "-");
+        }
+        // Nothing more: the deadline holds.
+        let t = Instant::now();
+        let r = p.recv_deadline(t + Duration::from_millis(50));
+        assert_eq!(r, Err(ReadError::Timeout));
+        assert!(t.elapsed() >= Duration::from_millis(50));
+    }
+
+    /// An engine that never reads: sending still returns at once; the kill ends it.
+    #[test]
+    fn an_engine_that_never_reads_does_not_stall_the_sender() {
+        let launch = Launch {
+            cmd: "/bin/sleep".into(),
+            args: vec!["100".into()],
+            dir: None,
+            cpus: Vec::new(),
+        };
+        let mut p = EngineProcess::spawn(&launch, None).expect("start sleep");
+        let started = Instant::now();
+        let line = "y".repeat(10_000);
+        for _ in 0..200 {
+            p.send(&line).unwrap();
+        }
+        assert!(started.elapsed() < Duration::from_secs(1));
+        p.kill();
+        assert!(!p.is_alive());
+        // The input is closed now.
+        assert!(p.send("more").is_err());
     }
 
     /// An engine that has quit but left a child running: the quit kills the child.

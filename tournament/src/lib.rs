@@ -8,7 +8,8 @@
 //! `-variant` picks the game at run time through [`engine::variant::Variant`].
 //!
 //! Layout, from the bottom up:
-//! - [`engine_process`]: a child process with a reader thread and hard read deadlines.
+//! - [`engine_process`]: a child process with hard read deadlines and writes that never
+//!   block ([`engine_io`]: its pipes, served by the thread that plays the game).
 //! - [`player`]: what the referee asks of a player, and what an engine is
 //!   ([`player::EngineSpec`]); [`uci_client`], [`text_client`],
 //!   [`nboard_client`], [`gtp_client`] (the Othello engines' protocols, sharing
@@ -36,6 +37,7 @@ pub mod builtin;
 pub mod cli;
 pub mod compliance;
 pub mod config;
+pub mod engine_io;
 pub mod engine_process;
 pub mod epd;
 pub mod gtp_client;
@@ -43,6 +45,7 @@ pub mod merge;
 pub mod nboard_client;
 pub mod openings;
 pub mod othello;
+pub mod output;
 pub mod pgn;
 pub mod player;
 pub mod referee;

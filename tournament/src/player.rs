@@ -308,6 +308,12 @@ pub trait Player<G: Game>: Send {
     /// handshake, and tells the engine about the game. Errors lose the game.
     fn new_game(&mut self, start: &GameStart<'_, G>) -> Result<(), Fault>;
 
+    /// Called for both players before either's [`Player::new_game`]: a player may send
+    /// what needs no answer yet, so that both engines get ready at once (a UAI engine
+    /// clears its tables at `uainewgame`) and `new_game` only waits for the answer.
+    /// Nothing is lost by doing nothing here (the default).
+    fn begin_new_game(&mut self, _start: &GameStart<'_, G>) {}
+
     /// Asks for a move in the current position.
     fn think(&mut self, request: &MoveRequest<'_, G>) -> Result<Answer<G>, Fault>;
 

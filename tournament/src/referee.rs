@@ -208,16 +208,21 @@ pub fn play<G: Notation + Referee>(m: &Match<'_, G>, players: [&mut dyn Player<G
         }
     };
 
-    // Handshakes and game set-up, first mover first.
+    let game_start = |side: Side| GameStart {
+        id: m.spec.id,
+        opening: m.opening,
+        start: &start,
+        side,
+        seed: m.seed ^ (side_idx(side) as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+    };
+    // Both engines start getting ready at once, then each handshake and set-up is
+    // finished, first mover first.
+    for side in [Side::First, Side::Second] {
+        players[side_idx(side)].begin_new_game(&game_start(side));
+    }
     for side in [Side::First, Side::Second] {
         let i = side_idx(side);
-        let gs = GameStart {
-            id: m.spec.id,
-            opening: m.opening,
-            start: &start,
-            side,
-            seed: m.seed ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-        };
+        let gs = game_start(side);
         if let Err(f) = players[i].new_game(&gs) {
             let reason = format!("{} {}", m.names[i], f.describe());
             let end = (loss_for(side), reason, f.ending());

@@ -4,6 +4,7 @@
 //! closing `Finished match` line of `-report`.
 
 use crate::config::Config;
+use crate::output::{self, OutputFormat};
 use crate::results::GameRecord;
 use crate::stats::{self, SprtDecision, SprtModel};
 use crate::tally::Tally;
@@ -11,37 +12,78 @@ use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 /// The console while games are played: the progress line on stderr, one per game or,
-/// on a terminal, rewritten in place.
+/// on a terminal, rewritten in place; with `-output format=cutechess|fastchess`, that
+/// manager's lines on stdout instead ([`crate::output`]).
 pub struct Progress {
     tty: bool,
+    format: OutputFormat,
 }
 
 impl Progress {
-    /// Progress on stderr, in place if it is a terminal.
-    pub fn on_stderr() -> Progress {
+    /// Progress on stderr, in place if it is a terminal (ours), or on stdout in the
+    /// shape of `format`'s manager.
+    pub fn new(format: OutputFormat) -> Progress {
         Progress {
-            tty: std::io::stderr().is_terminal(),
+            tty: format == OutputFormat::Default && std::io::stderr().is_terminal(),
+            format,
         }
     }
 
-    /// The progress line after a game is recorded.
-    pub fn game(&self, cfg: &Config, tally: &Tally, total: usize, last: &GameRecord) {
-        let line = progress_line(cfg, tally, total, last);
-        if self.tty {
-            eprint!("\r{line}\x1b[K");
-        } else {
-            eprintln!("{line}");
+    /// A game is handed to a worker: the managers' `Started game 3 of 200 (a vs b)`
+    /// (ours prints nothing).
+    pub fn started(&self, number: u64, total: usize, players: [&str; 2]) {
+        if self.format != OutputFormat::Default {
+            out_line(&output::started_line(number, total, players));
         }
     }
 
-    /// The report every `-ratinginterval` games, followed by a blank line.
+    /// A game is recorded: the progress line when `score_due` (`-scoreinterval`); the
+    /// managers' `Finished game` line after every game, cutechess-cli's `Score of` line
+    /// when due.
+    pub fn game(
+        &self,
+        cfg: &Config,
+        tally: &Tally,
+        (total, score_due): (usize, bool),
+        last: &GameRecord,
+    ) {
+        match self.format {
+            OutputFormat::Default if score_due => {
+                let line = progress_line(cfg, tally, total, last);
+                if self.tty {
+                    eprint!("\r{line}\x1b[K");
+                } else {
+                    eprintln!("{line}");
+                }
+            }
+            OutputFormat::Default => {}
+            OutputFormat::Cutechess => {
+                out_line(&output::finished_line(last));
+                if let Some(score) = output::score_line(cfg, tally).filter(|_| score_due) {
+                    out_line(&score);
+                }
+            }
+            OutputFormat::Fastchess => out_line(&output::finished_line(last)),
+        }
+    }
+
+    /// The report every `-ratinginterval` games, followed by a blank line (ours), or the
+    /// manager's interval report.
     pub fn interim_report(&self, cfg: &Config, tally: &Tally) {
         if self.tty {
             eprintln!();
         }
         let mut stdout = std::io::stdout().lock();
-        let _ = write!(stdout, "{}", report(cfg, tally));
-        let _ = writeln!(stdout).and_then(|_| stdout.flush());
+        let _ = match self.format {
+            OutputFormat::Default => {
+                write!(stdout, "{}", report(cfg, tally)).and_then(|_| writeln!(stdout))
+            }
+            OutputFormat::Cutechess => {
+                writeln!(stdout, "{}", output::cutechess_results(cfg, tally))
+            }
+            OutputFormat::Fastchess => write!(stdout, "{}", output::fastchess_interval(cfg, tally)),
+        };
+        let _ = stdout.flush();
     }
 
     /// The games are over: a terminal's line is left as it stands.
@@ -52,10 +94,18 @@ impl Progress {
     }
 }
 
+/// One line on stdout, flushed at once (the managers' lines are read as they come).
+fn out_line(line: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "{line}").and_then(|_| stdout.flush());
+}
+
 /// The final report on stdout; with `-report latency=true`, then the runner's
 /// turnaround line ([`latency_line`] of `turnaround_us`, the figures of the games played
 /// in this run); with `-report`, then `Finished match: 57 of 200 games, interrupted,
-/// 40.1 s` (`stopped`: how it stopped early, `, interrupted`, or "").
+/// 40.1 s` (`stopped`: how it stopped early, `, interrupted`, or ""). With
+/// `-output format=cutechess|fastchess`, the manager's closing report and last line
+/// instead of ours (the latency line stays, before the last line).
 pub fn print_final(
     cfg: &Config,
     tally: &Tally,
@@ -64,18 +114,37 @@ pub fn print_final(
     took: Duration,
 ) {
     let mut stdout = std::io::stdout();
-    let _ = write!(stdout, "{}", report(cfg, tally));
+    match cfg.output {
+        OutputFormat::Default => {
+            let _ = write!(stdout, "{}", report(cfg, tally));
+        }
+        OutputFormat::Cutechess => {
+            let _ = writeln!(stdout, "{}", output::cutechess_results(cfg, tally));
+        }
+        OutputFormat::Fastchess => {
+            let _ = write!(stdout, "{}", output::fastchess_interval(cfg, tally));
+        }
+    }
     if cfg.report && cfg.latency {
         let _ = writeln!(stdout, "{}", latency_line(turnaround_us));
     }
-    if cfg.report {
-        let _ = writeln!(
-            stdout,
-            "Finished match: {} of {} games{stopped}, {:.1} s",
-            tally.games,
-            total,
-            took.as_secs_f64()
-        );
+    match cfg.output {
+        OutputFormat::Default if cfg.report => {
+            let _ = writeln!(
+                stdout,
+                "Finished match: {} of {} games{stopped}, {:.1} s",
+                tally.games,
+                total,
+                took.as_secs_f64()
+            );
+        }
+        OutputFormat::Default => {}
+        OutputFormat::Cutechess => {
+            let _ = writeln!(stdout, "Finished match");
+        }
+        OutputFormat::Fastchess => {
+            let _ = writeln!(stdout, "{}", output::fastchess_end(cfg, tally));
+        }
     }
     let _ = stdout.flush();
 }

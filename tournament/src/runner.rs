@@ -617,8 +617,10 @@ impl Ledger {
         })
     }
 
-    /// Writes a finished game to the files (`Err`: the first write error) and counts it.
-    fn record<G: GameIo>(&mut self, rec: &GameRecord) -> Result<(), String> {
+    /// Writes a finished game to the files (`Err`: the first write error): the results
+    /// line is synced before this returns, so a game the run reports (after this) is
+    /// never lost. It was counted before ([`Tally::add`]), in memory only.
+    fn write<G: GameIo>(&mut self, rec: &GameRecord) -> Result<(), String> {
         let mut result = Ok(());
         if let Some(w) = self.writer.as_mut() {
             result = w.append(rec);
@@ -631,7 +633,6 @@ impl Ledger {
             let written = e.append::<G>(rec);
             result = result.and(written);
         }
-        self.tally.add(rec);
         result
     }
 }
@@ -670,7 +671,7 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
         })
     };
     let mut ended = Ended::default();
-    let progress = report::Progress::on_stderr();
+    let progress = report::Progress::new(cfg.output);
     let workers = cfg.concurrency.min(ledger.pending.len().max(1));
     let mut queue = std::mem::take(&mut ledger.pending).into_iter();
     let mut stopping = sprt_done(&ledger.tally);
@@ -690,17 +691,27 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
         // Games handed out and not yet back: none, once nothing more is handed out,
         // means the game just recorded was the last (the final report follows).
         let mut in_flight = 0usize;
+        // Returns the game handed out, if one was.
         let mut hand_out = |feed: &mut Option<crossbeam_channel::Sender<GameSpec>>,
                             stop: bool,
                             in_flight: &mut usize| {
             let next = if stop { None } else { queue.next() };
             match (feed.as_ref(), next) {
-                (Some(tx), Some(spec)) if tx.send(spec).is_ok() => *in_flight += 1,
-                _ => *feed = None,
+                (Some(tx), Some(spec)) if tx.send(spec).is_ok() => {
+                    *in_flight += 1;
+                    Some(spec)
+                }
+                _ => {
+                    *feed = None;
+                    None
+                }
             }
         };
+        let names = |spec: &GameSpec| spec.players.map(|e| cfg.engines[e].name.as_str());
         for _ in 0..workers {
-            hand_out(&mut feed, stopping, &mut in_flight);
+            if let Some(spec) = hand_out(&mut feed, stopping, &mut in_flight) {
+                progress.started(spec.id + 1, ledger.total, names(&spec));
+            }
         }
         loop {
             let played = crossbeam_channel::select! {
@@ -725,10 +736,7 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
             }
             let rec = &played.record;
             ledger.turnaround_us.extend(&played.turnaround_us);
-            if let Err(e) = ledger.record::<G>(rec) {
-                ended.write_error.get_or_insert(e);
-                stopping = true;
-            }
+            ledger.tally.add(rec);
             if !cfg.recover {
                 for (i, fault) in played.faults.iter().enumerate() {
                     if let Some(fault) = fault.as_ref().filter(|f| f.is_process_fault()) {
@@ -742,16 +750,29 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
                 }
             }
             stopping |= sprt_done(&ledger.tally);
-            hand_out(&mut feed, stopping, &mut in_flight);
+            // The next game is handed out before this one is written: the worker sets it
+            // up while the results line is synced (a millisecond or more a game). The
+            // game is reported only below, once written: a crash before that loses it
+            // unreported, and -resume plays it again. A write error stops the run after
+            // the game handed out here.
+            let next = hand_out(&mut feed, stopping, &mut in_flight);
+            if let Err(e) = ledger.write::<G>(rec) {
+                ended.write_error.get_or_insert(e);
+                stopping = true;
+            }
             // After the last game the final report says the same: printed once.
             let last = in_flight == 0;
             let games = ledger.tally.games;
             // -scoreinterval: every N games, and always after the last one.
-            if last || games.is_multiple_of(cfg.score_interval.max(1)) {
-                progress.game(cfg, &ledger.tally, ledger.total, rec);
-            }
+            let score_due = last || games.is_multiple_of(cfg.score_interval.max(1));
+            progress.game(cfg, &ledger.tally, (ledger.total, score_due), rec);
             if cfg.rating_interval > 0 && games.is_multiple_of(cfg.rating_interval) && !last {
                 progress.interim_report(cfg, &ledger.tally);
+            }
+            // The next game's start is told after the last one's end, as the managers
+            // print them (it was handed out first, so no worker waits for the console).
+            if let Some(spec) = next {
+                progress.started(spec.id + 1, ledger.total, names(&spec));
             }
         }
         progress.end();

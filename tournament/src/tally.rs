@@ -14,6 +14,9 @@ struct PairTally {
     penta: Penta,
     /// First finished game of each colour-swapped pair: a's score in it.
     open_pairs: HashMap<u64, f64>,
+    /// Pairs of one win and one loss (the pentanomial's score-1 cell less its two
+    /// draws: fastchess's `WL/DD Ratio`).
+    win_loss_pairs: u64,
 }
 
 /// Everything the statistics are computed from.
@@ -21,6 +24,8 @@ struct PairTally {
 pub struct Tally {
     names: Vec<String>,
     per_engine: Vec<Wdl>,
+    /// Per engine, its results as the first mover (`[0]`) and as the second (`[1]`).
+    per_side: Vec<[Wdl; 2]>,
     pairs: HashMap<(usize, usize), PairTally>,
     /// Games per ending, and per culprit (the engine that lost by its fault; "" for
     /// endings by the rules and adjudications).
@@ -37,6 +42,7 @@ impl Tally {
     pub fn new(names: Vec<String>) -> Tally {
         Tally {
             per_engine: vec![Wdl::default(); names.len()],
+            per_side: vec![[Wdl::default(); 2]; names.len()],
             names,
             pairs: HashMap::new(),
             endings: BTreeMap::new(),
@@ -57,6 +63,8 @@ impl Tally {
         let first_score = rec.result.first_score();
         self.per_engine[f].add(first_score);
         self.per_engine[s].add(1.0 - first_score);
+        self.per_side[f][0].add(first_score);
+        self.per_side[s][1].add(1.0 - first_score);
         let (a, b, a_score) = if f < s {
             (f, s, first_score)
         } else {
@@ -67,6 +75,9 @@ impl Tally {
         if let Some(key) = rec.pair_key {
             if let Some(other) = t.open_pairs.remove(&key) {
                 t.penta.add(other + a_score);
+                if (other - a_score).abs() == 1.0 {
+                    t.win_loss_pairs += 1;
+                }
             } else {
                 t.open_pairs.insert(key, a_score);
             }
@@ -133,6 +144,17 @@ impl Tally {
     /// Engine `i`'s results against all others.
     pub fn engine(&self, i: usize) -> Wdl {
         self.per_engine[i]
+    }
+
+    /// Engine `i`'s results as the first mover (`side` 0) or the second (`side` 1).
+    pub fn engine_side(&self, i: usize, side: usize) -> Wdl {
+        self.per_side[i][side]
+    }
+
+    /// How many colour-swapped pairs of engine `a` against engine `b` (`a < b`) were one
+    /// win and one loss (the rest of the pentanomial's score-1 cell are two draws).
+    pub fn win_loss_pairs(&self, a: usize, b: usize) -> u64 {
+        self.pairs.get(&(a, b)).map_or(0, |t| t.win_loss_pairs)
     }
 
     /// The results of engine `a` against engine `b` (`a < b`).

@@ -18,6 +18,50 @@ pub struct UciClient {
     init_timeout: Duration,
     process: Option<EngineProcess>,
     log: Option<LogTag>,
+    /// When `uainewgame`/`isready` were sent ahead by [`Player::begin_new_game`]; the
+    /// `readyok` is then for `new_game` to read.
+    ready_asked: Option<Instant>,
+    /// The last `position` command sent and what it was built from
+    /// ([`PositionText`] of the game played), so the next one only adds the new moves.
+    position: Option<Box<dyn std::any::Any + Send>>,
+}
+
+/// A `position fen … moves …` command and what it says: the start's FEN, the moves
+/// and the position after them. Naming a move takes the position before it, so the
+/// command used to be rebuilt by replaying every move of the game from the start at
+/// each request: on a 90-ply Ataxx game about 4,000 moves made (each updating the
+/// evaluation network's accumulators) where 90 do.
+struct PositionText<G: Game> {
+    fen: String,
+    moves: Vec<G::Move>,
+    after: G,
+    text: String,
+}
+
+impl<G: Notation> PositionText<G> {
+    /// The command for `req`: `previous` extended by the moves played since, when it
+    /// was for the same start and its moves begin this request's, else built anew.
+    fn for_request(previous: Option<PositionText<G>>, req: &MoveRequest<'_, G>) -> Self {
+        let fen = req.start.fen();
+        let mut p = previous
+            .filter(|p| p.fen == fen && req.moves.starts_with(&p.moves))
+            .unwrap_or_else(|| PositionText {
+                text: format!("position fen {fen}"),
+                fen,
+                moves: Vec::new(),
+                after: req.start.clone(),
+            });
+        for &mv in &req.moves[p.moves.len()..] {
+            if p.moves.is_empty() {
+                p.text.push_str(" moves");
+            }
+            p.text.push(' ');
+            p.text.push_str(&p.after.move_name(mv));
+            p.after.make_move(mv);
+            p.moves.push(mv);
+        }
+        p
+    }
 }
 
 impl UciClient {
@@ -37,6 +81,8 @@ impl UciClient {
             init_timeout,
             process: None,
             log,
+            ready_asked: None,
+            position: None,
         }
     }
 
@@ -85,6 +131,7 @@ impl UciClient {
     }
 
     fn kill(&mut self) {
+        self.ready_asked = None;
         if let Some(mut p) = self.process.take() {
             p.kill();
         }
@@ -234,7 +281,30 @@ impl<G: Notation> Player<G> for UciClient {
         r
     }
 
+    /// A running engine is told about the new game at once; one to be (re)started is
+    /// left to `new_game`.
+    fn begin_new_game(&mut self, _start: &GameStart<'_, G>) {
+        self.ready_asked = None;
+        if !self.process.as_mut().is_some_and(|p| p.is_alive()) {
+            return;
+        }
+        let Some(p) = self.process.as_mut() else {
+            return;
+        };
+        p.drain();
+        if p.send_lines(&[self.dialect.new_game(), "isready"]).is_ok() {
+            self.ready_asked = Some(Instant::now());
+        }
+    }
+
     fn new_game(&mut self, _start: &GameStart<'_, G>) -> Result<(), Fault> {
+        if let (Some(asked), Some(p)) = (self.ready_asked.take(), self.process.as_ref()) {
+            let r = wait_for(p, "readyok", asked + self.init_timeout, |_| Ok(()));
+            if r.is_err() {
+                self.kill();
+            }
+            return r;
+        }
         if let Some(p) = self.process.as_mut() {
             if !p.is_alive() {
                 self.kill();
@@ -250,8 +320,7 @@ impl<G: Notation> Player<G> for UciClient {
         p.drain();
         let deadline = Instant::now() + self.init_timeout;
         let r = p
-            .send(self.dialect.new_game())
-            .and_then(|_| p.send("isready"))
+            .send_lines(&[self.dialect.new_game(), "isready"])
             .map_err(Fault::Handshake)
             .and_then(|_| wait_for(p, "readyok", deadline, |_| Ok(())));
         if r.is_err() {
@@ -265,19 +334,16 @@ impl<G: Notation> Player<G> for UciClient {
             .process
             .as_mut()
             .ok_or_else(|| Fault::Crash("engine not running".into()))?;
-        let mut position = format!("position fen {}", req.start.fen());
-        if !req.moves.is_empty() {
-            position.push_str(" moves");
-            let mut pos = req.start.clone();
-            for &mv in req.moves {
-                position.push(' ');
-                position.push_str(&pos.move_name(mv));
-                pos.make_move(mv);
-            }
-        }
-        p.send(&position).map_err(Fault::Crash)?;
-        p.send(&go_command(self.dialect, req))
+        let previous = self
+            .position
+            .take()
+            .and_then(|b| b.downcast::<PositionText<G>>().ok())
+            .map(|b| *b);
+        let position = PositionText::for_request(previous, req);
+        // One write for both lines: the engine reads them at once.
+        p.send_lines(&[&position.text, &go_command(self.dialect, req)])
             .map_err(Fault::Crash)?;
+        self.position = Some(Box::new(position));
         let mut eval = Eval::default();
         loop {
             match p.recv_deadline(req.deadline) {
@@ -304,6 +370,9 @@ impl<G: Notation> Player<G> for UciClient {
 
     /// UAI/UGI engines are told each position whole: nothing to deliver.
     fn game_over(&mut self, faulted: bool, _final_moves: Option<&[G::Move]>) {
+        // A game that ended before this engine's new_game (the other's failed) leaves
+        // its readyok unread: the next game drains it and asks again.
+        self.ready_asked = None;
         if faulted {
             self.kill();
         }
@@ -339,6 +408,82 @@ mod tests {
             deadline: Instant::now(),
         };
         go_command(dialect, &req)
+    }
+
+    /// The `position` command built move by move from the last one equals the one built
+    /// from the start (the old way), and a request that does not continue the last one
+    /// (a new game, another start, a shorter line) is built anew.
+    #[test]
+    fn position_commands_grow_with_the_game() {
+        use engine::game::Game;
+        let from_scratch = |start: &Position, moves: &[<Position as Game>::Move]| {
+            let mut text = format!("position fen {}", start.fen());
+            let mut pos = start.clone();
+            if !moves.is_empty() {
+                text.push_str(" moves");
+            }
+            for &mv in moves {
+                text.push(' ');
+                text.push_str(&pos.move_name(mv));
+                pos.make_move(mv);
+            }
+            text
+        };
+        let request = |start: &Position, moves: &[<Position as Game>::Move]| {
+            let mut pos = start.clone();
+            for &mv in moves {
+                pos.make_move(mv);
+            }
+            (pos, moves.to_vec())
+        };
+        let start = Position::startpos(Rules::Uai);
+        let mut played = Vec::new();
+        let mut pos = start.clone();
+        for _ in 0..30 {
+            let mv = pos.legal_moves()[0];
+            pos.make_move(mv);
+            played.push(mv);
+        }
+        let other = {
+            let mut p = start.clone();
+            p.make_move(p.legal_moves()[1]);
+            p
+        };
+        let mut last: Option<PositionText<Position>> = None;
+        let mut rebuilt = 0;
+        // Every second ply (one engine's turns), then a new game, another start, and
+        // a line that is not a continuation.
+        let lines: Vec<(&Position, &[_])> = (0..=30)
+            .step_by(2)
+            .map(|n| (&start, &played[..n]))
+            .chain([
+                (&start, &played[..4]),
+                (&other, &played[..0]),
+                (&start, &played[1..3]),
+            ])
+            .collect();
+        for (from, moves) in lines {
+            let (now, moves) = request(from, moves);
+            let req = MoveRequest {
+                start: from,
+                moves: &moves,
+                position: &now,
+                clock_ms: [None, None],
+                inc_ms: [0, 0],
+                movestogo: None,
+                limits: Limits::default(),
+                deadline: Instant::now(),
+            };
+            let before = last.as_ref().map(|p| p.moves.len());
+            let p = PositionText::for_request(last.take(), &req);
+            if before.is_none_or(|b| b > moves.len() || p.fen != from.fen()) {
+                rebuilt += 1;
+            }
+            assert_eq!(p.text, from_scratch(from, &moves));
+            assert_eq!(p.after, now);
+            last = Some(p);
+        }
+        assert!(rebuilt >= 3, "{rebuilt}");
     }
 
     #[test]

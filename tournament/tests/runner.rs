@@ -2645,3 +2645,351 @@ fn time_loss_follows_the_clock_and_the_margin() {
         assert!(g["moves"].as_array().unwrap().len() <= 1, "{g}");
     }
 }
+
+/// The `Started game`/`Finished game` lines of a manager-format run, checked against
+/// each other: game numbers 1..=n in order, each started before it finishes, with the
+/// same players. Returns per finished game (players, result).
+fn started_and_finished(out: &str, total: usize) -> Vec<([String; 2], String)> {
+    let mut started = HashSet::new();
+    let mut finished = Vec::new();
+    for line in out.lines() {
+        if let Some(rest) = line.strip_prefix("Started game ") {
+            let (n, rest) = rest.split_once(" of ").expect(line);
+            let (t, players) = rest.split_once(' ').expect(line);
+            assert_eq!(t, total.to_string(), "{line}");
+            started.insert((n.to_string(), players.to_string()));
+        } else if let Some(rest) = line.strip_prefix("Finished game ") {
+            let (n, rest) = rest.split_once(' ').expect(line);
+            let (players, rest) = rest.split_once(": ").expect(line);
+            assert!(
+                started.contains(&(n.to_string(), players.to_string())),
+                "{line}\n{out}"
+            );
+            assert_eq!(n, (finished.len() + 1).to_string(), "{out}");
+            let (result, reason) = rest.split_once(' ').expect(line);
+            assert!(["1-0", "0-1", "1/2-1/2"].contains(&result), "{line}");
+            assert!(
+                reason.starts_with('{') && reason.ends_with('}') && reason.len() > 2,
+                "{line}"
+            );
+            let (a, b) = players
+                .strip_prefix('(')
+                .and_then(|p| p.strip_suffix(')'))
+                .and_then(|p| p.split_once(" vs "))
+                .expect(line);
+            finished.push(([a.to_string(), b.to_string()], result.to_string()));
+        }
+    }
+    assert_eq!(finished.len(), total, "{out}");
+    finished
+}
+
+/// The first named engine's wins, losses and draws over `games`.
+fn wld_of(name: &str, games: &[([String; 2], String)]) -> (u32, u32, u32) {
+    let mut wld = (0, 0, 0);
+    for (players, result) in games {
+        match (result.as_str(), players[0] == name) {
+            ("1/2-1/2", _) => wld.2 += 1,
+            ("1-0", true) | ("0-1", false) => wld.0 += 1,
+            _ => wld.1 += 1,
+        }
+    }
+    wld
+}
+
+/// `-output format=cutechess|fastchess` (issue 44 item 4): on a real run (our ataxx at
+/// depth 1 against depth 2, 4 games in colour-swapped pairs from the book), every line on
+/// stdout in the manager's shape and nothing on stderr; the figures agree with the games
+/// the lines report. A bad value exits with status 2 and one line.
+#[test]
+fn output_format_prints_as_cutechess_and_fastchess() {
+    let ataxx = ataxx_binary();
+    let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/ataxx-openings.txt");
+    let (e1, e2) = (
+        format!("cmd={} name=d1 depth=1", ataxx.display()),
+        format!("cmd={} name=d2 depth=2", ataxx.display()),
+    );
+    let book_arg = format!("file={}", book.display());
+    let args = |format: &str, extra: &[&str]| -> Output {
+        let mut a: Vec<&str> = vec!["-engine"];
+        a.extend(e1.split(' '));
+        a.push("-engine");
+        a.extend(e2.split(' '));
+        a.extend(["-openings", &book_arg, "-games", "4", "-repeat"]);
+        a.extend(["-sprt", "elo0=0", "elo1=10", "alpha=0.05", "beta=0.05"]);
+        a.extend(["-output", format]);
+        a.extend(extra);
+        run(&a)
+    };
+
+    // cutechess-cli: Started / Finished / Score of after every game, then the results.
+    let o = args("format=cutechess", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "", "no progress line on stderr");
+    let out = stdout(&o);
+    let games = started_and_finished(&out, 4);
+    let lines: Vec<&str> = out.lines().collect();
+    for n in 1..=4 {
+        let i = lines
+            .iter()
+            .position(|l| l.starts_with(&format!("Finished game {n} ")))
+            .unwrap();
+        let (w, l, d) = wld_of("d1", &games[..n]);
+        let score = (w as f64 + d as f64 / 2.0) / n as f64;
+        assert_eq!(
+            lines[i + 1],
+            format!("Score of d1 vs d2: {w} - {l} - {d}  [{score:.3}] {n}"),
+            "{out}"
+        );
+    }
+    let tail = &lines[lines.len() - 6..];
+    let (w, l, d) = wld_of("d1", &games);
+    let white: Vec<_> = games.iter().filter(|g| g.0[0] == "d1").cloned().collect();
+    let (ww, wl, wd) = wld_of("d1", &white);
+    assert_eq!(
+        tail[0],
+        format!(
+            "...      d1 playing White: {ww} - {wl} - {wd}  [{:.3}] 2",
+            (ww as f64 + wd as f64 / 2.0) / 2.0
+        ),
+        "{out}"
+    );
+    assert!(tail[1].starts_with("...      d1 playing Black: "), "{out}");
+    assert!(tail[1].ends_with("] 2"), "{out}");
+    let firsts = games.iter().filter(|g| g.1 == "1-0").count();
+    let seconds = games.iter().filter(|g| g.1 == "0-1").count();
+    assert!(
+        tail[2].starts_with(&format!(
+            "...      White vs Black: {firsts} - {seconds} - {d}  ["
+        )),
+        "{out}"
+    );
+    let elo = tail[3]
+        .strip_prefix("Elo difference: ")
+        .and_then(|r| r.split_once(" +/- "))
+        .expect(tail[3]);
+    let (margin, rest) = elo.1.split_once(", LOS: ").expect(tail[3]);
+    let one_decimal = |x: &str| {
+        ["inf", "-inf", "nan"].contains(&x)
+            || (x.parse::<f64>().is_ok() && x.split_once('.').is_some_and(|(_, f)| f.len() == 1))
+    };
+    assert!(one_decimal(elo.0) && one_decimal(margin), "{}", tail[3]);
+    let (los, draws) = rest.split_once(" %, DrawRatio: ").expect(tail[3]);
+    assert!(one_decimal(los), "{}", tail[3]);
+    assert_eq!(draws, format!("{:.1} %", d as f64 * 25.0), "{}", tail[3]);
+    assert!(w + l + d == 4);
+    assert!(tail[4].starts_with("SPRT: llr "), "{out}");
+    assert!(tail[4].contains("%), lbound -2.94, ubound 2.94"), "{out}");
+    assert_eq!(tail[5], "Finished match");
+
+    // fastchess: Started / Finished lines, its block every -ratinginterval and at the end.
+    let o = args("format=fastchess", &["-ratinginterval", "2"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+    let out = stdout(&o);
+    let games = started_and_finished(&out, 4);
+    let rule = "-".repeat(50);
+    let lines: Vec<&str> = out.lines().collect();
+    let blocks: Vec<usize> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("Results of "))
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(blocks.len(), 2, "after game 2 and at the end: {out}");
+    for (&at, n) in blocks.iter().zip([2usize, 4]) {
+        let b = &lines[at - 1..at + 7];
+        assert_eq!(b[0], rule, "{out}");
+        assert_eq!(
+            b[1],
+            "Results of d1 vs d2 (1 plies - 2 plies, NULL, NULL, ataxx-openings.txt):"
+        );
+        assert!(
+            b[2].starts_with("Elo: ") && b[2].contains(", nElo: "),
+            "{out}"
+        );
+        assert!(
+            b[3].starts_with("LOS: ")
+                && b[3].contains(" %, DrawRatio: ")
+                && b[3].contains(", PairsRatio: "),
+            "{out}"
+        );
+        let (w, l, d) = wld_of("d1", &games[..n]);
+        let points = w as f64 + d as f64 / 2.0;
+        assert_eq!(
+            b[4],
+            format!(
+                "Games: {n}, Wins: {w}, Losses: {l}, Draws: {d}, Points: {points:.1} ({:.2} %)",
+                points / n as f64 * 100.0
+            ),
+            "{out}"
+        );
+        let cells = b[5]
+            .strip_prefix("Ptnml(0-2): [")
+            .and_then(|r| r.split_once("], WL/DD Ratio: "))
+            .expect(b[5]);
+        let pairs: u32 = cells.0.split(", ").map(|c| c.parse::<u32>().unwrap()).sum();
+        assert_eq!(pairs as usize, n / 2, "{out}");
+        assert!(
+            b[6].starts_with("LLR: ") && b[6].ends_with(" (-2.94, 2.94) [0.00, 10.00]"),
+            "{out}"
+        );
+        assert_eq!(b[7], rule);
+    }
+    // The interval block follows game 2's end, before game 3 is started.
+    assert!(
+        lines[blocks[0] - 2].starts_with("Finished game 2 "),
+        "{out}"
+    );
+    assert!(lines[blocks[0] + 7].starts_with("Started game 3 "), "{out}");
+    let last = lines.last().unwrap();
+    assert!(
+        *last == "Tournament finished" || last.starts_with("SPRT ([0.00, 10.00]) completed - "),
+        "{out}"
+    );
+
+    // Ours is unchanged without the option, and with format=default.
+    let o = args("format=default", &[]);
+    assert!(stderr(&o)
+        .lines()
+        .any(|l| l.starts_with("[4/4] d1 vs d2: ")));
+    assert!(stdout(&o).starts_with("Score of d1 vs d2: "));
+
+    for bad in [
+        "format=cutechess2",
+        "format=",
+        "form=cutechess",
+        "cutechess",
+    ] {
+        let o = args(bad, &[]);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{bad}: {err}");
+        assert!(err.contains("-output"), "{bad}: {err}");
+    }
+}
+
+/// Issue 44 item 6: both UAI engines are told about a new game before the runner waits
+/// for either's `readyok`, so they clear their tables at once. In the traffic log, from
+/// the second game on (the first starts the processes one by one), both `isready` lines
+/// of a game are written before its first `readyok` is read.
+#[test]
+fn both_engines_get_ready_for_a_game_at_once() {
+    let dir = common::scratch("runner", "ready_at_once");
+    let log = dir.join("traffic.log");
+    let ataxx = ataxx_binary();
+    let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/ataxx-openings.txt");
+    let o = run(&[
+        "-engine",
+        &format!("cmd={}", ataxx.display()),
+        "name=a",
+        "depth=1",
+        "-engine",
+        &format!("cmd={}", ataxx.display()),
+        "name=b",
+        "depth=2",
+        "-openings",
+        &format!("file={}", book.display()),
+        "-games",
+        "4",
+        "-log",
+        &format!("file={}", log.display()),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&log).unwrap();
+    // The game's traffic (worker 1) between two first position commands.
+    let mut games: Vec<Vec<&str>> = vec![Vec::new()];
+    for line in text.lines().filter(|l| l.contains("#1 ")) {
+        if line.contains(" > uainewgame")
+            && games
+                .last()
+                .unwrap()
+                .iter()
+                .any(|l| l.contains("> position"))
+        {
+            games.push(Vec::new());
+        }
+        games.last_mut().unwrap().push(line);
+    }
+    assert_eq!(games.len(), 4, "{text}");
+    for game in &games[1..] {
+        let asked: Vec<usize> = (0..game.len())
+            .filter(|&i| game[i].contains(" > isready"))
+            .collect();
+        let ready = game
+            .iter()
+            .position(|l| l.contains(" < readyok"))
+            .expect("a readyok");
+        assert_eq!(asked.len(), 2, "{game:#?}");
+        assert!(asked[1] < ready, "isready, readyok, isready: {game:#?}");
+        assert!(game.iter().filter(|l| l.contains(" < readyok")).count() == 2);
+    }
+}
+
+/// Issue 44 item 6: the next game is handed out before a finished one is written (its
+/// set-up overlaps the sync), but no game is reported before its results line is in the
+/// file. Read as the run goes: when the progress line `[k/N]` (or the managers' `Finished
+/// game`) appears, the results file already holds k games; and every game reported is
+/// in the file at the end. (That the line is synced, not only written, is the writer's
+/// `sync_data` before it returns, which this cannot see.)
+#[test]
+fn a_game_is_in_the_results_file_before_it_is_reported() {
+    use std::io::{BufRead, BufReader};
+    let dir = common::scratch("runner", "reported_after_written");
+    let results = dir.join("r.jsonl");
+    let ataxx = ataxx_binary();
+    let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/ataxx-openings.txt");
+    for (format, on_stdout) in [("default", false), ("cutechess", true)] {
+        let _ = std::fs::remove_file(&results);
+        let mut child = Command::new(TOURNAMENT)
+            .args(["-engine", &format!("cmd={}", ataxx.display()), "depth=1"])
+            .args([
+                "name=a",
+                "-engine",
+                "builtin=greedy",
+                "-games",
+                "2",
+                "-rounds",
+                "10",
+            ])
+            .args(["-openings", &format!("file={}", book.display())])
+            .args(["-output", &format!("format={format}")])
+            .arg("-results")
+            .arg(&results)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run tournament");
+        let lines: Box<dyn std::io::Read> = if on_stdout {
+            Box::new(child.stdout.take().unwrap())
+        } else {
+            Box::new(child.stderr.take().unwrap())
+        };
+        let mut reported = 0;
+        for line in BufReader::new(lines).lines() {
+            let line = line.unwrap();
+            let game = if on_stdout {
+                line.strip_prefix("Finished game ")
+                    .and_then(|r| r.split(' ').next())
+                    .map(|n| n.parse::<usize>().unwrap())
+            } else {
+                line.strip_prefix('[')
+                    .and_then(|r| r.split('/').next())
+                    .and_then(|n| n.parse::<usize>().ok())
+            };
+            let Some(k) = game else { continue };
+            let written = std::fs::read_to_string(&results).unwrap().lines().count();
+            assert!(
+                written >= k,
+                "{format}: game {k} reported with {written} in the file"
+            );
+            reported += 1;
+        }
+        let status = child.wait().unwrap();
+        assert!(status.success(), "{format}");
+        assert_eq!(reported, 20, "{format}");
+        let written = std::fs::read_to_string(&results).unwrap().lines().count();
+        assert_eq!(written, 20, "{format}");
+    }
+}

@@ -187,17 +187,49 @@ impl MoveList {
     }
 }
 
-/// Empty squares in quadrants that hold an odd number of empties.
+/// The parity of the quadrants' empties: bit q set when quadrant q holds an odd number.
 #[inline]
-fn odd_regions(empty: u64) -> u64 {
-    let mut odd = 0;
-    for q in QUADRANTS {
-        if (empty & q).count_ones() & 1 == 1 {
-            odd |= q;
-        }
+fn parity(empty: u64) -> u8 {
+    let mut p = 0;
+    for (q, mask) in QUADRANTS.iter().enumerate() {
+        p |= ((empty & mask).count_ones() as u8 & 1) << q;
     }
-    odd & empty
+    p
 }
+
+/// The quadrant bit of each square (a move there flips its quadrant's parity).
+const QUADRANT_BIT: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut q = 0;
+        while q < 4 {
+            if QUADRANTS[q] >> sq & 1 == 1 {
+                t[sq] = 1 << q;
+            }
+            q += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// For each parity, the squares of the odd quadrants.
+const ODD_SQUARES: [u64; 16] = {
+    let mut t = [0u64; 16];
+    let mut p = 0;
+    while p < 16 {
+        let mut q = 0;
+        while q < 4 {
+            if p >> q & 1 == 1 {
+                t[p] |= QUADRANTS[q];
+            }
+            q += 1;
+        }
+        p += 1;
+    }
+    t
+};
 
 /// The position after `own` plays on `sq` flipping `f`, from the opponent's view.
 #[inline(always)]
@@ -930,6 +962,31 @@ mod tests {
             native.clear();
             portable.clear();
             assert_eq!(native.solve(&pos), portable.solve(&pos), "{pos:?}");
+        }
+    }
+
+    /// The quadrant parity kept move by move (`QUADRANT_BIT`) is the one counted
+    /// afresh, and `ODD_SQUARES` holds exactly the squares of the odd quadrants.
+    #[test]
+    fn parity_follows_the_moves() {
+        let mut rng = SplitMix64::new(45);
+        for _ in 0..2_000 {
+            let empty = rng.next_u64() & rng.next_u64();
+            let p = parity(empty);
+            let mut odd = 0;
+            for q in QUADRANTS {
+                if (empty & q).count_ones() % 2 == 1 {
+                    odd |= q;
+                }
+            }
+            assert_eq!(ODD_SQUARES[p as usize], odd, "{empty:#x}");
+            for sq in Bits(empty) {
+                assert_eq!(
+                    parity(empty & !(1u64 << sq)),
+                    p ^ QUADRANT_BIT[sq as usize],
+                    "{empty:#x} {sq}"
+                );
+            }
         }
     }
 

@@ -75,8 +75,8 @@ macro_rules! search_functions {
         }
 
         /// The evaluation that orders moves far from the end, for `own` to move: the
-        /// fitted pattern evaluation with mobility weighted up (see
-        /// [`Solver::order_weights`](super::Solver)) and a bonus per corner.
+        /// midgame evaluation with mobility weighted up (see [`MidOrder`](super::MidOrder))
+        /// and a bonus per corner.
         #[inline]
         $(#[$feature])*
         fn order_eval(s: &Solver, own: u64, opp: u64) -> i32 {
@@ -176,7 +176,7 @@ macro_rules! search_functions {
         ) -> i32 {
             if empties >= SHALLOW_EMPTIES {
                 let beta = if alpha > -SCORE_INF {
-                    SORT_DELTA - alpha * pattern::SCALE
+                    SORT_DELTA - alpha * midgame::SCALE
                 } else {
                     EVAL_INF
                 };

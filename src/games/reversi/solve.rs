@@ -69,16 +69,18 @@ pub const MOBILITY_KEY_EMPTIES: u32 = 8;
 /// (`docs/reversi.md`, "Measurements behind the constants" and "Eighth round").
 pub const SHALLOW_EMPTIES: u32 = 18;
 /// Empties (below `SHALLOW_EMPTIES`) from which the fastest-first key adds the child's
-/// ordering evaluation times `EVAL_ORDER_WEIGHT` (a disc, 64 units, then weighs 1/8 of
-/// a reply move), as Edax does just below its ordering searches. Fewer nodes and less
-/// time on each of four position sets (FFO #40–#44, #47 and 76 self-play positions at
-/// 21–23 empties) and on FFO #40–#49; from 12 empties the self-play sets gained but
-/// FFO #40–#44, #47 lost; weights 32 and 128 were worse (all with the old 8-pattern
-/// evaluation; with the midgame one, from 14 empties: −2.3% nodes on FFO #40–#44, #47
-/// but +2% instructions on #40, #42, #44; `docs/reversi.md`, "Measurements behind the
-/// constants" and "Eighth round").
+/// ordering evaluation times `EVAL_ORDER_WEIGHT`, as Edax does just below its ordering
+/// searches. With the old 8-pattern evaluation: from 15 empties, weight 64 (a disc then
+/// weighed 1/8 of a reply move), fewer nodes and less time on each of four position sets
+/// (FFO #40–#44, #47 and 76 self-play positions at 21–23 empties) and on FFO #40–#49;
+/// from 12 empties the self-play sets gained but FFO #40–#44, #47 lost; weights 32 and
+/// 128 were worse. With the midgame evaluation it is worth more: weight 256 (a disc is
+/// half a reply move) took 11.2%, 5.8% and 2.3% fewer nodes than 64 on FFO #40–#44, #47,
+/// #20–#39 and #40–#49 (128 and 512 between; 32 worse); from 14 empties −2.3% nodes on
+/// FFO #40–#44, #47 but +2.0% instructions on #40, #42, #44 (`docs/reversi.md`,
+/// "Measurements behind the constants" and "Eighth round").
 pub const EVAL_ORDER_EMPTIES: u32 = 15;
-pub const EVAL_ORDER_WEIGHT: i32 = 64;
+pub const EVAL_ORDER_WEIGHT: i32 = 256;
 /// Depth of those searches (odd: the evaluation then always sees us to move) at null-
 /// window nodes, on the principal variation, and at the root.
 pub const NWS_SHALLOW_DEPTH: u32 = 3;

@@ -105,7 +105,7 @@ fn ffo_44() {
 }
 
 #[test]
-#[ignore = "slow: about 8 s of CPU in release (254 M nodes)"]
+#[ignore = "slow: 191 M nodes, several seconds of CPU in release"]
 fn ffo_45() {
     check(45);
 }
@@ -121,13 +121,13 @@ fn ffo_47() {
 }
 
 #[test]
-#[ignore = "slow: about 6 s of CPU in release (160 M nodes)"]
+#[ignore = "slow: 141 M nodes, several seconds of CPU in release"]
 fn ffo_48() {
     check(48);
 }
 
 #[test]
-#[ignore = "slow: about 10 s of CPU in release (291 M nodes)"]
+#[ignore = "slow: 259 M nodes, several seconds of CPU in release"]
 fn ffo_49() {
     check(49);
 }

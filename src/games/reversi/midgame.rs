@@ -190,6 +190,14 @@ pub struct Instance {
     gather: Vec<u16>,
 }
 
+impl Instance {
+    /// For every subset of the instance's squares as `pext` gathers them, its base-3
+    /// number in reading order (a square of `own` counts 1, of `opp` 2 when doubled).
+    pub fn gather(&self) -> &[u16] {
+        &self.gather
+    }
+}
+
 /// The instances and the weight layout, computed once from [`SHAPES`].
 #[derive(Debug)]
 pub struct Layout {

@@ -8,13 +8,13 @@
 //! re-searches. Move ordering, which decides the size of the tree, goes from expensive
 //! to cheap as the empties run out:
 //! - principal variation with 16+ empties: the best move of an iterative-deepening
-//!   midgame search with the pattern evaluation, then the others by shallower searches
+//!   midgame search with the midgame evaluation, then the others by shallower searches
 //!   (from 17 empties);
-//! - 17+ empties: a 3-ply search with the pattern evaluation per move (20+: also an
+//! - 17+ empties: a 3-ply search with the midgame evaluation per move (20+: also an
 //!   iterative-deepening best move), plus the table's move;
 //! - 10+ empties: the table's move first (searched before the others are ordered),
 //!   then fastest-first (fewest opponent replies, then corner stability, then
-//!   potential mobility; at 15 and 16 empties plus the pattern evaluation), and from
+//!   potential mobility; at 15 and 16 empties plus the midgame evaluation), and from
 //!   12 empties an enhanced transposition cutoff (a child already refuted in the table);
 //! - 7 to 9 empties: fastest-first without the table (at 7 and 8 by the opponent's
 //!   moves alone);
@@ -36,7 +36,7 @@ use super::bitboard::{
     flips, last_flip_count, moves, neighbours, stable, Bits, CORNERS, C_SQUARES, NEIGHBOURS,
     X_SQUARES,
 };
-use super::pattern;
+use super::midgame;
 use super::position::{final_score, Move, Position};
 use std::io::Write;
 use std::mem::MaybeUninit;
@@ -60,29 +60,37 @@ pub const SORT_EMPTIES: u32 = 6;
 /// cut and drops the cost, on FFO #40–#49 and the four position sets alike
 /// (`docs/reversi.md`, "Measurements behind the constants").
 pub const MOBILITY_KEY_EMPTIES: u32 = 8;
-/// Empties from which moves are ordered by shallow searches, not one ply (17
-/// rather than 16: about the same nodes on FFO #40-#48 in less time; 18 and 14 cost
-/// more nodes; `docs/reversi.md`, "Measurements behind the constants").
-pub const SHALLOW_EMPTIES: u32 = 17;
+/// Empties from which moves are ordered by shallow searches, not one ply. With the old
+/// 8-pattern evaluation 17 (about the same nodes as 16 on FFO #40-#48 in less time; 18
+/// and 14 cost more nodes); with the midgame evaluation in the key below them, 18: the
+/// one-ply key with that evaluation at 17 empties orders nearly as well as the 3-ply
+/// searches for far fewer instructions (FFO #40–#49 +0.3% nodes, #20–#39 +1.9%;
+/// instructions −7.0% on #40, #42, #44 and −2.8% on #33–#35); 19 cost 10–15% more nodes
+/// (`docs/reversi.md`, "Measurements behind the constants" and "Eighth round").
+pub const SHALLOW_EMPTIES: u32 = 18;
 /// Empties (below `SHALLOW_EMPTIES`) from which the fastest-first key adds the child's
-/// pattern evaluation times `EVAL_ORDER_WEIGHT` (a disc, 64 units, then weighs 1/8 of a
-/// reply move), as Edax does just below its ordering searches. Fewer nodes and less
-/// time on each of four position sets (FFO #40–#44, #47 and 76 self-play positions at
-/// 21–23 empties) and on FFO #40–#49; from 12 empties the self-play sets gained but
-/// FFO #40–#44, #47 lost; weights 32 and 128 were worse (`docs/reversi.md`,
-/// "Measurements behind the constants").
+/// ordering evaluation times `EVAL_ORDER_WEIGHT`, as Edax does just below its ordering
+/// searches. With the old 8-pattern evaluation: from 15 empties, weight 64 (a disc then
+/// weighed 1/8 of a reply move), fewer nodes and less time on each of four position sets
+/// (FFO #40–#44, #47 and 76 self-play positions at 21–23 empties) and on FFO #40–#49;
+/// from 12 empties the self-play sets gained but FFO #40–#44, #47 lost; weights 32 and
+/// 128 were worse. With the midgame evaluation it is worth more: weight 256 (a disc is
+/// half a reply move) took 11.2%, 5.8% and 2.3% fewer nodes than 64 on FFO #40–#44, #47,
+/// #20–#39 and #40–#49 (128 and 512 between; 32 worse); from 14 empties −2.3% nodes on
+/// FFO #40–#44, #47 but +2.0% instructions on #40, #42, #44 (`docs/reversi.md`,
+/// "Measurements behind the constants" and "Eighth round").
 pub const EVAL_ORDER_EMPTIES: u32 = 15;
-pub const EVAL_ORDER_WEIGHT: i32 = 64;
+pub const EVAL_ORDER_WEIGHT: i32 = 256;
 /// Depth of those searches (odd: the evaluation then always sees us to move) at null-
 /// window nodes, on the principal variation, and at the root.
 pub const NWS_SHALLOW_DEPTH: u32 = 3;
 pub const PV_SHALLOW_DEPTH: u32 = 5;
 pub const ROOT_SHALLOW_DEPTH: u32 = 7;
-/// How far below the node's alpha (in evaluation units, [`pattern::SCALE`] per disc)
+/// How far below the node's alpha (in evaluation units, [`midgame::SCALE`] per disc)
 /// those searches still score moves exactly; worse moves get a bound. 8 discs, as in
 /// Edax: fewer nodes and less time on FFO #40–#49 and the four position sets; 4 discs
 /// blew up #43, 16 discs gained less (`docs/reversi.md`, "Measurements behind the constants").
-pub const SORT_DELTA: i32 = 8 * pattern::SCALE;
+pub const SORT_DELTA: i32 = 8 * midgame::SCALE;
 /// Principal-variation nodes with this many empties without a table move find one by
 /// iterative deepening to `empties - IID_MARGIN` plies (at most `IID_MAX_DEPTH`).
 pub const IID_EMPTIES: u32 = 16;
@@ -104,12 +112,14 @@ pub const SELECTIVE_EMPTIES: u32 = 20;
 /// Moves tried per null-window table node in the selective pass (besides the table's).
 pub const SELECTIVE_WIDTH: u8 = 4;
 
-/// What the ordering evaluation adds to the fitted pattern evaluation (in its units,
-/// 1/64 disc): per move of mobility, per square of potential mobility, per corner.
-/// The fit predicts scores; ordering also gains from leaving the opponent few moves
-/// (smaller subtrees, as in fastest-first). Mobility +32 ordered FFO #40–#44, #47 best
-/// of +16, +64, +128 and no bonus at all (`docs/reversi.md`, "Measurements behind the constants").
-const ORDER_MOBILITY_BONUS: i16 = 32;
+/// What the ordering evaluation adds to the midgame evaluation (`midgame.rs`, in its
+/// units, 1/64 disc): per move of mobility, per square of potential mobility, per
+/// corner. With the old 8-pattern evaluation mobility +32 had ordered best (the fit
+/// predicts scores, ordering also gains from leaving the opponent few moves); the
+/// 46-pattern midgame evaluation orders better without it (+32: 1.3% and 1.9% more nodes
+/// on FFO #40–#44, #47 and #20–#39, +64 more still) but still wants the corner bonus
+/// (without it +1.2% on #40–#44, #47; `docs/reversi.md`, "Eighth round").
+const ORDER_MOBILITY_BONUS: i16 = 0;
 const ORDER_POTENTIAL_BONUS: i16 = 1;
 const ORDER_CORNER_BONUS: i32 = 32;
 
@@ -187,17 +197,49 @@ impl MoveList {
     }
 }
 
-/// Empty squares in quadrants that hold an odd number of empties.
+/// The parity of the quadrants' empties: bit q set when quadrant q holds an odd number.
 #[inline]
-fn odd_regions(empty: u64) -> u64 {
-    let mut odd = 0;
-    for q in QUADRANTS {
-        if (empty & q).count_ones() & 1 == 1 {
-            odd |= q;
-        }
+fn parity(empty: u64) -> u8 {
+    let mut p = 0;
+    for (q, mask) in QUADRANTS.iter().enumerate() {
+        p |= ((empty & mask).count_ones() as u8 & 1) << q;
     }
-    odd & empty
+    p
 }
+
+/// The quadrant bit of each square (a move there flips its quadrant's parity).
+const QUADRANT_BIT: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut q = 0;
+        while q < 4 {
+            if QUADRANTS[q] >> sq & 1 == 1 {
+                t[sq] = 1 << q;
+            }
+            q += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// For each parity, the squares of the odd quadrants.
+const ODD_SQUARES: [u64; 16] = {
+    let mut t = [0u64; 16];
+    let mut p = 0;
+    while p < 16 {
+        let mut q = 0;
+        while q < 4 {
+            if p >> q & 1 == 1 {
+                t[p] |= QUADRANTS[q];
+            }
+            q += 1;
+        }
+        p += 1;
+    }
+    t
+};
 
 /// The position after `own` plays on `sq` flipping `f`, from the opponent's view.
 #[inline(always)]
@@ -205,15 +247,60 @@ fn play(own: u64, opp: u64, sq: u8, f: u64) -> (u64, u64) {
     (opp & !f, own | f | 1u64 << sq)
 }
 
-/// The embedded pattern weights with the ordering bonuses, made once for all solvers.
-fn order_weights() -> &'static [i16] {
-    static W: OnceLock<Vec<i16>> = OnceLock::new();
-    W.get_or_init(|| {
-        let mut w = pattern::weights().to_vec();
-        w[pattern::MOBILITY] = w[pattern::MOBILITY].saturating_add(ORDER_MOBILITY_BONUS);
-        w[pattern::POTENTIAL] = w[pattern::POTENTIAL].saturating_add(ORDER_POTENTIAL_BONUS);
-        w
+/// The midgame evaluation ([`midgame`]) laid out for the solver's ordering: its weights
+/// with the ordering bonuses, and each instance's mask, weight offset and gather table
+/// side by side.
+struct MidOrder {
+    weights: Vec<i16>,
+    per_phase: usize,
+    instances: Vec<(u64, usize, &'static [u16])>,
+}
+
+fn mid_order() -> &'static MidOrder {
+    static M: OnceLock<MidOrder> = OnceLock::new();
+    M.get_or_init(|| {
+        let l = midgame::layout();
+        let mut w = midgame::weights().as_slice().to_vec();
+        let n = l.per_phase;
+        let base = n - midgame::SCALARS;
+        for p in 0..midgame::PHASES {
+            w[p * n + base] = w[p * n + base].saturating_add(ORDER_MOBILITY_BONUS);
+            w[p * n + base + 1] = w[p * n + base + 1].saturating_add(ORDER_POTENTIAL_BONUS);
+        }
+        MidOrder {
+            weights: w,
+            per_phase: n,
+            instances: l
+                .instances
+                .iter()
+                .map(|i| (i.mask, l.offsets[i.shape], i.gather()))
+                .collect(),
+        }
     })
+}
+
+impl MidOrder {
+    /// The weight table for `empties` empty squares.
+    #[inline(always)]
+    fn table(&self, empties: u32) -> &[i16] {
+        let p = midgame::phase(empties);
+        &self.weights[p * self.per_phase..(p + 1) * self.per_phase]
+    }
+}
+
+/// The scalar terms of the midgame evaluation with the table `w` (mobility, potential
+/// mobility, parity, constant), inlined into each copy of the search.
+#[inline(always)]
+fn mid_scalars(w: &[i16], own: u64, opp: u64) -> i32 {
+    let empty = !(own | opp);
+    let mobility = moves(own, opp).count_ones() as i32 - moves(opp, own).count_ones() as i32;
+    let potential = (neighbours(opp) & empty).count_ones() as i32
+        - (neighbours(own) & empty).count_ones() as i32;
+    let base = w.len() - midgame::SCALARS;
+    w[base] as i32 * mobility
+        + w[base + 1] as i32 * potential
+        + w[base + 2] as i32 * (empty.count_ones() & 1) as i32
+        + w[base + 3] as i32
 }
 
 /// Slot of a position in a table of `mask + 1` entries.
@@ -271,9 +358,9 @@ pub struct Solver {
     width: u8,
     /// Empties from which the root runs the selective pass.
     selective_from: u32,
-    /// The pattern evaluation's weights with the ordering bonuses added.
-    order_weights: &'static [i16],
-    /// This CPU's `pext` is fast (see [`pattern::pext_is_fast`]).
+    /// The midgame evaluation with the ordering bonuses.
+    mid_order: &'static MidOrder,
+    /// This CPU's `pext` is fast (see [`super::pattern::pext_is_fast`]).
     fast_pext: bool,
     /// The stop flag of the running [`Solver::solve_within`] call, null otherwise: a
     /// pointer because the flag is only borrowed for that call (see [`StopGuard`]).
@@ -340,8 +427,8 @@ impl Solver {
             isa: Isa::detect(),
             width: EXACT,
             selective_from: SELECTIVE_EMPTIES,
-            order_weights: order_weights(),
-            fast_pext: pattern::pext_is_fast(),
+            mid_order: mid_order(),
+            fast_pext: super::pattern::pext_is_fast(),
             stop: std::ptr::null(),
             deadline: None,
             max_nodes: u64::MAX,
@@ -607,9 +694,21 @@ mod search;
 mod portable {
     use super::*;
 
+    /// The midgame evaluation with the ordering bonuses, square by square.
     #[inline(always)]
-    fn eval_patterns(s: &Solver, own: u64, opp: u64) -> i32 {
-        pattern::evaluate(s.order_weights, own, opp)
+    pub(super) fn eval_patterns(s: &Solver, own: u64, opp: u64) -> i32 {
+        let m = s.mid_order;
+        let w = m.table((!(own | opp)).count_ones());
+        let mut sum = 0i32;
+        for &(mask, offset, g) in &m.instances {
+            let (mut a, mut b) = (0usize, 0usize);
+            for (k, q) in Bits(mask).enumerate() {
+                a |= ((own >> q & 1) as usize) << k;
+                b |= ((opp >> q & 1) as usize) << k;
+            }
+            sum += w[offset + g[a] as usize + 2 * g[b] as usize] as i32;
+        }
+        sum + mid_scalars(w, own, opp)
     }
 
     search::search_functions!();
@@ -621,15 +720,29 @@ mod haswell {
     use super::super::bitboard::flips_avx2 as flips;
     use super::*;
 
-    /// The pattern evaluation by `pext` where that is fast, else by board transforms.
+    /// The midgame evaluation with the ordering bonuses, each instance gathered by
+    /// `pext` where that is fast.
     #[inline]
     #[target_feature(enable = "bmi2,popcnt")]
-    fn eval_patterns(s: &Solver, own: u64, opp: u64) -> i32 {
-        if s.fast_pext {
-            pattern::evaluate_bmi2(s.order_weights, own, opp)
-        } else {
-            pattern::evaluate(s.order_weights, own, opp)
+    pub(super) fn eval_patterns(s: &Solver, own: u64, opp: u64) -> i32 {
+        use std::arch::x86_64::_pext_u64;
+        if !s.fast_pext {
+            return portable::eval_patterns(s, own, opp);
         }
+        let m = s.mid_order;
+        let w = m.table((!(own | opp)).count_ones());
+        let mut sum = 0i32;
+        for &(mask, offset, g) in &m.instances {
+            // SAFETY: `pext` by a mask of n squares is below 2^n, the gather table's
+            // length.
+            let i = unsafe {
+                offset
+                    + *g.get_unchecked(_pext_u64(own, mask) as usize) as usize
+                    + 2 * *g.get_unchecked(_pext_u64(opp, mask) as usize) as usize
+            };
+            sum += w[i] as i32;
+        }
+        sum + mid_scalars(w, own, opp)
     }
 
     search::search_functions!(#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]);
@@ -930,6 +1043,54 @@ mod tests {
             native.clear();
             portable.clear();
             assert_eq!(native.solve(&pos), portable.solve(&pos), "{pos:?}");
+        }
+    }
+
+    /// The quadrant parity kept move by move (`QUADRANT_BIT`) is the one counted
+    /// afresh, and `ODD_SQUARES` holds exactly the squares of the odd quadrants.
+    #[test]
+    fn parity_follows_the_moves() {
+        let mut rng = SplitMix64::new(45);
+        for _ in 0..2_000 {
+            let empty = rng.next_u64() & rng.next_u64();
+            let p = parity(empty);
+            let mut odd = 0;
+            for q in QUADRANTS {
+                if (empty & q).count_ones() % 2 == 1 {
+                    odd |= q;
+                }
+            }
+            assert_eq!(ODD_SQUARES[p as usize], odd, "{empty:#x}");
+            for sq in Bits(empty) {
+                assert_eq!(
+                    parity(empty & !(1u64 << sq)),
+                    p ^ QUADRANT_BIT[sq as usize],
+                    "{empty:#x} {sq}"
+                );
+            }
+        }
+    }
+
+    /// The ordering evaluation is the midgame evaluation with the ordering bonuses on
+    /// mobility and potential mobility, in both copies of the search.
+    #[test]
+    fn ordering_evaluation_is_the_midgame_one_with_the_bonuses() {
+        let s = Solver::new(4);
+        for empties in [8, 15, 18, 24, 30] {
+            for pos in random_endgames(empties as u64 + 100, empties, 40) {
+                let (own, opp) = (pos.own(), pos.opp());
+                let [mobility, potential, _, _] = midgame::scalars(own, opp);
+                let want = midgame::evaluate_portable(midgame::weights(), own, opp)
+                    + ORDER_MOBILITY_BONUS as i32 * mobility
+                    + ORDER_POTENTIAL_BONUS as i32 * potential;
+                assert_eq!(portable::eval_patterns(&s, own, opp), want, "{pos:?}");
+                #[cfg(target_arch = "x86_64")]
+                if Isa::detect() == Isa::Haswell {
+                    // SAFETY: the CPU has the copy's features.
+                    let got = unsafe { haswell::eval_patterns(&s, own, opp) };
+                    assert_eq!(got, want, "{pos:?}");
+                }
+            }
         }
     }
 

@@ -62,13 +62,21 @@ macro_rules! search_functions {
                     best = j;
                 }
             }
-            list[i..=best].rotate_right(1);
-            (list[i].0, list[i].1)
+            // The move to `i`, the ones before it one place on: a loop over a few
+            // items, where `rotate_right` called the general rotation and `memmove`.
+            let item = list[best];
+            let mut j = best;
+            while j > i {
+                list[j] = list[j - 1];
+                j -= 1;
+            }
+            list[i] = item;
+            (item.0, item.1)
         }
 
         /// The evaluation that orders moves far from the end, for `own` to move: the
-        /// fitted pattern evaluation with mobility weighted up (see
-        /// [`Solver::order_weights`](super::Solver)) and a bonus per corner.
+        /// midgame evaluation with mobility weighted up (see [`MidOrder`](super::MidOrder))
+        /// and a bonus per corner.
         #[inline]
         $(#[$feature])*
         fn order_eval(s: &Solver, own: u64, opp: u64) -> i32 {
@@ -168,7 +176,7 @@ macro_rules! search_functions {
         ) -> i32 {
             if empties >= SHALLOW_EMPTIES {
                 let beta = if alpha > -SCORE_INF {
-                    SORT_DELTA - alpha * pattern::SCALE
+                    SORT_DELTA - alpha * midgame::SCALE
                 } else {
                     EVAL_INF
                 };
@@ -331,10 +339,21 @@ macro_rules! search_functions {
         fn nws(s: &mut Solver, own: u64, opp: u64, alpha: i32, empties: u32) -> i32 {
             if empties > TT_EMPTIES {
                 nws_table(s, own, opp, alpha, empties)
-            } else if empties > 4 {
-                nws_mid(s, own, opp, alpha, empties)
             } else {
-                nws_small(s, own, opp, alpha, empties)
+                nws_low(s, own, opp, alpha, empties, parity(!(own | opp)))
+            }
+        }
+
+        /// [`nws`] from `TT_EMPTIES` empties down, with the parity of the quadrants
+        /// (bit q set: quadrant q holds an odd number of empties) kept up to date move by
+        /// move rather than counted at each node.
+        #[inline]
+        $(#[$feature])*
+        fn nws_low(s: &mut Solver, own: u64, opp: u64, alpha: i32, empties: u32, parity: u8) -> i32 {
+            if empties > 4 {
+                nws_mid(s, own, opp, alpha, empties, parity)
+            } else {
+                nws_small(s, own, opp, alpha, empties, parity)
             }
         }
 
@@ -472,14 +491,18 @@ macro_rules! search_functions {
         /// than it saves); fastest-first above `SORT_EMPTIES` (by the opponent's mobility
         /// alone up to `MOBILITY_KEY_EMPTIES`), else parity order.
         $(#[$feature])*
-        fn nws_mid(s: &mut Solver, own: u64, opp: u64, alpha: i32, empties: u32) -> i32 {
+        fn nws_mid(s: &mut Solver, own: u64, opp: u64, alpha: i32, empties: u32, parity: u8) -> i32 {
             s.nodes += 1;
             if let Some(bound) = stability_cutoff(own, opp, alpha) {
                 return bound;
             }
             let legal = moves(own, opp);
             if legal == 0 {
-                return pass(s, own, opp, alpha, empties);
+                return if moves(opp, own) == 0 {
+                    final_score(own, opp)
+                } else {
+                    -nws_low(s, opp, own, -alpha - 1, empties, parity)
+                };
             }
             let mut best = -SCORE_INF;
             if empties > SORT_EMPTIES {
@@ -499,7 +522,7 @@ macro_rules! search_functions {
                 for i in 0..n {
                     let (sq, f) = select(list, i);
                     let (no, np) = play(own, opp, sq, f);
-                    let v = -nws(s, no, np, -alpha - 1, empties - 1);
+                    let v = -nws_low(s, no, np, -alpha - 1, empties - 1, parity ^ QUADRANT_BIT[sq as usize]);
                     if v > best {
                         best = v;
                         if v > alpha {
@@ -509,13 +532,13 @@ macro_rules! search_functions {
                 }
                 return best;
             }
-            let odd = odd_regions(!(own | opp));
+            let odd = ODD_SQUARES[parity as usize] & !(own | opp);
             for class in [odd, !odd] {
                 for pri in PRIORITY {
                     for sq in Bits(legal & class & pri) {
                         let f = flips(own, opp, sq);
                         let (no, np) = play(own, opp, sq, f);
-                        let v = -nws(s, no, np, -alpha - 1, empties - 1);
+                        let v = -nws_low(s, no, np, -alpha - 1, empties - 1, parity ^ QUADRANT_BIT[sq as usize]);
                         if v > best {
                             best = v;
                             if v > alpha {
@@ -531,9 +554,9 @@ macro_rules! search_functions {
         /// 0 to 4 empties: collect the squares, odd regions first, and run the loops.
         #[inline]
         $(#[$feature])*
-        fn nws_small(s: &mut Solver, own: u64, opp: u64, alpha: i32, empties: u32) -> i32 {
+        fn nws_small(s: &mut Solver, own: u64, opp: u64, alpha: i32, empties: u32, parity: u8) -> i32 {
             let empty = !(own | opp);
-            let odd = odd_regions(empty);
+            let odd = ODD_SQUARES[parity as usize];
             let mut sq = [0u8; 4];
             let mut n = 0;
             for x in Bits(empty & odd).chain(Bits(empty & !odd)) {

@@ -14,13 +14,9 @@ use crate::protocol::text::{self, TextDialect, TextProtocol};
 /// Everything a game offers the layers above the search, as one bound: its rules and
 /// notation ([`crate::game::GameIo`]) through one of its course text dialects, which also
 /// knows how its lines are driven from outside.
-pub trait Playable:
-    TextDialect + TextProtocol<Game = <Self as TextDialect>::Game> + 'static
-{
-}
+pub trait Playable: text::Drivable {}
 
-impl<D> Playable for D where D: TextDialect + TextProtocol<Game = <D as TextDialect>::Game> + 'static
-{}
+impl<D: text::Drivable> Playable for D {}
 
 /// Something to do with whichever game (and dialect) was chosen at run time.
 pub trait VariantVisitor {

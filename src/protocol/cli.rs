@@ -287,7 +287,7 @@ pub fn usage_for(bin: &str, protocols: &str, extra: &[&str]) -> String {
 /// Runs the shared command line `p` of the binary `bin` of dialect `D` (`help` is its
 /// help text; `options` the dialect's own, from the command line); returns the exit
 /// status: 0 done, 2 a usage error or `--display`.
-pub fn run_parsed<D: crate::variant::Playable>(
+pub fn run_parsed<D: crate::protocol::text::Drivable>(
     bin: &str,
     p: &Parsed,
     help: &str,

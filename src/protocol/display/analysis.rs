@@ -14,9 +14,9 @@ use crate::game::{Game, Notation};
 use crate::protocol::nboard::SOLVE_MARGIN;
 use crate::protocol::text::board::{json_string, History};
 use crate::protocol::text::score_text;
+use crate::protocol::text::Drivable;
 use crate::protocol::text::TextDialect;
 use crate::search::{Engine, Limits, Rated, Rating, Report, Stopper};
-use crate::variant::Playable;
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -99,12 +99,12 @@ impl<G: Game> Shared<G> {
 }
 
 /// The analysis of dialect `D`'s games.
-pub struct Analyst<D: Playable> {
+pub struct Analyst<D: Drivable> {
     shared: Arc<Shared<<D as TextDialect>::Game>>,
     tasks: Sender<Task<<D as TextDialect>::Game>>,
 }
 
-impl<D: Playable> Analyst<D> {
+impl<D: Drivable> Analyst<D> {
     /// Starts the analysis thread (and its engine); results go to `hub`.
     pub fn start(hub: Arc<Hub>) -> Result<Arc<Analyst<D>>, String> {
         let engine: Engine<<D as TextDialect>::Game> = Engine::new(HASH_MIB);
@@ -156,7 +156,7 @@ impl<D: Playable> Analyst<D> {
     }
 }
 
-impl<D: Playable> Analysis for Analyst<D> {
+impl<D: Drivable> Analysis for Analyst<D> {
     fn request(&self, line: &str) -> Result<(), String> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let (kind, ply) = match words.as_slice() {
@@ -209,7 +209,7 @@ impl<D: Playable> Analysis for Analyst<D> {
 }
 
 /// The analysis thread: the newest task, if still current, until the channel closes.
-fn run<D: Playable>(
+fn run<D: Drivable>(
     engine: Engine<<D as TextDialect>::Game>,
     rx: Receiver<Task<<D as TextDialect>::Game>>,
     shared: &Shared<<D as TextDialect>::Game>,
@@ -226,7 +226,7 @@ fn run<D: Playable>(
 
 /// Runs one task: rates its position deeper and deeper (a hint: once, on a timer),
 /// publishing each complete rating, until done, out of time or stopped.
-fn analyse<D: Playable>(
+fn analyse<D: Drivable>(
     engine: &Engine<<D as TextDialect>::Game>,
     task: &Task<<D as TextDialect>::Game>,
     shared: &Shared<<D as TextDialect>::Game>,
@@ -286,7 +286,7 @@ fn analyse<D: Playable>(
 
 /// A rating as the page's JSON: the moves best first, each with the squares it is
 /// drawn on (from the dialect's picture of the position), its score and its line.
-fn to_json<D: Playable>(
+fn to_json<D: Drivable>(
     task: &Task<<D as TextDialect>::Game>,
     rating: &Rating<<<D as TextDialect>::Game as Game>::Move>,
     nodes: u64,

@@ -21,7 +21,7 @@ pub mod record;
 use super::input::{self, Line, Source};
 use super::text::board::{json_string, Action, History, View};
 use super::text::{self, TextDialect};
-use crate::variant::Playable;
+use crate::protocol::text::Drivable;
 use analysis::{Analysis, Analyst};
 use crossbeam_channel::{unbounded, Sender};
 use std::collections::VecDeque;
@@ -661,7 +661,7 @@ fn read_text(request: &mut Request) -> Result<String, (u16, &'static str)> {
 /// page's log. Prints the page's address on stderr; returns the exit status when the
 /// session ends (`quit` from either side: end of stdin does not end it, the page may
 /// still be in use).
-pub fn run<D: Playable>(bin: &str, config: Config, setup: text::Setup<D::Options>) -> u8 {
+pub fn run<D: Drivable>(bin: &str, config: Config, setup: text::Setup<D::Options>) -> u8 {
     use std::io::IsTerminal;
     let hub = Arc::new(Hub::default());
     let (tx, rx) = unbounded();

@@ -6,14 +6,14 @@
 //! [`TextProtocol::setup_commands`]: crate::protocol::text::TextProtocol::setup_commands
 
 use crate::game::{Game, Notation, Opening, Side};
+use crate::protocol::text::Drivable;
 use crate::protocol::text::TextDialect;
-use crate::variant::Playable;
 
 /// The lines that set up what `text` holds, for a session whose sides are played by
 /// `players` (the view's: the side the AI plays keeps it; the other is typed). A move
 /// the game cannot read ends the moves: it is typed after the set-up of those before
 /// it, so the dialect says why it refuses it, and play is not started.
-pub fn lines<D: Playable>(text: &str, players: [&str; 2]) -> Result<Vec<String>, String> {
+pub fn lines<D: Drivable>(text: &str, players: [&str; 2]) -> Result<Vec<String>, String> {
     let (fen, words) = read(text);
     let rules = D::RULES;
     let base = match fen {

@@ -5,12 +5,12 @@
 
 use crate::game::{Game, Notation, Outcome, RuleSet, Side};
 use crate::protocol::text::board::{json_string, History};
+use crate::protocol::text::Drivable;
 use crate::protocol::text::TextDialect;
-use crate::variant::Playable;
 
 /// The game behind `current` (the moves `history` keeps): its positions, first to
 /// last, and the record as the page's JSON.
-pub fn record<D: Playable>(
+pub fn record<D: Drivable>(
     current: &<D as TextDialect>::Game,
     history: &History<<D as TextDialect>::Game>,
 ) -> (Vec<<D as TextDialect>::Game>, String) {
@@ -38,7 +38,7 @@ pub fn record<D: Playable>(
 
 /// One position of the move list: the move that led to it (none at the start), its
 /// FEN and its picture (squares, last move, counts, side to move; none once over).
-fn ply_json<D: Playable>(
+fn ply_json<D: Drivable>(
     pos: &<D as TextDialect>::Game,
     played: Option<&str>,
     last: &History<<D as TextDialect>::Game>,

@@ -261,6 +261,16 @@ pub enum PeerRead {
     Fault(String),
 }
 
+/// A dialect together with how it is driven from outside ([`TextProtocol`]): what the
+/// board page's study tools need of it (its move notation, its set-up lines).
+pub trait Drivable:
+    TextDialect + TextProtocol<Game = <Self as TextDialect>::Game> + 'static
+{
+}
+
+impl<D> Drivable for D where D: TextDialect + TextProtocol<Game = <D as TextDialect>::Game> + 'static
+{}
+
 /// What a program that drives this language from outside needs (the tournament runner's
 /// text client, the tuner): how to set a game up, the move text it reads and writes,
 /// and how to recognise the AI's move and result lines. Written next to the dialect,

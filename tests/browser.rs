@@ -2,7 +2,9 @@
 //! WebDriver JSON API (a small sync client: minreq + serde_json). For each game: the
 //! seed tool (and Ataxx's blocks clicked in set-up), the command box, moves made by
 //! clicking squares, the AI's answer on the board and in
-//! the log, the AI's search report beside the board, undo, a side switched to the AI
+//! the log, the AI's search report beside the board, the study tools (a hint drawn, the
+//! analysis scoring every legal move, stepping back through the moves and forward
+//! again, the PGN copied and read back by the tournament runner), undo, a side switched to the AI
 //! (which then plays the game out), the
 //! result line on the page matching the one on stdout, a reload showing the same
 //! game, and a request from a foreign origin refused. Screenshots go to
@@ -646,6 +648,21 @@ fn browser_ataxx2008() {
         seed_by_tool,
         &["start"],
         "Blue moves",
+        &results,
+    );
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver: run by .ci/run"]
+fn browser_ataxx2022() {
+    let results = ["* Red wins.", "* Blue wins.", "* Draw."];
+    game(
+        "ataxx2022",
+        common::BIN,
+        &["--edition", "2022"],
+        seed_by_tool,
+        &[],
+        "* Blue moves",
         &results,
     );
 }

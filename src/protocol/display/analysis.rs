@@ -354,7 +354,15 @@ fn short_score<G: Notation + crate::game::GameIo>(r: &Rated<G::Move>) -> String 
     match (r.score.own_moves_to_end(), G::SCORE_UNIT) {
         (Some(n), _) if n > 0 => format!("W{n}"),
         (Some(n), _) => format!("L{}", -n),
-        (None, Some((per, _))) => format!("{:+.1}", r.score.0 as f64 / per as f64),
+        // Tenths; a score that rounds to none is written without a sign.
+        (None, Some((per, _))) => {
+            let tenths = (r.score.0 as f64 / per as f64 * 10.0).round();
+            if tenths == 0.0 {
+                "0.0".to_string()
+            } else {
+                format!("{:+.1}", tenths / 10.0)
+            }
+        }
         (None, None) => format!("{:+}", r.score.0),
     }
 }
@@ -368,6 +376,21 @@ mod tests {
 
     fn analysis_of(hub: &Hub) -> String {
         hub.snapshot(0, None).0
+    }
+
+    #[test]
+    fn short_scores_round_to_tenths() {
+        let rated = |score: i32| Rated::<crate::games::ataxx::Move> {
+            pv: Vec::new(),
+            score: crate::search::Score(score),
+            margin: None,
+            depth: 1,
+        };
+        let short = |score| short_score::<Position>(&rated(score));
+        assert_eq!(
+            (short(-3), short(4), short(-26), short(130)),
+            ("0.0".into(), "0.0".into(), "-0.3".into(), "+1.3".into())
+        );
     }
 
     /// Nothing runs while the AI searches its own move; a changed game stops the

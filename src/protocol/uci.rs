@@ -665,6 +665,10 @@ struct Queued {
 pub struct Session<G: GameIo> {
     dialect: Dialect,
     position: G,
+    /// The `position` command `position` was set by (its base and moves), if it was:
+    /// a manager sends the game's whole move list before each move, and a command
+    /// that extends it only needs its new moves played.
+    set_by: Option<(Base, Vec<String>)>,
     engine: Engine<G>,
     settings: Settings,
     searching: bool,
@@ -703,6 +707,7 @@ impl<G: GameIo> Session<G> {
         Session {
             dialect,
             position: G::startpos(G::Rules::ENGINE),
+            set_by: None,
             engine: Engine::new(settings.hash_mib),
             settings,
             searching: false,
@@ -974,13 +979,21 @@ impl<G: GameIo> Session<G> {
                 self.engine.new_game();
                 self.table_work_queued = true;
                 self.position = G::startpos(G::Rules::ENGINE);
+                self.set_by = None;
             }
             Command::Position { base, moves } => {
-                let mut pos = match base {
-                    Base::StartPos => G::startpos(G::Rules::ENGINE),
-                    Base::Fen(fen) => G::from_fen(&fen, G::Rules::ENGINE)?,
+                // The same base and the last command's moves first: play the rest from
+                // the position they gave (the same position a full replay gives).
+                let played = match &self.set_by {
+                    Some((b, m)) if *b == base && moves.starts_with(m) => m.len(),
+                    _ => 0,
                 };
-                for (i, text) in moves.iter().enumerate() {
+                let mut pos = match (&base, played) {
+                    (_, 1..) => self.position.clone(),
+                    (Base::StartPos, 0) => G::startpos(G::Rules::ENGINE),
+                    (Base::Fen(fen), 0) => G::from_fen(fen, G::Rules::ENGINE)?,
+                };
+                for (i, text) in moves.iter().enumerate().skip(played) {
                     let mv = pos.parse_move(text).ok_or_else(|| {
                         format!(
                             "illegal move {} (number {}) in {}",
@@ -992,6 +1005,7 @@ impl<G: GameIo> Session<G> {
                     pos.make_move(mv);
                 }
                 self.position = pos;
+                self.set_by = Some((base, moves));
             }
             Command::Query(q) => {
                 let outcome = self.position.outcome();
@@ -1221,6 +1235,71 @@ mod tests {
                 assert_eq!((o.get)(&s), v, "{} = {v}", o.name);
             }
         }
+    }
+
+    /// A `position` that extends the last one plays only its new moves, and gives the
+    /// position a full replay gives; a different start, a shorter list, a changed
+    /// earlier move or `uainewgame` replays from the base; a refused one changes
+    /// nothing.
+    #[test]
+    fn a_growing_position_command_gives_the_replayed_position() {
+        let mut pos = Position::startpos(Rules::ENGINE);
+        let mut names = Vec::new();
+        let mut fens = Vec::new();
+        for i in 0..8 {
+            let moves = pos.legal_moves();
+            let mv = moves[(i * 7) % moves.len()];
+            names.push(pos.move_name(mv));
+            pos.make_move(mv);
+            fens.push(pos.fen());
+        }
+        let start = Position::startpos(Rules::ENGINE).fen();
+        let line = |n: usize| format!("position startpos moves {}", names[..n].join(" "));
+        let other = Position::startpos(Rules::ENGINE).legal_moves()[1];
+        let other = Position::startpos(Rules::ENGINE).move_name(other);
+        let script = [
+            line(2),
+            "d".into(),
+            line(5),
+            "d".into(),
+            format!("{} zz9", line(6)),
+            "d".into(),
+            line(8),
+            "d".into(),
+            line(3),
+            "d".into(),
+            format!("position startpos moves {other}"),
+            "d".into(),
+            "uainewgame".into(),
+            line(1),
+            "d".into(),
+            format!("position fen {start} moves {}", names[..4].join(" ")),
+            "d".into(),
+            "quit".into(),
+        ]
+        .join("\n");
+        let rx = crate::protocol::input::spawn_reader(std::io::Cursor::new(script.into_bytes()));
+        let mut out = Vec::new();
+        run::<Position>(Dialect::Uai, None, rx, &mut out);
+        let out = String::from_utf8(out).unwrap();
+        let shown: Vec<&str> = out
+            .lines()
+            .filter_map(|l| l.strip_prefix("Fen: "))
+            .collect();
+        let mut after_other = Position::startpos(Rules::ENGINE);
+        after_other.make_move(after_other.parse_move(&other).unwrap());
+        let expected = [
+            fens[1].clone(),
+            fens[4].clone(),
+            fens[4].clone(),
+            fens[7].clone(),
+            fens[2].clone(),
+            after_other.fen(),
+            fens[0].clone(),
+            fens[3].clone(),
+        ];
+        assert_eq!(shown, expected, "{out}");
+        assert!(out.contains("zz9"), "the refused move is named: {out}");
     }
 
     #[test]

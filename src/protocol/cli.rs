@@ -512,7 +512,7 @@ fn choose_and_run<D: TextDialect>(
         (None, None) => {
             setup.terminal = prompter.cloned();
             let err = &mut std::io::stderr();
-            text::run::<D>(first, lines, stdout, err, terminal, setup)
+            text::run::<D>(first, lines, stdout, err, terminal, setup, None)
         }
     }
 }

@@ -738,7 +738,7 @@ pub fn run<D: Playable>(bin: &str, config: Config, setup: text::Setup<D::Options
     let mut out = Tee::new(std::io::stdout(), hub.clone(), Kind::Out);
     let mut err = Tee::new(std::io::stderr(), hub, Kind::Err);
     let interactive = terminal;
-    let status = text::run_with_board::<D>(
+    let status = text::run::<D>(
         None,
         rx,
         &mut out,

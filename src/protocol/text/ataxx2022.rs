@@ -492,7 +492,7 @@ mod tests {
         drop(tx);
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let setup = text::Setup::default();
-        let status = text::run::<Ataxx2022>(None, rx, &mut out, &mut err, false, setup);
+        let status = text::run::<Ataxx2022>(None, rx, &mut out, &mut err, false, setup, None);
         assert_eq!(status, 0);
         (
             String::from_utf8(out).unwrap(),

@@ -619,7 +619,7 @@ mod tests {
             dialect: options,
             ..text::Setup::default()
         };
-        let status = text::run::<LoaText>(None, rx, &mut out, &mut err, false, setup);
+        let status = text::run::<LoaText>(None, rx, &mut out, &mut err, false, setup, None);
         (
             String::from_utf8(out).unwrap(),
             String::from_utf8(err).unwrap(),

@@ -491,18 +491,16 @@ impl<'a, G: GameIo> Host<'a, G> {
         self.engine.new_game();
     }
 
-    /// Searches `pos` within `limits` for the AI's move, reading input meanwhile. The
-    /// root order is shuffled by `seed` mixed with `ply`, so a seed and the same input
+    /// Searches the table's position within `limits` for the AI's move, reading input
+    /// meanwhile. The root order is shuffled by the table's seed mixed with its ply, so a seed and the same input
     /// give the same moves. Lines that arrive are kept for later, except a person's
     /// line for which `acts_now` holds (`quit`, the command that abandons a game: so
     /// a person watching AI against AI can stop it), which stops the search and comes
     /// back as [`ThinkError::Interrupted`].
     pub fn think(
         &mut self,
-        pos: &G,
+        table: &Table<G>,
         limits: Limits,
-        seed: u64,
-        ply: u64,
         acts_now: fn(&str) -> bool,
     ) -> Result<G::Move, ThinkError> {
         if self.broken {
@@ -511,7 +509,8 @@ impl<'a, G: GameIo> Host<'a, G> {
         if let Some(board) = self.board.as_mut() {
             (board.ai_busy)(true);
         }
-        let result = self.search_move(pos, limits, seed, ply, acts_now);
+        let seed = rng::mix(table.seed, table.ply);
+        let result = self.search_move(&table.pos, limits, seed, acts_now);
         if let Some(board) = self.board.as_mut() {
             (board.ai_busy)(false);
         }
@@ -524,11 +523,9 @@ impl<'a, G: GameIo> Host<'a, G> {
         pos: &G,
         limits: Limits,
         seed: u64,
-        ply: u64,
         acts_now: fn(&str) -> bool,
     ) -> Result<G::Move, ThinkError> {
-        self.engine
-            .go(pos.clone(), limits, Some(rng::mix(seed, ply)));
+        self.engine.go(pos.clone(), limits, Some(seed));
         let reports = self.engine.reports().clone();
         // The page shows the search as it goes, and its last report beside the move.
         let mut last: Option<Thinking> = None;
@@ -957,22 +954,11 @@ impl<O: Default> Default for Setup<O> {
 
 /// Runs a session of dialect `D` set up by `setup`. `first` is the first input line,
 /// already read to choose the protocol. `interactive` says a person is typing
-/// (prompts; `quit` acts while the AI thinks). Returns the process exit status (0:
-/// errors in the input are reported and play goes on; the dialect may say otherwise).
+/// (prompts; `quit` acts while the AI thinks). With `board` (the `--display` page) the
+/// session's [`View`] is published at the start, after each line or remote event, and
+/// after each AI move. Returns the process exit status (0: errors in the input are
+/// reported and play goes on; the dialect may say otherwise).
 pub fn run<D: TextDialect>(
-    first: Option<Line>,
-    input: Receiver<Line>,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-    interactive: bool,
-    setup: Setup<D::Options>,
-) -> i32 {
-    run_with_board::<D>(first, input, out, err, interactive, setup, None)
-}
-
-/// [`run`], publishing the session's [`View`] to `board` (the `--display` page) at
-/// the start, after each line or remote event, and after each AI move.
-pub fn run_with_board<D: TextDialect>(
     first: Option<Line>,
     input: Receiver<Line>,
     out: &mut dyn Write,

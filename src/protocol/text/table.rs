@@ -69,7 +69,7 @@ impl<G: GameIo> Table<G> {
         limits: Limits,
         acts_now: fn(&str) -> bool,
     ) -> Result<G::Move, ThinkError> {
-        host.think(&self.pos, limits, self.seed, self.ply, acts_now)
+        host.think(self, limits, acts_now)
     }
 }
 

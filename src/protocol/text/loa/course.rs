@@ -120,7 +120,8 @@ fn course_session(a: CourseArgs) -> u8 {
     };
     let interactive = from_stdin && a.output.is_none() && std::io::stdin().is_terminal();
     let err = &mut std::io::stderr();
-    crate::protocol::text::run::<LoaText>(None, lines, &mut out, err, interactive, setup) as u8
+    crate::protocol::text::run::<LoaText>(None, lines, &mut out, err, interactive, setup, None)
+        as u8
 }
 
 #[cfg(test)]

@@ -191,7 +191,7 @@ impl RunDraft {
                 latency: false,
                 rules: None,
                 check: false,
-                output: crate::output::OutputFormat::Default,
+                output: crate::config::OutputFormat::Default,
             },
             engines: Vec::new(),
             each: Vec::new(),
@@ -374,12 +374,12 @@ fn report_arg(
 }
 
 /// fastchess's `-output format=cutechess|fastchess` (also `default`, ours).
-fn output_arg(words: &[String]) -> Result<crate::output::OutputFormat, String> {
+fn output_arg(words: &[String]) -> Result<crate::config::OutputFormat, String> {
     let [w] = words else {
         return Err("-output: expected format=cutechess|fastchess|default".into());
     };
     match key_value(w, "-output")? {
-        (k, v) if k == "format" => crate::output::OutputFormat::parse(&v).ok_or_else(|| {
+        (k, v) if k == "format" => crate::config::OutputFormat::parse(&v).ok_or_else(|| {
             format!("-output: unknown format '{v}' (cutechess, fastchess, default)")
         }),
         (k, _) => Err(format!("-output: unknown key '{k}' (format=)")),

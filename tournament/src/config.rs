@@ -99,7 +99,7 @@ pub struct Config {
     pub check: bool,
     /// `-output format=cutechess|fastchess`: whose shape the progress and report lines
     /// take (not in the run identity).
-    pub output: crate::output::OutputFormat,
+    pub output: OutputFormat,
 }
 
 /// Why a run could not be carried out.
@@ -277,6 +277,30 @@ mod tests {
             "0/2 x=1",
         ] {
             assert!(ShardSpec::parse(&words(bad)).is_err(), "{bad}");
+        }
+    }
+}
+
+/// Whose shape the progress and report lines take.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// Ours: the progress line on stderr, the report on stdout.
+    #[default]
+    Default,
+    /// cutechess-cli's.
+    Cutechess,
+    /// fastchess's.
+    Fastchess,
+}
+
+impl OutputFormat {
+    /// `-output format=NAME`.
+    pub fn parse(name: &str) -> Option<OutputFormat> {
+        match name {
+            "default" | "tournament" => Some(OutputFormat::Default),
+            "cutechess" => Some(OutputFormat::Cutechess),
+            "fastchess" => Some(OutputFormat::Fastchess),
+            _ => None,
         }
     }
 }

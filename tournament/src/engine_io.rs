@@ -14,7 +14,7 @@
 //! marked too long (never as several pieces, one of which could pass for a move), its
 //! rest skipped. What is held is bounded by [`MAX_LINE`] and one read.
 
-use crate::engine_process::{LogTag, MAX_LINE};
+use crate::traffic::{LogTag, MAX_LINE};
 use std::process::{ChildStdin, ChildStdout};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;

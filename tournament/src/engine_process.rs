@@ -22,8 +22,9 @@
 //! another process (another engine's group) by the time the group is signalled.
 
 use crate::engine_io::{Input, Output, RecvError};
+pub use crate::traffic::{LogTag, TrafficLog, MAX_LINE};
 use engine::protocol::input::read_bounded_line;
-use std::io::{BufReader, Read, Write};
+use std::io::{BufReader, Read};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex, Weak};
@@ -108,9 +109,6 @@ impl Proc {
     }
 }
 
-/// Longest line accepted from an engine (a protocol line, not a file).
-pub const MAX_LINE: usize = 64 * 1024;
-
 /// How to start an engine.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Launch {
@@ -139,75 +137,6 @@ impl ReadError {
     /// A line too long to be anything an engine should say: an unparsable answer.
     pub fn too_long_message() -> String {
         format!("a line longer than {MAX_LINE} bytes")
-    }
-}
-
-/// The engine traffic log: lines `[   12.345] ataxx#1 > go movetime 100`, where the
-/// time is seconds since the run started, the tag is the engine's name and the number
-/// of the worker that runs it (`#0`: the check before the run), and the mark says what
-/// the line is: `>` sent to the engine, `<` read from it, `!` written on its stderr,
-/// `*` the runner's note (started, exited, killed).
-pub struct TrafficLog {
-    start: Instant,
-    sinks: Mutex<Vec<Box<dyn Write + Send>>>,
-}
-
-impl TrafficLog {
-    /// A log writing to `sinks` (a file, stderr), timed from `start`.
-    pub fn new(start: Instant, sinks: Vec<Box<dyn Write + Send>>) -> Arc<TrafficLog> {
-        Arc::new(TrafficLog {
-            start,
-            sinks: Mutex::new(sinks),
-        })
-    }
-
-    /// Logs one line (control characters shown as `?`, at most 1000 characters). Write
-    /// errors are ignored: the log must never stop a game.
-    pub fn line(&self, tag: &str, mark: char, text: &str) {
-        let mut clean: String = text
-            .chars()
-            .take(1000)
-            .map(|c| if c.is_control() { '?' } else { c })
-            .collect();
-        if text.chars().nth(1000).is_some() {
-            clean.push('…');
-        }
-        let line = format!(
-            "[{:>10.3}] {tag} {mark} {clean}\n",
-            self.start.elapsed().as_secs_f64()
-        );
-        self.raw(&line);
-    }
-
-    /// When the log's clock started.
-    pub fn started(&self) -> Instant {
-        self.start
-    }
-
-    /// Writes `line`, already formatted as [`TrafficLog::line`] formats its lines (a
-    /// log of its own passes its lines on to this one: the check before the run, which
-    /// reads an engine's stderr through a log).
-    pub fn raw(&self, line: &str) {
-        if let Ok(mut sinks) = self.sinks.lock() {
-            for sink in sinks.iter_mut() {
-                let _ = sink.write_all(line.as_bytes()).and_then(|_| sink.flush());
-            }
-        }
-    }
-}
-
-/// An engine's place in the traffic log: the log and the engine's tag.
-#[derive(Clone)]
-pub struct LogTag {
-    /// The log.
-    pub log: Arc<TrafficLog>,
-    /// `name#worker`.
-    pub tag: String,
-}
-
-impl LogTag {
-    pub(crate) fn line(&self, mark: char, text: &str) {
-        self.log.line(&self.tag, mark, text);
     }
 }
 

@@ -9,7 +9,8 @@
 //!
 //! Layout, from the bottom up:
 //! - [`engine_process`]: a child process with hard read deadlines and writes that never
-//!   block ([`engine_io`]: its pipes, served by the thread that plays the game).
+//!   block ([`engine_io`]: its pipes, served by the thread that plays the game;
+//!   [`traffic`]: the engine traffic log both write).
 //! - [`player`]: what the referee asks of a player, and what an engine is
 //!   ([`player::EngineSpec`]); [`uci_client`], [`text_client`],
 //!   [`nboard_client`], [`gtp_client`] (the Othello engines' protocols, sharing
@@ -58,6 +59,7 @@ pub mod spec;
 pub mod stats;
 pub mod tally;
 pub mod text_client;
+pub mod traffic;
 pub mod uci_client;
 
 use engine::protocol::text::TextDialect;

@@ -13,30 +13,6 @@ use crate::results::GameRecord;
 use crate::stats::{self, SprtDecision, Wdl};
 use crate::tally::Tally;
 
-/// Whose shape the progress and report lines take.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum OutputFormat {
-    /// Ours: the progress line on stderr, the report on stdout.
-    #[default]
-    Default,
-    /// cutechess-cli's.
-    Cutechess,
-    /// fastchess's.
-    Fastchess,
-}
-
-impl OutputFormat {
-    /// `-output format=NAME`.
-    pub fn parse(name: &str) -> Option<OutputFormat> {
-        match name {
-            "default" | "tournament" => Some(OutputFormat::Default),
-            "cutechess" => Some(OutputFormat::Cutechess),
-            "fastchess" => Some(OutputFormat::Fastchess),
-            _ => None,
-        }
-    }
-}
-
 /// A figure as C++'s `fmt` and Qt's `arg` print it: `inf`, `-inf` and `nan` for the
 /// non-finite ones (Rust would print `NaN`).
 fn fixed(x: f64, decimals: usize) -> String {

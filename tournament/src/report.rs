@@ -4,7 +4,8 @@
 //! closing `Finished match` line of `-report`.
 
 use crate::config::Config;
-use crate::output::{self, OutputFormat};
+use crate::config::OutputFormat;
+use crate::output;
 use crate::results::GameRecord;
 use crate::stats::{self, SprtDecision, SprtModel};
 use crate::tally::Tally;

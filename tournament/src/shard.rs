@@ -104,7 +104,7 @@ pub fn identity(cfg: &Config) -> Result<String, String> {
         latency: false,
         shard: None,
         check: false,
-        output: crate::output::OutputFormat::Default,
+        output: crate::config::OutputFormat::Default,
         ..cfg.clone()
     };
     if let Some(o) = settings.openings.as_mut() {

@@ -341,6 +341,21 @@ impl Phase {
     }
 }
 
+/// The fullmove number of a FEN that carries one (its last field, after the halfmove
+/// clock, as in chess and our Ataxx and LOA FENs), else 1: a PGN numbers its movetext on
+/// from it (the runner's records, the board page's copy).
+pub fn fen_fullmove_number(fen: &str) -> u32 {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.len() < 4 {
+        return 1;
+    }
+    fields[fields.len() - 1]
+        .parse::<u32>()
+        .ok()
+        .filter(|&n| n >= 1 && fields[fields.len() - 2].parse::<u32>().is_ok())
+        .unwrap_or(1)
+}
+
 /// How a game is written and read: its name, FEN, move notation, board picture, openings
 /// and end reasons. What every front end, the runner and the tools print or parse; the
 /// search needs none of it.

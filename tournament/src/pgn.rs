@@ -8,7 +8,7 @@
 
 use crate::player::Limits;
 use crate::results::{GameRecord, MoveInfo};
-use engine::game::{Notation, RuleSet, Side};
+use engine::game::{fen_fullmove_number, Notation, RuleSet, Side};
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -225,7 +225,7 @@ pub fn format<G: Notation>(rec: &GameRecord, style: &PgnStyle) -> String {
         .map(|pos| pos.side_to_move() == Side::Second)
         .unwrap_or(false);
     let mut words: Vec<String> = Vec::new();
-    let mut number = fullmove_number(&rec.fen);
+    let mut number = fen_fullmove_number(&rec.fen);
     for (ply, mv) in rec.moves.iter().enumerate() {
         let is_second = (ply % 2 == 1) != second_first;
         if !is_second {
@@ -251,21 +251,6 @@ pub fn format<G: Notation>(rec: &GameRecord, style: &PgnStyle) -> String {
     out.push_str(&words.join(" "));
     out.push_str("\n\n");
     out
-}
-
-/// The fullmove number of a FEN that carries one (its last field, after the halfmove
-/// clock, as in chess and our Ataxx and LOA FENs), else 1: PGN numbers the movetext on
-/// from it.
-fn fullmove_number(fen: &str) -> u32 {
-    let fields: Vec<&str> = fen.split_whitespace().collect();
-    if fields.len() < 4 {
-        return 1;
-    }
-    fields[fields.len() - 1]
-        .parse::<u32>()
-        .ok()
-        .filter(|&n| n >= 1 && fields[fields.len() - 2].parse::<u32>().is_ok())
-        .unwrap_or(1)
 }
 
 /// A game read back from PGN text.
@@ -651,9 +636,9 @@ mod tests {
         let text = format::<Position>(&rec, &PgnStyle::default());
         assert!(text.contains("\n\n12... "), "{text}");
         // A FEN without counters (Reversi's) numbers from 1.
-        assert_eq!(fullmove_number("8/8/8/3ox3/3xo3/8/8/8 x"), 1);
-        assert_eq!(fullmove_number("x5o/7/7/7/7/7/o5x x 3 40"), 40);
-        assert_eq!(fullmove_number("x5o/7/7/7/7/7/o5x x 0 0"), 1);
+        assert_eq!(fen_fullmove_number("8/8/8/3ox3/3xo3/8/8/8 x"), 1);
+        assert_eq!(fen_fullmove_number("x5o/7/7/7/7/7/o5x x 3 40"), 40);
+        assert_eq!(fen_fullmove_number("x5o/7/7/7/7/7/o5x x 0 0"), 1);
     }
 
     #[test]

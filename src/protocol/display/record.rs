@@ -101,7 +101,7 @@ pub fn pgn<G: Notation>(start: &G, moves: &[G::Move], end: &G) -> String {
     }
     out.push('\n');
     let second_first = start.side_to_move() == Side::Second;
-    let mut number = fullmove_number(&fen);
+    let mut number = crate::game::fen_fullmove_number(&fen);
     let mut words: Vec<String> = Vec::new();
     let mut pos = start.clone();
     for (ply, &mv) in moves.iter().enumerate() {
@@ -121,19 +121,6 @@ pub fn pgn<G: Notation>(start: &G, moves: &[G::Move], end: &G) -> String {
     out.push_str(&words.join(" "));
     out.push('\n');
     out
-}
-
-/// The fullmove number of a FEN that ends with a halfmove clock and one, else 1.
-fn fullmove_number(fen: &str) -> u32 {
-    let fields: Vec<&str> = fen.split_whitespace().collect();
-    if fields.len() < 4 {
-        return 1;
-    }
-    fields[fields.len() - 1]
-        .parse::<u32>()
-        .ok()
-        .filter(|&n| n >= 1 && fields[fields.len() - 2].parse::<u32>().is_ok())
-        .unwrap_or(1)
 }
 
 #[cfg(test)]

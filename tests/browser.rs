@@ -468,43 +468,9 @@ fn runner_reads_back(name: &str, pgn: &str, fen: &str) {
     assert_eq!(record["fen"], json!(fen), "{line}");
 }
 
-/// The runner's binary beside this test's engine binaries, built there if missing
-/// (as the runner's own tests build the engines).
+/// The runner's binary beside this test's engine binaries, built with their profile.
 fn tournament_binary() -> std::path::PathBuf {
-    let path = std::path::Path::new(common::BIN)
-        .with_file_name(format!("tournament{}", std::env::consts::EXE_SUFFIX));
-    if !path.exists() {
-        let profile = path
-            .parent()
-            .and_then(std::path::Path::file_name)
-            .and_then(|p| p.to_str())
-            .unwrap_or("debug")
-            .to_string();
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let mut build = Command::new(cargo);
-        build.args([
-            "build",
-            "--quiet",
-            "-p",
-            "tournament",
-            "--bin",
-            "tournament",
-        ]);
-        match profile.as_str() {
-            "debug" => {}
-            "release" => {
-                build.arg("--release");
-            }
-            other => {
-                build.args(["--profile", other]);
-            }
-        }
-        assert!(
-            build.status().unwrap().success(),
-            "building the runner failed"
-        );
-    }
-    path
+    testkit::sibling_binary(common::BIN, "tournament", "tournament")
 }
 
 fn game(

@@ -440,8 +440,14 @@ fn choose_and_run<D: TextDialect>(
     stdout: &mut dyn std::io::Write,
     prompter: Option<&terminal::Prompter>,
 ) -> i32 {
+    // The engine protocols print no prompts: their lines are read as they come.
+    let without_prompts = || {
+        if let Some(t) = prompter {
+            t.without_prompts();
+        }
+    };
     if let Some(dialect) = forced {
-        prompter.map(terminal::Prompter::without_prompts);
+        without_prompts();
         return uci::run::<D::Game>(dialect, None, lines, stdout);
     }
     let terminal = std::io::stdin().is_terminal();
@@ -461,7 +467,9 @@ fn choose_and_run<D: TextDialect>(
     // A blank line at a terminal gets the prompt again, as every later one does.
     let mut first: Option<Line> = None;
     for l in lines.iter() {
-        prompter.map(terminal::Prompter::took);
+        if let Some(t) = prompter {
+            t.took();
+        }
         if l.too_long || !l.text.trim().is_empty() {
             first = Some(l);
             break;
@@ -502,11 +510,11 @@ fn choose_and_run<D: TextDialect>(
     }
     match (chosen, other) {
         (Some(dialect), _) => {
-            prompter.map(terminal::Prompter::without_prompts);
+            without_prompts();
             uci::run::<D::Game>(dialect, first, lines, stdout)
         }
         (None, Some(p)) => {
-            prompter.map(terminal::Prompter::without_prompts);
+            without_prompts();
             (p.run)(first, lines, stdout)
         }
         (None, None) => {

@@ -262,6 +262,9 @@ impl Reader {
     /// Waits for the session's request or the person's first key, the terminal meanwhile
     /// silent and reading key by key. `None` when the terminal is gone.
     fn wait(&mut self) -> Option<Start> {
+        if self.shared.continuous.load(Ordering::SeqCst) {
+            return Some(Start::Typing);
+        }
         let mut quiet = self.shared.original;
         quiet.c_lflag &= !(libc::ICANON | libc::ECHO);
         quiet.c_cc[libc::VMIN] = 1;

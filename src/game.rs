@@ -201,8 +201,17 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
     /// Returns the best move with its proven outcome and the nodes spent, or `None`
     /// (with the nodes spent) when the position is out of the solver's reach or the
     /// budget ran out first. Default: no solver.
-    fn solve(&self, budget: &SolveBudget) -> (Option<Solved<Self::Move>>, u64) {
-        let _ = budget;
+    ///
+    /// A staged solver (`SolveBudget::staged`) may first report rounds short of the
+    /// exact result to `on_round`, each with a playable move: selective estimates at
+    /// rising confidence, then the proven win, loss or draw; the search plays the last
+    /// one reported when the exact result does not come in time.
+    fn solve(
+        &self,
+        budget: &SolveBudget,
+        on_round: &mut dyn FnMut(&EndgameRound<Self::Move>),
+    ) -> (Option<Solved<Self::Move>>, u64) {
+        let _ = (budget, on_round);
         (None, 0)
     }
 
@@ -228,6 +237,49 @@ pub struct SolveBudget<'a> {
     /// Forget what earlier solves learnt (a table of its own, cleared), so the same
     /// position always gets the same move: for seeded, reproducible AI play.
     pub fresh: bool,
+    /// Staged: selective rounds and the proven win/loss/draw before the exact result,
+    /// each reported, from further from the end than an exact solve reaches; `soft` is
+    /// then the time after which no further round is started.
+    pub staged: bool,
+    pub soft: Option<Instant>,
+}
+
+/// Which stage of a staged endgame solve a result comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndgameStage {
+    /// A selective round (probcut): the margin is probable to this confidence (percent).
+    Probable(u8),
+    /// The win, loss or draw is proven; the margin is a bound on that side of zero.
+    WinLossDraw,
+    /// The exact margin.
+    Exact,
+}
+
+/// A round of a staged endgame solve short of the exact result ([`Game::solve`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EndgameRound<M> {
+    pub best: M,
+    pub stage: EndgameStage,
+    /// The final margin for the side to move, as sure as `stage` says.
+    pub margin: i32,
+    /// The margin in the units of the game's evaluation ([`Game::evaluate`]).
+    pub eval: i32,
+    /// Plies to the end at most (for proven results).
+    pub plies: u32,
+    /// Nodes of the solve so far.
+    pub nodes: u64,
+}
+
+impl<M: Copy> EndgameRound<M> {
+    /// The proven result of a win/loss/draw round, as the search reports proven results.
+    pub fn proven(&self) -> Option<Solved<M>> {
+        (!matches!(self.stage, EndgameStage::Probable(_))).then(|| Solved {
+            best: self.best,
+            outcome: SolvedOutcome::of_margin(self.margin),
+            plies: self.plies,
+            margin: self.margin,
+        })
+    }
 }
 
 /// An exactly solved position: the move to play and where it leads.
@@ -248,6 +300,17 @@ pub enum SolvedOutcome {
     Win,
     Loss,
     Draw,
+}
+
+impl SolvedOutcome {
+    /// The outcome a final margin for the side to move means.
+    pub fn of_margin(margin: i32) -> SolvedOutcome {
+        match margin.signum() {
+            1 => SolvedOutcome::Win,
+            -1 => SolvedOutcome::Loss,
+            _ => SolvedOutcome::Draw,
+        }
+    }
 }
 
 /// A game's rule sets: the editions of its rules that can judge a position (Ataxx: UAI's

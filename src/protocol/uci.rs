@@ -12,7 +12,7 @@
 use super::input::{Line, MAX_LINE};
 use super::{emit, quote};
 use crate::bench;
-use crate::game::{Benchmark, GameIo, Notation, Outcome, RuleSet, Side};
+use crate::game::{Benchmark, EndgameStage, GameIo, Notation, Outcome, RuleSet, Side};
 use crate::search::report::{Iteration, Score};
 use crate::search::time::{self, TimeControl};
 use crate::search::{nps, Engine, Features, Limits, Report, STOP_WAIT};
@@ -332,6 +332,13 @@ pub static OPTIONS: &[SpinOption] = &[
         apply: |s, v| s.features.solver = v != 0,
         get: |s| s.features.solver as i64,
     },
+    SpinOption {
+        name: "StagedEndgame",
+        min: 0,
+        max: 1,
+        apply: |s, v| s.features.staged_endgame = v != 0,
+        get: |s| s.features.staged_endgame as i64,
+    },
 ];
 
 /// The option `name` names and the value `value` gives it, checked against its range.
@@ -617,6 +624,19 @@ pub fn format_score(score: Score) -> String {
         // `-0` where the side to move has already lost: the sign is the news.
         Some(n) => format!("mate -{}", -n),
         None => format!("cp {}", score.0),
+    }
+}
+
+/// The `info string` line that says which round of a staged endgame solve the next
+/// `info` line's score comes from: `info string endgame probcut P%` (probable to P
+/// percent) or `info string endgame win/loss/draw` (the sign proven, the margin at
+/// least the score's). None for other iterations and for the exact result, whose
+/// `score mate N` says it is proven.
+pub fn endgame_note<M>(it: &Iteration<M>) -> Option<String> {
+    match it.endgame? {
+        EndgameStage::Probable(p) => Some(format!("info string endgame probcut {p}%")),
+        EndgameStage::WinLossDraw => Some("info string endgame win/loss/draw".to_string()),
+        EndgameStage::Exact => None,
     }
 }
 
@@ -1102,7 +1122,12 @@ impl<G: GameIo> Session<G> {
 
     fn on_report(&mut self, report: Report<G::Move>, out: &mut dyn Write) {
         match report {
-            Report::Iteration(it) => emit(out, &format_info(&self.search_root, &it)),
+            Report::Iteration(it) => {
+                if let Some(note) = endgame_note(&it) {
+                    emit(out, &note);
+                }
+                emit(out, &format_info(&self.search_root, &it))
+            }
             Report::Synced => {
                 // After `quit` the owed `readyok` has been printed already.
                 if self.syncing {
@@ -1415,6 +1440,7 @@ mod tests {
             time: Duration::from_millis(2),
             hashfull: 7,
             pv: vec![mv("f2"), mv("a1a3"), mv("d4")],
+            endgame: None,
         };
         assert_eq!(
             format_info(&root, &it),
@@ -1425,5 +1451,29 @@ mod tests {
             ..it
         };
         assert!(!format_info(&root, &it).contains(" pv"));
+        assert_eq!(endgame_note(&it), None);
+    }
+
+    #[test]
+    fn endgame_rounds_say_their_stage() {
+        let it = |endgame| Iteration::<Move> {
+            depth: 3,
+            seldepth: 3,
+            score: Score(0),
+            nodes: 1,
+            time: Duration::ZERO,
+            hashfull: 0,
+            pv: Vec::new(),
+            endgame,
+        };
+        assert_eq!(
+            endgame_note(&it(Some(EndgameStage::Probable(87)))).as_deref(),
+            Some("info string endgame probcut 87%")
+        );
+        assert_eq!(
+            endgame_note(&it(Some(EndgameStage::WinLossDraw))).as_deref(),
+            Some("info string endgame win/loss/draw")
+        );
+        assert_eq!(endgame_note(&it(Some(EndgameStage::Exact))), None);
     }
 }

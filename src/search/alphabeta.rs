@@ -9,7 +9,7 @@
 use super::limits::{Clock, Limits};
 use super::report::{solved_score, Iteration, Score, SearchResult, StopReason, INF, MAX_PLY, WIN};
 use super::tt::{Bound, Table};
-use crate::game::{Game, Outcome, SolveBudget, Solved};
+use crate::game::{EndgameRound, EndgameStage, Game, Outcome, SolveBudget, Solved};
 use crate::rng::SplitMix64;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -90,6 +90,13 @@ pub struct Features {
     /// node limit (its nodes count outside the limit), and for a depth-limited search
     /// only if the game ends within the depth. Games without a solver are unaffected.
     pub solver: bool,
+    /// Let the game's solver stage the endgame where it can (`SolveBudget::staged`;
+    /// Reversi: probcut rounds, then win/loss/draw, then exact, from further from the
+    /// end than an exact solve reaches): each round is reported as an iteration, and
+    /// the last one is played when the clock ends the solve before the exact result.
+    /// Only on a clock (a search limited by depth or nodes alone solves as `solver`
+    /// says), and within the depth of a depth-limited search.
+    pub staged_endgame: bool,
 }
 
 /// How much longer than the last iteration the next one is assumed to take
@@ -164,6 +171,7 @@ impl Default for Features {
             partial_iteration: false,
             exact_endgame: false,
             solver: true,
+            staged_endgame: true,
         }
     }
 }
@@ -283,6 +291,7 @@ impl<G: Game> Searcher<G> {
             time: result.time,
             hashfull: self.tt.hashfull(),
             pv: result.pv.clone(),
+            endgame: Some(EndgameStage::Exact),
         });
         result
     }
@@ -340,31 +349,45 @@ impl<G: Game> Searcher<G> {
         let mut solver_nodes = 0;
         // A solve the front end asked for (`Limits::solve`): no budget but `stop`.
         if let Some(budget) = limits.solve_budget(stop).filter(|_| !limits.infinite) {
-            let (solved, nodes) = pos.solve(&budget);
+            let (solved, nodes) = pos.solve(&budget, &mut |_| {});
             solver_nodes = nodes;
             if let Some(s) = solved {
                 return self.solved(s, nodes, start, on_iteration);
             }
         }
         if self.features.solver && !limits.infinite {
-            // Half the time left to the soft deadline (else the hard one), so that a
-            // solve that does not finish leaves the search the other half.
             let now = Instant::now();
-            let deadline = self
-                .clock
-                .and_then(|c| c.soft.or(c.hard))
-                .map(|d| now + d.saturating_duration_since(now) / 2);
+            let soft = self.clock.and_then(|c| c.soft.or(c.hard));
+            let staged = self.features.staged_endgame && soft.is_some();
+            let deadline = if staged {
+                // Rounds start until the soft deadline; the hard one ends the last.
+                self.clock.and_then(|c| c.hard.or(c.soft))
+            } else {
+                // Half the time left to the soft deadline (else the hard one), so
+                // that a solve that does not finish leaves the search the other half.
+                soft.map(|d| now + d.saturating_duration_since(now) / 2)
+            };
             let budget = SolveBudget {
                 stop,
                 deadline,
                 max_nodes: self.node_limit,
                 max_plies: limits.depth,
-                fresh: false,
+                fresh: limits.fresh_solve,
+                staged,
+                soft,
             };
-            let (solved, more) = pos.solve(&budget);
+            let mut last_round = None;
+            let hashfull = self.tt.hashfull();
+            let (solved, more) = pos.solve(&budget, &mut |r| {
+                on_iteration(&round_iteration(r, start, hashfull));
+                last_round = Some(*r);
+            });
             solver_nodes += more;
             if let Some(s) = solved {
                 return self.solved(s, solver_nodes, start, on_iteration);
+            }
+            if let Some(r) = last_round {
+                return round_result(&r, solver_nodes, start);
             }
         }
         // Nodes of the proof search (`Features::exact_endgame`), outside the node limit.
@@ -389,6 +412,7 @@ impl<G: Game> Searcher<G> {
                     time: result.time,
                     hashfull: self.tt.hashfull(),
                     pv: result.pv.clone(),
+                    endgame: None,
                 });
                 return result;
             }
@@ -462,6 +486,7 @@ impl<G: Game> Searcher<G> {
                 time: start.elapsed(),
                 hashfull: self.tt.hashfull(),
                 pv,
+                endgame: None,
             });
             if !limits.infinite {
                 // Reductions can hide a shorter win, so a proven result is trusted only
@@ -986,6 +1011,44 @@ fn pick_best<M: Copy>(moves: &mut [M], scores: &mut [i32], i: usize) {
 }
 
 /// Stable sort of moves by descending score.
+/// The iteration that reports a round of the game's staged endgame solve.
+fn round_iteration<M: Copy>(r: &EndgameRound<M>, start: Instant, hashfull: u32) -> Iteration<M> {
+    let time = start.elapsed();
+    let depth = r.plies.clamp(1, MAX_PLY as u32);
+    Iteration {
+        depth,
+        seldepth: depth,
+        score: round_score(r),
+        nodes: r.nodes,
+        time,
+        hashfull,
+        pv: vec![r.best],
+        endgame: Some(r.stage),
+    }
+}
+
+/// A round's score: the proven result of a win/loss/draw round, else its estimate.
+fn round_score<M: Copy>(r: &EndgameRound<M>) -> Score {
+    match r.proven() {
+        Some(s) => solved_score(&s),
+        None => Score(r.eval),
+    }
+}
+
+/// The result of a search whose answer is the last round of a staged endgame solve
+/// that the clock (or `stop`) ended before the exact result.
+fn round_result<M: Copy>(r: &EndgameRound<M>, nodes: u64, start: Instant) -> SearchResult<M> {
+    SearchResult {
+        best: Some(r.best),
+        score: round_score(r),
+        depth: r.plies.clamp(1, MAX_PLY as u32),
+        nodes,
+        time: start.elapsed(),
+        pv: vec![r.best],
+        reason: StopReason::Time,
+    }
+}
+
 fn sort_by_scores<M: Copy>(moves: &mut [M], scores: &mut [i32]) {
     let mut pairs: Vec<(i32, M)> = scores.iter().copied().zip(moves.iter().copied()).collect();
     pairs.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
@@ -1146,6 +1209,41 @@ mod tests {
             })
             .join()
             .unwrap();
+        }
+
+        /// On a clock the search hands the endgame to the staged solve: each round is
+        /// reported as an iteration saying its stage, in order (probcut rounds at rising
+        /// confidence, win/loss/draw, exact), and the exact result is played as proven.
+        /// With the feature off the exact solve alone reports, as before.
+        #[test]
+        fn a_timed_search_stages_the_endgame() {
+            let stop = AtomicBool::new(false);
+            for pos in endgames(18, 3) {
+                let exact = solve::solve(&pos).score;
+                let mut searcher = Searcher::<Position>::new(8);
+                let mut stages = Vec::new();
+                let limits = Limits::movetime(std::time::Duration::from_secs(20));
+                let r = searcher.search(&pos, &limits, &stop, None, &mut |it| {
+                    stages.push(it.endgame)
+                });
+                let mut want: Vec<Option<EndgameStage>> = solve::PROBCUT_ROUNDS
+                    .iter()
+                    .map(|r| Some(EndgameStage::Probable(r.0)))
+                    .collect();
+                want.extend([Some(EndgameStage::WinLossDraw), Some(EndgameStage::Exact)]);
+                assert_eq!(stages, want, "{pos:?}");
+                assert_eq!(r.reason, StopReason::Proven, "{pos:?}");
+                assert_eq!(r.score.0.signum(), exact.signum(), "{pos:?}");
+                let mut next = pos.clone();
+                next.make_move(r.best.expect("a move"));
+                assert_eq!(-solve::solve(&next).score, exact, "{pos:?}");
+                searcher.features.staged_endgame = false;
+                stages.clear();
+                searcher.search(&pos, &limits, &stop, None, &mut |it| {
+                    stages.push(it.endgame)
+                });
+                assert_eq!(stages, [Some(EndgameStage::Exact)], "{pos:?}");
+            }
         }
 
         #[test]

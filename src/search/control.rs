@@ -398,7 +398,7 @@ impl<G: Game> Rater<'_, G> {
         // The solve first, as the search does it (`Limits::solve`), but kept here for
         // its exact margin (and a solved position leaves the searcher untouched).
         if let Some(budget) = limits.solve_budget(self.stop) {
-            let (solved, nodes) = pos.solve(&budget);
+            let (solved, nodes) = pos.solve(&budget, &mut |_| {});
             self.nodes += nodes;
             if let Some(s) = solved {
                 return Some(Rated {

@@ -28,8 +28,9 @@ pub struct Limits {
     /// no budget but `stop`, whatever the limits above, for a front end that promises
     /// perfect play near the end. Out of reach, the search runs as usual.
     pub solve: Option<u32>,
-    /// That solve forgets what earlier solves learnt, so the same position always gets
-    /// the same move (seeded AI play), at the cost of the reuse between moves.
+    /// That solve, and the search's own (`Features::solver`, staged or not), forget
+    /// what earlier solves learnt, so the same position always gets the same move (seeded
+    /// AI play), at the cost of the reuse between moves.
     pub fresh_solve: bool,
     /// That solve keeps to the clock instead: it gets half the time to the soft deadline
     /// (else the hard one), as the search's own solver does, so that a move on a clock
@@ -63,6 +64,8 @@ impl Limits {
             max_nodes: u64::MAX,
             max_plies: Some(plies),
             fresh: self.fresh_solve,
+            staged: false,
+            soft: None,
         })
     }
 

@@ -1,6 +1,6 @@
 //! What the search reports: plain data, formatted by each front end in its own way.
 
-use crate::game::{Solved, SolvedOutcome};
+use crate::game::{EndgameStage, Solved, SolvedOutcome};
 use std::time::Duration;
 
 /// Scores at or beyond this magnitude are proven results (wins or losses).
@@ -56,6 +56,9 @@ pub struct Iteration<M> {
     /// Permille of the transposition table written by this search (UAI `hashfull`).
     pub hashfull: u32,
     pub pv: Vec<M>,
+    /// The stage of the game's staged endgame solve this result comes from, if it
+    /// comes from one ([`Game::solve`](crate::game::Game::solve)).
+    pub endgame: Option<EndgameStage>,
 }
 
 impl<M> Iteration<M> {

@@ -56,6 +56,9 @@
 //!   (`reversi_eval.rs`; the engine embeds `src/games/reversi/midgame.bin`).
 //! - `tune reversi-probcut [--depth D] [--positions N] DATA...`: how well a shallow
 //!   Reversi search predicts a deeper one, for probcut's margin (`reversi_probcut.rs`).
+//! - `tune reversi-endcut DATA...`: how well the exact solver's shallow searches predict
+//!   the exact score of `reversi-data` files, for the staged endgame's probcut margins
+//!   (`reversi_endcut.rs`).
 
 use engine::game::{Game, Notation, RuleSet, Side, Tunable};
 use engine::games::ataxx::block_squares;
@@ -73,6 +76,7 @@ mod datagen;
 mod games_file;
 mod nnue;
 mod patterns;
+mod reversi_endcut;
 mod reversi_eval;
 mod reversi_games;
 mod reversi_probcut;
@@ -130,6 +134,11 @@ const COMMANDS: &[(&str, &str, &str)] = &[
         "reversi-probcut",
         "[--depth D] [--positions N] DATA...",
         "how well a shallow Reversi search predicts a deeper one",
+    ),
+    (
+        "reversi-endcut",
+        "DATA...",
+        "how well the solver's shallow searches predict the exact score (probcut margins)",
     ),
 ];
 
@@ -254,6 +263,7 @@ fn main() -> ExitCode {
             None => usage(),
         },
         ["reversi-probcut", rest @ ..] => report(reversi_probcut::run(rest)),
+        ["reversi-endcut", rest @ ..] => report(reversi_endcut::run(rest)),
         ["reversi-games", rest @ ..] => match reversi_games::parse_args(rest) {
             Some(o) => report(reversi_games::run(&o)),
             None => usage(),

@@ -16,12 +16,13 @@ pub use notation::{parse_square, square_name, NotationError};
 pub use position::{final_score, Move, Position, Rules, Undo};
 
 use crate::game::{
-    Benchmark, Game, Notation, Outcome, ProbCut, Referee, Side, SolveBudget, Solved, SolvedOutcome,
-    Tunable,
+    Benchmark, EndgameRound, EndgameStage, Game, Notation, Outcome, ProbCut, Referee, Side,
+    SolveBudget, Solved, SolvedOutcome, Tunable,
 };
 use bitboard::{moves, CORNERS, C_SQUARES, EDGES, X_SQUARES};
 use solve::{SolveLimit, Solver};
 use std::cell::RefCell;
+use std::time::Instant;
 
 /// Empties from which the shared search hands a position to the exact solver
 /// ([`Game::solve`]), time and nodes permitting: 24 empties take the solver seconds
@@ -45,6 +46,114 @@ fn typical_solve_nodes(empties: u32) -> f64 {
 /// low end of what the solver ran at on the development machine, so a solve that is
 /// started usually fits (`docs/reversi.md`, "Measurements behind the constants").
 const SOLVE_NODES_PER_SEC: f64 = 30e6;
+
+/// Empties from which a timed search hands the position to the staged endgame
+/// ([`stage_endgame`]), time permitting.
+pub const STAGED_EMPTIES: u32 = 28;
+/// How much longer than the last round the next one is assumed to take: a round is
+/// started only if that fits before the soft deadline.
+const ROUND_GROWTH: f64 = 2.0;
+
+/// The first probcut round's typical tree by empties: about the middle of what it took
+/// on positions at 26 empties of games against NTest, shrinking by a constant factor
+/// per empty less (`docs/reversi.md`, "The staged endgame").
+fn typical_first_round_nodes(empties: u32) -> f64 {
+    6e6 * 1.7f64.powi(empties as i32 - 26)
+}
+/// Nodes per second of the staged rounds, when judging whether the first one fits: their
+/// shallow probcut searches evaluate far more positions than the exact search, which
+/// makes them about half as fast.
+const STAGED_NODES_PER_SEC: f64 = 15e6;
+
+/// The staged endgame of a timed search: the solver's probcut rounds at rising
+/// confidence, the win/loss/draw search, the exact search ([`Solver::solve_staged`]),
+/// on the thread's solver table, so each move's rounds build on the last move's. Each
+/// round but the exact one goes to `on_round` as it finishes; a round is started only
+/// while one growing [`ROUND_GROWTH`] times over the last would end before the soft
+/// deadline, and the hard deadline (`SolveBudget::deadline`) ends the one running. The
+/// first is started only where its typical tree fits half the time to the soft deadline
+/// and the node limit, and is given up at that half (the midgame search then has the
+/// other half; without that, a first round running to the hard deadline left the
+/// midgame search no time, and at `st=0.05` the staged engine lost 59.6 ± 43.5 Elo to
+/// the same engine without it: `docs/reversi.md`, "The staged endgame"). A fresh
+/// solve (`SolveBudget::fresh`, the text languages' seeded AI) runs on a cleared table
+/// of its own and decides on the next round by its nodes, so the same position always
+/// gets the same move.
+fn stage_endgame(
+    pos: &Position,
+    budget: &SolveBudget,
+    on_round: &mut dyn FnMut(&EndgameRound<Move>),
+) -> (Option<Solved<Move>>, u64) {
+    let empties = pos.empty().count_ones();
+    let typical = typical_first_round_nodes(empties);
+    let now = Instant::now();
+    let time_left = budget.soft.map(|d| d.saturating_duration_since(now));
+    if pos.is_over()
+        || empties > STAGED_EMPTIES
+        || budget.max_plies.is_some_and(|d| empties > d)
+        || (budget.max_nodes as f64) < typical
+        || time_left.is_some_and(|t| t.as_secs_f64() / 2.0 * STAGED_NODES_PER_SEC < typical)
+    {
+        return (None, 0);
+    }
+    // The first round gets half the time to the soft deadline, as an exact solve does:
+    // if it does not finish, the midgame search has the other half.
+    let limit = SolveLimit {
+        stop: Some(budget.stop),
+        deadline: budget.deadline,
+        max_nodes: Some(budget.max_nodes),
+        first_round_deadline: budget
+            .soft
+            .map(|s| now + s.saturating_duration_since(now) / 2),
+    };
+    let cell = if budget.fresh { &FRESH_SOLVER } else { &SOLVER };
+    cell.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        let solver = if budget.fresh {
+            let fresh = cell.get_or_insert_with(|| Box::new(Solver::new(FRESH_SOLVER_BITS)));
+            fresh.clear();
+            fresh
+        } else {
+            cell.get_or_insert_with(search_solver)
+        };
+        let mut exact = None;
+        let mut round_start = now;
+        let plies = empties.max(1);
+        solver.solve_staged(pos, &limit, 0, &mut |r| {
+            let done = Instant::now();
+            let took = done - round_start;
+            round_start = done;
+            if r.stage == EndgameStage::Exact {
+                exact = Some(*r);
+                return false;
+            }
+            on_round(&EndgameRound {
+                best: r.best,
+                stage: r.stage,
+                margin: r.score,
+                eval: r.score * midgame::UNITS_PER_DISC,
+                plies,
+                nodes: r.nodes,
+            });
+            if budget.fresh {
+                // Reproducible play: whether the next round starts depends on the
+                // nodes alone (the time cap only stops a runaway).
+                (r.nodes as f64) * (1.0 + ROUND_GROWTH) <= budget.max_nodes as f64
+            } else {
+                budget
+                    .soft
+                    .is_none_or(|soft| done + took.mul_f64(ROUND_GROWTH) <= soft)
+            }
+        });
+        let solved = exact.map(|r| Solved {
+            best: r.best,
+            outcome: SolvedOutcome::of_margin(r.score),
+            plies,
+            margin: r.score,
+        });
+        (solved, solver.nodes())
+    })
+}
 
 /// The table of a fresh solve ([`SolveBudget::fresh`]): 2^18 entries (6 MiB), cleared
 /// each time, the size the text AI's solver always had, so its moves stay the same.
@@ -164,7 +273,18 @@ impl Game for Position {
 
     /// The exact endgame solver, from [`SEARCH_SOLVE_EMPTIES`] empties (or the depth of
     /// a depth-limited search) down.
-    fn solve(&self, budget: &SolveBudget) -> (Option<Solved<Move>>, u64) {
+    ///
+    /// On a clock (`SolveBudget::staged`) the endgame is staged from
+    /// [`STAGED_EMPTIES`] empties instead: probcut rounds, win/loss/draw, exact
+    /// ([`stage_endgame`]).
+    fn solve(
+        &self,
+        budget: &SolveBudget,
+        on_round: &mut dyn FnMut(&EndgameRound<Move>),
+    ) -> (Option<Solved<Move>>, u64) {
+        if budget.staged {
+            return stage_endgame(self, budget, on_round);
+        }
         let empties = self.empty().count_ones();
         // A solve that would typically not fit the time or nodes is not started: it
         // would only take them from the search.
@@ -184,6 +304,7 @@ impl Game for Position {
             stop: Some(budget.stop),
             deadline: budget.deadline,
             max_nodes: Some(budget.max_nodes),
+            first_round_deadline: None,
         };
         let cell = if budget.fresh { &FRESH_SOLVER } else { &SOLVER };
         cell.with(|cell| {
@@ -200,11 +321,7 @@ impl Game for Position {
             };
             let solved = s.best.map(|best| Solved {
                 best,
-                outcome: match s.score.signum() {
-                    1 => SolvedOutcome::Win,
-                    -1 => SolvedOutcome::Loss,
-                    _ => SolvedOutcome::Draw,
-                },
+                outcome: SolvedOutcome::of_margin(s.score),
                 plies: empties.max(1),
                 margin: s.score,
             });

@@ -112,6 +112,98 @@ pub const SELECTIVE_EMPTIES: u32 = 20;
 /// Moves tried per null-window table node in the selective pass (besides the table's).
 pub const SELECTIVE_WIDTH: u8 = 4;
 
+/// The probcut rounds of a staged solve ([`Solver::solve_staged`]) and of the exact
+/// solver's pre-pass ([`PrePass::Probcut`]): each the confidence it stands for (percent, as
+/// Edax and NBoard print it: the two-sided normal probability of `t`) and its number of
+/// standard deviations `t` of the shallow search's error. The 50 % round is there to
+/// give a timed move a result to the end soon: at 26 empties it costs about a third of
+/// the 73 % round (`docs/reversi.md`, "The staged endgame").
+pub const PROBCUT_ROUNDS: [(u8, f32); 5] = [(50, 0.67), (73, 1.1), (87, 1.5), (95, 2.0), (98, 2.6)];
+/// Empties from which null-window nodes of a probcut round try the cut: below, a node's
+/// subtree costs little more than the shallow search that would cut it.
+pub const PROBCUT_EMPTIES: u32 = 10;
+/// Table ranks of probcut rounds' results (`Entry::width`): above any selective pass's
+/// width, below `EXACT`, rising with the round's confidence.
+const PROBCUT_RANK: u8 = 64;
+
+/// The shallow search's depth for probcut at `empties` empties: even (the evaluation
+/// then sees the same side to move), and deeper where the subtree it stands for is
+/// larger.
+#[inline(always)]
+pub fn probcut_depth(empties: u32) -> u32 {
+    if empties < 16 {
+        2
+    } else if empties < 22 {
+        4
+    } else {
+        6
+    }
+}
+
+/// The shallow search's error against the exact score at `empties` empties with
+/// [`probcut_depth`]: its mean (shallow minus exact, in [`midgame::SCALE`] units) and its
+/// standard deviation, fitted by `tune reversi-endcut` as lines in the empties per
+/// depth (`docs/reversi.md`, "The staged endgame").
+pub fn probcut_error(empties: u32) -> (f32, f32) {
+    let e = empties as f32;
+    let (m0, m1, s0, s1) = match probcut_depth(empties) {
+        2 => PROBCUT_FIT[0],
+        4 => PROBCUT_FIT[1],
+        _ => PROBCUT_FIT[2],
+    };
+    (m0 + m1 * e, (s0 + s1 * e).max(32.0))
+}
+
+/// `(mean0, mean1, sigma0, sigma1)` per probcut depth 2, 4, 6: mean = mean0 + mean1·E,
+/// sigma = sigma0 + sigma1·E, in [`midgame::SCALE`] units.
+const PROBCUT_FIT: [(f32, f32, f32, f32); 3] = [
+    (-130.1, -1.18, 467.2, 3.08),
+    (-67.7, -3.15, 369.8, 3.25),
+    (-19.1, -4.20, 280.4, 4.66),
+];
+
+/// How selective the running search is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Selectivity {
+    Exact,
+    /// At most this many moves per null-window table node besides the table's.
+    Width(u8),
+    /// The probcut round `PROBCUT_ROUNDS[i]`.
+    Probcut(usize),
+}
+
+/// What the exact solver runs at the root before the exact search, from
+/// `SELECTIVE_EMPTIES` empties: it centres the exact search's window and fills the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrePass {
+    /// One pass trying at most `SELECTIVE_WIDTH` moves per table node.
+    Width,
+    /// The probcut rounds of [`PROBCUT_ROUNDS`].
+    Probcut,
+}
+
+/// Which stage of a staged solve a round's result comes from.
+pub use crate::game::EndgameStage as Stage;
+
+/// One finished round of a staged solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Round {
+    pub stage: Stage,
+    /// The disc difference for the side to move (see [`Stage`] for how sure it is).
+    pub score: i32,
+    /// The round's best move.
+    pub best: Move,
+    /// Nodes of the solve so far.
+    pub nodes: u64,
+}
+
+/// Moves the move on `sq` to the front of `list`, keeping the others in order.
+fn to_front(list: &mut [(u8, u64, i32)], sq: u8) {
+    if let Some(i) = list.iter().position(|m| m.0 == sq) {
+        list[..=i].rotate_right(1);
+    }
+}
+
 /// What the ordering evaluation adds to the midgame evaluation (`midgame.rs`, in its
 /// units, 1/64 disc): per move of mobility, per square of potential mobility, per
 /// corner. With the old 8-pattern evaluation mobility +32 had ordered best (the fit
@@ -367,11 +459,22 @@ pub struct Solver {
     stop: *const AtomicBool,
     /// Its deadline and node limit.
     deadline: Option<Instant>,
+    /// The deadline once a staged solve's first round has finished (`deadline` is then
+    /// the first round's, [`SolveLimit::first_round_deadline`]).
+    later_deadline: Option<Instant>,
     max_nodes: u64,
     /// The node count at the last reading of the clock (see [`CLOCK_NODES`]).
     clock_read_at: u64,
     /// The running solve was stopped: its results are meaningless.
     aborted: bool,
+    /// A finished game's score in the midgame searches: far beyond any evaluation when
+    /// they order moves, in the evaluation's units when they predict scores (probcut).
+    over_scale: i32,
+    /// The running search is a probcut round, with these (offset, margin) per empties.
+    probcut: bool,
+    cut: [(i32, i32); 65],
+    /// The root's pass before the exact search.
+    pre_pass: PrePass,
 }
 
 // SAFETY: `stop` is null except inside `solve_within`, which holds the borrow of the
@@ -396,6 +499,9 @@ pub struct SolveLimit<'a> {
     pub deadline: Option<Instant>,
     /// Stop after this many nodes.
     pub max_nodes: Option<u64>,
+    /// A staged solve ([`Solver::solve_staged`]) stops at this instant too if no round
+    /// has finished by then: its caller keeps the rest of the time for another search.
+    pub first_round_deadline: Option<Instant>,
 }
 
 /// Clears the solver's stop pointer when `solve_within` ends, however it ends.
@@ -405,6 +511,7 @@ impl Drop for StopGuard<'_> {
     fn drop(&mut self) {
         self.0.stop = std::ptr::null();
         self.0.deadline = None;
+        self.0.later_deadline = None;
         self.0.max_nodes = u64::MAX;
     }
 }
@@ -431,10 +538,43 @@ impl Solver {
             fast_pext: super::pattern::pext_is_fast(),
             stop: std::ptr::null(),
             deadline: None,
+            later_deadline: None,
             max_nodes: u64::MAX,
             clock_read_at: 0,
             aborted: false,
+            over_scale: GAME_OVER_SCALE,
+            probcut: false,
+            cut: [(0, 0); 65],
+            pre_pass: PrePass::Width,
         }
+    }
+
+    /// Makes the running search as selective as `sel` says.
+    fn set_selectivity(&mut self, sel: Selectivity) {
+        match sel {
+            Selectivity::Exact => {
+                self.width = EXACT;
+                self.probcut = false;
+            }
+            Selectivity::Width(w) => {
+                self.width = w;
+                self.probcut = false;
+            }
+            Selectivity::Probcut(level) => {
+                self.width = PROBCUT_RANK + level as u8;
+                self.probcut = true;
+                let t = PROBCUT_ROUNDS[level].1;
+                for (e, c) in self.cut.iter_mut().enumerate() {
+                    let (mean, sigma) = probcut_error(e as u32);
+                    *c = (mean.round() as i32, (t * sigma).round() as i32);
+                }
+            }
+        }
+    }
+
+    /// Runs `pass` at the root before the exact search (default [`PrePass::Width`]).
+    pub fn with_pre_pass(&mut self, pass: PrePass) {
+        self.pre_pass = pass;
     }
 
     /// Runs the copy of the search `isa` names from now on, if this CPU can (returns
@@ -525,9 +665,71 @@ impl Solver {
         self.aborted
     }
 
+    /// Solves `pos` in stages within `limit`: probcut rounds from
+    /// `PROBCUT_ROUNDS[first_round]` on, then win/loss/draw, then exact, calling
+    /// `on_round` with each finished round; it goes on to the next round while that
+    /// returns true. Returns the last finished round, `None` if none finished (or the
+    /// game is over). A pass is played as the only move, its rounds those of the
+    /// position after it.
+    pub fn solve_staged(
+        &mut self,
+        pos: &Position,
+        limit: &SolveLimit,
+        first_round: usize,
+        on_round: &mut dyn FnMut(&Round) -> bool,
+    ) -> Option<Round> {
+        let guard = StopGuard(self);
+        let s = &mut *guard.0;
+        s.stop = limit
+            .stop
+            .map_or(std::ptr::null(), |f| f as *const AtomicBool);
+        s.deadline = match (limit.first_round_deadline, limit.deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        s.later_deadline = limit.deadline;
+        s.max_nodes = limit.max_nodes.unwrap_or(u64::MAX);
+        s.aborted = false;
+        s.clock_read_at = 0;
+        s.nodes = 0;
+        s.set_selectivity(Selectivity::Exact);
+        let (mut own, mut opp) = (pos.own(), pos.opp());
+        let mut sign = 1;
+        let mut pass = false;
+        if moves(own, opp) == 0 {
+            if moves(opp, own) == 0 {
+                return None;
+            }
+            (own, opp, sign, pass) = (opp, own, -1, true);
+        }
+        let mut last = None;
+        staged(s, own, opp, first_round, &mut |s, stage, score, sq| {
+            let round = Round {
+                stage,
+                score: sign * score,
+                best: if pass { Move::PASS } else { Move::place(sq) },
+                nodes: s.nodes,
+            };
+            last = Some(round);
+            on_round(&round)
+        });
+        s.aborted = false;
+        s.set_selectivity(Selectivity::Exact);
+        drop(guard);
+        last
+    }
+
+    /// The shallow search's score of `pos` at `depth` plies in [`midgame::SCALE`] units
+    /// per disc, a finished game counted in the same units (what probcut predicts
+    /// from; for `tune reversi-endcut`).
+    pub fn shallow_score(&mut self, pos: &Position, depth: u32) -> i32 {
+        shallow(self, pos.own(), pos.opp(), depth)
+    }
+
     /// Solves the position `own` to move against `opp` (they must not overlap).
     pub fn solve_bits(&mut self, own: u64, opp: u64) -> Solution {
         self.nodes = 0;
+        self.set_selectivity(Selectivity::Exact);
         if moves(own, opp) == 0 {
             if moves(opp, own) == 0 {
                 return Solution {
@@ -785,6 +987,32 @@ fn root(s: &mut Solver, own: u64, opp: u64) -> (i32, u8) {
     }
 }
 
+/// Runs the staged solve with the copy `s.isa` names.
+fn staged(
+    s: &mut Solver,
+    own: u64,
+    opp: u64,
+    first_round: usize,
+    on_round: &mut dyn FnMut(&Solver, Stage, i32, u8) -> bool,
+) {
+    match s.isa {
+        Isa::Portable => portable::staged(s, own, opp, first_round, on_round),
+        // SAFETY: as in `root`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Haswell => unsafe { haswell::staged(s, own, opp, first_round, on_round) },
+    }
+}
+
+/// Runs the shallow search with the copy `s.isa` names.
+fn shallow(s: &mut Solver, own: u64, opp: u64, depth: u32) -> i32 {
+    match s.isa {
+        Isa::Portable => portable::shallow(s, own, opp, depth),
+        // SAFETY: as in `root`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Haswell => unsafe { haswell::shallow(s, own, opp, depth) },
+    }
+}
+
 /// Solves `pos` with a fresh default-sized solver.
 pub fn solve(pos: &Position) -> Solution {
     Solver::default().solve(pos)
@@ -802,7 +1030,12 @@ pub struct SolveTotals {
 /// are skipped) and writes one line per position:
 /// `N OBF empties E move M score S nodes N time MS`. The whole text is read before
 /// anything is solved, so a bad line is reported (`line N: …`) without partial output.
-pub fn solve_obf(text: &str, out: &mut dyn Write) -> Result<SolveTotals, String> {
+///
+/// `staged`: each position is solved in stages ([`Solver::solve_staged`]) and every
+/// round gets its line, `N OBF empties E round R move M score S nodes N time MS`, `R`
+/// being the probcut round's confidence (`73%`), `wld` or `exact` (time and nodes from
+/// the start of the position's solve).
+pub fn solve_obf(text: &str, out: &mut dyn Write, staged: bool) -> Result<SolveTotals, String> {
     let mut positions = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();
@@ -817,6 +1050,36 @@ pub fn solve_obf(text: &str, out: &mut dyn Write) -> Result<SolveTotals, String>
     for (i, pos) in positions.iter().enumerate() {
         solver.clear();
         let start = Instant::now();
+        if staged {
+            let mut failed = None;
+            let last = solver.solve_staged(pos, &SolveLimit::default(), 0, &mut |r| {
+                let round = match r.stage {
+                    Stage::Probable(p) => format!("{p}%"),
+                    Stage::WinLossDraw => "wld".to_string(),
+                    Stage::Exact => "exact".to_string(),
+                };
+                let line = writeln!(
+                    out,
+                    "{} {} empties {} round {round} move {} score {} nodes {} time {}",
+                    i + 1,
+                    pos.to_obf(),
+                    pos.empty().count_ones(),
+                    r.best,
+                    r.score,
+                    r.nodes,
+                    start.elapsed().as_millis()
+                );
+                failed = line.err();
+                failed.is_none()
+            });
+            if let Some(e) = failed {
+                return Err(e.to_string());
+            }
+            totals.positions += 1;
+            totals.nodes += last.map_or(0, |r| r.nodes);
+            totals.time += start.elapsed();
+            continue;
+        }
         let s = solver.solve(pos);
         let time = start.elapsed();
         let mv = match s.best {
@@ -954,6 +1217,51 @@ mod tests {
             next.make_move(got.best.unwrap());
             plain.clear();
             assert_eq!(-plain.solve(&next).score, want.score, "{pos:?}");
+        }
+    }
+
+    /// A staged solve reports its rounds in order (probcut rounds at rising confidence,
+    /// then win/loss/draw, then exact), each with a legal move; the win/loss/draw round
+    /// proves the exact score's sign, bounding it on that side; the exact round's score
+    /// is the plain solver's, and its move scores exactly that. The same holds with
+    /// the probcut pre-pass in the plain solver.
+    #[test]
+    fn staged_rounds_end_in_the_exact_score() {
+        let (mut staged, mut plain, mut pre) = (Solver::new(18), Solver::new(18), Solver::new(18));
+        plain.with_selective_pass_from(65);
+        pre.with_pre_pass(PrePass::Probcut);
+        for pos in random_endgames(33, 14, 6)
+            .into_iter()
+            .chain(random_endgames(34, 21, 3))
+        {
+            plain.clear();
+            let want = plain.solve(&pos).score;
+            let mut rounds = Vec::new();
+            staged.clear();
+            let last = staged.solve_staged(&pos, &SolveLimit::default(), 0, &mut |r| {
+                rounds.push(*r);
+                true
+            });
+            let stages: Vec<Stage> = rounds.iter().map(|r| r.stage).collect();
+            let mut expected: Vec<Stage> = PROBCUT_ROUNDS
+                .iter()
+                .map(|r| Stage::Probable(r.0))
+                .collect();
+            expected.extend([Stage::WinLossDraw, Stage::Exact]);
+            assert_eq!(stages, expected, "{pos:?}");
+            assert_eq!(last, rounds.last().copied());
+            assert!(rounds.iter().all(|r| pos.is_legal(r.best)), "{pos:?}");
+            let wld = rounds[PROBCUT_ROUNDS.len()].score;
+            assert_eq!(wld.signum(), want.signum(), "{pos:?}");
+            assert!(if want > 0 { wld <= want } else { wld >= want }, "{pos:?}");
+            let exact = rounds.last().unwrap();
+            assert_eq!(exact.score, want, "{pos:?}");
+            let mut next = pos.clone();
+            next.make_move(exact.best);
+            plain.clear();
+            assert_eq!(-plain.solve(&next).score, want, "{pos:?}");
+            pre.clear();
+            assert_eq!(pre.solve(&pos).score, want, "{pos:?}");
         }
     }
 
@@ -1100,7 +1408,7 @@ mod tests {
         let board = format!("X-----O-{}O", "-".repeat(55));
         let text = format!("# comment\n\n{board} X; junk\n");
         let mut out = Vec::new();
-        let t = solve_obf(&text, &mut out).unwrap();
+        let t = solve_obf(&text, &mut out, false).unwrap();
         assert_eq!(t.positions, 1);
         let out = String::from_utf8(out).unwrap();
         assert!(
@@ -1109,6 +1417,6 @@ mod tests {
             )),
             "{out}"
         );
-        assert!(solve_obf("junk X", &mut Vec::new()).is_err());
+        assert!(solve_obf("junk X", &mut Vec::new(), false).is_err());
     }
 }

@@ -103,7 +103,7 @@ macro_rules! search_functions {
             let legal = moves(own, opp);
             if legal == 0 {
                 if moves(opp, own) == 0 {
-                    return GAME_OVER_SCALE * final_score(own, opp);
+                    return s.over_scale * final_score(own, opp);
                 }
                 return -mid(s, opp, own, depth, -beta, -alpha);
             }
@@ -188,6 +188,21 @@ macro_rules! search_functions {
             }
         }
 
+        /// The root's moves (`own` to move, at least one legal move), best first by the
+        /// root's ordering searches.
+        $(#[$feature])*
+        fn root_list(s: &mut Solver, own: u64, opp: u64) -> MoveList {
+            let empties = (!(own | opp)).count_ones();
+            let mut list = MoveList::new();
+            for sq in Bits(moves(own, opp)) {
+                let f = flips(own, opp, sq);
+                let (no, np) = play(own, opp, sq, f);
+                list.push(sq, f, order_key(s, no, np, empties, ROOT_SHALLOW_DEPTH, -SCORE_INF));
+            }
+            list.as_mut_slice().sort_by_key(|m| m.2);
+            list
+        }
+
         /// Solves the root (`own` to move, at least one legal move). Returns the score
         /// and the best square. From `SELECTIVE_EMPTIES` empties a selective pass first
         /// estimates the score (and fills the table with moves); the exact search then
@@ -196,27 +211,109 @@ macro_rules! search_functions {
         pub(super) fn root(s: &mut Solver, own: u64, opp: u64) -> (i32, u8) {
             s.nodes += 1;
             let empties = (!(own | opp)).count_ones();
-            let mut list = MoveList::new();
-            for sq in Bits(moves(own, opp)) {
-                let f = flips(own, opp, sq);
-                let (no, np) = play(own, opp, sq, f);
-                list.push(sq, f, order_key(s, no, np, empties, ROOT_SHALLOW_DEPTH, -SCORE_INF));
-            }
+            let mut list = root_list(s, own, opp);
             let list = list.as_mut_slice();
-            list.sort_by_key(|m| m.2);
             if empties < s.selective_from {
                 return search_moves(s, own, opp, list, -SCORE_INF, SCORE_INF);
             }
-            s.width = SELECTIVE_WIDTH;
-            let (guess, guess_sq) = search_moves(s, own, opp, list, -SCORE_INF, SCORE_INF);
-            s.width = EXACT;
-            // Its best move first.
-            if let Some(i) = list.iter().position(|m| m.0 == guess_sq) {
-                list[..=i].rotate_right(1);
+            let guess = match s.pre_pass {
+                PrePass::Width => {
+                    s.set_selectivity(Selectivity::Width(SELECTIVE_WIDTH));
+                    let (guess, guess_sq) = search_moves(s, own, opp, list, -SCORE_INF, SCORE_INF);
+                    to_front(list, guess_sq);
+                    guess
+                }
+                PrePass::Probcut => {
+                    let mut guess = None;
+                    for level in 0..PROBCUT_ROUNDS.len() {
+                        s.set_selectivity(Selectivity::Probcut(level));
+                        let (v, sq) = round(s, own, opp, list, guess);
+                        to_front(list, sq);
+                        guess = Some(v);
+                    }
+                    guess.unwrap_or(0)
+                }
+            };
+            s.set_selectivity(Selectivity::Exact);
+            aspiration(s, own, opp, list, guess)
+        }
+
+        /// The endgame in stages, as the strong Othello programs play it: probcut
+        /// rounds at rising confidence (`PROBCUT_ROUNDS`), then a win/loss/draw search,
+        /// then the exact score, each round's result handed to `on_round` as soon as it
+        /// is known (so a clock can stop the solve at any round and play the last
+        /// round's move). The rounds share the table: each leaves its moves for the
+        /// next, whose window centres on its score.
+        $(#[$feature])*
+        pub(super) fn staged(
+            s: &mut Solver,
+            own: u64,
+            opp: u64,
+            first_round: usize,
+            on_round: &mut dyn FnMut(&Solver, Stage, i32, u8) -> bool,
+        ) {
+            s.nodes += 1;
+            let mut list = root_list(s, own, opp);
+            let list = list.as_mut_slice();
+            if s.aborted {
+                return;
             }
+            let mut guess = None;
+            for level in first_round..PROBCUT_ROUNDS.len() {
+                s.set_selectivity(Selectivity::Probcut(level));
+                let (v, sq) = round(s, own, opp, list, guess);
+                if s.aborted {
+                    return;
+                }
+                to_front(list, sq);
+                guess = Some(v);
+                // A round is in hand: the rest may run to the solve's own deadline.
+                s.deadline = s.later_deadline;
+                if !on_round(s, Stage::Probable(PROBCUT_ROUNDS[level].0), v, sq) {
+                    return;
+                }
+            }
+            s.set_selectivity(Selectivity::Exact);
+            // Win, loss or draw: the window (-1, 1) around the draw.
+            let (v, sq) = search_moves(s, own, opp, list, -1, 1);
+            if s.aborted {
+                return;
+            }
+            to_front(list, sq);
+            s.deadline = s.later_deadline;
+            if !on_round(s, Stage::WinLossDraw, v, sq) {
+                return;
+            }
+            // The guess, moved to the side of the draw the last search proved.
+            let g = guess.unwrap_or(v);
+            let g = if v > 0 { g.max(v) } else if v < 0 { g.min(v) } else { 0 };
+            let (v, sq) = aspiration(s, own, opp, list, g);
+            if s.aborted {
+                return;
+            }
+            let _ = on_round(s, Stage::Exact, v, sq);
+        }
+
+        /// One round of the root's moves `list` at the running selectivity: the full
+        /// window without a guess, else an aspiration window around it.
+        $(#[$feature])*
+        fn round(s: &mut Solver, own: u64, opp: u64, list: &[(u8, u64, i32)], guess: Option<i32>) -> (i32, u8) {
+            match guess {
+                None => search_moves(s, own, opp, list, -SCORE_INF, SCORE_INF),
+                Some(g) => aspiration(s, own, opp, list, g),
+            }
+        }
+
+        /// The root's moves `list` searched with a window just around `guess`, widened
+        /// while the score falls outside it.
+        $(#[$feature])*
+        fn aspiration(s: &mut Solver, own: u64, opp: u64, list: &[(u8, u64, i32)], guess: i32) -> (i32, u8) {
             // Scores are even, so (guess - 1, guess + 1) is exact if the guess is right.
             // Else the fail-soft score bounds the truth: move the window past it, twice as
-            // far each time.
+            // far each time. A probcut round's scores are not consistent from one search
+            // to the next (a cut depends on the window), so there the window only grows,
+            // which ends it; the exact search may also close the other side on the bound.
+            let exact = !s.probcut;
             let (mut alpha, mut beta) = (guess - 1, guess + 1);
             let mut delta = 2;
             loop {
@@ -225,16 +322,54 @@ macro_rules! search_functions {
                     return (v, sq);
                 }
                 if v <= alpha && alpha > -SCORE_MAX {
-                    beta = v + 1;
+                    if exact {
+                        beta = v + 1;
+                    }
                     alpha = (v - delta).max(-SCORE_INF);
                 } else if v >= beta && beta < SCORE_MAX {
-                    alpha = v - 1;
+                    if exact {
+                        alpha = v - 1;
+                    }
                     beta = (v + delta).min(SCORE_INF);
                 } else {
                     return (v, sq);
                 }
-                delta *= 2;
+                delta = (delta * 2).min(2 * SCORE_INF);
             }
+        }
+
+        /// The shallow search's score of a position, full window, a finished game in
+        /// the evaluation's units (for fitting probcut's margins).
+        $(#[$feature])*
+        pub(super) fn shallow(s: &mut Solver, own: u64, opp: u64, depth: u32) -> i32 {
+            s.over_scale = midgame::SCALE;
+            let v = mid(s, own, opp, depth, -EVAL_INF, EVAL_INF);
+            s.over_scale = GAME_OVER_SCALE;
+            v
+        }
+
+        /// Probcut at a null-window node (Buro's, as Edax and NTest apply it in the
+        /// endgame): a shallow search (`probcut_depth`) predicts the exact score with a
+        /// spread fitted per empties and depth; when it clears `alpha + 1` (or falls
+        /// below `alpha`) by the running round's confidence times that spread, the
+        /// node is cut as if the exact search had failed high (low). A finished game
+        /// counts in the evaluation's units there, as the fit measured it.
+        #[inline]
+        $(#[$feature])*
+        fn probcut(s: &mut Solver, own: u64, opp: u64, alpha: i32, empties: u32) -> Option<i32> {
+            let (offset, margin) = s.cut[empties as usize];
+            let depth = probcut_depth(empties);
+            let high = (alpha + 1) * midgame::SCALE + offset + margin;
+            let low = alpha * midgame::SCALE + offset - margin;
+            s.over_scale = midgame::SCALE;
+            let mut cut = None;
+            if high < SCORE_MAX * midgame::SCALE && mid(s, own, opp, depth, high - 1, high) >= high {
+                cut = Some(alpha + 1);
+            } else if low > -SCORE_MAX * midgame::SCALE && mid(s, own, opp, depth, low, low + 1) <= low {
+                cut = Some(alpha);
+            }
+            s.over_scale = GAME_OVER_SCALE;
+            cut
         }
 
         /// Principal-variation search of the moves `list` (in order) of the root or a
@@ -413,6 +548,12 @@ macro_rules! search_functions {
             }
             if let Some(bound) = stability_cutoff(own, opp, alpha) {
                 return bound;
+            }
+            if s.probcut && empties >= PROBCUT_EMPTIES {
+                if let Some(v) = probcut(s, own, opp, alpha, empties) {
+                    s.store(own, opp, alpha, v, first, empties, lower, upper);
+                    return v;
+                }
             }
             if first == NO_MOVE && empties >= IID_NWS_EMPTIES {
                 first = best_by_iid(

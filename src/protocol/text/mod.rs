@@ -1046,6 +1046,7 @@ mod thinking_tests {
             time: Duration::from_millis(10),
             hashfull: 0,
             pv,
+            endgame: None,
         }
     }
 

@@ -72,29 +72,25 @@ pub use super::kit::RESERVED_WORDS as RESERVED;
 /// Parses one line (comments and surrounding blanks allowed). `Ok(None)` for a line
 /// with nothing on it.
 pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
-    let Some(w) = SPEC.words(line) else {
-        return Ok(None);
-    };
-    if let Some(c) = w.common() {
-        return c.map(|c| Some(Command::Common(c)));
-    }
-    Ok(Some(match w.word.as_str() {
-        "clear" => w.no_args(Command::Clear, "clear")?,
-        "start" => w.no_args(Command::Start, "start")?,
-        "board" => w.no_args(Command::Board, "board")?,
-        "auto" => Command::Auto(w.side("auto red|blue")?),
-        "manual" => Command::Manual(w.side("manual red|blue")?),
-        "block" => {
-            let sq = w.args(1, "block SQUARE (a1..g7)")?[0];
-            Command::Block(parse_square(sq).map_err(|_| {
-                TextError::refused(format!(
-                    "block: no square {} on the board (a1..g7)",
-                    SPEC.quote_input(sq)
-                ))
-            })?)
-        }
-        _ => Command::Move(parse_move_word(&w)?),
-    }))
+    SPEC.parse_line(line, Command::Common, |w| {
+        Ok(match w.word.as_str() {
+            "clear" => w.no_args(Command::Clear, "clear")?,
+            "start" => w.no_args(Command::Start, "start")?,
+            "board" => w.no_args(Command::Board, "board")?,
+            "auto" => Command::Auto(w.side("auto red|blue")?),
+            "manual" => Command::Manual(w.side("manual red|blue")?),
+            "block" => {
+                let sq = w.args(1, "block SQUARE (a1..g7)")?[0];
+                Command::Block(parse_square(sq).map_err(|_| {
+                    TextError::refused(format!(
+                        "block: no square {} on the board (a1..g7)",
+                        SPEC.quote_input(sq)
+                    ))
+                })?)
+            }
+            _ => Command::Move(parse_move_word(w)?),
+        })
+    })
 }
 
 /// The last resort of every Ataxx edition's parser: one move on its own (`g1-f2`, `-`),
@@ -567,14 +563,18 @@ mod tests {
             parse("seed 18446744073709551615").unwrap(),
             Some(Command::Common(Common::Seed(u64::MAX)))
         );
-        assert!(parse("seed 18446744073709551616").is_err());
-        assert!(parse("seed").is_err());
-        assert!(parse("auto green").is_err());
-        assert!(parse("block h1").is_err());
-        assert!(parse("block").is_err());
-        assert!(parse("start now").is_err());
-        assert!(parse("b7c7").is_err());
-        assert!(parse("g1-h1").is_err());
+        for bad in [
+            "seed 18446744073709551616",
+            "seed",
+            "auto green",
+            "block h1",
+            "block",
+            "start now",
+            "b7c7",
+            "g1-h1",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
         assert_eq!(parse("-").unwrap(), Some(Command::Move(TextMove::Pass)));
         // A file name may hold blanks.
         assert_eq!(

@@ -82,69 +82,67 @@ pub enum Command {
 /// Parses one line. `Ok(None)` for a blank line or a comment (first non-blank `#`).
 /// Words after those a command needs are ignored, as `loa.txt` says.
 pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
-    let Some(w) = SPEC.words(line) else {
-        return Ok(None);
-    };
-    if let Some(c) = w.common() {
-        return c.map(|c| Some(Command::Common(c)));
-    }
-    Ok(Some(match w.word.as_str() {
-        "new" => Command::New,
-        "auto" => Command::Auto(w.side("auto black|white")?),
-        "manual" => Command::Manual(w.side("manual black|white")?),
-        "limit" => {
-            const USAGE: &str = "limit N (moves per side, 1 to 100000)";
-            match w.args(1, USAGE)?[0].parse::<u32>() {
-                Ok(n) if (1..=MAX_LIMIT).contains(&n) => Command::Limit(n),
-                _ => return Err(TextError::BadArgs(USAGE)),
+    SPEC.parse_line(line, Command::Common, |w| {
+        Ok(match w.word.as_str() {
+            "new" => Command::New,
+            "auto" => Command::Auto(w.side("auto black|white")?),
+            "manual" => Command::Manual(w.side("manual black|white")?),
+            "limit" => {
+                const USAGE: &str = "limit N (moves per side, 1 to 100000)";
+                match w.args(1, USAGE)?[0].parse::<u32>() {
+                    Ok(n) if (1..=MAX_LIMIT).contains(&n) => Command::Limit(n),
+                    _ => return Err(TextError::BadArgs(USAGE)),
+                }
             }
-        }
-        "set" => {
-            const USAGE: &str = "set cr P N (cr a square, P black, white or -, N black or white)";
-            let [sq, piece, next] = w.args(3, USAGE)? else {
-                return Err(TextError::BadArgs(USAGE));
-            };
-            let side = |s: &str| SPEC.parse_colour(s).ok_or(TextError::BadArgs(USAGE));
-            let sq = parse_square(sq).map_err(|_| TextError::BadArgs(USAGE))?;
-            let piece = match *piece {
-                "-" => None,
-                p => Some(side(p)?),
-            };
-            Command::Set {
-                sq,
-                piece,
-                next: side(next)?,
+            "set" => {
+                const USAGE: &str =
+                    "set cr P N (cr a square, P black, white or -, N black or white)";
+                let [sq, piece, next] = w.args(3, USAGE)? else {
+                    return Err(TextError::BadArgs(USAGE));
+                };
+                let side = |s: &str| SPEC.parse_colour(s).ok_or(TextError::BadArgs(USAGE));
+                let sq = parse_square(sq).map_err(|_| TextError::BadArgs(USAGE))?;
+                let piece = match *piece {
+                    "-" => None,
+                    p => Some(side(p)?),
+                };
+                Command::Set {
+                    sq,
+                    piece,
+                    next: side(next)?,
+                }
             }
-        }
-        _ => match Move::parse_text(w.first) {
-            Ok(mv) => Command::Move(mv),
-            Err(_) if is_move_word(w.first) => {
-                let off = kit::off_board(w.first.split('-'), |s| parse_square(s).is_ok(), "a1..h8");
-                return Err(TextError::refused(match off {
-                    Some(why) => format!("malformed move {}: {why}", SPEC.quote_input(w.first)),
-                    None => format!(
+            _ => match Move::parse_text(w.first) {
+                Ok(mv) => Command::Move(mv),
+                Err(_) if is_move_word(w.first) => {
+                    let off =
+                        kit::off_board(w.first.split('-'), |s| parse_square(s).is_ok(), "a1..h8");
+                    return Err(TextError::refused(match off {
+                        Some(why) => format!("malformed move {}: {why}", SPEC.quote_input(w.first)),
+                        None => format!(
                         "malformed move {} (a move is written c1r1-c2r2 along a line, e.g. b1-d3)",
                         SPEC.quote_input(w.first)
                     ),
-                }));
-            }
-            // UGI notation (`b1d3`), which people who know the UGI tools type here.
-            Err(_)
-                if w.first.len() == 4
-                    && w.first.is_char_boundary(2)
-                    && parse_square(&w.first[..2]).is_ok()
-                    && parse_square(&w.first[2..]).is_ok() =>
-            {
-                return Err(TextError::refused(format!(
-                    "unknown command {} (a move is written {}-{})",
-                    SPEC.quote_input(w.first),
-                    w.first[..2].to_ascii_lowercase(),
-                    w.first[2..].to_ascii_lowercase()
-                )))
-            }
-            Err(_) => return Err(SPEC.unknown(w.first)),
-        },
-    }))
+                    }));
+                }
+                // UGI notation (`b1d3`), which people who know the UGI tools type here.
+                Err(_)
+                    if w.first.len() == 4
+                        && w.first.is_char_boundary(2)
+                        && parse_square(&w.first[..2]).is_ok()
+                        && parse_square(&w.first[2..]).is_ok() =>
+                {
+                    return Err(TextError::refused(format!(
+                        "unknown command {} (a move is written {}-{})",
+                        SPEC.quote_input(w.first),
+                        w.first[..2].to_ascii_lowercase(),
+                        w.first[2..].to_ascii_lowercase()
+                    )))
+                }
+                Err(_) => return Err(SPEC.unknown(w.first)),
+            },
+        })
+    })
 }
 
 /// True for a first word that is or looks like a move (every move's text holds a

@@ -34,21 +34,16 @@ pub(crate) fn ataxx_view(
     pos: &Position,
     history: &History<Position>,
 ) -> View {
+    let counts = [Side::First, Side::Second].map(|s| pos.count(s));
     let mut v = View::grid(style, 7, 7, false, |name| {
         match parse_square(name).map(|sq| pos.cell(sq)) {
-            Ok(Cell::Piece(Side::First)) => '0',
-            Ok(Cell::Piece(Side::Second)) => '1',
+            Ok(Cell::Piece(side)) => View::piece(Some(side)),
             Ok(Cell::Gap) => '#',
-            _ => '.',
+            _ => View::piece(None),
         }
-    });
+    })
+    .with_sides(&SPEC, counts, pos.side_to_move());
     let at = |v: &View, sq: u8| v.index_of(&square_name(sq), false);
-    v.sides = [
-        SPEC.colour_name(Side::First),
-        SPEC.colour_name(Side::Second),
-    ];
-    v.counts = [pos.count(Side::First), pos.count(Side::Second)];
-    v.to_move = Some(pos.side_to_move().index());
     let own = pos.pieces(pos.side_to_move());
     for mv in pos.legal_moves() {
         if mv.is_pass() {

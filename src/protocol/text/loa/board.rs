@@ -24,21 +24,12 @@ const STYLE: PageStyle = PageStyle {
 /// `pos` as the page draws Lines of Action: squares, counts, legal moves, the side
 /// to move, and the last move of `history` if it led here.
 pub(super) fn picture(pos: &Position, history: &History<Position>) -> View {
+    let counts = [Side::First, Side::Second].map(|s| pos.count(s));
     let mut v = View::grid(&STYLE, 8, 8, false, |name| {
-        match parse_square(name).ok().and_then(|sq| pos.piece_at(sq)) {
-            Some(Side::First) => '0',
-            Some(Side::Second) => '1',
-            None => '.',
-        }
-    });
+        View::piece(parse_square(name).ok().and_then(|sq| pos.piece_at(sq)))
+    })
+    .with_sides(&SPEC, counts, pos.side_to_move());
     let at = |v: &View, sq: u8| v.index_of(&square_name(sq), false);
-    // Capitalised as the output lines write them, like the other games' sides.
-    v.sides = [
-        SPEC.colour_name(Side::First),
-        SPEC.colour_name(Side::Second),
-    ];
-    v.counts = [pos.count(Side::First), pos.count(Side::Second)];
-    v.to_move = Some(pos.side_to_move().index());
     for mv in pos.legal_moves().into_iter().filter(|m| !m.is_pass()) {
         let (from, to) = (at(&v, mv.from()), at(&v, mv.to()));
         v.moves.push((Some(from), to, mv.text()));

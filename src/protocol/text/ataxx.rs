@@ -425,9 +425,7 @@ pub fn typed_moves(opening: &Opening<Position>) -> Vec<String> {
 }
 
 impl TextProtocol for AtaxxText {
-    type Game = Position;
     const RULES: Rules = Rules::Text;
-    const SPEC: &'static Spec = &SPEC;
 
     /// `clear` (after an earlier game), `seed`, one `block` per reflection orbit of the
     /// base's gaps, the opening's moves as set-up moves, `manual`/`auto`, `dump`.

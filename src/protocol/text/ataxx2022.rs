@@ -411,9 +411,7 @@ impl Ataxx2022 {
 }
 
 impl TextProtocol for Ataxx2022 {
-    type Game = Position;
     const RULES: Rules = RULES;
-    const SPEC: &'static Spec = &SPEC;
 
     /// Both sides manual (nothing moves while the game is set up), `new` after an
     /// earlier game, `seed`, one `block` per reflection orbit of the base's gaps, the

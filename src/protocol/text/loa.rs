@@ -538,9 +538,7 @@ fn set_commands(target: &Position) -> Option<Vec<String>> {
 }
 
 impl TextProtocol for LoaText {
-    type Game = Position;
     const RULES: Rules = Rules::Text;
-    const SPEC: &'static Spec = &SPEC;
 
     /// Both sides manual (so nothing moves during the set-up), `new` after an earlier
     /// game, `seed`, `set` commands for a base other than the start position, the

@@ -227,13 +227,9 @@ pub trait TextDialect {
 /// notation ([`crate::game::GameIo`]) through one of its course text dialects, which also
 /// knows how its lines are driven from outside. The registry ([`crate::variant`]) lists
 /// one per dialect.
-pub trait Playable:
-    TextDialect + TextProtocol<Game = <Self as TextDialect>::Game> + 'static
-{
-}
+pub trait Playable: TextProtocol + 'static {}
 
-impl<D> Playable for D where D: TextDialect + TextProtocol<Game = <D as TextDialect>::Game> + 'static
-{}
+impl<D: TextProtocol + 'static> Playable for D {}
 
 /// A protocol only one game speaks (an Othello GUI's, say): chosen when the first
 /// command's first word is `hello`, or by its flag.
@@ -279,18 +275,13 @@ pub enum PeerRead {
 /// What a program that drives this language from outside needs (the tournament runner's
 /// text client, the tuner): how to set a game up, the move text it reads and writes,
 /// and how to recognise the AI's move and result lines. Written next to the dialect,
-/// so the lines are produced and parsed in one place.
-pub trait TextProtocol {
-    /// The game it plays.
-    type Game: GameIo;
-
+/// so the lines are produced and parsed in one place; the game and the language's
+/// lines ([`TextDialect::SPEC`], from which the AI move, result and dump lines are
+/// recognised) are the dialect's, declared once.
+pub trait TextProtocol: TextDialect {
     /// The rule set the language's games are played by (Ataxx 2008: 45 consecutive
     /// jumps): the runner drives a text engine in the dialect whose rules judge the run.
     const RULES: <Self::Game as Game>::Rules;
-
-    /// The language's lines ([`kit::Spec`]): the AI move, result and dump lines are
-    /// recognised from it.
-    const SPEC: &'static kit::Spec;
 
     /// Commands that make a program (fresh, or after `played` earlier games) ready to
     /// play `opening` with the AI on `ai_side`, seeded with `seed`, the other side typed.

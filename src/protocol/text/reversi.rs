@@ -402,9 +402,7 @@ impl ReversiText {
 }
 
 impl TextProtocol for ReversiText {
-    type Game = Position;
     const RULES: crate::games::reversi::Rules = crate::games::reversi::Rules::Standard;
-    const SPEC: &'static Spec = &SPEC;
 
     /// `clear` (after an earlier game), `seed`, the opening's moves as set-up moves,
     /// `color` (the Player, typed by the runner, takes the side the AI does not play),

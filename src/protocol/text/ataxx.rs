@@ -12,7 +12,7 @@ pub use super::kit::TextError;
 use super::kit::{
     self, AiBudget, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec, Words,
 };
-use crate::game::{Opening, Side};
+use crate::game::{Opening, Outcome, Side};
 pub use crate::games::ataxx::block_squares;
 use crate::games::ataxx::{parse_square, square_name, Cell, Move, Position, Rules, TextMove};
 use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol};
@@ -20,7 +20,7 @@ use std::time::Duration;
 
 mod board;
 use crate::protocol::text::board::{Action, History, View};
-use crate::protocol::text::Table;
+use crate::protocol::text::{Table, Turns};
 pub(crate) use board::{ataxx_view, ATAXX_BOARD, ATAXX_COLOURS};
 
 pub use super::kit::State;
@@ -239,9 +239,7 @@ impl TextDialect for AtaxxText {
                 self.require_setup("start is only valid during set-up (use clear first)")?;
                 self.state = State::Playing;
                 host.new_game();
-                if !self.check_end(host) {
-                    return Ok(self.play_ai(host));
-                }
+                return Ok(self.play_turns(host));
             }
             Command::Auto(side) => {
                 self.require_setup("auto is only valid during set-up")?;
@@ -360,46 +358,43 @@ impl AtaxxText {
             return Err(TextError::refused("it is not a manual player's turn"));
         }
         let mv = resolve_typed(&self.table.pos, self.state, tm)?;
-        self.play(mv);
-        if self.state == State::Playing && !self.check_end(host) {
-            return Ok(self.play_ai(host));
-        }
-        Ok(Flow::Continue)
+        self.play(mv, host);
+        // Nothing follows a set-up move: the turns are played from `start` on.
+        Ok(self.play_turns(host))
+    }
+}
+
+/// The 2016 turns: AI players move in the playing state until a manual player is to
+/// move, the game ends with its result line and the finished state, and a side
+/// without a move passes as any move (`-`, which the AI finds too).
+impl Turns for AtaxxText {
+    fn game(&self) -> &Table<Position> {
+        &self.table
     }
 
-    fn play(&mut self, mv: Move) {
+    fn in_play(&self) -> bool {
+        self.state == State::Playing
+    }
+
+    fn ai_plays(&self, side: Side) -> bool {
+        self.auto[side.index()]
+    }
+
+    fn at_end(&mut self, outcome: Option<Outcome>, host: &mut AtaxxHost) -> bool {
+        let Some(o) = outcome else { return false };
+        host.say(SPEC.result_line(o));
+        self.state = State::Finished;
+        true
+    }
+
+    fn play(&mut self, mv: Move, _host: &mut AtaxxHost) {
         self.table.play(mv);
         self.moves_played = true;
     }
 
-    /// In the playing state: if the game is over, announce it and finish. Returns
-    /// whether it ended.
-    fn check_end(&mut self, host: &mut AtaxxHost) -> bool {
-        match self.table.pos.outcome() {
-            Some(o) => {
-                host.say(SPEC.result_line(o));
-                self.state = State::Finished;
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Lets AI players move until a manual player is to move or the game ends.
-    fn play_ai(&mut self, host: &mut AtaxxHost) -> Flow {
-        while self.state == State::Playing && self.auto[self.table.pos.side_to_move().index()] {
-            let limits = SPEC.ai.limits();
-            let acts = Self::acts_at_once;
-            let mv = match self.table.think(host, limits, acts) {
-                Ok(mv) => mv,
-                Err(e) => return self.think_failed(e, host),
-            };
-            host.say(&ai_move_line(&self.table.pos, mv));
-            self.play(mv);
-            self.check_end(host);
-            host.show(self);
-        }
-        Flow::Continue
+    fn ai_moves(&mut self, mv: Move, host: &mut AtaxxHost) {
+        host.say(&ai_move_line(&self.table.pos, mv));
+        self.play(mv, host);
     }
 }
 

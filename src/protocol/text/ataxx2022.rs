@@ -20,11 +20,11 @@
 use super::ataxx::{block_squares, dump, from_start, parse_move_word, typed_moves, why_illegal};
 pub use super::kit::TextError;
 use super::kit::{Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec, Words};
-use crate::game::{Opening, Side};
+use crate::game::{Opening, Outcome, Side};
 use crate::games::ataxx::{parse_square, square_name, Cell, Move, Position, Rules, TextMove};
 use crate::protocol::text::board::{Action, History, View};
-use crate::protocol::text::Table;
 use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol};
+use crate::protocol::text::{Table, Turns};
 
 mod board;
 
@@ -279,7 +279,7 @@ impl TextDialect for Ataxx2022 {
             Command::Board => host.say(&board_text(&self.table.pos)),
             Command::Common(Common::Load(_)) => {} // not in this language: never parsed
         }
-        Ok(self.advance(host))
+        Ok(self.play_turns(host))
     }
 
     const QUIT: Command = Command::Common(Common::Quit);
@@ -369,6 +369,41 @@ impl Ataxx2022 {
         }
         Ok(())
     }
+}
+
+/// The 2022 turns, after every command: the end is announced once (`undo` or `new`
+/// lets a game go on, and its next end is announced again), the AI moves while it
+/// plays the side to move, and passes without thinking when it has no move (a person
+/// types `-`).
+impl Turns for Ataxx2022 {
+    fn game(&self) -> &Table<Position> {
+        &self.table
+    }
+
+    fn ai_plays(&self, side: Side) -> bool {
+        self.auto[side.index()]
+    }
+
+    fn at_end(&mut self, outcome: Option<Outcome>, host: &mut AtaxxHost) -> bool {
+        let Some(o) = outcome else {
+            self.announced = false;
+            return false;
+        };
+        if !self.announced {
+            host.say(SPEC.result_line(o));
+            self.announced = true;
+        }
+        true
+    }
+
+    fn forced(&mut self, ai: bool, host: &mut AtaxxHost) -> Option<Move> {
+        let pos = &self.table.pos;
+        if !ai || pos.can_move(pos.side_to_move()) {
+            return None;
+        }
+        host.say(&ai_move_line(pos, Move::PASS));
+        Some(Move::PASS)
+    }
 
     fn play(&mut self, mv: Move, host: &mut AtaxxHost) {
         self.table.play(mv);
@@ -377,36 +412,9 @@ impl Ataxx2022 {
         }
     }
 
-    /// Brings the game up to date: announces its end once, and lets the AI move while
-    /// it plays the side to move. Returns `Quit` if `quit` came while the AI thought.
-    fn advance(&mut self, host: &mut AtaxxHost) -> Flow {
-        loop {
-            if let Some(outcome) = self.table.pos.outcome() {
-                if !self.announced {
-                    host.say(SPEC.result_line(outcome));
-                    self.announced = true;
-                }
-                return Flow::Continue;
-            }
-            self.announced = false;
-            if !self.auto[self.table.pos.side_to_move().index()] {
-                return Flow::Continue;
-            }
-            let mv = if self.table.pos.can_move(self.table.pos.side_to_move()) {
-                let limits = SPEC.ai.limits();
-                let acts = Self::acts_at_once;
-                match self.table.think(host, limits, acts) {
-                    Ok(mv) => mv,
-                    Err(e) => return self.think_failed(e, host),
-                }
-            } else {
-                Move::PASS
-            };
-            host.say(&ai_move_line(&self.table.pos, mv));
-            self.play(mv, host);
-            // The page follows AI against AI move by move, as in the other editions.
-            host.show(self);
-        }
+    fn ai_moves(&mut self, mv: Move, host: &mut AtaxxHost) {
+        host.say(&ai_move_line(&self.table.pos, mv));
+        self.play(mv, host);
     }
 }
 

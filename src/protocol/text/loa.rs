@@ -18,7 +18,7 @@
 
 pub use super::kit::TextError;
 use super::kit::{self, AiBudget, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec};
-use crate::game::{Notation, Opening, Side};
+use crate::game::{Notation, Opening, Outcome, Side};
 use crate::games::loa::bitboard::{file_of, rank_of, square};
 use crate::games::loa::notation::{colour_name, parse_square, square_name};
 use crate::games::loa::position::{Move, Position, Rules};
@@ -30,7 +30,7 @@ use std::time::Duration;
 mod board;
 pub mod course;
 use crate::protocol::text::board::{Action, History, View};
-use crate::protocol::text::Table;
+use crate::protocol::text::{Table, Turns};
 
 /// The largest `limit` accepted (moves per side).
 pub const MAX_LIMIT: u32 = 100_000;
@@ -324,7 +324,7 @@ impl TextDialect for LoaText {
             Command::Common(Common::Load(_)) => {} // not in this language: never parsed
             Command::Move(mv) => self.manual_move(mv)?,
         }
-        Ok(self.advance(host))
+        Ok(self.play_turns(host))
     }
 
     const QUIT: Command = Command::Common(Common::Quit);
@@ -361,55 +361,61 @@ impl LoaText {
         if mv.is_pass() || !self.table.pos.is_legal(mv) {
             return Err(SPEC.illegal(&mv.text(), why_illegal(&self.table.pos, mv)));
         }
-        self.play(mv);
+        self.table.play(mv);
         Ok(())
     }
+}
 
-    fn play(&mut self, mv: Move) {
+/// The LOA turns, after every command while a game is on: the result line ends it, a
+/// side without a move passes at once (the AI's pass line, or a note for a person), and
+/// the AI moves while it is to move; `--log` records the AI's moves as comments.
+impl Turns for LoaText {
+    fn game(&self) -> &Table<Position> {
+        &self.table
+    }
+
+    fn in_play(&self) -> bool {
+        self.playing
+    }
+
+    fn ai_plays(&self, side: Side) -> bool {
+        self.auto[side.index()]
+    }
+
+    fn at_end(&mut self, outcome: Option<Outcome>, host: &mut LoaHost) -> bool {
+        let Some(o) = outcome else { return false };
+        host.say(SPEC.result_line(o));
+        self.playing = false;
+        true
+    }
+
+    fn forced(&mut self, ai: bool, host: &mut LoaHost) -> Option<Move> {
+        if self.table.pos.can_move() {
+            return None;
+        }
+        let side = self.table.pos.side_to_move();
+        if ai {
+            host.say(&ai_move_line(Move::PASS));
+            self.log(&format!("# {} AI: -", colour_name(side)));
+        } else {
+            host.say_err(&format!(
+                "Note: {} has no legal move and passes.",
+                colour_name(side)
+            ));
+        }
+        Some(Move::PASS)
+    }
+
+    fn play(&mut self, mv: Move, _host: &mut LoaHost) {
         self.table.play(mv);
     }
 
-    /// Brings the game up to date: announces a result, passes for a side without a
-    /// move, and lets the AI move while it is to move. Returns `Quit` if `quit` came
-    /// while the AI was thinking.
-    fn advance(&mut self, host: &mut LoaHost) -> Flow {
-        while self.playing {
-            if let Some(outcome) = self.table.pos.outcome() {
-                host.say(SPEC.result_line(outcome));
-                self.playing = false;
-                break;
-            }
-            let side = self.table.pos.side_to_move();
-            let auto = self.auto[side.index()];
-            if !self.table.pos.can_move() {
-                if auto {
-                    host.say(&ai_move_line(Move::PASS));
-                    self.log(&format!("# {} AI: -", colour_name(side)));
-                } else {
-                    host.say_err(&format!(
-                        "Note: {} has no legal move and passes.",
-                        colour_name(side)
-                    ));
-                }
-                self.play(Move::PASS);
-                continue;
-            }
-            if !auto {
-                break;
-            }
-            let limits = SPEC.ai.limits();
-            let acts = Self::acts_at_once;
-            let mv = match self.table.think(host, limits, acts) {
-                Ok(mv) => mv,
-                Err(e) => return self.think_failed(e, host),
-            };
-            host.say(&ai_move_line(mv));
-            // A comment: replaying the log lets the AI find the move again.
-            self.log(&format!("# {} AI: {}", colour_name(side), mv.text()));
-            self.play(mv);
-            host.show(self);
-        }
-        Flow::Continue
+    fn ai_moves(&mut self, mv: Move, host: &mut LoaHost) {
+        host.say(&ai_move_line(mv));
+        // A comment: replaying the log lets the AI find the move again.
+        let side = self.table.pos.side_to_move();
+        self.log(&format!("# {} AI: {}", colour_name(side), mv.text()));
+        self.play(mv, host);
     }
 }
 

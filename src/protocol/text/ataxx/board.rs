@@ -7,7 +7,7 @@ use crate::game::Side;
 use crate::games::ataxx::bitboard::{distance, Bits};
 use crate::games::ataxx::{parse_square, square_name, Cell, Position, Rules};
 use crate::protocol::text::board::{Action, History, PageStyle, View};
-use crate::protocol::text::{Flow, TextDialect};
+use crate::protocol::text::{Flow, TextDialect, Turns};
 
 /// How the page draws the 2016 edition: red and blue pieces, a click blocks squares in
 /// set-up.
@@ -119,9 +119,6 @@ impl AtaxxText {
                 let _ = self.table.pos.add_gaps(gaps);
                 self.state = State::Playing;
                 host.new_game();
-                if self.check_end(host) {
-                    return Flow::Continue;
-                }
             }
             Action::Undo => {
                 if let Err(why) = self.undo() {
@@ -129,10 +126,7 @@ impl AtaxxText {
                 }
             }
         }
-        if self.state == State::Playing {
-            return self.play_ai(host);
-        }
-        Flow::Continue
+        self.play_turns(host)
     }
 
     /// Takes back the last move, and further back while the AI plays the side to move

@@ -7,7 +7,7 @@ use crate::game::Side;
 use crate::games::loa::notation::{parse_square, square_name};
 use crate::games::loa::position::{Position, Rules};
 use crate::protocol::text::board::{Action, History, PageStyle, View};
-use crate::protocol::text::{Flow, TextDialect};
+use crate::protocol::text::{Flow, TextDialect, Turns};
 
 /// How the page draws Lines of Action: black and white pieces on a checkered board, a
 /// move limit.
@@ -76,7 +76,7 @@ impl LoaText {
                 }
             }
         }
-        self.advance(host)
+        self.play_turns(host)
     }
 
     /// Takes back the last move (a pass with it), and further back while the AI

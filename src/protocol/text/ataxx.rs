@@ -286,7 +286,7 @@ impl TextDialect for AtaxxText {
     }
 
     fn act(&mut self, action: Action, host: &mut AtaxxHost) -> Flow {
-        self.board_action(action, host)
+        self.page_action(action, host)
     }
 
     fn table(&self) -> Option<&Table<Position>> {
@@ -395,6 +395,42 @@ impl Turns for AtaxxText {
     fn ai_moves(&mut self, mv: Move, host: &mut AtaxxHost) {
         host.say(&ai_move_line(&self.table.pos, mv));
         self.play(mv, host);
+    }
+
+    fn set_ai(&mut self, side: Side, ai: bool) {
+        self.auto[side.index()] = ai;
+    }
+
+    /// `clear` and `start`, keeping the players and the blocks.
+    fn new_game(&mut self) {
+        let gaps = self.table.pos.gaps();
+        let auto = self.auto;
+        *self = AtaxxText::new();
+        self.auto = auto;
+        self.table.restart(Position::startpos(Rules::Text));
+        let _ = self.table.pos.add_gaps(gaps);
+        self.state = State::Playing;
+    }
+
+    /// Takes back the last move, and further back while the AI plays the side to move
+    /// and the other side is manual (so the person gets their own turn back). A
+    /// finished game is in play again.
+    fn undo(&mut self) -> Result<(), TextError> {
+        let any_manual = self.auto.contains(&false);
+        let mut undone = 0;
+        while self.table.take_back() {
+            undone += 1;
+            if !any_manual || !self.auto[self.table.pos.side_to_move().index()] {
+                break;
+            }
+        }
+        if undone == 0 {
+            return Err(TextError::refused("no move to take back"));
+        }
+        if self.state == State::Finished {
+            self.state = State::Playing;
+        }
+        Ok(())
     }
 }
 

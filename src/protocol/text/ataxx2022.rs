@@ -262,11 +262,11 @@ impl TextDialect for Ataxx2022 {
         match cmd {
             Command::Common(Common::Quit) => return Ok(Flow::Quit),
             Command::New => {
-                self.table.restart(Position::startpos(RULES));
+                self.new_game();
                 host.new_game();
             }
-            Command::Auto(side) => self.auto[side.index()] = true,
-            Command::Manual(side) => self.auto[side.index()] = false,
+            Command::Auto(side) => self.set_ai(side, true),
+            Command::Manual(side) => self.set_ai(side, false),
             Command::Common(Common::Seed(n)) => self.table.seed = n,
             Command::Block(sq) => self.block(sq)?,
             Command::Undo => self.undo()?,
@@ -300,7 +300,7 @@ impl TextDialect for Ataxx2022 {
     }
 
     fn act(&mut self, action: Action, host: &mut AtaxxHost) -> Flow {
-        self.board_action(action, host)
+        self.page_action(action, host)
     }
 
     fn table(&self) -> Option<&Table<Position>> {
@@ -356,19 +356,6 @@ impl Ataxx2022 {
         self.play(mv, host);
         Ok(())
     }
-
-    /// Takes back the last move, and the one before it too when the AI plays the side
-    /// that is then to move (so a person gets their own turn back), as the course's
-    /// `Game.undo` does.
-    fn undo(&mut self) -> Result<(), TextError> {
-        if !self.table.take_back() {
-            return Err(TextError::refused("no move to take back"));
-        }
-        if self.auto[self.table.pos.side_to_move().index()] {
-            self.table.take_back();
-        }
-        Ok(())
-    }
 }
 
 /// The 2022 turns, after every command: the end is announced once (`undo` or `new`
@@ -415,6 +402,29 @@ impl Turns for Ataxx2022 {
     fn ai_moves(&mut self, mv: Move, host: &mut AtaxxHost) {
         host.say(&ai_move_line(&self.table.pos, mv));
         self.play(mv, host);
+    }
+
+    /// `auto C` / `manual C`.
+    fn set_ai(&mut self, side: Side, ai: bool) {
+        self.auto[side.index()] = ai;
+    }
+
+    /// `new`: the start position, the players kept.
+    fn new_game(&mut self) {
+        self.table.restart(Position::startpos(RULES));
+    }
+
+    /// `undo`: takes back the last move, and the one before it too when the AI plays
+    /// the side that is then to move (so a person gets their own turn back), as the
+    /// course's `Game.undo` does.
+    fn undo(&mut self) -> Result<(), TextError> {
+        if !self.table.take_back() {
+            return Err(TextError::refused("no move to take back"));
+        }
+        if self.auto[self.table.pos.side_to_move().index()] {
+            self.table.take_back();
+        }
+        Ok(())
     }
 }
 

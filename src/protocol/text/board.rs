@@ -3,9 +3,10 @@
 //! take outside the text language (undo, switching a side between AI and manual at any
 //! moment, a new game), and the [`History`] of moves that undo walks back.
 //!
-//! Each dialect builds its view from its own state and carries the actions out in its
-//! own model (`text/<game>/board.rs`), so the page drives the very session the text
-//! language drives.
+//! Each dialect builds its view from its own state (`text/<game>/board.rs`) and carries
+//! the actions out in its own model (the 2016, 2022 and LOA sessions as steps of their
+//! [`super::Turns`], the Player-vs-Opponent ones in `versus.rs`), so the page drives
+//! the very session the text language drives.
 
 use super::kit::Spec;
 use crate::game::{Game, Side};

@@ -281,7 +281,7 @@ impl TextDialect for LoaText {
     }
 
     fn act(&mut self, action: Action, host: &mut LoaHost) -> Flow {
-        self.board_action(action, host)
+        self.page_action(action, host)
     }
 
     fn prompt(&self) -> Option<String> {
@@ -416,6 +416,39 @@ impl Turns for LoaText {
         let side = self.table.pos.side_to_move();
         self.log(&format!("# {} AI: {}", colour_name(side), mv.text()));
         self.play(mv, host);
+    }
+
+    fn set_ai(&mut self, side: Side, ai: bool) {
+        self.auto[side.index()] = ai;
+    }
+
+    /// `new`: the start position (the move limit kept), the players kept.
+    fn new_game(&mut self) {
+        let mut start = Position::startpos(Rules::Text);
+        start.set_move_limit(self.table.pos.move_limit());
+        self.table.restart(start);
+        self.playing = true;
+    }
+
+    /// Takes back the last move (a pass with it), and further back while the AI
+    /// plays the side to move and a person plays the other.
+    fn undo(&mut self) -> Result<(), TextError> {
+        let any_manual = self.auto.contains(&false);
+        let mut undone = 0;
+        while self.table.take_back() {
+            undone += 1;
+            let to_move = self.table.pos.side_to_move();
+            let must_pass = !self.table.pos.can_move();
+            if must_pass || (any_manual && self.auto[to_move.index()]) {
+                continue;
+            }
+            break;
+        }
+        if undone == 0 {
+            return Err(TextError::refused("no move to take back"));
+        }
+        self.playing = true;
+        Ok(())
     }
 }
 

@@ -3,7 +3,7 @@
 //! that the AI's choices are mixed with, so that a seed and the same input give the
 //! same moves.
 
-use super::board::History;
+use super::board::{Action, History};
 use super::{Flow, Host, TextDialect, ThinkError};
 use crate::game::{Game, GameIo, Outcome, Side};
 use crate::search::Limits;
@@ -77,7 +77,8 @@ impl<G: GameIo> Table<G> {
 /// move or the game ends (the 2016, 2022 and LOA sessions): one loop,
 /// [`Turns::play_turns`], with the dialects' differences as its steps (whether a game is
 /// in play, how an end is announced, what a side without a move does, what an AI move
-/// prints and records).
+/// prints and records). The board page's actions ([`Turns::page_action`]) are carried
+/// out with the same steps and followed by the same loop.
 pub trait Turns: TextDialect {
     /// The session's game.
     fn game(&self) -> &Table<Self::Game>;
@@ -111,6 +112,37 @@ pub trait Turns: TextDialect {
 
     /// The AI's move: its line said, then the move played.
     fn ai_moves(&mut self, mv: <Self::Game as Game>::Move, host: &mut Host<Self::Game>);
+
+    /// The board page makes `side` an AI player (`ai`) or a manual one.
+    fn set_ai(&mut self, side: Side, ai: bool);
+
+    /// The board page's new game: the dialect's new game, the players kept.
+    fn new_game(&mut self);
+
+    /// The board page's undo: takes back the last move, and further back as the
+    /// dialect gives a person their turn back; refused if there is none.
+    fn undo(&mut self) -> Result<(), Self::Error>;
+
+    /// Carries out one of the board page's actions (see [`TextDialect::act`]), a
+    /// refusal reported as an error line, then plays the turns that follow.
+    fn page_action(&mut self, action: Action, host: &mut Host<Self::Game>) -> Flow
+    where
+        Self: Sized,
+    {
+        match action {
+            Action::Player(side, ai) => self.set_ai(side, ai),
+            Action::NewGame => {
+                self.new_game();
+                host.new_game();
+            }
+            Action::Undo => {
+                if let Err(why) = self.undo() {
+                    Self::error(host, &why.to_string());
+                }
+            }
+        }
+        self.play_turns(host)
+    }
 
     /// Lets the AI move while a game is in play and it is to move, announcing the end
     /// when it comes; the board page follows each move. Returns `Quit` if `quit` came

@@ -166,17 +166,19 @@ pub fn why_illegal(pos: &Position, tm: TextMove) -> String {
 /// The board in the dump format the harness reads.
 pub fn dump(pos: &Position) -> String {
     let mut s = String::from("===\n");
-    s.push_str(&pos.grid(
-        |_| " ".to_string(),
-        |cell| match cell {
-            Cell::Empty => '-',
-            Cell::Gap => 'X',
-            Cell::Piece(Side::First) => 'r',
-            Cell::Piece(Side::Second) => 'b',
-        },
-    ));
+    s.push_str(&pos.grid(|_| " ".to_string(), dump_glyph));
     s.push_str("===");
     s
+}
+
+/// A square as the dump writes it: `-` empty, `X` blocked, `r` red, `b` blue.
+pub fn dump_glyph(cell: Cell) -> char {
+    match cell {
+        Cell::Empty => '-',
+        Cell::Gap => 'X',
+        Cell::Piece(Side::First) => 'r',
+        Cell::Piece(Side::Second) => 'b',
+    }
 }
 
 const HELP: &str = "\

@@ -17,11 +17,13 @@
 //! or holds a `>`, and error lines (stderr) have those characters of any echoed input
 //! masked.
 
-use super::ataxx::{block_squares, dump, from_start, parse_move_word, typed_moves, why_illegal};
+use super::ataxx::{
+    block_squares, dump, dump_glyph, from_start, parse_move_word, typed_moves, why_illegal,
+};
 pub use super::kit::TextError;
 use super::kit::{Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec, Words};
 use crate::game::{Opening, Outcome, Side};
-use crate::games::ataxx::{parse_square, square_name, Cell, Move, Position, Rules, TextMove};
+use crate::games::ataxx::{parse_square, square_name, Move, Position, Rules, TextMove};
 use crate::protocol::text::board::{Action, History, View};
 use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol};
 use crate::protocol::text::{Table, Turns};
@@ -187,17 +189,7 @@ pub fn parse_ai_move_line(line: &str) -> Option<(Side, String)> {
 /// The board with its coordinates (`board`, and after every move once `verbose`): the
 /// dump's letters, each row led by its number, the column letters below.
 pub fn board_text(pos: &Position) -> String {
-    let mut s = pos.grid(
-        |rank| format!("{} ", rank + 1),
-        |cell| match cell {
-            Cell::Empty => '-',
-            Cell::Gap => 'X',
-            Cell::Piece(Side::First) => 'r',
-            Cell::Piece(Side::Second) => 'b',
-        },
-    );
-    s.push_str("   a b c d e f g");
-    s
+    pos.labelled(dump_glyph)
 }
 
 const HELP: &str = "\

@@ -12,3 +12,12 @@ pub mod ataxx;
 pub mod bits;
 pub mod loa;
 pub mod reversi;
+
+/// A number field of a FEN (the halfmove clock, the fullmove number): `default` where
+/// the FEN leaves it out; `None` (refused) past `max` or unless a whole number.
+pub fn fen_number(field: Option<&str>, default: u32, max: u32) -> Option<u32> {
+    match field {
+        None => Some(default),
+        Some(s) => s.parse::<u32>().ok().filter(|&n| n <= max),
+    }
+}

@@ -97,11 +97,7 @@ pub fn read_line_head<R: BufRead>(
     buf.clear();
     let mut seen_any = false;
     loop {
-        let chunk = match reader.fill_buf() {
-            Ok(c) => c,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
+        let chunk = fill_buf(reader)?;
         if chunk.is_empty() {
             return Ok(seen_any.then_some(LineEnd::EndOfInput));
         }
@@ -128,15 +124,29 @@ pub fn read_line_head<R: BufRead>(
     }
 }
 
+/// The reader's buffered input (filled if it is empty), retrying a read that a signal
+/// interrupted; empty at end of input.
+fn fill_buf<R: BufRead>(reader: &mut R) -> io::Result<&[u8]> {
+    loop {
+        match reader.fill_buf() {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+            // End of input is not sticky on a terminal (Ctrl-D): asking again would
+            // wait for more.
+            Ok([]) => return Ok(&[]),
+            Ok(_) => break,
+        }
+    }
+    // The buffer holds input, so this returns it without reading again (the
+    // borrow checker does not let the first call's slice leave the loop).
+    reader.fill_buf()
+}
+
 /// Skips input up to and including the next newline (or to end of input), holding
 /// nothing but the reader's own buffer.
 pub fn skip_line<R: BufRead>(reader: &mut R) -> io::Result<()> {
     loop {
-        let chunk = match reader.fill_buf() {
-            Ok(c) => c,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
+        let chunk = fill_buf(reader)?;
         if chunk.is_empty() {
             return Ok(());
         }
@@ -244,5 +254,41 @@ mod tests {
             Some(LineEnd::Cut)
         );
         assert_eq!(buf, b"0000000000");
+    }
+
+    /// A terminal's input: Ctrl-D ends it once, and more may be typed after.
+    struct Terminal(Vec<&'static [u8]>);
+
+    impl io::Read for Terminal {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            let part = if self.0.is_empty() {
+                &[][..]
+            } else {
+                self.0.remove(0)
+            };
+            out[..part.len()].copy_from_slice(part);
+            Ok(part.len())
+        }
+    }
+
+    #[test]
+    fn end_of_input_is_seen_once_without_reading_on() {
+        // Ctrl-D at a line's start, then a line typed after it: the end comes back
+        // at once, without waiting for (or taking) the next line.
+        let mut r = io::BufReader::new(Terminal(vec![b"", b"quit\n"]));
+        let mut buf = Vec::new();
+        assert_eq!(read_line_head(&mut r, &mut buf, 10).unwrap(), None);
+        assert_eq!(
+            read_line_head(&mut r, &mut buf, 10).unwrap(),
+            Some(LineEnd::Newline)
+        );
+        assert_eq!(buf, b"quit");
+        // Ctrl-D after part of a line ends that line.
+        let mut r = io::BufReader::new(Terminal(vec![b"ab", b"", b"c\n"]));
+        assert_eq!(
+            read_line_head(&mut r, &mut buf, 10).unwrap(),
+            Some(LineEnd::EndOfInput)
+        );
+        assert_eq!(buf, b"ab");
     }
 }

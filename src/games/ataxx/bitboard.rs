@@ -40,13 +40,7 @@ pub const fn rank_of(sq: u8) -> usize {
 /// Chebyshev distance between two squares.
 #[inline]
 pub const fn distance(a: u8, b: u8) -> usize {
-    let df = file_of(a).abs_diff(file_of(b));
-    let dr = rank_of(a).abs_diff(rank_of(b));
-    if df > dr {
-        df
-    } else {
-        dr
-    }
+    crate::games::bits::chebyshev(a, b, 7)
 }
 
 const fn ring(sq: usize, d: usize) -> u64 {

@@ -4,6 +4,7 @@
 use super::bitboard::{distance, file_of, rank_of, square};
 use super::position::{Cell, Move, Position, Rules};
 use crate::game::Side;
+use crate::games::fen_number;
 use std::fmt;
 
 /// Why a piece of notation was rejected. The messages are one line each and avoid the
@@ -182,22 +183,10 @@ impl Position {
             Some("o" | "O" | "w" | "W") => Side::Second,
             Some(_) => return Err(NotationError::BadFen("bad side to move")),
         };
-        let clock = match fields.next() {
-            None => 0,
-            Some(s) => s
-                .parse::<u32>()
-                .ok()
-                .filter(|&c| c <= 10_000)
-                .ok_or(NotationError::BadFen("bad halfmove clock"))?,
-        };
-        let fullmove = match fields.next() {
-            None => 1,
-            Some(s) => s
-                .parse::<u32>()
-                .ok()
-                .filter(|&c| c <= 1_000_000)
-                .ok_or(NotationError::BadFen("bad fullmove number"))?,
-        };
+        let clock = fen_number(fields.next(), 0, 10_000)
+            .ok_or(NotationError::BadFen("bad halfmove clock"))?;
+        let fullmove = fen_number(fields.next(), 1, 1_000_000)
+            .ok_or(NotationError::BadFen("bad fullmove number"))?;
         if fields.next().is_some() {
             return Err(NotationError::BadFen("extra fields"));
         }
@@ -255,18 +244,23 @@ impl Position {
         s
     }
 
+    /// The board with its coordinates: [`Position::grid`] with each row led by its
+    /// number, then the column letters (no newline after them).
+    pub fn labelled(&self, glyph: impl Fn(Cell) -> char) -> String {
+        let mut s = self.grid(|rank| format!("{} ", rank + 1), glyph);
+        s.push_str("   a b c d e f g");
+        s
+    }
+
     /// A board picture for people: ranks 7..1 with coordinates, `x`, `o`, `-` gaps, `.` empty.
     pub fn pretty(&self) -> String {
-        let mut s = self.grid(
-            |rank| format!("{} ", rank + 1),
-            |cell| match cell {
-                Cell::Empty => '.',
-                Cell::Gap => '-',
-                Cell::Piece(Side::First) => 'x',
-                Cell::Piece(Side::Second) => 'o',
-            },
-        );
-        s.push_str("   a b c d e f g\n");
+        let mut s = self.labelled(|cell| match cell {
+            Cell::Empty => '.',
+            Cell::Gap => '-',
+            Cell::Piece(Side::First) => 'x',
+            Cell::Piece(Side::Second) => 'o',
+        });
+        s.push('\n');
         s
     }
 }

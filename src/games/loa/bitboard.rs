@@ -38,13 +38,7 @@ pub const fn rank_of(sq: u8) -> usize {
 /// Chebyshev (king-step) distance between two squares.
 #[inline]
 pub const fn distance(a: u8, b: u8) -> usize {
-    let df = file_of(a).abs_diff(file_of(b));
-    let dr = rank_of(a).abs_diff(rank_of(b));
-    if df > dr {
-        df
-    } else {
-        dr
-    }
+    crate::games::bits::chebyshev(a, b, 8)
 }
 
 /// Number of line counters: 8 rows, 8 columns, 15 diagonals, 15 anti-diagonals.

@@ -5,6 +5,7 @@
 use super::bitboard::{file_of, rank_of, square};
 use super::position::{Move, Position, Rules};
 use crate::game::Side;
+use crate::games::fen_number;
 use std::fmt;
 
 /// Why a piece of notation was rejected. One line each, and free of the words the
@@ -180,16 +181,10 @@ impl Position {
                 }
             }
         };
-        let number = |field: Option<&str>, default: u32, max: u32, why: &'static str| match field {
-            None => Ok(default),
-            Some(s) => s
-                .parse::<u32>()
-                .ok()
-                .filter(|&n| n <= max)
-                .ok_or(NotationError::BadFen(why)),
-        };
-        let clock = number(fields.next(), 0, 100_000, "bad halfmove clock")?;
-        let fullmove = number(fields.next(), 1, 1_000_000, "bad fullmove number")?;
+        let clock = fen_number(fields.next(), 0, 100_000)
+            .ok_or(NotationError::BadFen("bad halfmove clock"))?;
+        let fullmove = fen_number(fields.next(), 1, 1_000_000)
+            .ok_or(NotationError::BadFen("bad fullmove number"))?;
         if fields.next().is_some() {
             return Err(NotationError::BadFen("extra fields"));
         }

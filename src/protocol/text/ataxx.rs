@@ -12,7 +12,7 @@ pub use super::kit::TextError;
 use super::kit::{
     self, AiBudget, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec, Words,
 };
-use crate::game::{Opening, Side};
+use crate::game::{Opening, Outcome, Side};
 pub use crate::games::ataxx::block_squares;
 use crate::games::ataxx::{parse_square, square_name, Cell, Move, Position, Rules, TextMove};
 use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol};
@@ -20,7 +20,7 @@ use std::time::Duration;
 
 mod board;
 use crate::protocol::text::board::{Action, History, View};
-use crate::protocol::text::Table;
+use crate::protocol::text::{Table, Turns};
 pub(crate) use board::{ataxx_view, ATAXX_BOARD, ATAXX_COLOURS};
 
 pub use super::kit::State;
@@ -72,29 +72,25 @@ pub use super::kit::RESERVED_WORDS as RESERVED;
 /// Parses one line (comments and surrounding blanks allowed). `Ok(None)` for a line
 /// with nothing on it.
 pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
-    let Some(w) = SPEC.words(line) else {
-        return Ok(None);
-    };
-    if let Some(c) = w.common() {
-        return c.map(|c| Some(Command::Common(c)));
-    }
-    Ok(Some(match w.word.as_str() {
-        "clear" => w.no_args(Command::Clear, "clear")?,
-        "start" => w.no_args(Command::Start, "start")?,
-        "board" => w.no_args(Command::Board, "board")?,
-        "auto" => Command::Auto(w.side("auto red|blue")?),
-        "manual" => Command::Manual(w.side("manual red|blue")?),
-        "block" => {
-            let sq = w.args(1, "block SQUARE (a1..g7)")?[0];
-            Command::Block(parse_square(sq).map_err(|_| {
-                TextError::refused(format!(
-                    "block: no square {} on the board (a1..g7)",
-                    SPEC.quote_input(sq)
-                ))
-            })?)
-        }
-        _ => Command::Move(parse_move_word(&w)?),
-    }))
+    SPEC.parse_line(line, Command::Common, |w| {
+        Ok(match w.word.as_str() {
+            "clear" => w.no_args(Command::Clear, "clear")?,
+            "start" => w.no_args(Command::Start, "start")?,
+            "board" => w.no_args(Command::Board, "board")?,
+            "auto" => Command::Auto(w.side("auto red|blue")?),
+            "manual" => Command::Manual(w.side("manual red|blue")?),
+            "block" => {
+                let sq = w.args(1, "block SQUARE (a1..g7)")?[0];
+                Command::Block(parse_square(sq).map_err(|_| {
+                    TextError::refused(format!(
+                        "block: no square {} on the board (a1..g7)",
+                        SPEC.quote_input(sq)
+                    ))
+                })?)
+            }
+            _ => Command::Move(parse_move_word(w)?),
+        })
+    })
 }
 
 /// The last resort of every Ataxx edition's parser: one move on its own (`g1-f2`, `-`),
@@ -170,17 +166,19 @@ pub fn why_illegal(pos: &Position, tm: TextMove) -> String {
 /// The board in the dump format the harness reads.
 pub fn dump(pos: &Position) -> String {
     let mut s = String::from("===\n");
-    s.push_str(&pos.grid(
-        |_| " ".to_string(),
-        |cell| match cell {
-            Cell::Empty => '-',
-            Cell::Gap => 'X',
-            Cell::Piece(Side::First) => 'r',
-            Cell::Piece(Side::Second) => 'b',
-        },
-    ));
+    s.push_str(&pos.grid(|_| " ".to_string(), dump_glyph));
     s.push_str("===");
     s
+}
+
+/// A square as the dump writes it: `-` empty, `X` blocked, `r` red, `b` blue.
+pub fn dump_glyph(cell: Cell) -> char {
+    match cell {
+        Cell::Empty => '-',
+        Cell::Gap => 'X',
+        Cell::Piece(Side::First) => 'r',
+        Cell::Piece(Side::Second) => 'b',
+    }
 }
 
 const HELP: &str = "\
@@ -243,9 +241,7 @@ impl TextDialect for AtaxxText {
                 self.require_setup("start is only valid during set-up (use clear first)")?;
                 self.state = State::Playing;
                 host.new_game();
-                if !self.check_end(host) {
-                    return Ok(self.play_ai(host));
-                }
+                return Ok(self.play_turns(host));
             }
             Command::Auto(side) => {
                 self.require_setup("auto is only valid during set-up")?;
@@ -292,7 +288,7 @@ impl TextDialect for AtaxxText {
     }
 
     fn act(&mut self, action: Action, host: &mut AtaxxHost) -> Flow {
-        self.board_action(action, host)
+        self.page_action(action, host)
     }
 
     fn table(&self) -> Option<&Table<Position>> {
@@ -364,46 +360,79 @@ impl AtaxxText {
             return Err(TextError::refused("it is not a manual player's turn"));
         }
         let mv = resolve_typed(&self.table.pos, self.state, tm)?;
-        self.play(mv);
-        if self.state == State::Playing && !self.check_end(host) {
-            return Ok(self.play_ai(host));
-        }
-        Ok(Flow::Continue)
+        self.play(mv, host);
+        // Nothing follows a set-up move: the turns are played from `start` on.
+        Ok(self.play_turns(host))
+    }
+}
+
+/// The 2016 turns: AI players move in the playing state until a manual player is to
+/// move, the game ends with its result line and the finished state, and a side
+/// without a move passes as any move (`-`, which the AI finds too).
+impl Turns for AtaxxText {
+    fn game(&self) -> &Table<Position> {
+        &self.table
     }
 
-    fn play(&mut self, mv: Move) {
+    fn in_play(&self) -> bool {
+        self.state == State::Playing
+    }
+
+    fn ai_plays(&self, side: Side) -> bool {
+        self.auto[side.index()]
+    }
+
+    fn at_end(&mut self, outcome: Option<Outcome>, host: &mut AtaxxHost) -> bool {
+        let Some(o) = outcome else { return false };
+        host.say(SPEC.result_line(o));
+        self.state = State::Finished;
+        true
+    }
+
+    fn play(&mut self, mv: Move, _host: &mut AtaxxHost) {
         self.table.play(mv);
         self.moves_played = true;
     }
 
-    /// In the playing state: if the game is over, announce it and finish. Returns
-    /// whether it ended.
-    fn check_end(&mut self, host: &mut AtaxxHost) -> bool {
-        match self.table.pos.outcome() {
-            Some(o) => {
-                host.say(SPEC.result_line(o));
-                self.state = State::Finished;
-                true
-            }
-            None => false,
-        }
+    fn ai_moves(&mut self, mv: Move, host: &mut AtaxxHost) {
+        host.say(&ai_move_line(&self.table.pos, mv));
+        self.play(mv, host);
     }
 
-    /// Lets AI players move until a manual player is to move or the game ends.
-    fn play_ai(&mut self, host: &mut AtaxxHost) -> Flow {
-        while self.state == State::Playing && self.auto[self.table.pos.side_to_move().index()] {
-            let limits = SPEC.ai.limits();
-            let acts = Self::acts_at_once;
-            let mv = match self.table.think(host, limits, acts) {
-                Ok(mv) => mv,
-                Err(e) => return self.think_failed(e, host),
-            };
-            host.say(&ai_move_line(&self.table.pos, mv));
-            self.play(mv);
-            self.check_end(host);
-            host.show(self);
+    fn set_ai(&mut self, side: Side, ai: bool) {
+        self.auto[side.index()] = ai;
+    }
+
+    /// `clear` and `start`, keeping the players and the blocks.
+    fn new_game(&mut self) {
+        let gaps = self.table.pos.gaps();
+        let auto = self.auto;
+        *self = AtaxxText::new();
+        self.auto = auto;
+        self.table.restart(Position::startpos(Rules::Text));
+        let _ = self.table.pos.add_gaps(gaps);
+        self.state = State::Playing;
+    }
+
+    /// Takes back the last move, and further back while the AI plays the side to move
+    /// and the other side is manual (so the person gets their own turn back). A
+    /// finished game is in play again.
+    fn undo(&mut self) -> Result<(), TextError> {
+        let any_manual = self.auto.contains(&false);
+        let mut undone = 0;
+        while self.table.take_back() {
+            undone += 1;
+            if !any_manual || !self.auto[self.table.pos.side_to_move().index()] {
+                break;
+            }
         }
-        Flow::Continue
+        if undone == 0 {
+            return Err(TextError::refused("no move to take back"));
+        }
+        if self.state == State::Finished {
+            self.state = State::Playing;
+        }
+        Ok(())
     }
 }
 
@@ -429,9 +458,7 @@ pub fn typed_moves(opening: &Opening<Position>) -> Vec<String> {
 }
 
 impl TextProtocol for AtaxxText {
-    type Game = Position;
     const RULES: Rules = Rules::Text;
-    const SPEC: &'static Spec = &SPEC;
 
     /// `clear` (after an earlier game), `seed`, one `block` per reflection orbit of the
     /// base's gaps, the opening's moves as set-up moves, `manual`/`auto`, `dump`.
@@ -567,14 +594,18 @@ mod tests {
             parse("seed 18446744073709551615").unwrap(),
             Some(Command::Common(Common::Seed(u64::MAX)))
         );
-        assert!(parse("seed 18446744073709551616").is_err());
-        assert!(parse("seed").is_err());
-        assert!(parse("auto green").is_err());
-        assert!(parse("block h1").is_err());
-        assert!(parse("block").is_err());
-        assert!(parse("start now").is_err());
-        assert!(parse("b7c7").is_err());
-        assert!(parse("g1-h1").is_err());
+        for bad in [
+            "seed 18446744073709551616",
+            "seed",
+            "auto green",
+            "block h1",
+            "block",
+            "start now",
+            "b7c7",
+            "g1-h1",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
         assert_eq!(parse("-").unwrap(), Some(Command::Move(TextMove::Pass)));
         // A file name may hold blanks.
         assert_eq!(

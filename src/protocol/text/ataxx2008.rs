@@ -565,9 +565,7 @@ impl Ataxx2008 {
 }
 
 impl TextProtocol for Ataxx2008 {
-    type Game = Position;
     const RULES: Rules = Rules::Text2008;
-    const SPEC: &'static Spec = &SPEC;
 
     /// `clear` (after an earlier game), `seed`, `blocks` for the base's gaps, the
     /// opening's moves as set-up moves, `color` (the typed side: the Opponent, an AI,

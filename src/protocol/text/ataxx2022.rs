@@ -17,14 +17,16 @@
 //! or holds a `>`, and error lines (stderr) have those characters of any echoed input
 //! masked.
 
-use super::ataxx::{block_squares, dump, from_start, parse_move_word, typed_moves, why_illegal};
+use super::ataxx::{
+    block_squares, dump, dump_glyph, from_start, parse_move_word, typed_moves, why_illegal,
+};
 pub use super::kit::TextError;
 use super::kit::{Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec, Words};
-use crate::game::{Opening, Side};
-use crate::games::ataxx::{parse_square, square_name, Cell, Move, Position, Rules, TextMove};
+use crate::game::{Opening, Outcome, Side};
+use crate::games::ataxx::{parse_square, square_name, Move, Position, Rules, TextMove};
 use crate::protocol::text::board::{Action, History, View};
-use crate::protocol::text::Table;
 use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol};
+use crate::protocol::text::{Table, Turns};
 
 mod board;
 
@@ -187,17 +189,7 @@ pub fn parse_ai_move_line(line: &str) -> Option<(Side, String)> {
 /// The board with its coordinates (`board`, and after every move once `verbose`): the
 /// dump's letters, each row led by its number, the column letters below.
 pub fn board_text(pos: &Position) -> String {
-    let mut s = pos.grid(
-        |rank| format!("{} ", rank + 1),
-        |cell| match cell {
-            Cell::Empty => '-',
-            Cell::Gap => 'X',
-            Cell::Piece(Side::First) => 'r',
-            Cell::Piece(Side::Second) => 'b',
-        },
-    );
-    s.push_str("   a b c d e f g");
-    s
+    pos.labelled(dump_glyph)
 }
 
 const HELP: &str = "\
@@ -262,11 +254,11 @@ impl TextDialect for Ataxx2022 {
         match cmd {
             Command::Common(Common::Quit) => return Ok(Flow::Quit),
             Command::New => {
-                self.table.restart(Position::startpos(RULES));
+                self.new_game();
                 host.new_game();
             }
-            Command::Auto(side) => self.auto[side.index()] = true,
-            Command::Manual(side) => self.auto[side.index()] = false,
+            Command::Auto(side) => self.set_ai(side, true),
+            Command::Manual(side) => self.set_ai(side, false),
             Command::Common(Common::Seed(n)) => self.table.seed = n,
             Command::Block(sq) => self.block(sq)?,
             Command::Undo => self.undo()?,
@@ -279,7 +271,7 @@ impl TextDialect for Ataxx2022 {
             Command::Board => host.say(&board_text(&self.table.pos)),
             Command::Common(Common::Load(_)) => {} // not in this language: never parsed
         }
-        Ok(self.advance(host))
+        Ok(self.play_turns(host))
     }
 
     const QUIT: Command = Command::Common(Common::Quit);
@@ -300,7 +292,7 @@ impl TextDialect for Ataxx2022 {
     }
 
     fn act(&mut self, action: Action, host: &mut AtaxxHost) -> Flow {
-        self.board_action(action, host)
+        self.page_action(action, host)
     }
 
     fn table(&self) -> Option<&Table<Position>> {
@@ -356,18 +348,40 @@ impl Ataxx2022 {
         self.play(mv, host);
         Ok(())
     }
+}
 
-    /// Takes back the last move, and the one before it too when the AI plays the side
-    /// that is then to move (so a person gets their own turn back), as the course's
-    /// `Game.undo` does.
-    fn undo(&mut self) -> Result<(), TextError> {
-        if !self.table.take_back() {
-            return Err(TextError::refused("no move to take back"));
+/// The 2022 turns, after every command: the end is announced once (`undo` or `new`
+/// lets a game go on, and its next end is announced again), the AI moves while it
+/// plays the side to move, and passes without thinking when it has no move (a person
+/// types `-`).
+impl Turns for Ataxx2022 {
+    fn game(&self) -> &Table<Position> {
+        &self.table
+    }
+
+    fn ai_plays(&self, side: Side) -> bool {
+        self.auto[side.index()]
+    }
+
+    fn at_end(&mut self, outcome: Option<Outcome>, host: &mut AtaxxHost) -> bool {
+        let Some(o) = outcome else {
+            self.announced = false;
+            return false;
+        };
+        if !self.announced {
+            host.say(SPEC.result_line(o));
+            self.announced = true;
         }
-        if self.auto[self.table.pos.side_to_move().index()] {
-            self.table.take_back();
+        true
+    }
+
+    fn forced(&mut self, ai: bool, host: &mut AtaxxHost) -> Option<Move> {
+        let pos = &self.table.pos;
+        if !ai || pos.can_move(pos.side_to_move()) {
+            return None;
         }
-        Ok(())
+        host.say(&ai_move_line(pos, Move::PASS));
+        Some(Move::PASS)
     }
 
     fn play(&mut self, mv: Move, host: &mut AtaxxHost) {
@@ -377,43 +391,37 @@ impl Ataxx2022 {
         }
     }
 
-    /// Brings the game up to date: announces its end once, and lets the AI move while
-    /// it plays the side to move. Returns `Quit` if `quit` came while the AI thought.
-    fn advance(&mut self, host: &mut AtaxxHost) -> Flow {
-        loop {
-            if let Some(outcome) = self.table.pos.outcome() {
-                if !self.announced {
-                    host.say(SPEC.result_line(outcome));
-                    self.announced = true;
-                }
-                return Flow::Continue;
-            }
-            self.announced = false;
-            if !self.auto[self.table.pos.side_to_move().index()] {
-                return Flow::Continue;
-            }
-            let mv = if self.table.pos.can_move(self.table.pos.side_to_move()) {
-                let limits = SPEC.ai.limits();
-                let acts = Self::acts_at_once;
-                match self.table.think(host, limits, acts) {
-                    Ok(mv) => mv,
-                    Err(e) => return self.think_failed(e, host),
-                }
-            } else {
-                Move::PASS
-            };
-            host.say(&ai_move_line(&self.table.pos, mv));
-            self.play(mv, host);
-            // The page follows AI against AI move by move, as in the other editions.
-            host.show(self);
+    fn ai_moves(&mut self, mv: Move, host: &mut AtaxxHost) {
+        host.say(&ai_move_line(&self.table.pos, mv));
+        self.play(mv, host);
+    }
+
+    /// `auto C` / `manual C`.
+    fn set_ai(&mut self, side: Side, ai: bool) {
+        self.auto[side.index()] = ai;
+    }
+
+    /// `new`: the start position, the players kept.
+    fn new_game(&mut self) {
+        self.table.restart(Position::startpos(RULES));
+    }
+
+    /// `undo`: takes back the last move, and the one before it too when the AI plays
+    /// the side that is then to move (so a person gets their own turn back), as the
+    /// course's `Game.undo` does.
+    fn undo(&mut self) -> Result<(), TextError> {
+        if !self.table.take_back() {
+            return Err(TextError::refused("no move to take back"));
         }
+        if self.auto[self.table.pos.side_to_move().index()] {
+            self.table.take_back();
+        }
+        Ok(())
     }
 }
 
 impl TextProtocol for Ataxx2022 {
-    type Game = Position;
     const RULES: Rules = RULES;
-    const SPEC: &'static Spec = &SPEC;
 
     /// Both sides manual (nothing moves while the game is set up), `new` after an
     /// earlier game, `seed`, one `block` per reflection orbit of the base's gaps, the

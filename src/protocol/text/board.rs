@@ -3,10 +3,12 @@
 //! take outside the text language (undo, switching a side between AI and manual at any
 //! moment, a new game), and the [`History`] of moves that undo walks back.
 //!
-//! Each dialect builds its view from its own state and carries the actions out in its
-//! own model (`text/<game>/board.rs`), so the page drives the very session the text
-//! language drives.
+//! Each dialect builds its view from its own state (`text/<game>/board.rs`) and carries
+//! the actions out in its own model (the 2016, 2022 and LOA sessions as steps of their
+//! [`super::Turns`], the Player-vs-Opponent ones in `versus.rs`), so the page drives
+//! the very session the text language drives.
 
+use super::kit::Spec;
 use crate::game::{Game, Side};
 
 /// The state of a session, for drawing. Squares are numbered row by row from the top
@@ -166,6 +168,30 @@ impl View {
             files,
             ranks,
             ..View::default()
+        }
+    }
+
+    /// The character of a square holding `side`'s piece (`0`, `1`), or of an empty
+    /// one (`.`).
+    pub fn piece(side: Option<Side>) -> char {
+        match side {
+            Some(Side::First) => '0',
+            Some(Side::Second) => '1',
+            None => '.',
+        }
+    }
+
+    /// This view with the sides named as `spec`'s output lines write them (capitalised,
+    /// `Red`), their piece `counts`, and `to_move` to move.
+    pub fn with_sides(self, spec: &Spec, counts: [u32; 2], to_move: Side) -> View {
+        View {
+            sides: [
+                spec.colour_name(Side::First),
+                spec.colour_name(Side::Second),
+            ],
+            counts,
+            to_move: Some(to_move.index()),
+            ..self
         }
     }
 

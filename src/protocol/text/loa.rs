@@ -18,7 +18,7 @@
 
 pub use super::kit::TextError;
 use super::kit::{self, AiBudget, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec};
-use crate::game::{Notation, Opening, Side};
+use crate::game::{Notation, Opening, Outcome, Side};
 use crate::games::loa::bitboard::{file_of, rank_of, square};
 use crate::games::loa::notation::{colour_name, parse_square, square_name};
 use crate::games::loa::position::{Move, Position, Rules};
@@ -30,7 +30,7 @@ use std::time::Duration;
 mod board;
 pub mod course;
 use crate::protocol::text::board::{Action, History, View};
-use crate::protocol::text::Table;
+use crate::protocol::text::{Table, Turns};
 
 /// The largest `limit` accepted (moves per side).
 pub const MAX_LIMIT: u32 = 100_000;
@@ -82,69 +82,67 @@ pub enum Command {
 /// Parses one line. `Ok(None)` for a blank line or a comment (first non-blank `#`).
 /// Words after those a command needs are ignored, as `loa.txt` says.
 pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
-    let Some(w) = SPEC.words(line) else {
-        return Ok(None);
-    };
-    if let Some(c) = w.common() {
-        return c.map(|c| Some(Command::Common(c)));
-    }
-    Ok(Some(match w.word.as_str() {
-        "new" => Command::New,
-        "auto" => Command::Auto(w.side("auto black|white")?),
-        "manual" => Command::Manual(w.side("manual black|white")?),
-        "limit" => {
-            const USAGE: &str = "limit N (moves per side, 1 to 100000)";
-            match w.args(1, USAGE)?[0].parse::<u32>() {
-                Ok(n) if (1..=MAX_LIMIT).contains(&n) => Command::Limit(n),
-                _ => return Err(TextError::BadArgs(USAGE)),
+    SPEC.parse_line(line, Command::Common, |w| {
+        Ok(match w.word.as_str() {
+            "new" => Command::New,
+            "auto" => Command::Auto(w.side("auto black|white")?),
+            "manual" => Command::Manual(w.side("manual black|white")?),
+            "limit" => {
+                const USAGE: &str = "limit N (moves per side, 1 to 100000)";
+                match w.args(1, USAGE)?[0].parse::<u32>() {
+                    Ok(n) if (1..=MAX_LIMIT).contains(&n) => Command::Limit(n),
+                    _ => return Err(TextError::BadArgs(USAGE)),
+                }
             }
-        }
-        "set" => {
-            const USAGE: &str = "set cr P N (cr a square, P black, white or -, N black or white)";
-            let [sq, piece, next] = w.args(3, USAGE)? else {
-                return Err(TextError::BadArgs(USAGE));
-            };
-            let side = |s: &str| SPEC.parse_colour(s).ok_or(TextError::BadArgs(USAGE));
-            let sq = parse_square(sq).map_err(|_| TextError::BadArgs(USAGE))?;
-            let piece = match *piece {
-                "-" => None,
-                p => Some(side(p)?),
-            };
-            Command::Set {
-                sq,
-                piece,
-                next: side(next)?,
+            "set" => {
+                const USAGE: &str =
+                    "set cr P N (cr a square, P black, white or -, N black or white)";
+                let [sq, piece, next] = w.args(3, USAGE)? else {
+                    return Err(TextError::BadArgs(USAGE));
+                };
+                let side = |s: &str| SPEC.parse_colour(s).ok_or(TextError::BadArgs(USAGE));
+                let sq = parse_square(sq).map_err(|_| TextError::BadArgs(USAGE))?;
+                let piece = match *piece {
+                    "-" => None,
+                    p => Some(side(p)?),
+                };
+                Command::Set {
+                    sq,
+                    piece,
+                    next: side(next)?,
+                }
             }
-        }
-        _ => match Move::parse_text(w.first) {
-            Ok(mv) => Command::Move(mv),
-            Err(_) if is_move_word(w.first) => {
-                let off = kit::off_board(w.first.split('-'), |s| parse_square(s).is_ok(), "a1..h8");
-                return Err(TextError::refused(match off {
-                    Some(why) => format!("malformed move {}: {why}", SPEC.quote_input(w.first)),
-                    None => format!(
+            _ => match Move::parse_text(w.first) {
+                Ok(mv) => Command::Move(mv),
+                Err(_) if is_move_word(w.first) => {
+                    let off =
+                        kit::off_board(w.first.split('-'), |s| parse_square(s).is_ok(), "a1..h8");
+                    return Err(TextError::refused(match off {
+                        Some(why) => format!("malformed move {}: {why}", SPEC.quote_input(w.first)),
+                        None => format!(
                         "malformed move {} (a move is written c1r1-c2r2 along a line, e.g. b1-d3)",
                         SPEC.quote_input(w.first)
                     ),
-                }));
-            }
-            // UGI notation (`b1d3`), which people who know the UGI tools type here.
-            Err(_)
-                if w.first.len() == 4
-                    && w.first.is_char_boundary(2)
-                    && parse_square(&w.first[..2]).is_ok()
-                    && parse_square(&w.first[2..]).is_ok() =>
-            {
-                return Err(TextError::refused(format!(
-                    "unknown command {} (a move is written {}-{})",
-                    SPEC.quote_input(w.first),
-                    w.first[..2].to_ascii_lowercase(),
-                    w.first[2..].to_ascii_lowercase()
-                )))
-            }
-            Err(_) => return Err(SPEC.unknown(w.first)),
-        },
-    }))
+                    }));
+                }
+                // UGI notation (`b1d3`), which people who know the UGI tools type here.
+                Err(_)
+                    if w.first.len() == 4
+                        && w.first.is_char_boundary(2)
+                        && parse_square(&w.first[..2]).is_ok()
+                        && parse_square(&w.first[2..]).is_ok() =>
+                {
+                    return Err(TextError::refused(format!(
+                        "unknown command {} (a move is written {}-{})",
+                        SPEC.quote_input(w.first),
+                        w.first[..2].to_ascii_lowercase(),
+                        w.first[2..].to_ascii_lowercase()
+                    )))
+                }
+                Err(_) => return Err(SPEC.unknown(w.first)),
+            },
+        })
+    })
 }
 
 /// True for a first word that is or looks like a move (every move's text holds a
@@ -283,7 +281,7 @@ impl TextDialect for LoaText {
     }
 
     fn act(&mut self, action: Action, host: &mut LoaHost) -> Flow {
-        self.board_action(action, host)
+        self.page_action(action, host)
     }
 
     fn prompt(&self) -> Option<String> {
@@ -326,7 +324,7 @@ impl TextDialect for LoaText {
             Command::Common(Common::Load(_)) => {} // not in this language: never parsed
             Command::Move(mv) => self.manual_move(mv)?,
         }
-        Ok(self.advance(host))
+        Ok(self.play_turns(host))
     }
 
     const QUIT: Command = Command::Common(Common::Quit);
@@ -363,55 +361,94 @@ impl LoaText {
         if mv.is_pass() || !self.table.pos.is_legal(mv) {
             return Err(SPEC.illegal(&mv.text(), why_illegal(&self.table.pos, mv)));
         }
-        self.play(mv);
+        self.table.play(mv);
         Ok(())
     }
+}
 
-    fn play(&mut self, mv: Move) {
+/// The LOA turns, after every command while a game is on: the result line ends it, a
+/// side without a move passes at once (the AI's pass line, or a note for a person), and
+/// the AI moves while it is to move; `--log` records the AI's moves as comments.
+impl Turns for LoaText {
+    fn game(&self) -> &Table<Position> {
+        &self.table
+    }
+
+    fn in_play(&self) -> bool {
+        self.playing
+    }
+
+    fn ai_plays(&self, side: Side) -> bool {
+        self.auto[side.index()]
+    }
+
+    fn at_end(&mut self, outcome: Option<Outcome>, host: &mut LoaHost) -> bool {
+        let Some(o) = outcome else { return false };
+        host.say(SPEC.result_line(o));
+        self.playing = false;
+        true
+    }
+
+    fn forced(&mut self, ai: bool, host: &mut LoaHost) -> Option<Move> {
+        if self.table.pos.can_move() {
+            return None;
+        }
+        let side = self.table.pos.side_to_move();
+        if ai {
+            host.say(&ai_move_line(Move::PASS));
+            self.log(&format!("# {} AI: -", colour_name(side)));
+        } else {
+            host.say_err(&format!(
+                "Note: {} has no legal move and passes.",
+                colour_name(side)
+            ));
+        }
+        Some(Move::PASS)
+    }
+
+    fn play(&mut self, mv: Move, _host: &mut LoaHost) {
         self.table.play(mv);
     }
 
-    /// Brings the game up to date: announces a result, passes for a side without a
-    /// move, and lets the AI move while it is to move. Returns `Quit` if `quit` came
-    /// while the AI was thinking.
-    fn advance(&mut self, host: &mut LoaHost) -> Flow {
-        while self.playing {
-            if let Some(outcome) = self.table.pos.outcome() {
-                host.say(SPEC.result_line(outcome));
-                self.playing = false;
-                break;
-            }
-            let side = self.table.pos.side_to_move();
-            let auto = self.auto[side.index()];
-            if !self.table.pos.can_move() {
-                if auto {
-                    host.say(&ai_move_line(Move::PASS));
-                    self.log(&format!("# {} AI: -", colour_name(side)));
-                } else {
-                    host.say_err(&format!(
-                        "Note: {} has no legal move and passes.",
-                        colour_name(side)
-                    ));
-                }
-                self.play(Move::PASS);
+    fn ai_moves(&mut self, mv: Move, host: &mut LoaHost) {
+        host.say(&ai_move_line(mv));
+        // A comment: replaying the log lets the AI find the move again.
+        let side = self.table.pos.side_to_move();
+        self.log(&format!("# {} AI: {}", colour_name(side), mv.text()));
+        self.play(mv, host);
+    }
+
+    fn set_ai(&mut self, side: Side, ai: bool) {
+        self.auto[side.index()] = ai;
+    }
+
+    /// `new`: the start position (the move limit kept), the players kept.
+    fn new_game(&mut self) {
+        let mut start = Position::startpos(Rules::Text);
+        start.set_move_limit(self.table.pos.move_limit());
+        self.table.restart(start);
+        self.playing = true;
+    }
+
+    /// Takes back the last move (a pass with it), and further back while the AI
+    /// plays the side to move and a person plays the other.
+    fn undo(&mut self) -> Result<(), TextError> {
+        let any_manual = self.auto.contains(&false);
+        let mut undone = 0;
+        while self.table.take_back() {
+            undone += 1;
+            let to_move = self.table.pos.side_to_move();
+            let must_pass = !self.table.pos.can_move();
+            if must_pass || (any_manual && self.auto[to_move.index()]) {
                 continue;
             }
-            if !auto {
-                break;
-            }
-            let limits = SPEC.ai.limits();
-            let acts = Self::acts_at_once;
-            let mv = match self.table.think(host, limits, acts) {
-                Ok(mv) => mv,
-                Err(e) => return self.think_failed(e, host),
-            };
-            host.say(&ai_move_line(mv));
-            // A comment: replaying the log lets the AI find the move again.
-            self.log(&format!("# {} AI: {}", colour_name(side), mv.text()));
-            self.play(mv);
-            host.show(self);
+            break;
         }
-        Flow::Continue
+        if undone == 0 {
+            return Err(TextError::refused("no move to take back"));
+        }
+        self.playing = true;
+        Ok(())
     }
 }
 
@@ -540,9 +577,7 @@ fn set_commands(target: &Position) -> Option<Vec<String>> {
 }
 
 impl TextProtocol for LoaText {
-    type Game = Position;
     const RULES: Rules = Rules::Text;
-    const SPEC: &'static Spec = &SPEC;
 
     /// Both sides manual (so nothing moves during the set-up), `new` after an earlier
     /// game, `seed`, `set` commands for a base other than the start position, the

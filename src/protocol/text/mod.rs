@@ -29,7 +29,7 @@ use std::collections::VecDeque;
 use std::io::Write;
 use std::net::Ipv4Addr;
 use std::time::{Duration, Instant};
-pub use table::Table;
+pub use table::{Table, Turns};
 
 /// Nested `load` files deeper than this are refused (a file loading itself).
 pub const MAX_LOAD_DEPTH: usize = 16;
@@ -227,13 +227,9 @@ pub trait TextDialect {
 /// notation ([`crate::game::GameIo`]) through one of its course text dialects, which also
 /// knows how its lines are driven from outside. The registry ([`crate::variant`]) lists
 /// one per dialect.
-pub trait Playable:
-    TextDialect + TextProtocol<Game = <Self as TextDialect>::Game> + 'static
-{
-}
+pub trait Playable: TextProtocol + 'static {}
 
-impl<D> Playable for D where D: TextDialect + TextProtocol<Game = <D as TextDialect>::Game> + 'static
-{}
+impl<D: TextProtocol + 'static> Playable for D {}
 
 /// A protocol only one game speaks (an Othello GUI's, say): chosen when the first
 /// command's first word is `hello`, or by its flag.
@@ -279,18 +275,13 @@ pub enum PeerRead {
 /// What a program that drives this language from outside needs (the tournament runner's
 /// text client, the tuner): how to set a game up, the move text it reads and writes,
 /// and how to recognise the AI's move and result lines. Written next to the dialect,
-/// so the lines are produced and parsed in one place.
-pub trait TextProtocol {
-    /// The game it plays.
-    type Game: GameIo;
-
+/// so the lines are produced and parsed in one place; the game and the language's
+/// lines ([`TextDialect::SPEC`], from which the AI move, result and dump lines are
+/// recognised) are the dialect's, declared once.
+pub trait TextProtocol: TextDialect {
     /// The rule set the language's games are played by (Ataxx 2008: 45 consecutive
     /// jumps): the runner drives a text engine in the dialect whose rules judge the run.
     const RULES: <Self::Game as Game>::Rules;
-
-    /// The language's lines ([`kit::Spec`]): the AI move, result and dump lines are
-    /// recognised from it.
-    const SPEC: &'static kit::Spec;
 
     /// Commands that make a program (fresh, or after `played` earlier games) ready to
     /// play `opening` with the AI on `ai_side`, seeded with `seed`, the other side typed.
@@ -367,7 +358,7 @@ pub type GameSink<G> = dyn FnMut(&G, &History<G>);
 pub struct Publisher<G: Game> {
     pub view: Box<dyn FnMut(&View)>,
     pub thinking: Box<dyn FnMut(&Thinking)>,
-    /// The position and the moves kept behind it ([`TextDialect::game`]), with the view.
+    /// The position and the moves kept behind it ([`TextDialect::table`]), with the view.
     pub game: Box<GameSink<G>>,
     /// The AI starts (`true`) or has ended (`false`) a search of its own move: the
     /// page's analysis stops and waits.

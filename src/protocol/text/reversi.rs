@@ -402,9 +402,7 @@ impl ReversiText {
 }
 
 impl TextProtocol for ReversiText {
-    type Game = Position;
     const RULES: crate::games::reversi::Rules = crate::games::reversi::Rules::Standard;
-    const SPEC: &'static Spec = &SPEC;
 
     /// `clear` (after an earlier game), `seed`, the opening's moves as set-up moves,
     /// `color` (the Player, typed by the runner, takes the side the AI does not play),
@@ -557,12 +555,16 @@ mod tests {
             parse("seed -1").unwrap(),
             Some(Command::Common(Common::Seed(u64::MAX)))
         );
-        assert!(parse("seed 18446744073709551616").is_err());
-        assert!(parse("color red").is_err());
-        assert!(parse("color").is_err());
-        assert!(parse("auto black").is_err());
-        assert!(parse("i9").is_err());
-        assert!(parse("d3 e3").is_err());
+        for bad in [
+            "seed 18446744073709551616",
+            "color red",
+            "color",
+            "auto black",
+            "i9",
+            "d3 e3",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
         assert_eq!(parse("-").unwrap(), Some(Command::Move(Move::PASS)));
         assert_eq!(
             parse("d3").unwrap(),

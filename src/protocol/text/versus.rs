@@ -229,25 +229,21 @@ impl<E: Edition> TextDialect for Versus<E> {
     /// Parses one line (comments and surrounding blanks allowed): the shared commands,
     /// then the dialect's own, else a move.
     fn parse_line(line: &str) -> Result<Option<CommandOf<E>>, TextError> {
-        let Some(w) = E::SPEC.words(line) else {
-            return Ok(None);
-        };
-        if let Some(c) = w.common() {
-            return c.map(|c| Some(Command::Common(c)));
-        }
-        Ok(Some(match w.word.as_str() {
-            "clear" => w.no_args(Command::Clear, "clear")?,
-            "start" => w.no_args(Command::Start, "start")?,
-            "board" => w.no_args(Command::Board, "board")?,
-            "auto" => w.no_args(Command::Auto, "auto")?,
-            "color" => Command::Color(w.side(E::COLOR_USAGE)?),
-            "host" => Command::Host(w.host_id()?),
-            "join" => Command::Join(w.join_address()?),
-            _ => match E::parse_own(&w) {
-                Some(own) => Command::Own(own?),
-                None => Command::Move(E::parse_move(&w)?),
-            },
-        }))
+        E::SPEC.parse_line(line, Command::Common, |w| {
+            Ok(match w.word.as_str() {
+                "clear" => w.no_args(Command::Clear, "clear")?,
+                "start" => w.no_args(Command::Start, "start")?,
+                "board" => w.no_args(Command::Board, "board")?,
+                "auto" => w.no_args(Command::Auto, "auto")?,
+                "color" => Command::Color(w.side(E::COLOR_USAGE)?),
+                "host" => Command::Host(w.host_id()?),
+                "join" => Command::Join(w.join_address()?),
+                _ => match E::parse_own(w) {
+                    Some(own) => Command::Own(own?),
+                    None => Command::Move(E::parse_move(w)?),
+                },
+            })
+        })
     }
 
     fn run_command(

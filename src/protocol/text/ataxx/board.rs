@@ -1,13 +1,12 @@
-//! The 2016 dialect on the board page (`--display`): its view, and the page's actions
-//! (undo, a side to AI or manual at any moment, a new game) in its own model. The
-//! board of both editions is drawn by [`ataxx_view`].
+//! The 2016 dialect on the board page (`--display`): its view; the board of both
+//! editions is drawn by [`ataxx_view`]. The page's actions (undo, a side to AI or
+//! manual at any moment, a new game) are steps of its turns ([`Turns`](crate::protocol::text::Turns)).
 
-use super::{AtaxxHost, AtaxxText, State, SPEC};
+use super::{AtaxxText, State, SPEC};
 use crate::game::Side;
 use crate::games::ataxx::bitboard::{distance, Bits};
-use crate::games::ataxx::{parse_square, square_name, Cell, Position, Rules};
-use crate::protocol::text::board::{Action, History, PageStyle, View};
-use crate::protocol::text::{Flow, TextDialect};
+use crate::games::ataxx::{parse_square, square_name, Cell, Position};
+use crate::protocol::text::board::{History, PageStyle, View};
 
 /// How the page draws the 2016 edition: red and blue pieces, a click blocks squares in
 /// set-up.
@@ -34,21 +33,16 @@ pub(crate) fn ataxx_view(
     pos: &Position,
     history: &History<Position>,
 ) -> View {
+    let counts = [Side::First, Side::Second].map(|s| pos.count(s));
     let mut v = View::grid(style, 7, 7, false, |name| {
         match parse_square(name).map(|sq| pos.cell(sq)) {
-            Ok(Cell::Piece(Side::First)) => '0',
-            Ok(Cell::Piece(Side::Second)) => '1',
+            Ok(Cell::Piece(side)) => View::piece(Some(side)),
             Ok(Cell::Gap) => '#',
-            _ => '.',
+            _ => View::piece(None),
         }
-    });
+    })
+    .with_sides(&SPEC, counts, pos.side_to_move());
     let at = |v: &View, sq: u8| v.index_of(&square_name(sq), false);
-    v.sides = [
-        SPEC.colour_name(Side::First),
-        SPEC.colour_name(Side::Second),
-    ];
-    v.counts = [pos.count(Side::First), pos.count(Side::Second)];
-    v.to_move = Some(pos.side_to_move().index());
     let own = pos.pieces(pos.side_to_move());
     for mv in pos.legal_moves() {
         if mv.is_pass() {
@@ -109,55 +103,5 @@ impl AtaxxText {
             v.to_move = None;
         }
         v
-    }
-
-    pub(super) fn board_action(&mut self, action: Action, host: &mut AtaxxHost) -> Flow {
-        match action {
-            Action::Player(side, ai) => self.auto[side.index()] = ai,
-            Action::NewGame => {
-                // `clear` and `start`, keeping the players, the seed and the blocks.
-                let gaps = self.table.pos.gaps();
-                let auto = self.auto;
-                *self = AtaxxText::new();
-                self.auto = auto;
-                self.table.restart(Position::startpos(Rules::Text));
-                let _ = self.table.pos.add_gaps(gaps);
-                self.state = State::Playing;
-                host.new_game();
-                if self.check_end(host) {
-                    return Flow::Continue;
-                }
-            }
-            Action::Undo => {
-                if let Err(why) = self.undo() {
-                    Self::error(host, why);
-                }
-            }
-        }
-        if self.state == State::Playing {
-            return self.play_ai(host);
-        }
-        Flow::Continue
-    }
-
-    /// Takes back the last move, and further back while the AI plays the side to move
-    /// and the other side is manual (so the person gets their own turn back). A
-    /// finished game is in play again.
-    fn undo(&mut self) -> Result<(), &'static str> {
-        let any_manual = self.auto.contains(&false);
-        let mut undone = 0;
-        while self.table.take_back() {
-            undone += 1;
-            if !any_manual || !self.auto[self.table.pos.side_to_move().index()] {
-                break;
-            }
-        }
-        if undone == 0 {
-            return Err("no move to take back");
-        }
-        if self.state == State::Finished {
-            self.state = State::Playing;
-        }
-        Ok(())
     }
 }

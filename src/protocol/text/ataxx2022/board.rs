@@ -1,13 +1,12 @@
 //! The 2022 dialect on the board page (`--display`): its view (the board drawn as the
-//! other editions' by [`ataxx_view`]), and the page's actions carried out as the
-//! language's own commands: undo is `undo`, a new game is `new`, and a side handed to
-//! the AI or to a person is `auto` or `manual`.
+//! other editions' by [`ataxx_view`]). The page's actions are the language's own
+//! commands, as steps of its turns ([`Turns`](crate::protocol::text::Turns)): undo is `undo`, a new game is
+//! `new`, and a side handed to the AI or to a person is `auto` or `manual`.
 
-use super::{Ataxx2022, AtaxxHost, Command, SPEC};
+use super::{Ataxx2022, SPEC};
 use crate::games::ataxx::Position;
 use crate::protocol::text::ataxx::{ataxx_view, ATAXX_BOARD, ATAXX_COLOURS};
-use crate::protocol::text::board::{Action, History, PageStyle, View};
-use crate::protocol::text::{Flow, TextDialect};
+use crate::protocol::text::board::{History, PageStyle, View};
 
 /// How the page draws the 2022 edition: the 2016 board, and no set-up tools (there is
 /// no set-up state; `block` is typed in the command box before the first move).
@@ -41,18 +40,5 @@ impl Ataxx2022 {
             v.to_move = None;
         }
         v
-    }
-
-    pub(super) fn board_action(&mut self, action: Action, host: &mut AtaxxHost) -> Flow {
-        let cmd = match action {
-            Action::Player(side, true) => Command::Auto(side),
-            Action::Player(side, false) => Command::Manual(side),
-            Action::NewGame => Command::New,
-            Action::Undo => Command::Undo,
-        };
-        self.run_command(cmd, host).unwrap_or_else(|e| {
-            Self::error(host, &e.to_string());
-            Flow::Continue
-        })
     }
 }

@@ -1,13 +1,13 @@
-//! The Lines of Action dialect on the board page (`--display`): its view, and the
-//! page's actions in its model (the language already switches sides at any moment
-//! with `auto`/`manual` and starts over with `new`; undo is the page's own).
+//! The Lines of Action dialect on the board page (`--display`): its view. The page's
+//! actions are steps of its turns ([`Turns`](crate::protocol::text::Turns)): the language already switches
+//! sides at any moment with `auto`/`manual` and starts over with `new`; undo is the
+//! page's own.
 
-use super::{LoaHost, LoaText, SPEC};
+use super::{LoaText, SPEC};
 use crate::game::Side;
 use crate::games::loa::notation::{parse_square, square_name};
-use crate::games::loa::position::{Position, Rules};
-use crate::protocol::text::board::{Action, History, PageStyle, View};
-use crate::protocol::text::{Flow, TextDialect};
+use crate::games::loa::position::Position;
+use crate::protocol::text::board::{History, PageStyle, View};
 
 /// How the page draws Lines of Action: black and white pieces on a checkered board, a
 /// move limit.
@@ -24,21 +24,12 @@ const STYLE: PageStyle = PageStyle {
 /// `pos` as the page draws Lines of Action: squares, counts, legal moves, the side
 /// to move, and the last move of `history` if it led here.
 pub(super) fn picture(pos: &Position, history: &History<Position>) -> View {
+    let counts = [Side::First, Side::Second].map(|s| pos.count(s));
     let mut v = View::grid(&STYLE, 8, 8, false, |name| {
-        match parse_square(name).ok().and_then(|sq| pos.piece_at(sq)) {
-            Some(Side::First) => '0',
-            Some(Side::Second) => '1',
-            None => '.',
-        }
-    });
+        View::piece(parse_square(name).ok().and_then(|sq| pos.piece_at(sq)))
+    })
+    .with_sides(&SPEC, counts, pos.side_to_move());
     let at = |v: &View, sq: u8| v.index_of(&square_name(sq), false);
-    // Capitalised as the output lines write them, like the other games' sides.
-    v.sides = [
-        SPEC.colour_name(Side::First),
-        SPEC.colour_name(Side::Second),
-    ];
-    v.counts = [pos.count(Side::First), pos.count(Side::Second)];
-    v.to_move = Some(pos.side_to_move().index());
     for mv in pos.legal_moves().into_iter().filter(|m| !m.is_pass()) {
         let (from, to) = (at(&v, mv.from()), at(&v, mv.to()));
         v.moves.push((Some(from), to, mv.text()));
@@ -66,46 +57,5 @@ impl LoaText {
             v.result = pos.outcome().map(|o| SPEC.result_line(o).to_string());
         }
         v
-    }
-
-    pub(super) fn board_action(&mut self, action: Action, host: &mut LoaHost) -> Flow {
-        match action {
-            Action::Player(side, ai) => self.auto[side.index()] = ai,
-            Action::NewGame => {
-                // `new`: the start position (the move limit kept), the players kept.
-                let mut start = Position::startpos(Rules::Text);
-                start.set_move_limit(self.table.pos.move_limit());
-                self.table.restart(start);
-                self.playing = true;
-                host.new_game();
-            }
-            Action::Undo => {
-                if let Err(why) = self.undo() {
-                    Self::error(host, why);
-                }
-            }
-        }
-        self.advance(host)
-    }
-
-    /// Takes back the last move (a pass with it), and further back while the AI
-    /// plays the side to move and a person plays the other.
-    fn undo(&mut self) -> Result<(), &'static str> {
-        let any_manual = self.auto.contains(&false);
-        let mut undone = 0;
-        while self.table.take_back() {
-            undone += 1;
-            let to_move = self.table.pos.side_to_move();
-            let must_pass = !self.table.pos.can_move();
-            if must_pass || (any_manual && self.auto[to_move.index()]) {
-                continue;
-            }
-            break;
-        }
-        if undone == 0 {
-            return Err("no move to take back");
-        }
-        self.playing = true;
-        Ok(())
     }
 }

@@ -24,20 +24,12 @@ const STYLE: PageStyle = PageStyle {
 /// `pos` as the page draws Reversi: discs, counts, legal moves, the side to move, and
 /// the last move of `history` if it led here.
 pub(super) fn picture(pos: &Position, history: &History<Position>) -> View {
+    let counts = [Side::First, Side::Second].map(|s| pos.count(s));
     let mut v = View::grid(&STYLE, 8, 8, true, |name| {
-        match parse_square(name).ok().and_then(|sq| pos.disc_at(sq)) {
-            Some(Side::First) => '0',
-            Some(Side::Second) => '1',
-            None => '.',
-        }
-    });
+        View::piece(parse_square(name).ok().and_then(|sq| pos.disc_at(sq)))
+    })
+    .with_sides(&SPEC, counts, pos.side_to_move());
     let at = |v: &View, sq: u8| v.index_of(&square_name(sq), true);
-    v.sides = [
-        SPEC.colour_name(Side::First),
-        SPEC.colour_name(Side::Second),
-    ];
-    v.counts = [pos.count(Side::First), pos.count(Side::Second)];
-    v.to_move = Some(pos.side_to_move().index());
     for mv in pos.legal_moves() {
         if mv.is_pass() {
             v.pass = Some(mv.text());

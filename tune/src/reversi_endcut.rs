@@ -94,8 +94,9 @@ pub fn run(args: &[&str]) -> Result<(), String> {
     Ok(())
 }
 
-/// The least-squares line `y ≈ a + b·x` through the points.
-fn line(points: impl Iterator<Item = (f64, f64)>) -> (f64, f64) {
+/// The least-squares line `y ≈ a + b·x` through the points (`b` is 0 when all the
+/// points share one `x`).
+pub fn line(points: impl Iterator<Item = (f64, f64)>) -> (f64, f64) {
     let pts: Vec<(f64, f64)> = points.collect();
     let n = pts.len() as f64;
     let (mx, my) = pts

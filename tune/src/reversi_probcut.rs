@@ -87,14 +87,7 @@ pub fn run(args: &[&str]) -> Result<(), String> {
             if n < 10.0 {
                 continue;
             }
-            let (mx, my) = pairs
-                .iter()
-                .fold((0.0, 0.0), |(a, b), (x, y)| (a + x / n, b + y / n));
-            let (sxy, sxx) = pairs.iter().fold((0.0, 0.0), |(a, b), (x, y)| {
-                (a + (x - mx) * (y - my), b + (x - mx) * (x - mx))
-            });
-            let a = if sxx > 0.0 { sxy / sxx } else { 1.0 };
-            let b = my - a * mx;
+            let (b, a) = super::reversi_endcut::line(pairs.iter().copied());
             let var = pairs
                 .iter()
                 .map(|(x, y)| (y - a * x - b).powi(2))

@@ -106,16 +106,7 @@ fn stage_endgame(
             .soft
             .map(|s| now + s.saturating_duration_since(now) / 2),
     };
-    let cell = if budget.fresh { &FRESH_SOLVER } else { &SOLVER };
-    cell.with(|cell| {
-        let mut cell = cell.borrow_mut();
-        let solver = if budget.fresh {
-            let fresh = cell.get_or_insert_with(|| Box::new(Solver::new(FRESH_SOLVER_BITS)));
-            fresh.clear();
-            fresh
-        } else {
-            cell.get_or_insert_with(search_solver)
-        };
+    with_solver(budget.fresh, |solver| {
         let mut exact = None;
         let mut round_start = now;
         let plies = empties.max(1);
@@ -162,6 +153,22 @@ const FRESH_SOLVER_BITS: u32 = 18;
 thread_local! {
     static SOLVER: RefCell<Option<Box<Solver>>> = const { RefCell::new(None) };
     static FRESH_SOLVER: RefCell<Option<Box<Solver>>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` on this thread's solver: the search's, kept from move to move, or with
+/// `fresh` the fresh solves' own, cleared first ([`SolveBudget::fresh`]).
+fn with_solver<R>(fresh: bool, f: impl FnOnce(&mut Solver) -> R) -> R {
+    let cell = if fresh { &FRESH_SOLVER } else { &SOLVER };
+    cell.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        if fresh {
+            let solver = cell.get_or_insert_with(|| Box::new(Solver::new(FRESH_SOLVER_BITS)));
+            solver.clear();
+            f(solver)
+        } else {
+            f(cell.get_or_insert_with(search_solver))
+        }
+    })
 }
 
 /// The search's solver, with its table of 2^[`SEARCH_SOLVER_BITS`] entries.
@@ -306,16 +313,7 @@ impl Game for Position {
             max_nodes: Some(budget.max_nodes),
             first_round_deadline: None,
         };
-        let cell = if budget.fresh { &FRESH_SOLVER } else { &SOLVER };
-        cell.with(|cell| {
-            let mut cell = cell.borrow_mut();
-            let solver = if budget.fresh {
-                let fresh = cell.get_or_insert_with(|| Box::new(Solver::new(FRESH_SOLVER_BITS)));
-                fresh.clear();
-                fresh
-            } else {
-                cell.get_or_insert_with(search_solver)
-            };
+        with_solver(budget.fresh, |solver| {
             let Some(s) = solver.solve_within(self, &limit) else {
                 return (None, solver.nodes());
             };

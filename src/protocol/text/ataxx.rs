@@ -406,9 +406,11 @@ impl Turns for AtaxxText {
     /// `clear` and `start`, keeping the players and the blocks.
     fn new_game(&mut self) {
         let gaps = self.table.pos.gaps();
-        let auto = self.auto;
+        let (auto, seed) = (self.auto, self.table.seed);
         *self = AtaxxText::new();
         self.auto = auto;
+        // `clear` keeps the seed, so this does too.
+        self.table.seed = seed;
         self.table.restart(Position::startpos(Rules::Text));
         let _ = self.table.pos.add_gaps(gaps);
         self.state = State::Playing;
@@ -521,6 +523,19 @@ mod tests {
     fn clean(s: &str) -> bool {
         let l = s.to_ascii_lowercase();
         RESERVED.iter().all(|w| !l.contains(w))
+    }
+
+    /// The board page's new game is `clear` then `start`: like `clear`, it keeps the
+    /// seed (and the players), so the AI's moves stay reproducible from the page too.
+    #[test]
+    fn the_pages_new_game_keeps_the_seed_and_the_players() {
+        let mut session = AtaxxText::new();
+        session.table.seed = 42;
+        session.auto = [true, false];
+        session.new_game();
+        assert_eq!(session.table.seed, 42);
+        assert_eq!(session.auto, [true, false]);
+        assert_eq!(session.state, State::Playing);
     }
 
     #[test]

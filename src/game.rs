@@ -273,12 +273,8 @@ pub struct EndgameRound<M> {
 impl<M: Copy> EndgameRound<M> {
     /// The proven result of a win/loss/draw round, as the search reports proven results.
     pub fn proven(&self) -> Option<Solved<M>> {
-        (!matches!(self.stage, EndgameStage::Probable(_))).then(|| Solved {
-            best: self.best,
-            outcome: SolvedOutcome::of_margin(self.margin),
-            plies: self.plies,
-            margin: self.margin,
-        })
+        (!matches!(self.stage, EndgameStage::Probable(_)))
+            .then(|| Solved::with_margin(self.best, self.margin, self.plies))
     }
 }
 
@@ -302,13 +298,20 @@ pub enum SolvedOutcome {
     Draw,
 }
 
-impl SolvedOutcome {
-    /// The outcome a final margin for the side to move means.
-    pub fn of_margin(margin: i32) -> SolvedOutcome {
-        match margin.signum() {
+impl<M> Solved<M> {
+    /// `best` leading to the final margin `margin` for the side to move (its sign the
+    /// outcome) within `plies` plies.
+    pub fn with_margin(best: M, margin: i32, plies: u32) -> Solved<M> {
+        let outcome = match margin.signum() {
             1 => SolvedOutcome::Win,
             -1 => SolvedOutcome::Loss,
             _ => SolvedOutcome::Draw,
+        };
+        Solved {
+            best,
+            outcome,
+            plies,
+            margin,
         }
     }
 }

@@ -274,15 +274,14 @@ impl<G: Game> Searcher<G> {
         start: Instant,
         on_iteration: &mut dyn FnMut(&Iteration<G::Move>),
     ) -> SearchResult<G::Move> {
-        let result = SearchResult {
-            best: Some(s.best),
-            score: solved_score(&s),
-            depth: s.plies.clamp(1, MAX_PLY as u32),
+        let result = endgame_result(
+            s.best,
+            solved_score(&s),
+            s.plies,
             nodes,
-            time: start.elapsed(),
-            pv: vec![s.best],
-            reason: StopReason::Proven,
-        };
+            start,
+            StopReason::Proven,
+        );
         on_iteration(&Iteration {
             depth: result.depth,
             seldepth: result.depth,
@@ -387,7 +386,9 @@ impl<G: Game> Searcher<G> {
                 return self.solved(s, solver_nodes, start, on_iteration);
             }
             if let Some(r) = last_round {
-                return round_result(&r, solver_nodes, start);
+                let score = round_score(&r);
+                let reason = StopReason::Time;
+                return endgame_result(r.best, score, r.plies, solver_nodes, start, reason);
             }
         }
         // Nodes of the proof search (`Features::exact_endgame`), outside the node limit.
@@ -1035,17 +1036,24 @@ fn round_score<M: Copy>(r: &EndgameRound<M>) -> Score {
     }
 }
 
-/// The result of a search whose answer is the last round of a staged endgame solve
-/// that the clock (or `stop`) ended before the exact result.
-fn round_result<M: Copy>(r: &EndgameRound<M>, nodes: u64, start: Instant) -> SearchResult<M> {
+/// The result of a search answered by the game's solver: its exact result (`Proven`),
+/// or the last round of a staged solve that the clock or `stop` ended before it (`Time`).
+fn endgame_result<M: Copy>(
+    best: M,
+    score: Score,
+    plies: u32,
+    nodes: u64,
+    start: Instant,
+    reason: StopReason,
+) -> SearchResult<M> {
     SearchResult {
-        best: Some(r.best),
-        score: round_score(r),
-        depth: r.plies.clamp(1, MAX_PLY as u32),
+        best: Some(best),
+        score,
+        depth: plies.clamp(1, MAX_PLY as u32),
         nodes,
         time: start.elapsed(),
-        pv: vec![r.best],
-        reason: StopReason::Time,
+        pv: vec![best],
+        reason,
     }
 }
 

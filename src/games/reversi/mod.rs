@@ -17,7 +17,7 @@ pub use position::{final_score, Move, Position, Rules, Undo};
 
 use crate::game::{
     Benchmark, EndgameRound, EndgameStage, Game, Notation, Outcome, ProbCut, Referee, Side,
-    SolveBudget, Solved, SolvedOutcome, Tunable,
+    SolveBudget, Solved, Tunable,
 };
 use bitboard::{moves, CORNERS, C_SQUARES, EDGES, X_SQUARES};
 use solve::{SolveLimit, Solver};
@@ -136,12 +136,7 @@ fn stage_endgame(
                     .is_none_or(|soft| done + took.mul_f64(ROUND_GROWTH) <= soft)
             }
         });
-        let solved = exact.map(|r| Solved {
-            best: r.best,
-            outcome: SolvedOutcome::of_margin(r.score),
-            plies,
-            margin: r.score,
-        });
+        let solved = exact.map(|r| Solved::with_margin(r.best, r.score, plies));
         (solved, solver.nodes())
     })
 }
@@ -317,12 +312,9 @@ impl Game for Position {
             let Some(s) = solver.solve_within(self, &limit) else {
                 return (None, solver.nodes());
             };
-            let solved = s.best.map(|best| Solved {
-                best,
-                outcome: SolvedOutcome::of_margin(s.score),
-                plies: empties.max(1),
-                margin: s.score,
-            });
+            let solved = s
+                .best
+                .map(|best| Solved::with_margin(best, s.score, empties.max(1)));
             (solved, s.nodes)
         })
     }

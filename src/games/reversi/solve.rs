@@ -112,8 +112,7 @@ pub const SELECTIVE_EMPTIES: u32 = 20;
 /// Moves tried per null-window table node in the selective pass (besides the table's).
 pub const SELECTIVE_WIDTH: u8 = 4;
 
-/// The probcut rounds of a staged solve ([`Solver::solve_staged`]) and of the exact
-/// solver's pre-pass ([`PrePass::Probcut`]): each the confidence it stands for (percent, as
+/// The probcut rounds of a staged solve ([`Solver::solve_staged`]): each the confidence it stands for (percent, as
 /// Edax and NBoard print it: the two-sided normal probability of `t`) and its number of
 /// standard deviations `t` of the shallow search's error. The 50 % round is there to
 /// give a timed move a result to the end soon: at 26 empties it costs about a third of
@@ -170,16 +169,6 @@ enum Selectivity {
     Width(u8),
     /// The probcut round `PROBCUT_ROUNDS[i]`.
     Probcut(usize),
-}
-
-/// What the exact solver runs at the root before the exact search, from
-/// `SELECTIVE_EMPTIES` empties: it centres the exact search's window and fills the table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PrePass {
-    /// One pass trying at most `SELECTIVE_WIDTH` moves per table node.
-    Width,
-    /// The probcut rounds of [`PROBCUT_ROUNDS`].
-    Probcut,
 }
 
 /// Which stage of a staged solve a round's result comes from.
@@ -473,8 +462,6 @@ pub struct Solver {
     /// The running search is a probcut round, with these (offset, margin) per empties.
     probcut: bool,
     cut: [(i32, i32); 65],
-    /// The root's pass before the exact search.
-    pre_pass: PrePass,
 }
 
 // SAFETY: `stop` is null except inside `solve_within`, which holds the borrow of the
@@ -545,7 +532,6 @@ impl Solver {
             over_scale: GAME_OVER_SCALE,
             probcut: false,
             cut: [(0, 0); 65],
-            pre_pass: PrePass::Width,
         }
     }
 
@@ -570,11 +556,6 @@ impl Solver {
                 }
             }
         }
-    }
-
-    /// Runs `pass` at the root before the exact search (default [`PrePass::Width`]).
-    pub fn with_pre_pass(&mut self, pass: PrePass) {
-        self.pre_pass = pass;
     }
 
     /// Runs the copy of the search `isa` names from now on, if this CPU can (returns
@@ -1223,13 +1204,11 @@ mod tests {
     /// A staged solve reports its rounds in order (probcut rounds at rising confidence,
     /// then win/loss/draw, then exact), each with a legal move; the win/loss/draw round
     /// proves the exact score's sign, bounding it on that side; the exact round's score
-    /// is the plain solver's, and its move scores exactly that. The same holds with
-    /// the probcut pre-pass in the plain solver.
+    /// is the plain solver's, and its move scores exactly that.
     #[test]
     fn staged_rounds_end_in_the_exact_score() {
-        let (mut staged, mut plain, mut pre) = (Solver::new(18), Solver::new(18), Solver::new(18));
+        let (mut staged, mut plain) = (Solver::new(18), Solver::new(18));
         plain.with_selective_pass_from(65);
-        pre.with_pre_pass(PrePass::Probcut);
         for pos in random_endgames(33, 14, 6)
             .into_iter()
             .chain(random_endgames(34, 21, 3))
@@ -1260,8 +1239,6 @@ mod tests {
             next.make_move(exact.best);
             plain.clear();
             assert_eq!(-plain.solve(&next).score, want, "{pos:?}");
-            pre.clear();
-            assert_eq!(pre.solve(&pos).score, want, "{pos:?}");
         }
     }
 

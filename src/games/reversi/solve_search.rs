@@ -216,25 +216,10 @@ macro_rules! search_functions {
             if empties < s.selective_from {
                 return search_moves(s, own, opp, list, -SCORE_INF, SCORE_INF);
             }
-            let guess = match s.pre_pass {
-                PrePass::Width => {
-                    s.set_selectivity(Selectivity::Width(SELECTIVE_WIDTH));
-                    let (guess, guess_sq) = search_moves(s, own, opp, list, -SCORE_INF, SCORE_INF);
-                    to_front(list, guess_sq);
-                    guess
-                }
-                PrePass::Probcut => {
-                    let mut guess = None;
-                    for level in 0..PROBCUT_ROUNDS.len() {
-                        s.set_selectivity(Selectivity::Probcut(level));
-                        let (v, sq) = round(s, own, opp, list, guess);
-                        to_front(list, sq);
-                        guess = Some(v);
-                    }
-                    guess.unwrap_or(0)
-                }
-            };
+            s.set_selectivity(Selectivity::Width(SELECTIVE_WIDTH));
+            let (guess, guess_sq) = search_moves(s, own, opp, list, -SCORE_INF, SCORE_INF);
             s.set_selectivity(Selectivity::Exact);
+            to_front(list, guess_sq);
             aspiration(s, own, opp, list, guess)
         }
 
@@ -338,22 +323,29 @@ macro_rules! search_functions {
             }
         }
 
-        /// The shallow search's score of a position, full window, a finished game in
-        /// the evaluation's units (for fitting probcut's margins).
+        /// [`mid`] as a prediction of the exact score rather than an ordering: a
+        /// finished game counts in the evaluation's units, as probcut's fit measured it.
+        #[inline]
         $(#[$feature])*
-        pub(super) fn shallow(s: &mut Solver, own: u64, opp: u64, depth: u32) -> i32 {
+        fn predict(s: &mut Solver, own: u64, opp: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
             s.over_scale = midgame::SCALE;
-            let v = mid(s, own, opp, depth, -EVAL_INF, EVAL_INF);
+            let v = mid(s, own, opp, depth, alpha, beta);
             s.over_scale = GAME_OVER_SCALE;
             v
+        }
+
+        /// The shallow search's score of a position, full window (for fitting probcut's
+        /// margins).
+        $(#[$feature])*
+        pub(super) fn shallow(s: &mut Solver, own: u64, opp: u64, depth: u32) -> i32 {
+            predict(s, own, opp, depth, -EVAL_INF, EVAL_INF)
         }
 
         /// Probcut at a null-window node (Buro's, as Edax and NTest apply it in the
         /// endgame): a shallow search (`probcut_depth`) predicts the exact score with a
         /// spread fitted per empties and depth; when it clears `alpha + 1` (or falls
         /// below `alpha`) by the running round's confidence times that spread, the
-        /// node is cut as if the exact search had failed high (low). A finished game
-        /// counts in the evaluation's units there, as the fit measured it.
+        /// node is cut as if the exact search had failed high (low).
         #[inline]
         $(#[$feature])*
         fn probcut(s: &mut Solver, own: u64, opp: u64, alpha: i32, empties: u32) -> Option<i32> {
@@ -361,15 +353,13 @@ macro_rules! search_functions {
             let depth = probcut_depth(empties);
             let high = (alpha + 1) * midgame::SCALE + offset + margin;
             let low = alpha * midgame::SCALE + offset - margin;
-            s.over_scale = midgame::SCALE;
-            let mut cut = None;
-            if high < SCORE_MAX * midgame::SCALE && mid(s, own, opp, depth, high - 1, high) >= high {
-                cut = Some(alpha + 1);
-            } else if low > -SCORE_MAX * midgame::SCALE && mid(s, own, opp, depth, low, low + 1) <= low {
-                cut = Some(alpha);
+            if high < SCORE_MAX * midgame::SCALE && predict(s, own, opp, depth, high - 1, high) >= high {
+                Some(alpha + 1)
+            } else if low > -SCORE_MAX * midgame::SCALE && predict(s, own, opp, depth, low, low + 1) <= low {
+                Some(alpha)
+            } else {
+                None
             }
-            s.over_scale = GAME_OVER_SCALE;
-            cut
         }
 
         /// Principal-variation search of the moves `list` (in order) of the root or a

@@ -402,6 +402,7 @@ fn study(b: &Browser, name: &str, start: &Value) {
     b.click("#first");
     js_until(b, "the first position", T, "shownPly() === 0");
     assert_eq!(drawn_pieces(b), pieces_of(start["cells"].as_str().unwrap()));
+    clicks_on_an_earlier_position_do_nothing(b, &v);
     b.click(&format!("#moves .mv[data-ply='{}']", last - 1));
     js_until(
         b,
@@ -423,6 +424,37 @@ fn study(b: &Browser, name: &str, start: &Value) {
     let pgn = pgn.as_str().unwrap().to_string();
     assert_eq!(json!(pgn), b.js("return record.pgn;"));
     runner_reads_back(name, &pgn, plies[last]["fen"].as_str().unwrap());
+}
+
+/// Issue 53 item 1: with an earlier position shown, a person clicks a move that is legal
+/// in the live game (`live`, the view the person is to move in): nothing is played,
+/// the move list and the live board stay as they were. Then item 2: a paste with
+/// nothing readable is refused (its line in the page's log) and the game is untouched.
+fn clicks_on_an_earlier_position_do_nothing(b: &Browser, live: &Value) {
+    let plies = b.js("return record.plies.length;");
+    let mv = &live["moves"][0];
+    if let Some(from) = mv[0].as_u64() {
+        b.click(&format!("rect[data-sq='{from}']"));
+    }
+    b.click(&format!("rect[data-sq='{}']", mv[1]));
+    // A move sent would have reached the session by now (it plays in milliseconds).
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(
+        b.js("return record.plies.length;"),
+        plies,
+        "a move was played"
+    );
+    assert_eq!(b.view()["cells"], live["cells"], "the live board changed");
+    assert_eq!(b.js("return shownPly();"), json!(0));
+    for junk in ["hello world", "garbage!!"] {
+        b.type_and_click("#paste-text", junk, "#paste");
+        b.log_until("cannot paste: word 1");
+        b.js("document.getElementById('paste-text').value = ''; return 0;");
+        assert_eq!(b.js("return record.plies.length;"), plies, "{junk}");
+        assert_eq!(b.view()["cells"], live["cells"], "{junk}");
+        assert!(manual_turn(&b.view()), "{junk}: {}", b.view());
+    }
+    b.click("#first");
 }
 
 /// The tournament runner (built beside this test's binaries when missing) takes `pgn`

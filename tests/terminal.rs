@@ -214,10 +214,10 @@ fn a_person_stops_an_ai_game_without_leaving() {
     );
     assert!(!has_result(&after), "{after:?}");
     // loa: white is the AI already, `auto black` starts AI against AI; `manual black`
-    // stops it at once (at most white's move in progress is played), `new` then
-    // abandons the game, and nothing plays on.
-    let end = "Next move: black\n===\n";
-    let after = abandon_ai_game(loa, &[], "auto black\n", "* ", "manual black", end);
+    // stops it at once (at most white's move in progress is played: the dump, answered
+    // at once, may show it still to move), `new` then abandons the game, and nothing
+    // plays on.
+    let after = abandon_ai_game(loa, &[], "auto black\n", "* ", "manual black", "\n===\n");
     assert!(!has_result(&after), "{after:?}");
     let mut t = Tty::spawn(loa, &[]);
     first_prompt(&t);
@@ -235,6 +235,42 @@ fn a_person_stops_an_ai_game_without_leaving() {
         after.contains("White wins.") && !after.contains("error:"),
         "{after:?}"
     );
+}
+
+/// `dump` typed at a terminal while two AIs play is answered at once, in the game,
+/// in every text language (issue 53 item 7): it was kept until the game had ended (or
+/// until `clear`, showing the cleared board), as a harness's lines are.
+#[test]
+fn a_persons_dump_is_answered_while_the_ais_play() {
+    let [ataxx, loa, reversi] = BINS;
+    for (bin, args, setup, first_move) in [
+        (ataxx, &[][..], "auto red\nstart\n", "Red moves"),
+        (
+            ataxx,
+            &["--edition", "2008"][..],
+            "auto\nstart\n",
+            "Red moves",
+        ),
+        (ataxx, &["--edition", "2022"][..], "auto red\n", "moves"),
+        (loa, &[][..], "auto black\n", "* "),
+        (reversi, &[][..], "auto\nstart\n", "moves"),
+    ] {
+        let mut t = Tty::spawn(bin, args);
+        first_prompt(&t);
+        t.type_bytes(setup.as_bytes());
+        let before = t.wait_output(first_move, T).len();
+        t.type_bytes(b"dump\n");
+        let out = t.wait_output_after(before, |s| s.matches("===\n").count() >= 2, T);
+        t.type_bytes(b"quit\n");
+        let (status, all) = t.finish(T);
+        assert!(status.success(), "{args:?}: {all:?}");
+        assert!(
+            !has_result(&out),
+            "{bin} {args:?}: the dump came after the game: {out:?}"
+        );
+        // `quit` then stopped the game still in progress.
+        assert!(!has_result(&all[before..]), "{bin} {args:?}: {all:?}");
+    }
 }
 
 /// A person's `quit` acts at once while the Reversi AI solves the endgame exactly, as

@@ -264,15 +264,18 @@ fn load_names_the_file_and_line_of_a_refused_line() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `load` streams its file with the bound stdin has (item 7 of the issue): an endless
-/// one-line file (`/dev/zero`) gets its one error line at once while the program's memory
-/// stays bounded (here by `ulimit -v`; reading the whole file would exhaust it and abort).
+/// `load` streams its file with the bound stdin has: an endless one-line file
+/// (`/dev/zero`) gets its one error line at once and its load ends there (issue 53 item
+/// 8: it used to skip the endless line for ever, at full CPU, answering nothing more),
+/// while the program's memory stays bounded (here by `ulimit -v`; reading the whole file
+/// would exhaust it and abort).
 #[test]
-fn load_streams_an_endless_file_in_bounded_memory() {
+fn load_of_an_endless_file_ends_at_its_over_long_line() {
     let script = format!("ulimit -v 1048576 && exec '{}'", common::BIN);
     let program = Engine::spawn_bin("sh", &["-c", &script]);
     program.send("load /dev/zero");
-    let want = "error: '/dev/zero' line 1: line too long (the limit is 65536 bytes); nothing done";
+    let want = "error: '/dev/zero' line 1: line too long (the limit is 65536 bytes); \
+                the rest of the file is not read";
     let seen = program.wait_for(Duration::from_secs(20), |l| l.starts_with("error: "));
     assert_eq!(
         seen.last().map(String::as_str),
@@ -280,19 +283,18 @@ fn load_streams_an_endless_file_in_bounded_memory() {
         "stderr: {}",
         program.stderr_tail(2000)
     );
-    // Still skipping the endless line, not dead of it.
-    std::thread::sleep(Duration::from_secs(1));
-    assert!(
-        program.wait_exit(Duration::ZERO).unwrap().is_none(),
-        "the program ended: {}",
-        program.stderr_tail(2000)
-    );
+    // The session reads its input again: the next line is answered.
+    program.send("dump");
+    let board = program.wait_for(Duration::from_secs(10), |l| l == "===");
+    assert_eq!(board.last().map(String::as_str), Some("==="), "{board:?}");
+    program.send("quit");
+    assert!(program.expect_exit(Duration::from_secs(10)).success());
 }
 
-/// An over-long line inside a `load`ed file is refused and skipped; the lines after it
-/// run with their own line numbers.
+/// An over-long line inside a `load`ed file ends the load with one error line naming
+/// it; the lines before it have run, the ones after it are not read.
 #[test]
-fn load_skips_an_over_long_line_and_goes_on() {
+fn load_stops_at_an_over_long_line() {
     let dir = std::env::temp_dir().join(format!("load-long-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut text = b"a7-b6\n".to_vec();
@@ -301,6 +303,7 @@ fn load_skips_an_over_long_line_and_goes_on() {
     std::fs::write(dir.join("long.txt"), &text).unwrap();
     let program = Engine::spawn_in(&dir, &[]).unwrap();
     program.send("load long.txt");
+    program.send("dump");
     let run = program.finish(Duration::from_secs(20));
     let _ = std::fs::remove_dir_all(&dir);
     let errors: Vec<&str> = run
@@ -312,15 +315,78 @@ fn load_skips_an_over_long_line_and_goes_on() {
     assert_eq!(
         errors,
         [
-            "error: 'long.txt' line 2: line too long (the limit is 65536 bytes); nothing done",
-            "error: 'long.txt' line 3: unknown command 'bogus' (type help)",
+            "error: 'long.txt' line 2: line too long (the limit is 65536 bytes); \
+          the rest of the file is not read"
         ]
     );
+    // a7-b6 ran (red's piece grew); g7-f6 and the file's dump did not.
     let out = run.stdout();
+    assert_eq!(out.matches("===\n").count(), 2, "{out}");
     assert!(
-        out.contains("===\n  r - - - - - b\n  - r - - - b -\n"),
+        out.contains("===\n  r - - - - - b\n  - r - - - - -\n"),
         "{out}"
     );
+}
+
+/// A move onto its own square is not a move, and a move typed with blanks inside gets a
+/// hint (issue 53 items 5 and 6), in each Ataxx edition's own error form.
+#[test]
+fn a_null_move_and_a_spaced_move_say_what_they_are() {
+    for (edition, form) in [
+        (&[][..], "error: "),
+        (&["--edition", "2008"][..], "error: "),
+        (&["--edition", "2022"][..], "Error: "),
+    ] {
+        for (input, want) in [
+            (
+                "g1-g1",
+                "illegal move 'g1-g1': not a move: a piece must go to another square",
+            ),
+            (
+                "a7-a7",
+                "illegal move 'a7-a7': not a move: a piece must go to another square",
+            ),
+            (
+                "A7 - B5",
+                "unknown command 'A7' (a move has no blanks inside: a7-b5)",
+            ),
+            (
+                "g1 -f2",
+                "unknown command 'g1' (a move has no blanks inside: g1-f2)",
+            ),
+            (
+                "g1- f2",
+                "unknown command 'g1-' (a move has no blanks inside: g1-f2)",
+            ),
+        ] {
+            let text = run_lines(env!("CARGO_BIN_EXE_ataxx"), edition, input);
+            let want = format!("{form}{want}");
+            assert!(
+                text.lines().any(|l| l == want),
+                "{edition:?} {input:?}: want {want:?} in {text}"
+            );
+        }
+    }
+}
+
+/// Stdout then stderr of `bin args` given `input` and the end of input.
+fn run_lines(bin: &str, args: &[&str], input: &str) -> String {
+    let out = std::process::Command::new(bin)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin
+                .take()
+                .unwrap()
+                .write_all(format!("{input}\n").as_bytes())?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
 }
 
 /// Off-board squares name the reason, moves in the UAI or UGI notation get a hint (item

@@ -41,6 +41,9 @@ pub enum Source {
     /// One of the page's actions outside the text language (undo, AI/manual at any
     /// moment, new game): see `text::board::Action`.
     PageAction,
+    /// The page's paste: the text-language lines that set it up, one per `\n`, run in
+    /// order until one is refused (so a refused `clear` leaves the game as it was).
+    PagePaste,
 }
 
 impl Line {

@@ -158,6 +158,26 @@ impl Tty {
         }
     }
 
+    /// Waits until stdout from byte `from` on satisfies `done` (panics, showing it,
+    /// after `timeout`); that part of stdout.
+    pub fn wait_output_after(
+        &self,
+        from: usize,
+        done: impl Fn(&str) -> bool,
+        timeout: Duration,
+    ) -> String {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let out = self.output();
+            let tail = out.get(from..).unwrap_or("");
+            if done(tail) {
+                return tail.to_string();
+            }
+            assert!(Instant::now() < deadline, "not done: {tail:?}");
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Waits for the program to exit (killing it after `timeout`): its status and
     /// whole stdout.
     pub fn finish(mut self, timeout: Duration) -> (ExitStatus, String) {

@@ -518,8 +518,9 @@ impl Ctx {
     }
 
     /// A pasted FEN, move list or PGN: the dialect's set-up lines for it go to the
-    /// session as the page's lines (logged), so the dialect runs (or refuses) each as
-    /// a typed one; what cannot be read at all is refused here, in one line.
+    /// session as one paste (logged line by line), so the dialect runs each as a typed
+    /// one, stopping at the first it refuses; a paste that cannot be read whole is
+    /// refused here, in one line, before anything is typed.
     fn paste(&self, request: Request, text: &str) {
         let Some(paste) = self.study.paste.as_ref() else {
             let _ = request.respond(refuse(404, "no paste here"));
@@ -530,16 +531,15 @@ impl Ctx {
                 let _ = request.respond(with_headers(
                     Response::from_string("").with_status_code(204),
                 ));
-                for text in lines {
-                    self.hub.log(Kind::In, &text);
-                    let line = Line {
-                        source: Source::Page,
-                        ..Line::new(text)
-                    };
-                    if self.lines.send(line).is_err() {
-                        log::info!("display: the session has ended");
-                        return;
-                    }
+                for text in &lines {
+                    self.hub.log(Kind::In, text);
+                }
+                let line = Line {
+                    source: Source::PagePaste,
+                    ..Line::new(lines.join("\n"))
+                };
+                if self.lines.send(line).is_err() {
+                    log::info!("display: the session has ended");
                 }
             }
             Err(why) => {

@@ -1,7 +1,9 @@
 //! The board page's paste: a FEN, a move list (protocol or the dialect's notation) or
 //! a PGN (as the page copies it) becomes the dialect's own set-up lines
 //! ([`TextProtocol::setup_commands`], then its start), which the session runs as if
-//! typed: a line the dialect refuses gets the dialect's error line.
+//! typed, stopping at a line the dialect refuses (with the dialect's error line). The
+//! paste is read whole first: one word that is no move there refuses all of it, so
+//! a typo never costs the game on the board.
 //!
 //! [`TextProtocol::setup_commands`]: crate::protocol::text::TextProtocol::setup_commands
 
@@ -10,11 +12,13 @@ use crate::protocol::text::Playable;
 use crate::protocol::text::TextDialect;
 
 /// The lines that set up what `text` holds, for a session whose sides are played by
-/// `players` (the view's: the side the AI plays keeps it; the other is typed). A move
-/// the game cannot read ends the moves: it is typed after the set-up of those before
-/// it, so the dialect says why it refuses it, and play is not started.
+/// `players` (the view's: the side the AI plays keeps it; the other is typed); why not,
+/// when any of it cannot be read (nothing is typed then).
 pub fn lines<D: Playable>(text: &str, players: [&str; 2]) -> Result<Vec<String>, String> {
     let (fen, words) = read(text);
+    if fen.is_none() && words.is_empty() {
+        return Err("nothing to read: paste a FEN, a move list or a PGN".into());
+    }
     let rules = D::RULES;
     let base = match fen {
         Some(f) => {
@@ -24,23 +28,30 @@ pub fn lines<D: Playable>(text: &str, players: [&str; 2]) -> Result<Vec<String>,
     };
     let mut pos = base.clone();
     let mut moves = Vec::new();
-    let mut refused = None;
-    for word in words {
+    for (n, word) in words.iter().enumerate() {
         match pos
-            .parse_move(&word)
-            .or_else(|| D::parse_move_text(&pos, &word))
+            .parse_move(word)
+            .or_else(|| D::parse_move_text(&pos, word))
         {
             Some(mv) if !pos.is_over() => {
                 pos.make_move(mv);
                 moves.push(mv);
             }
             _ => {
-                refused = Some(word);
-                break;
+                let why = if pos.is_over() {
+                    "comes after the game's end"
+                } else {
+                    "is no legal move there"
+                };
+                return Err(format!(
+                    "word {} ({}) {why}; nothing was changed",
+                    n + 1,
+                    crate::protocol::quote(word)
+                ));
             }
         }
     }
-    if refused.is_none() && pos.is_over() {
+    if pos.is_over() {
         return Err("it already ends the game: there would be nothing to play".into());
     }
     let ai_side = if players[0] == "AI" && players[1] != "AI" {
@@ -53,10 +64,7 @@ pub fn lines<D: Playable>(text: &str, players: [&str; 2]) -> Result<Vec<String>,
         .into_iter()
         .filter(|l| !l.starts_with("seed "))
         .collect();
-    match refused {
-        Some(word) => out.push(word),
-        None => out.extend(D::start_commands()),
-    }
+    out.extend(D::start_commands());
     Ok(out)
 }
 
@@ -114,8 +122,8 @@ mod tests {
         assert_eq!(read("g1-f2 a1-b2").1, ["g1-f2", "a1-b2"]);
     }
 
-    /// Moves in either notation become the dialect's set-up; an unreadable one is
-    /// typed last, for the dialect to refuse, and play does not start.
+    /// Moves in either notation become the dialect's set-up; a paste with a word that
+    /// is no move there, or nothing readable at all, is refused whole.
     #[test]
     fn the_lines_are_the_dialect_s_set_up() {
         let set_up = lines::<AtaxxText>("f2 a1-b2", ["manual", "AI"]).unwrap();
@@ -131,9 +139,17 @@ mod tests {
                 "start"
             ]
         );
-        let refused = lines::<AtaxxText>("f2 zz", ["manual", "AI"]).unwrap();
-        assert_eq!(refused.last().map(String::as_str), Some("zz"));
-        assert!(!refused.contains(&"start".to_string()));
+        assert_eq!(
+            lines::<AtaxxText>("f2 zz", ["manual", "AI"]).unwrap_err(),
+            "word 2 ('zz') is no legal move there; nothing was changed"
+        );
+        for junk in ["hello world", "garbage!!", "   ", "{comment} *"] {
+            let why = lines::<AtaxxText>(junk, ["manual", "AI"]).unwrap_err();
+            assert!(
+                why.starts_with("word 1 (") || why.starts_with("nothing to read"),
+                "{junk}: {why}"
+            );
+        }
         assert!(lines::<AtaxxText>("x5o/7/7/7/7/7/o5x q 0 1", ["manual", "AI"]).is_err());
         let loa = lines::<LoaText>("b1d3", ["AI", "manual"]).unwrap();
         assert!(loa.contains(&"auto black".to_string()), "{loa:?}");

@@ -117,8 +117,28 @@ pub fn parse_move_word(w: &Words) -> Result<TextMove, TextError> {
             )),
             None => w.spec.unknown(first),
         }),
-        _ => Err(w.spec.unknown(first)),
+        (Err(_), Some(_)) => Err(match spaced_move(first, &w.args) {
+            Some(mv) => TextError::refused(format!(
+                "unknown command {} (a move has no blanks inside: {mv})",
+                w.spec.quote_input(first)
+            )),
+            None => w.spec.unknown(first),
+        }),
     }
+}
+
+/// The move that `first` and the words after it spell once their blanks are left out
+/// (`A7 - B5`, `g1 -f2`, `g1- f2`), in lower case; `None` when they spell no move.
+fn spaced_move(first: &str, rest: &[&str]) -> Option<String> {
+    if rest.len() > 2 {
+        return None;
+    }
+    let joined = std::iter::once(first)
+        .chain(rest.iter().copied())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    (joined.contains('-') && matches!(TextMove::parse(&joined), Ok(TextMove::Step { .. })))
+        .then_some(joined)
 }
 
 /// What to write instead of a move in UAI notation (`a7b5`, `b6`, `0000`), which people
@@ -148,7 +168,11 @@ pub fn why_illegal(pos: &Position, tm: TextMove) -> String {
         TextMove::Pass => format!("{who} has a move, so it cannot pass"),
         TextMove::Step { from, to } => {
             let (a, b) = (square_name(from), square_name(to));
-            if pos.cell(from) != Cell::Piece(side) {
+            if from == to {
+                // Not a move at all, whatever is on the square: say so before asking
+                // whose piece stands there.
+                "not a move: a piece must go to another square".to_string()
+            } else if pos.cell(from) != Cell::Piece(side) {
                 format!("no {who} piece on {a}")
             } else if !(1..=2).contains(&crate::games::ataxx::bitboard::distance(from, to)) {
                 format!("{b} is too far from {a} (one or two squares)")
@@ -268,9 +292,9 @@ impl TextDialect for AtaxxText {
                     .map_err(|_| block_occupied(&square_name(sq)))?;
             }
             Command::Move(tm) => return self.manual_move(tm, host),
-            Command::Common(Common::Help) => host.say(HELP),
-            Command::Common(Common::Dump) => host.say(&dump(&self.table.pos)),
-            Command::Board => host.say(self.table.pos.pretty().trim_end()),
+            Command::Common(Common::Help | Common::Dump) | Command::Board => {
+                host.say(&self.shown(&cmd).unwrap_or_default())
+            }
             Command::Common(Common::Load(file)) => return Ok(Flow::Load(file)),
         }
         Ok(Flow::Continue)
@@ -281,6 +305,10 @@ impl TextDialect for AtaxxText {
     /// `quit`, and `clear` abandons the game: typed while an AI thinks, they act at once.
     fn acts_at_once(line: &str) -> bool {
         is_abandon(line)
+    }
+
+    fn look(&self, line: &str) -> Option<String> {
+        self.shown(&parse(line).ok()??)
     }
 
     fn view(&self) -> Option<View> {
@@ -347,6 +375,17 @@ pub fn resolve_typed(pos: &Position, state: State, tm: TextMove) -> Result<Move,
 }
 
 impl AtaxxText {
+    /// What a command that only looks prints (`help`, `dump`, `board`); `None` for
+    /// the others.
+    fn shown(&self, cmd: &Command) -> Option<String> {
+        match cmd {
+            Command::Common(Common::Help) => Some(HELP.to_string()),
+            Command::Common(Common::Dump) => Some(dump(&self.table.pos)),
+            Command::Board => Some(self.table.pos.pretty().trim_end().to_string()),
+            _ => None,
+        }
+    }
+
     fn require_setup(&self, what: &'static str) -> Result<(), TextError> {
         if self.state == State::Setup {
             Ok(())

@@ -290,9 +290,14 @@ impl Edition for Edition2008 {
         is_abandon(line)
     }
 
+    fn look(v: &Ataxx2008, line: &str) -> Option<String> {
+        v.shown(&parse(line).ok()??)
+    }
+
     fn think(v: &Ataxx2008, host: &mut AtaxxHost) -> Result<Move, ThinkError> {
         let limits = SPEC.ai.limits();
-        v.table.think(host, limits, is_abandon)
+        v.table
+            .think(host, limits, is_abandon, &|l| Self::look(v, l))
     }
 
     fn ai_move_line(pos: &Position, mv: Move) -> String {
@@ -345,6 +350,17 @@ impl Edition for Edition2008 {
 }
 
 impl Ataxx2008 {
+    /// What a command that only looks prints (`help`, `dump`, `board`); `None` for
+    /// the others.
+    fn shown(&self, cmd: &Command) -> Option<String> {
+        match cmd {
+            Command::Common(Common::Help) => Some(HELP.to_string()),
+            Command::Common(Common::Dump) => Some(dump(&self.table.pos)),
+            Command::Board => Some(self.table.pos.pretty().trim_end().to_string()),
+            _ => None,
+        }
+    }
+
     fn run(&mut self, cmd: Command, host: &mut AtaxxHost) -> Result<Flow, TextError> {
         match cmd {
             Command::Common(Common::Quit) => return Ok(Flow::Quit),
@@ -386,9 +402,9 @@ impl Ataxx2008 {
                 self.joined(&address, host);
             }
             Command::Move(tm) => return self.user_move(tm, host),
-            Command::Common(Common::Help) => host.say(HELP),
-            Command::Common(Common::Dump) => host.say(&dump(&self.table.pos)),
-            Command::Board => host.say(self.table.pos.pretty().trim_end()),
+            Command::Common(Common::Help | Common::Dump) | Command::Board => {
+                host.say(&self.shown(&cmd).unwrap_or_default())
+            }
             Command::Common(Common::Load(file)) => return Ok(Flow::Load(file)),
         }
         Ok(Flow::Continue)

@@ -266,9 +266,9 @@ impl TextDialect for Ataxx2022 {
             Command::Quiet => self.verbose = false,
             Command::Start => {}
             Command::Move(tm) => self.manual_move(tm, host)?,
-            Command::Common(Common::Help) => host.say(HELP),
-            Command::Common(Common::Dump) => host.say(&dump(&self.table.pos)),
-            Command::Board => host.say(&board_text(&self.table.pos)),
+            Command::Common(Common::Help | Common::Dump) | Command::Board => {
+                host.say(&self.shown(&cmd).unwrap_or_default())
+            }
             Command::Common(Common::Load(_)) => {} // not in this language: never parsed
         }
         Ok(self.play_turns(host))
@@ -285,6 +285,10 @@ impl TextDialect for Ataxx2022 {
                 Command::Common(Common::Quit) | Command::New | Command::Manual(_)
             ))
         )
+    }
+
+    fn look(&self, line: &str) -> Option<String> {
+        self.shown(&parse(line).ok()??)
     }
 
     fn view(&self) -> Option<View> {
@@ -312,6 +316,17 @@ impl TextDialect for Ataxx2022 {
 }
 
 impl Ataxx2022 {
+    /// What a command that only looks prints (`help`, `dump`, `board`); `None` for
+    /// the others.
+    fn shown(&self, cmd: &Command) -> Option<String> {
+        match cmd {
+            Command::Common(Common::Help) => Some(HELP.to_string()),
+            Command::Common(Common::Dump) => Some(dump(&self.table.pos)),
+            Command::Board => Some(board_text(&self.table.pos)),
+            _ => None,
+        }
+    }
+
     /// `block CR`: before the first move, on a square whose orbit holds no piece.
     fn block(&mut self, sq: u8) -> Result<(), TextError> {
         if self.table.ply > 0 {

@@ -319,8 +319,9 @@ impl TextDialect for LoaText {
             Command::Set { sq, piece, next } => {
                 self.table.pos = set_square(&self.table.pos, sq, piece, next)?
             }
-            Command::Common(Common::Dump) => host.say(&self.table.pos.dump()),
-            Command::Common(Common::Help) => host.say(HELP),
+            Command::Common(Common::Dump | Common::Help) => {
+                host.say(&self.shown(&cmd).unwrap_or_default())
+            }
             Command::Common(Common::Load(_)) => {} // not in this language: never parsed
             Command::Move(mv) => self.manual_move(mv)?,
         }
@@ -340,9 +341,22 @@ impl TextDialect for LoaText {
             ))
         )
     }
+
+    fn look(&self, line: &str) -> Option<String> {
+        self.shown(&Self::parse_line(line).ok()??)
+    }
 }
 
 impl LoaText {
+    /// What a command that only looks prints (`dump`, `help`); `None` for the others.
+    fn shown(&self, cmd: &Command) -> Option<String> {
+        match cmd {
+            Command::Common(Common::Dump) => Some(self.table.pos.dump()),
+            Command::Common(Common::Help) => Some(HELP.to_string()),
+            _ => None,
+        }
+    }
+
     /// Appends a line to the `--log` file, if any, at once.
     fn log(&self, line: &str) {
         if let Some(log) = &self.options.log {

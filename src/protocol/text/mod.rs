@@ -17,7 +17,7 @@ pub mod reversi;
 pub mod table;
 pub mod versus;
 
-use super::input::{read_line_head, skip_line, strip_bom, Line, LineEnd, Source, MAX_LINE};
+use super::input::{read_line_head, strip_bom, Line, LineEnd, Source, MAX_LINE};
 use super::remote::{self, Hosting, Peer, PeerEvent};
 use super::terminal::Prompter;
 use crate::game::{Game, GameIo, Opening, Outcome, Side};
@@ -142,10 +142,19 @@ pub trait TextDialect {
         Self::is_quit(line)
     }
 
+    /// The output of a line that only looks at the state (`dump`, `board`, `help`):
+    /// such a line typed by a person is answered at once while the AI thinks. `None`
+    /// for every other line (the default: none is).
+    fn look(&self, line: &str) -> Option<String> {
+        let _ = line;
+        None
+    }
+
     /// Reports an error in this language's form and stream ([`kit::Errors`]): one
     /// `error: MESSAGE` line on stdout, among the program's other output (inside a
     /// `load`ed file, `error: 'FILE' line N: MESSAGE`), or `Error: MESSAGE` on stderr.
     fn error(host: &mut Host<Self::Game>, message: &str) {
+        host.refusals += 1;
         match Self::SPEC.errors {
             kit::Errors::Stdout => {
                 let at = host.location();
@@ -348,6 +357,9 @@ pub struct Host<'a, G: GameIo> {
     remote: remote::Settings,
     /// Where views go for the board page (`--display`), if one is served.
     board: Option<Publisher<G>>,
+    /// Error lines reported so far ([`TextDialect::error`]): a paste stops at a line
+    /// that added one.
+    refusals: u64,
 }
 
 /// Where [`Publisher::game`] sends the position and the moves behind it.
@@ -487,12 +499,15 @@ impl<'a, G: GameIo> Host<'a, G> {
     /// give the same moves. Lines that arrive are kept for later, except a person's
     /// line for which `acts_now` holds (`quit`, the command that abandons a game: so
     /// a person watching AI against AI can stop it), which stops the search and comes
-    /// back as [`ThinkError::Interrupted`].
+    /// back as [`ThinkError::Interrupted`], and a person's line that only looks
+    /// (`look` gives its output: `dump`, `board`, `help`), answered at once while the
+    /// search goes on.
     pub fn think(
         &mut self,
         table: &Table<G>,
         limits: Limits,
         acts_now: fn(&str) -> bool,
+        look: &dyn Fn(&str) -> Option<String>,
     ) -> Result<G::Move, ThinkError> {
         if self.broken {
             return Err(ThinkError::Quit);
@@ -501,7 +516,7 @@ impl<'a, G: GameIo> Host<'a, G> {
             (board.ai_busy)(true);
         }
         let seed = rng::mix(table.seed, table.ply);
-        let result = self.search_move(&table.pos, limits, seed, acts_now);
+        let result = self.search_move(&table.pos, limits, seed, acts_now, look);
         if let Some(board) = self.board.as_mut() {
             (board.ai_busy)(false);
         }
@@ -515,6 +530,7 @@ impl<'a, G: GameIo> Host<'a, G> {
         limits: Limits,
         seed: u64,
         acts_now: fn(&str) -> bool,
+        look: &dyn Fn(&str) -> Option<String>,
     ) -> Result<G::Move, ThinkError> {
         self.engine.go(pos.clone(), limits, Some(seed));
         let reports = self.engine.reports().clone();
@@ -558,7 +574,7 @@ impl<'a, G: GameIo> Host<'a, G> {
                 recv(input) -> line => match line.map(|l| self.took(l)) {
                     // A page action (undo, a side taken over) stops the search too: it
                     // is run next, and the dialect resumes play after it.
-                    Ok(l) if l.source == Source::PageAction => {
+                    Ok(l) if matches!(l.source, Source::PageAction | Source::PagePaste) => {
                         self.stop_search();
                         self.pending.push_front(l);
                         return Err(ThinkError::Interrupted(String::new()));
@@ -569,6 +585,16 @@ impl<'a, G: GameIo> Host<'a, G> {
                     {
                         self.stop_search();
                         return Err(ThinkError::Interrupted(l.text));
+                    }
+                    // Only a person's: a harness's lines keep their order.
+                    Ok(l) if (self.interactive || l.source == Source::Page)
+                        && !l.too_long
+                        && self.pending.is_empty() =>
+                    {
+                        match look(&l.text) {
+                            Some(text) => self.say(&text),
+                            None => self.pending.push_back(l),
+                        }
                     }
                     Ok(l) => self.pending.push_back(l),
                     Err(_) => self.input_closed = true,
@@ -798,8 +824,29 @@ impl<D: TextDialect> Session<'_, D> {
                 }
             },
             Source::Input | Source::Page => self.dialect.execute(&line.text, &mut self.host),
+            Source::PagePaste => return self.run_paste(&line.text, depth),
         };
         self.run_flow(flow, depth)
+    }
+
+    /// The page's paste: its set-up lines in order, until one is refused; the lines
+    /// after that one are not run (a set-up half done on the live game would lose it).
+    fn run_paste(&mut self, text: &str, depth: usize) -> bool {
+        for line in text.lines() {
+            let refusals = self.host.refusals;
+            let flow = self.dialect.execute(line, &mut self.host);
+            if !self.run_flow(flow, depth) {
+                return false;
+            }
+            if self.host.refusals != refusals {
+                D::error(
+                    &mut self.host,
+                    "the paste stops at the line refused above; the lines after it were not run",
+                );
+                break;
+            }
+        }
+        true
     }
 
     fn run_flow(&mut self, flow: Flow, depth: usize) -> bool {
@@ -841,21 +888,22 @@ impl<D: TextDialect> Session<'_, D> {
                     break;
                 }
             };
+            if too_long {
+                // A line past the bound is no command file's: a binary or endless file
+                // (`/dev/zero`) would otherwise be read to its end, which may never come.
+                let msg = format!(
+                    "line too long (the limit is {MAX_LINE} bytes); the rest of the file is not read"
+                );
+                D::error(&mut self.host, &msg);
+                break;
+            }
             if n == 1 {
                 strip_bom(&mut buf);
             }
-            let mut line = Line::new(String::from_utf8_lossy(&buf).into_owned());
-            line.too_long = too_long;
+            let line = Line::new(String::from_utf8_lossy(&buf).into_owned());
             if !self.run_line(&line, depth + 1) {
                 go_on = false;
                 break;
-            }
-            if too_long {
-                if let Err(e) = skip_line(&mut reader) {
-                    self.host.loading = outer.clone();
-                    self.load_failed(file, n + 1, &e);
-                    break;
-                }
             }
         }
         self.host.loading = outer;
@@ -976,6 +1024,7 @@ pub fn run<D: TextDialect>(
             loading: None,
             remote: setup.remote,
             board,
+            refusals: 0,
         },
     };
     let mut end_of_input = false;
@@ -1064,5 +1113,86 @@ mod thinking_tests {
             "{json}"
         );
         assert!(json.ends_with("\"pv\":[\"d3\"],\"done\":false}"), "{json}");
+    }
+}
+
+/// What the board page is shown around a person's move (issue 53 item 3): the move
+/// appears as soon as it is played, before the AI's answer is searched.
+#[cfg(test)]
+mod page_tests {
+    use super::{run, Publisher, Setup, TextDialect};
+    use crate::protocol::input::{Line, Source};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    /// Runs `lines` (from the page) in a session of `D` and returns the view's
+    /// squares as published when each AI search started, and at the start.
+    fn cells_when_the_ai_starts<D: TextDialect>(lines: &[&str]) -> (String, Vec<String>) {
+        let last = Rc::new(RefCell::new(String::new()));
+        let at_ai = Rc::new(RefCell::new(Vec::new()));
+        let first = Rc::new(RefCell::new(None::<String>));
+        let (view_last, busy_last, busy_seen, view_first) =
+            (last.clone(), last.clone(), at_ai.clone(), first.clone());
+        let publisher = Publisher::<D::Game> {
+            view: Box::new(move |v| {
+                view_first
+                    .borrow_mut()
+                    .get_or_insert_with(|| v.cells.clone());
+                *view_last.borrow_mut() = v.cells.clone();
+            }),
+            thinking: Box::new(|_| {}),
+            game: Box::new(|_, _| {}),
+            ai_busy: Box::new(move |busy| {
+                if busy {
+                    busy_seen.borrow_mut().push(busy_last.borrow().clone());
+                }
+            }),
+        };
+        let (tx, rx) = crossbeam_channel::unbounded();
+        for l in lines.iter().chain(&["quit"]) {
+            let line = Line {
+                source: Source::Page,
+                ..Line::new(*l)
+            };
+            tx.send(line).unwrap();
+        }
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let setup = Setup::<D::Options>::default();
+        run::<D>(None, rx, &mut out, &mut err, false, setup, Some(publisher));
+        let errors = String::from_utf8_lossy(&out).into_owned() + &String::from_utf8_lossy(&err);
+        assert!(!errors.contains("rror"), "{errors}");
+        let start = first.borrow().clone().expect("a first view");
+        let seen = at_ai.borrow().clone();
+        (start, seen)
+    }
+
+    /// The first AI search of each language starts with the person's move on the
+    /// page: the squares differ from the start position's.
+    #[test]
+    fn the_persons_move_is_shown_before_the_ai_thinks() {
+        use crate::protocol::text::{
+            ataxx::AtaxxText, ataxx2008::Ataxx2008, ataxx2022::Ataxx2022, loa::LoaText,
+            reversi::ReversiText,
+        };
+        let cases = [
+            (
+                "2016",
+                cells_when_the_ai_starts::<AtaxxText>(&["start", "a7-b6"]),
+            ),
+            (
+                "2008",
+                cells_when_the_ai_starts::<Ataxx2008>(&["start", "a7-b6"]),
+            ),
+            ("2022", cells_when_the_ai_starts::<Ataxx2022>(&["a7-b6"])),
+            ("loa", cells_when_the_ai_starts::<LoaText>(&["b1-b3"])),
+            (
+                "reversi",
+                cells_when_the_ai_starts::<ReversiText>(&["start", "d3"]),
+            ),
+        ];
+        for (name, (start, at_ai)) in cases {
+            assert!(!at_ai.is_empty(), "{name}: the AI never searched");
+            assert_ne!(at_ai[0], start, "{name}: the page still showed the start");
+        }
     }
 }

@@ -227,7 +227,12 @@ impl Edition for ReversiEdition {
             fresh_solve: true,
             ..SPEC.ai.limits()
         };
-        v.table.think(host, limits, Self::acts_at_once)
+        v.table
+            .think(host, limits, Self::acts_at_once, &|l| Self::look(v, l))
+    }
+
+    fn look(v: &ReversiText, line: &str) -> Option<String> {
+        v.shown(&parse(line).ok()??)
     }
 
     fn ai_move_line(pos: &Position, mv: Move) -> String {
@@ -271,6 +276,19 @@ impl Edition for ReversiEdition {
 }
 
 impl ReversiText {
+    /// What a command that only looks prints (`help`, `dump`, `board`); `None` for
+    /// the others.
+    fn shown(&self, cmd: &Command) -> Option<String> {
+        match cmd {
+            Command::Common(Common::Help) => Some(HELP.to_string()),
+            Command::Common(Common::Dump) => {
+                Some(self.table.pos.dump(self.player, self.table.ply as u32))
+            }
+            Command::Board => Some(self.table.pos.pretty()),
+            _ => None,
+        }
+    }
+
     fn run(&mut self, cmd: Command, host: &mut ReversiHost) -> Result<Flow, TextError> {
         self.remote_allows(&cmd)?;
         match cmd {
@@ -333,11 +351,9 @@ impl ReversiText {
                 return self.join_game(&address, host);
             }
             Command::Move(mv) => return self.user_move(mv, host),
-            Command::Common(Common::Help) => host.say(HELP),
-            Command::Common(Common::Dump) => {
-                host.say(&self.table.pos.dump(self.player, self.table.ply as u32))
+            Command::Common(Common::Help | Common::Dump) | Command::Board => {
+                host.say(&self.shown(&cmd).unwrap_or_default())
             }
-            Command::Board => host.say(&self.table.pos.pretty()),
             Command::Common(Common::Load(file)) => return Ok(Flow::Load(file)),
         }
         Ok(Flow::Continue)

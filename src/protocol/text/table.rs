@@ -68,8 +68,9 @@ impl<G: GameIo> Table<G> {
         host: &mut Host<G>,
         limits: Limits,
         acts_now: fn(&str) -> bool,
+        look: &dyn Fn(&str) -> Option<String>,
     ) -> Result<G::Move, ThinkError> {
-        host.think(self, limits, acts_now)
+        host.think(self, limits, acts_now, look)
     }
 }
 
@@ -161,8 +162,13 @@ pub trait Turns: TextDialect {
             if let Some(mv) = self.forced(ai, host) {
                 self.play(mv, host);
             } else if ai {
+                // The page shows the move just played (a person's) while the AI thinks.
+                host.show(self);
                 let limits = Self::SPEC.ai.limits();
-                match self.game().think(host, limits, Self::acts_at_once) {
+                match self
+                    .game()
+                    .think(host, limits, Self::acts_at_once, &|l| self.look(l))
+                {
                     Ok(mv) => self.ai_moves(mv, host),
                     Err(e) => return self.think_failed(e, host),
                 }

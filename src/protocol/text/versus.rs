@@ -148,6 +148,11 @@ pub trait Edition: Default + Sized + 'static {
         let _ = line;
         false
     }
+    /// [`TextDialect::look`].
+    fn look(v: &Versus<Self>, line: &str) -> Option<String> {
+        let _ = (v, line);
+        None
+    }
     /// The AI's move in `v.table.pos`.
     fn think(v: &Versus<Self>, host: &mut Host<Self::Game>) -> Result<Move<Self>, ThinkError>;
     /// The line announcing a move by the side to move in `pos` (an AI's, or the remote
@@ -258,6 +263,10 @@ impl<E: Edition> TextDialect for Versus<E> {
 
     fn acts_at_once(line: &str) -> bool {
         E::acts_at_once(line)
+    }
+
+    fn look(&self, line: &str) -> Option<String> {
+        E::look(self, line)
     }
 
     fn view(&self) -> Option<View> {
@@ -439,6 +448,8 @@ impl<E: Edition> Versus<E> {
     /// One AI move: the Player's if `ours` (sent to a remote Opponent), else the local
     /// Opponent's. `Some(flow)` when play stops here.
     fn ai_move(&mut self, host: &mut Host<E::Game>, ours: bool) -> Option<Flow> {
+        // The page shows the move just played (a person's) while the AI thinks.
+        host.show(self);
         let mv = match E::think(self, host) {
             Ok(mv) => mv,
             Err(e) => return Some(self.think_failed(e, host)),

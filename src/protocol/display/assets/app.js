@@ -219,6 +219,13 @@ function refresh() {
 
 function clicked(i) {
   const v = view;
+  // An earlier position is only looked at: a click there must not reach the live game
+  // (whose moves differ), so it only points back to it.
+  if (browsing()) {
+    $("browsing").classList.add("flash");
+    setTimeout(() => $("browsing").classList.remove("flash"), 600);
+    return;
+  }
   if (v && blocking && v.mode === "set-up") {
     command("block " + v.files[i % v.width] + v.ranks[Math.floor(i / v.width)]);
     return;

@@ -7,11 +7,13 @@
 # deploy/slurm/submit.sh, then plays the same run unsharded and checks that the merge
 # holds the same games: the merged PGN (minimal form) equals the unsharded one but
 # for dates, the merged report equals its report, and merging the unsharded results
-# with the shards' finds every game again with the same result. Stops the daemons it
-# started. Exit status 0: passed.
+# with the shards' finds every game again with the same result. Then the same for
+# training data: `tune datagen` sharded through tune/deploy/slurm/submit.sh and merged
+# holds exactly the unsharded run's games. Stops the daemons it started. Exit status
+# 0: passed.
 #   usage: tournament/deploy/slurm-local-test.sh     (from anywhere; root)
 #   SHARDS (default 4), GAMES_PER_SHARD (default 50, even), NODES (default 3000),
-#   KEEP=1 keeps the scratch directory.
+#   DATAGEN_GAMES_PER_SHARD (default 3), KEEP=1 keeps the scratch directory.
 #   tournament/deploy/slurm-local-test.sh --bin-dir prints the directory the binaries
 #   are taken from and exits (builds nothing, needs no root).
 set -euo pipefail
@@ -60,9 +62,10 @@ if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
         slurm-wlm munge >/dev/null
 fi
 
-say "building the runner and the engine ($profile profile) into $bin"
+say "building the runner, the engine and tune ($profile profile) into $bin"
 (cd "$repo" && "$cargo" build --profile "$profile" --quiet -p tournament --bin tournament \
-    && "$cargo" build --profile "$profile" --quiet --bin ataxx)
+    && "$cargo" build --profile "$profile" --quiet --bin ataxx \
+    && "$cargo" build --profile "$profile" --quiet -p tune --bin tune)
 
 # munge: the key the package made (or a new one), the daemon as user munge.
 if ! munge -n </dev/null 2>/dev/null | unmunge >/dev/null 2>&1; then
@@ -172,6 +175,41 @@ check diff <(grep -v '^Finished match' "$work/full.txt") \
 what="merging the unsharded results with the shards' finds every game again, same result"
 check quietly "$bin/tournament" merge "$work/full.jsonl" "$work/run"/shard-*.jsonl
 cat "$work/run/report.txt" >&2
-say "Slurm part (submit to merged) ${on_slurm} s, whole test $(($(date +%s) - started)) s"
+
+# Training data the same way: `tune datagen` as a job array of SHARDS shards and the
+# dependent merge (tune/deploy/slurm/submit.sh), then the same run unsharded: the
+# merge holds exactly its games.
+per_data_shard=${DATAGEN_GAMES_PER_SHARD:-3}
+mkdir -p "$work/data"
+cat > "$work/datagen.conf" <<CONF
+TUNE=$bin/tune
+RUN_DIR=$work/data
+SHARDS=$shards
+THREADS=1
+GENERATOR=datagen
+RUN=(--games $((shards * per_data_shard)) --nodes 300 --seed 7)
+SBATCH_OPTIONS=(--time=10)
+CONF
+say "submitting $shards datagen shards × $per_data_shard games and the merge"
+submitted=$(date +%s)
+"$repo/tune/deploy/slurm/submit.sh" "$work/datagen.conf" >&2
+for _ in $(seq 1200); do
+    [ -z "$(squeue -h -o %i)" ] && break
+    sleep 0.5
+done
+[ -z "$(squeue -h -o %i)" ] || { say "datagen jobs still queued after 10 minutes"; squeue >&2; exit 1; }
+data_on_slurm=$(($(date +%s) - submitted))
+cat "$work/data/datagen-merge.log" >&2
+# shellcheck source=/dev/null
+source "$work/datagen.conf"
+"$bin/tune" datagen "${RUN[@]}" --out "$work/data-full.bin" 2>/dev/null
+what="$shards datagen shard files"
+check test "$(find "$work/data" -name 'shard-*.bin' | wc -l)" -eq "$shards"
+what="the merged data has the unsharded run's $((shards * per_data_shard)) games"
+check grep -q "^$work/data/merged.bin: $((shards * per_data_shard)) games" "$work/data/merge.txt"
+what="merging the unsharded file after the merged one drops every game as already merged"
+check quietly grep -q "data-full.bin: 0 games kept, $((shards * per_data_shard)) already merged" \
+    <("$bin/tune" datagen-merge --out "$work/both.bin" "$work/data/merged.bin" "$work/data-full.bin" 2>&1)
+say "Slurm part (submit to merged) ${on_slurm} s, datagen ${data_on_slurm} s, whole test $(($(date +%s) - started)) s"
 [ "$fail" = 0 ] && say "PASSED" || say "FAILED"
 exit "$fail"

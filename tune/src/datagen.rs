@@ -40,7 +40,7 @@ pub const ADJUDICATE_PLIES: usize = 6;
 /// Games longer than this are drawn.
 pub const MAX_PLIES: usize = 400;
 /// Openings whose first search scores beyond this are replaced (lopsided starts teach
-/// little).
+/// little): the default `--window`.
 pub const OPENING_LIMIT: i32 = 600;
 /// Transposition table of each thread's searcher.
 const HASH_MIB: usize = 8;
@@ -124,16 +124,20 @@ pub struct Options {
     /// openings repeat less and cover more of the board's shapes (Zataxx's data uses
     /// 14–17).
     pub plies: (u32, u32),
+    /// An opening is kept only when the first move's search scores it within ±this
+    /// (evaluation units; 100 = a piece), else it is redrawn (`--window`).
+    pub window: i32,
 }
 
 /// The default `--plies`: the openings of every data file up to round 11.
 pub const DEFAULT_PLIES: (u32, u32) = (4, 8);
 
 /// `tune datagen --out FILE --games N [--nodes N] [--threads T] [--seed S] [--blocks P]
-/// [--plies LO-HI] [--seconds S]`.
+/// [--plies LO-HI] [--window W] [--seconds S] [--shard I/N|auto/N]`.
 pub fn parse_args(args: &[&str]) -> Option<Options> {
     let mut blocks_percent = 10;
     let mut plies = DEFAULT_PLIES;
+    let mut window = OPENING_LIMIT;
     let settings = Settings::parse(5000, args, |a| match a {
         ["--blocks", v, rest @ ..] => {
             blocks_percent = v.parse().ok().filter(|&p| p <= 100)?;
@@ -144,12 +148,17 @@ pub fn parse_args(args: &[&str]) -> Option<Options> {
             plies = (lo.parse().ok()?, hi.parse().ok()?);
             (plies.0 <= plies.1 && plies.1 <= 40).then_some(rest)
         }
+        ["--window", v, rest @ ..] => {
+            window = v.parse().ok().filter(|w| (1..=30_000).contains(w))?;
+            Some(rest)
+        }
         _ => None,
     })?;
     Some(Options {
         settings,
         blocks_percent,
         plies,
+        window,
     })
 }
 
@@ -214,7 +223,7 @@ fn play(index: u32, o: &Options, searcher: &mut Searcher<Position>, stop: &Atomi
                 break Outcome::Draw;
             };
             let score = r.score.0;
-            if plies.is_empty() && score.abs() > OPENING_LIMIT {
+            if plies.is_empty() && score.abs() > o.window {
                 continue 'redraw;
             }
             plies.push((mv, score.clamp(-i16::MAX as i32, i16::MAX as i32) as i16));
@@ -311,6 +320,7 @@ mod tests {
             },
             blocks_percent: 50,
             plies: DEFAULT_PLIES,
+            window: OPENING_LIMIT,
         };
         let mut s = Searcher::new(1);
         let stop = AtomicBool::new(false);

@@ -2,6 +2,14 @@
 //! played on several threads, each a function of its index alone, appended whole as
 //! they finish. A cut run is resumed by reading the file back, dropping a cut last
 //! record and playing only the indices not in it.
+//!
+//! A run can be split into shards (`--shard I/N`, or `auto/N` on a Slurm job array or a
+//! Kubernetes Indexed Job, as the tournament runner's `-shard` reads it): shard I
+//! plays the indices `i ≡ I (mod N)` of the run into its own file. Game `i` is the same
+//! game whichever shard plays it, so the shards of a run never replay each other's
+//! games and their files together hold the unsharded run's (`tune datagen-merge`).
+//! Each run of the generator appends one line to `OUT.stats` (games, positions,
+//! seconds, threads), from which the merge reports positions per second per core.
 
 use engine::rng::{mix, SplitMix64};
 use std::collections::HashSet;
@@ -10,6 +18,7 @@ use std::io::{Seek, Write};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use tournament::config::ShardSpec;
 
 /// One game as a file stores it.
 pub trait Record {
@@ -55,8 +64,8 @@ pub fn u64_at(b: &[u8], i: usize) -> u64 {
 }
 
 /// The settings every game-file generator takes: `--out FILE --games N [--nodes N]
-/// [--threads T] [--seed S] [--seconds S]`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// [--threads T] [--seed S] [--seconds S] [--shard I/N|auto/N]`.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Settings {
     pub out: String,
     pub games: u32,
@@ -66,6 +75,8 @@ pub struct Settings {
     pub seed: u64,
     /// Stop starting games after this long.
     pub seconds: Option<u64>,
+    /// This file's shard of the run's games (`--shard`).
+    pub shard: Option<ShardSpec>,
 }
 
 impl Settings {
@@ -84,6 +95,7 @@ impl Settings {
             threads: 1,
             seed: 1,
             seconds: None,
+            shard: None,
         };
         loop {
             args = match args {
@@ -109,6 +121,10 @@ impl Settings {
                 }
                 ["--seconds", v, rest @ ..] => {
                     s.seconds = Some(v.parse().ok()?);
+                    rest
+                }
+                ["--shard", v, rest @ ..] => {
+                    s.shard = Some(ShardSpec::parse(&[v.to_string()]).ok()?);
                     rest
                 }
                 [] => break,
@@ -138,6 +154,11 @@ pub fn play_all<R: Record, S>(
     play: impl Fn(u32, &mut S) -> R + Sync,
 ) -> Result<(), String> {
     let out = run.out.as_str();
+    // (index, count): this file plays the run's indices ≡ index (mod count).
+    let (shard, shards) = match &run.shard {
+        Some(spec) => (spec.resolve(|v| std::env::var(v).ok())?, spec.count),
+        None => (0, 1),
+    };
     let mut file = OpenOptions::new()
         .read(true)
         .write(true)
@@ -183,7 +204,7 @@ pub fn play_all<R: Record, S>(
                     if i >= run.games as usize || deadline.is_some_and(|d| Instant::now() >= d) {
                         break;
                     }
-                    if done.contains(&(i as u32)) {
+                    if i as u64 % shards != shard || done.contains(&(i as u32)) {
                         continue;
                     }
                     let game = play(i as u32, &mut s);
@@ -213,6 +234,13 @@ pub fn play_all<R: Record, S>(
     }
     let secs = started.elapsed().as_secs_f64();
     let (g, p) = (games_made.into_inner(), positions.into_inner());
+    let stats = Stats {
+        games: g,
+        positions: p,
+        seconds: secs,
+        threads: run.threads,
+    };
+    append_stats(out, &stats).map_err(|e| format!("{out}.stats: {e}"))?;
     eprintln!(
         "{g} games, {p} positions in {secs:.1} s ({:.0} positions/s) on {} threads; {} positions in {out} now",
         p as f64 / secs.max(1e-9),
@@ -222,9 +250,51 @@ pub fn play_all<R: Record, S>(
     Ok(())
 }
 
+/// What one run of a generator made, as `OUT.stats` keeps it (a line per run).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Stats {
+    pub games: u64,
+    pub positions: u64,
+    pub seconds: f64,
+    pub threads: usize,
+}
+
+impl Stats {
+    fn line(&self) -> String {
+        format!(
+            "games {} positions {} seconds {:.3} threads {}",
+            self.games, self.positions, self.seconds, self.threads
+        )
+    }
+
+    /// Reads a line [`Stats::line`] wrote.
+    pub fn parse(line: &str) -> Option<Stats> {
+        match line.split_whitespace().collect::<Vec<_>>().as_slice() {
+            ["games", g, "positions", p, "seconds", s, "threads", t] => Some(Stats {
+                games: g.parse().ok()?,
+                positions: p.parse().ok()?,
+                seconds: s
+                    .parse()
+                    .ok()
+                    .filter(|s: &f64| s.is_finite() && *s >= 0.0)?,
+                threads: t.parse().ok().filter(|&t| t >= 1)?,
+            }),
+            _ => None,
+        }
+    }
+}
+
+fn append_stats(out: &str, stats: &Stats) -> std::io::Result<()> {
+    let mut f = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(format!("{out}.stats"))?;
+    writeln!(f, "{}", stats.line())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Settings;
+    use super::{Settings, Stats};
 
     #[test]
     fn settings_take_the_shared_options_and_pass_on_the_rest() {
@@ -256,8 +326,38 @@ mod tests {
             threads: 2,
             seed: 1,
             seconds: None,
+            shard: None,
         };
         assert_eq!((s, extra), (Some(want), 5));
+        let sharded = Settings::parse(7, &["--out", "f", "--games", "8", "--shard", "1/4"], |_| {
+            None
+        })
+        .expect("a shard");
+        let spec = sharded.shard.expect("the shard");
+        assert_eq!((spec.index, spec.count), (Some(1), 4));
+        let auto = Settings::parse(
+            7,
+            &["--out", "f", "--games", "8", "--shard", "auto/3"],
+            |_| None,
+        )
+        .and_then(|s| s.shard)
+        .expect("auto");
+        assert_eq!((auto.index, auto.count), (None, 3));
+        for bad in ["4/4", "x/2", "1", "0/0"] {
+            assert_eq!(
+                Settings::parse(7, &["--out", "f", "--games", "8", "--shard", bad], |_| None),
+                None,
+                "{bad}"
+            );
+        }
+        let stats = Stats {
+            games: 3,
+            positions: 250,
+            seconds: 1.5,
+            threads: 2,
+        };
+        assert_eq!(Stats::parse(&stats.line()), Some(stats));
+        assert_eq!(Stats::parse("games x"), None);
         let none = |a: &[&str]| Settings::parse(7, a, |_| None);
         assert_eq!(none(&["--out", "f"]), None, "no --games");
         assert_eq!(

@@ -73,6 +73,7 @@ use std::sync::atomic::AtomicBool;
 use tournament::results::GameRecord;
 
 mod datagen;
+mod datagen_merge;
 mod games_file;
 mod nnue;
 mod patterns;
@@ -102,12 +103,17 @@ const COMMANDS: &[(&str, &str, &str)] = &[
     ),
     (
         "datagen",
-        "--out FILE --games N [--nodes N] [--threads T] [--seed S] [--blocks P] [--plies LO-HI] [--seconds S]",
+        "--out FILE --games N [--nodes N] [--threads T] [--seed S] [--blocks P] [--plies LO-HI] [--window W] [--seconds S] [--shard I/N|auto/N]",
         "self-play training data for Ataxx's window network",
     ),
     (
+        "datagen-merge",
+        "--out FILE IN...",
+        "datagen files (shards, runs) as one, each game once; repeats and speed",
+    ),
+    (
         "window",
-        "[--lambda L] [--epochs N] [--seed S] [--threads T] [--batch B] [--lr R] --out FILE DATA...",
+        "[--lambda L] [--epochs N] [--seed S] [--threads T] [--batch B] [--lr R] [--keep-duplicates] --out FILE DATA...",
         "train Ataxx's window network on datagen files",
     ),
     (
@@ -122,7 +128,7 @@ const COMMANDS: &[(&str, &str, &str)] = &[
     ),
     (
         "reversi-games",
-        "--out FILE --games N [--nodes N] [--solve E] [--threads T] [--seed S] [--seconds S]",
+        "--out FILE --games N [--nodes N] [--solve E] [--threads T] [--seed S] [--seconds S] [--shard I/N|auto/N]",
         "Reversi self-play games, their last empties solved",
     ),
     (
@@ -268,6 +274,7 @@ fn main() -> ExitCode {
             Some(o) => report(reversi_games::run(&o)),
             None => usage(),
         },
+        ["datagen-merge", rest @ ..] => report(datagen_merge::run(rest)),
         ["datagen", rest @ ..] => match datagen::parse_args(rest) {
             Some(o) => report(datagen::run(&o)),
             None => usage(),

@@ -13,6 +13,11 @@
 //! index is 19 modulo 20 are held out; the epoch with the best held-out loss is kept,
 //! quantised, written, and measured again with the engine's integer inference.
 //!
+//! A position that repeats (in a file or across files; the board's eight symmetries
+//! counted as one) is one sample, its result the mean of the repeats' (its first
+//! occurrence's score kept); `--keep-duplicates` keeps every repeat, as every network
+//! up to round 12 was trained.
+//!
 //! Minibatch Adam with a cosine learning-rate decay. Each batch is cut into [`SHARDS`]
 //! fixed parts whose gradients are summed in a fixed order: that is what makes the
 //! result independent of the thread count.
@@ -53,10 +58,12 @@ pub struct Options {
     pub lr: f32,
     pub out: String,
     pub files: Vec<String>,
+    /// Keep repeated positions as separate samples (`--keep-duplicates`).
+    pub keep_duplicates: bool,
 }
 
 /// `tune window [--lambda L] [--epochs N] [--seed S] [--threads T] [--batch B] [--lr R]
-/// --out FILE DATA...`.
+/// [--keep-duplicates] --out FILE DATA...`.
 pub fn parse_args(mut args: &[&str]) -> Option<Options> {
     let mut o = Options {
         lambda: 0.5,
@@ -67,9 +74,11 @@ pub fn parse_args(mut args: &[&str]) -> Option<Options> {
         lr: 1e-3,
         out: String::new(),
         files: Vec::new(),
+        keep_duplicates: false,
     };
     loop {
         match args {
+            ["--keep-duplicates", rest @ ..] => (o.keep_duplicates, args) = (true, rest),
             ["--lambda", v, rest @ ..] => {
                 (o.lambda, args) = (v.parse().ok().filter(|l| (0.0..=1.0).contains(l))?, rest)
             }
@@ -154,6 +163,36 @@ fn load(files: &[String]) -> Result<(Vec<Sample>, Vec<Sample>, usize), String> {
         return Err("too few positions (need games to train on and to hold out)".into());
     }
     Ok((train, held, n_games))
+}
+
+/// `samples` with each position once (the board's symmetries counted as one): the
+/// first occurrence, its result the mean of all its occurrences'; and how many
+/// repeats were merged. The order is that of the first occurrences (deterministic).
+fn merge_repeats(samples: Vec<Sample>) -> (Vec<Sample>, usize) {
+    use std::collections::hash_map::{Entry, HashMap};
+    let mut at: HashMap<(u64, u64, u64), usize> = HashMap::with_capacity(samples.len());
+    let mut out: Vec<Sample> = Vec::with_capacity(samples.len());
+    let mut sums: Vec<(f64, u32)> = Vec::with_capacity(samples.len());
+    let n = samples.len();
+    for s in samples {
+        match at.entry(super::datagen_merge::canonical(s.own, s.opp, s.gaps)) {
+            Entry::Occupied(e) => {
+                let sum = &mut sums[*e.get()];
+                sum.0 += f64::from(s.result);
+                sum.1 += 1;
+            }
+            Entry::Vacant(e) => {
+                e.insert(out.len());
+                sums.push((f64::from(s.result), 1));
+                out.push(s);
+            }
+        }
+    }
+    for (s, (sum, count)) in out.iter_mut().zip(sums) {
+        s.result = (sum / f64::from(count)) as f32;
+    }
+    let repeats = n - out.len();
+    (out, repeats)
 }
 
 /// `K` of the data's scores against its results (every eighth scored sample), by
@@ -391,6 +430,14 @@ fn quantise(p: &[f32]) -> Box<Net> {
 pub fn train(o: &Options) -> Result<(), String> {
     let t0 = Instant::now();
     let (mut train, mut held, n_games) = load(&o.files)?;
+    if !o.keep_duplicates {
+        let (t, train_repeats) = merge_repeats(train);
+        let (h, held_repeats) = merge_repeats(held);
+        (train, held) = (t, h);
+        eprintln!(
+            "repeated positions merged: {train_repeats} in training, {held_repeats} held out"
+        );
+    }
     let k = fit_k(&train);
     let c = k * 10f32.ln() / 400.0;
     for s in train.iter_mut().chain(held.iter_mut()) {
@@ -614,9 +661,11 @@ mod tests {
                 threads: 2,
                 seed: 3,
                 seconds: None,
+                shard: None,
             },
             blocks_percent: 20,
             plies: datagen::DEFAULT_PLIES,
+            window: datagen::OPENING_LIMIT,
         };
         datagen::run(&gen).unwrap();
         let mut nets = Vec::new();
@@ -631,6 +680,7 @@ mod tests {
                 lr: 1e-3,
                 out: out.to_string_lossy().into_owned(),
                 files: vec![gen.settings.out.clone()],
+                keep_duplicates: false,
             };
             train(&o).unwrap();
             nets.push(std::fs::read(&out).unwrap());
@@ -638,5 +688,46 @@ mod tests {
         assert_eq!(nets[0], nets[1]);
         assert!(Net::from_bytes(&nets[0]).is_ok());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn sample(own: u64, opp: u64, result: f32) -> Sample {
+        Sample {
+            own,
+            opp,
+            gaps: 0,
+            score: Some(10),
+            result,
+            target: 0.5,
+        }
+    }
+
+    /// A position and its mirror image are one sample with the mean result; others
+    /// stay, in their order.
+    #[test]
+    fn repeated_positions_become_one_sample() {
+        // a1 against b1, its mirror g1 against f1, and a1 against c1.
+        let (a1, b1, c1, f1, g1) = (1u64, 1 << 1, 1 << 2, 1 << 5, 1 << 6);
+        let samples = vec![
+            sample(a1, b1, 1.0),
+            sample(a1, c1, 0.5),
+            sample(g1, f1, 0.0),
+            sample(a1, b1, 0.5),
+        ];
+        let (merged, repeats) = merge_repeats(samples);
+        assert_eq!(repeats, 2);
+        assert_eq!(merged.len(), 2);
+        assert_eq!((merged[0].own, merged[0].opp), (a1, b1));
+        assert_eq!(merged[0].result, 0.5);
+        assert_eq!(
+            (merged[1].own, merged[1].opp, merged[1].result),
+            (a1, c1, 0.5)
+        );
+        let o = parse_args(&["--keep-duplicates", "--out", "n.bin", "d.bin"]).unwrap();
+        assert!(o.keep_duplicates);
+        assert!(
+            !parse_args(&["--out", "n.bin", "d.bin"])
+                .unwrap()
+                .keep_duplicates
+        );
     }
 }

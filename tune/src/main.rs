@@ -81,6 +81,7 @@ mod reversi_endcut;
 mod reversi_eval;
 mod reversi_games;
 mod reversi_probcut;
+mod spsa;
 mod window;
 
 /// Every command: its name, its arguments and what it does (one line of the list that
@@ -110,6 +111,11 @@ const COMMANDS: &[(&str, &str, &str)] = &[
         "datagen-merge",
         "--out FILE IN...",
         "datagen files (shards, runs) as one, each game once; repeats and speed",
+    ),
+    (
+        "spsa",
+        spsa::USAGE,
+        "tune an engine's spin options by SPSA through the runner (sharded, resumable)",
     ),
     (
         "window",
@@ -275,6 +281,13 @@ fn main() -> ExitCode {
             None => usage(),
         },
         ["datagen-merge", rest @ ..] => report(datagen_merge::run(rest)),
+        ["spsa", rest @ ..] => match spsa::parse_args(rest) {
+            Ok(o) => report(spsa::run(&o)),
+            Err(e) => {
+                eprintln!("tune spsa: {e}");
+                usage()
+            }
+        },
         ["datagen", rest @ ..] => match datagen::parse_args(rest) {
             Some(o) => report(datagen::run(&o)),
             None => usage(),

@@ -6,6 +6,7 @@
 mod common;
 
 mod commands;
+mod spsa;
 
 /// With `autotests = false` a new file in tests/ runs only once it is declared above.
 #[test]

@@ -113,3 +113,36 @@ fn ugi_is_chosen_by_the_first_command_too() {
     assert_eq!(ask(&mut e, "query result"), ["response none"]);
     assert!(e.finish(T).success());
 }
+
+/// Issue 53 item 9: a manager judging by LOA's text rules (a move limit, no repetition)
+/// plays on after a third repetition and sends the next move. The engine's rules ended
+/// the game there: its error says so (it used to call a legal-looking move illegal:
+/// `illegal move 'b1b3' (number 9)`), and the previous position stays.
+#[test]
+fn a_move_after_a_third_repetition_is_refused_as_after_the_end() {
+    let mut e = engine(&["--ugi"]);
+    handshake(&mut e);
+    // b1b3 a2c2 b3b1 c2a2 twice: the start occurs a third time after eight plies.
+    let cycle = "b1b3 a2c2 b3b1 c2a2 b1b3 a2c2 b3b1 c2a2";
+    assert!(ask(&mut e, &format!("position startpos moves {cycle}")).is_empty());
+    assert_eq!(ask(&mut e, "query gameover"), ["response true"]);
+    assert_eq!(ask(&mut e, "query result"), ["response draw"]);
+    assert!(ask(&mut e, "position startpos moves b1d3").is_empty());
+    let said = ask(&mut e, &format!("position startpos moves {cycle} b1b3"));
+    let mut over = Position::startpos(Rules::Ugi);
+    for mv in cycle.split_whitespace() {
+        over.make_move(over.parse_move(mv).unwrap());
+    }
+    assert_eq!(
+        said,
+        [format!(
+            "info string error: the game is over (third repetition) before move 'b1b3' \
+             (number 9) in {}",
+            over.fen()
+        )]
+    );
+    // The position before the refused command stays.
+    assert_eq!(ask(&mut e, "query p1turn"), ["response false"]);
+    e.send("quit");
+    assert!(e.finish(T).success());
+}

@@ -1014,6 +1014,18 @@ impl<G: GameIo> Session<G> {
                     (Base::Fen(fen), 0) => G::from_fen(fen, G::Rules::ENGINE)?,
                 };
                 for (i, text) in moves.iter().enumerate().skip(played) {
+                    // A move after the end of the game (by these rules: a manager judging
+                    // by others, e.g. LOA's text rules, which know no repetition) is no
+                    // move at all; say why rather than call a legal-looking move illegal.
+                    if pos.outcome().is_some() {
+                        return Err(format!(
+                            "the game is over ({}) before move {} (number {}) in {}",
+                            pos.end_reason(),
+                            quote(text),
+                            i + 1,
+                            pos.fen()
+                        ));
+                    }
                     let mv = pos.parse_move(text).ok_or_else(|| {
                         format!(
                             "illegal move {} (number {}) in {}",

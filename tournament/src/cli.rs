@@ -101,9 +101,10 @@ options:
   -log FILE | file=FILE [engine=true]   -debug
   -check              run the quick part of 'tournament compliance' on every engine first
   -shard I/N|auto/N [dir=DIR] [poll=SECONDS]   play one shard of the run
-  (tournament merge [-pgnout FILE] [-report] [-sprt ...] RESULTS... [PGNS...])
-  (tournament compliance [-variant GAME] [-quick] [-debug] KEY=VALUE...: protocol checks
-   of one engine; see tournament compliance -help)
+  (tournament merge [-pgnout FILE] [-report] [-sprt ...] [-output format=...]
+   RESULTS... [PGNS...])
+  (tournament compliance [-variant GAME] [-rules NAME] [-quick] [-debug] KEY=VALUE...:
+   protocol checks of one engine; see tournament compliance -help)
   -version   -help
 ";
 
@@ -335,7 +336,9 @@ fn tournament_arg(v: &str) -> Result<TournamentKind, String> {
     match v {
         "round-robin" | "roundrobin" => Ok(TournamentKind::RoundRobin),
         "gauntlet" => Ok(TournamentKind::Gauntlet),
-        v => Err(format!("-tournament: unknown kind '{v}'")),
+        v => Err(format!(
+            "-tournament: unknown kind '{v}' (known: round-robin, gauntlet)"
+        )),
     }
 }
 

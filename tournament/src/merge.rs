@@ -15,6 +15,8 @@
 //! moves), and copied as written, in id order.
 
 use crate::cli;
+use crate::config::OutputFormat;
+use crate::output;
 use crate::pgn;
 use crate::report;
 use crate::results::GameRecord;
@@ -26,12 +28,14 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 const HELP: &str = "\
-usage: tournament merge [-pgnout FILE] [-report] [-sprt KEY=VALUE...] RESULTS... [PGNS...]
+usage: tournament merge [-pgnout FILE] [-report] [-sprt KEY=VALUE...]
+                        [-output format=cutechess|fastchess] RESULTS... [PGNS...]
 
 Merges the results files (JSON lines) of the shards of one run (-shard I/N): checks
 that they belong to one run, takes every game once, lists the missing ones (stderr),
 and prints the report of the unsharded run. -pgnout writes one PGN file in schedule
-order from the shards' PGN files (the arguments ending in .pgn). Exit status: 0
+order from the shards' PGN files (the arguments ending in .pgn); -output prints the
+report as cutechess-cli or fastchess prints its own. Exit status: 0
 merged, 1 the files do not fit together or cannot be read, 2 bad command line.
 ";
 
@@ -71,7 +75,7 @@ fn parse(args: &[String]) -> Result<MergeArgs, String> {
             },
             // Their words are key=value (`-sprt elo0=0 …`): the first word without `=`
             // is a file.
-            "report" | "sprt" => {
+            "report" | "sprt" | "output" => {
                 m.report_options.push(a.to_string());
                 while i < args.len() && args[i].contains('=') && !args[i].starts_with('-') {
                     m.report_options.push(args[i].clone());
@@ -182,6 +186,23 @@ fn merge(args: &[String]) -> Result<(), Failure> {
         write_pgn(out, &m.pgns, &union).map_err(|e| Failure(1, e))?;
     }
     let mut stdout = std::io::stdout().lock();
+    // `-output format=cutechess|fastchess`: the manager's closing report and last line,
+    // as the run prints them, for the scripts that read that manager's output.
+    match cfg.output {
+        OutputFormat::Default => {}
+        OutputFormat::Cutechess => {
+            let _ = writeln!(stdout, "{}", output::cutechess_results(&cfg, &tally));
+            let _ = writeln!(stdout, "Finished match");
+            let _ = stdout.flush();
+            return Ok(());
+        }
+        OutputFormat::Fastchess => {
+            let _ = write!(stdout, "{}", output::fastchess_interval(&cfg, &tally));
+            let _ = writeln!(stdout, "{}", output::fastchess_end(&cfg, &tally));
+            let _ = stdout.flush();
+            return Ok(());
+        }
+    }
     let _ = write!(stdout, "{}", report::report(&cfg, &tally));
     if cfg.report {
         let decided = cfg.sprt.as_ref().is_some_and(|spec| {

@@ -254,7 +254,9 @@ pub fn cutechess_results(cfg: &Config, tally: &Tally) -> String {
 }
 
 /// fastchess's time control word of an engine: `10+0.1`, `40/60`, `0.5/move`,
-/// `4 plies` (a depth), `5000 nodes`, or nothing (a built-in player without limits).
+/// `4 plies` (a depth), `5000 nodes`, or `?` when there is none to name: a built-in
+/// player without limits, or an engine of `tournament merge`, whose results lines do not
+/// hold the engines' limits.
 fn fastchess_time(l: &Limits) -> String {
     if let Some(tc) = l.tc.filter(|tc| tc.base_ms + tc.inc_ms > 0) {
         let moves = tc.moves.map(|m| format!("{m}/")).unwrap_or_default();
@@ -274,7 +276,7 @@ fn fastchess_time(l: &Limits) -> String {
     if let Some(n) = l.nodes.filter(|&n| n > 0) {
         return format!("{n} nodes");
     }
-    String::new()
+    "?".into()
 }
 
 /// `{:.2g}`: two significant digits (an increment: 0.1, 0.05, 1.5).

@@ -157,6 +157,10 @@ pub enum Fault {
     /// A text, NBoard or GTP engine refused a command of the game's set-up (the error
     /// line it printed), so the game it would play is not the scheduled one.
     SetupRefused(String),
+    /// A UAI/UGI engine refused the `position` of a move request (an `info string
+    /// error…` line before its `bestmove`), or answered a position its own rules had
+    /// ended: the move it gave, if any, is no answer to this position.
+    PositionRefused(String),
 }
 
 impl Fault {
@@ -191,7 +195,7 @@ impl Fault {
             Fault::Handshake(_) | Fault::Config(_) => Ending::Handshake,
             Fault::Start(_) => Ending::Start,
             Fault::Garbage(_) => Ending::Unparsable,
-            Fault::SetupRefused(_) => Ending::SetupRefused,
+            Fault::SetupRefused(_) | Fault::PositionRefused(_) => Ending::SetupRefused,
         }
     }
 
@@ -205,6 +209,7 @@ impl Fault {
             Fault::Config(s) => format!("bad option: {s}"),
             Fault::Garbage(s) => format!("unparsable answer: {s}"),
             Fault::SetupRefused(s) => format!("set-up refused: {s}"),
+            Fault::PositionRefused(s) => format!("refused the position: {s}"),
         }
     }
 }

@@ -256,14 +256,17 @@ impl MoveInfo {
         }
     }
 
-    /// The PGN comment text, cutechess-style: `+0.35/12 0.52s`, or the time alone
-    /// (`0.52s`) for a move with no reported score.
+    /// The PGN comment text, cutechess-style: `+0.35/12 0.52s`; the score without a
+    /// depth (`-1.38 0.111s`) when the engine reported none (an NBoard engine's move
+    /// without a `search` line: a depth 0 would be a figure nobody reported), or the
+    /// time alone (`0.52s`) for a move with no reported score.
     pub fn pgn_comment(&self) -> String {
         let s = format!("{:.3}", self.ms as f64 / 1000.0);
         let time = format!("{}s", s.trim_end_matches('0').trim_end_matches('.'));
-        match self.score() {
-            Some(score) => format!("{}/{} {time}", score.pgn(), self.depth.unwrap_or(0)),
-            None => time,
+        match (self.score(), self.depth) {
+            (Some(score), Some(depth)) => format!("{}/{depth} {time}", score.pgn()),
+            (Some(score), None) => format!("{} {time}", score.pgn()),
+            (None, _) => time,
         }
     }
 }
@@ -657,6 +660,9 @@ mod tests {
             info(520, Some(12), Some(35)).pgn_comment(),
             "+0.35/12 0.52s"
         );
+        // Issue 53 item 10: a score without a depth (`reversi --nboard` over NBoard)
+        // was written `-1.38/0`.
+        assert_eq!(info(111, None, Some(-138)).pgn_comment(), "-1.38 0.111s");
         assert_eq!(info(1000, None, None).pgn_comment(), "1s");
         assert_eq!(info(5, None, None).pgn_comment(), "0.005s");
         assert_eq!(info(0, None, None).pgn_comment(), "0s");

@@ -6,7 +6,7 @@
 use crate::engine_process::{EngineProcess, Launch, LogTag, ReadError};
 use crate::player::{Answer, Eval, Fault, GameStart, MoveRequest, Player, Reply};
 use crate::results::Score;
-use engine::game::{Game, Notation};
+use engine::game::{Game, Notation, RuleSet};
 use engine::protocol::uci::Dialect;
 use std::time::{Duration, Instant};
 
@@ -183,6 +183,56 @@ pub(crate) fn is_error_report(line: &str) -> bool {
     info_error || line.starts_with("No such option")
 }
 
+/// An engine's report, during a move request, that it refused the request's `position`
+/// or `go`: `info string error…` (as our engines and many others say it). Stricter than
+/// [`is_error_report`]: an `info string` that merely has the word in it is no refusal.
+fn is_refusal(line: &str) -> bool {
+    line.trim()
+        .strip_prefix("info string")
+        .is_some_and(|rest| rest.trim_start().to_ascii_lowercase().starts_with("error"))
+}
+
+/// At most 120 characters of an engine's line, for a reason.
+fn clip(line: &str) -> String {
+    let mut s: String = line.chars().take(120).collect();
+    if line.chars().nth(120).is_some() {
+        s.push('…');
+    }
+    s
+}
+
+/// Whether the engine's own rules (the protocol's, [`RuleSet::ENGINE`]) end the game of
+/// `req` within the moves sent, replayed from the start position as the engine replays
+/// the `position` command: `its rules ended the game (third repetition) after 32 of the
+/// 33 moves sent`. `None` when they do not (the referee's rules and the engine's then
+/// agree on this game).
+fn ended_by_engine_rules<G: Notation>(req: &MoveRequest<'_, G>) -> Option<String> {
+    let mut pos = G::from_fen(&req.start.fen(), G::Rules::ENGINE).ok()?;
+    let n = req.moves.len();
+    for (i, &mv) in req.moves.iter().enumerate() {
+        if pos.outcome().is_some() {
+            return Some(format!(
+                "its rules ended the game ({}) after {i} of the {n} moves sent",
+                pos.end_reason()
+            ));
+        }
+        if !pos.is_legal(mv) {
+            return None;
+        }
+        pos.make_move(mv);
+    }
+    pos.outcome().is_some().then(|| match n {
+        0 => format!(
+            "its rules ended the game ({}) at the start position",
+            pos.end_reason()
+        ),
+        n => format!(
+            "its rules ended the game ({}) with the last of the {n} moves sent",
+            pos.end_reason()
+        ),
+    })
+}
+
 /// Updates `eval` from an `info` line: its `depth` and `score cp N` / `score mate N`
 /// (as cutechess-cli reads them), `seldepth`, `nodes`, `nps`, `hashfull`, `time` and
 /// `pv` (the rest of the line), where present; `info string` lines say nothing.
@@ -273,8 +323,18 @@ pub fn go_command<G: Game>(dialect: Dialect, req: &MoveRequest<'_, G>) -> String
 }
 
 impl<G: Notation> Player<G> for UciClient {
+    /// The handshake and the options, then `isready` → `readyok` (UGI asks for it once
+    /// after `ugiok`): an engine that never answers it would pass, then lose its first
+    /// game's new-game sync and stop the run after a recorded game.
     fn check(&mut self, _start: &GameStart<'_, G>) -> Result<(), Fault> {
-        let r = self.start_process();
+        let r = self.start_process().and_then(|()| {
+            let p = self
+                .process
+                .as_mut()
+                .ok_or(Fault::Start("no process".into()))?;
+            p.send("isready").map_err(Fault::Handshake)?;
+            wait_for(p, "readyok", Instant::now() + self.init_timeout, |_| Ok(()))
+        });
         if r.is_err() {
             self.kill();
         }
@@ -352,12 +412,35 @@ impl<G: Notation> Player<G> for UciClient {
                     match words.next() {
                         Some("bestmove") => {
                             return match words.next() {
+                                // A move its own rules had no room for: the game was
+                                // over for it (LOA's repetition under -rules text).
+                                Some(mv) if req.position.parse_move(mv).is_none() => {
+                                    match ended_by_engine_rules(req) {
+                                        Some(why) => Err(Fault::PositionRefused(format!(
+                                            "{why}, and it answered '{}'",
+                                            clip(line.trim())
+                                        ))),
+                                        None => Ok(Answer {
+                                            reply: Reply::Notation(mv.to_string()),
+                                            eval,
+                                        }),
+                                    }
+                                }
                                 Some(mv) => Ok(Answer {
                                     reply: Reply::Notation(mv.to_string()),
                                     eval,
                                 }),
                                 None => Err(Fault::Garbage("'bestmove' without a move".into())),
                             };
+                        }
+                        // The `position` (or the `go`) was refused: whatever it answers
+                        // next is for another position than this one.
+                        Some("info") if is_refusal(&line) => {
+                            let said = format!("'{}'", clip(line.trim()));
+                            return Err(Fault::PositionRefused(match ended_by_engine_rules(req) {
+                                Some(why) => format!("{why}: {said}"),
+                                None => said,
+                            }));
                         }
                         Some("info") => read_info(&line, &mut eval),
                         _ => {}
@@ -484,6 +567,45 @@ mod tests {
             last = Some(p);
         }
         assert!(rebuilt >= 3, "{rebuilt}");
+    }
+
+    /// Issue 53 item 9: a game the referee's rules (LOA's text rules, no repetition) go
+    /// on with and the engine's (UGI's: a third repetition draws) ended, found by
+    /// replaying what the engine was sent; rules that agree find nothing.
+    #[test]
+    fn games_the_engines_rules_ended() {
+        use engine::games::loa::{Position as Loa, Rules as LoaRules};
+        let start = Loa::startpos(LoaRules::Text);
+        let mut pos = start.clone();
+        let mut moves = Vec::new();
+        for name in "b1b3 a2c2 b3b1 c2a2 b1b3 a2c2 b3b1 c2a2 b1b3 a2c2".split(' ') {
+            let mv = pos.parse_move(name).unwrap();
+            pos.make_move(mv);
+            moves.push(mv);
+        }
+        let request = |n: usize| MoveRequest {
+            start: &start,
+            moves: &moves[..n],
+            position: &start,
+            clock_ms: [None, None],
+            inc_ms: [0, 0],
+            movestogo: None,
+            limits: Limits::default(),
+            deadline: Instant::now(),
+        };
+        assert_eq!(ended_by_engine_rules(&request(7)), None);
+        assert_eq!(
+            ended_by_engine_rules(&request(8)).as_deref(),
+            Some("its rules ended the game (third repetition) with the last of the 8 moves sent")
+        );
+        assert_eq!(
+            ended_by_engine_rules(&request(10)).as_deref(),
+            Some("its rules ended the game (third repetition) after 8 of the 10 moves sent")
+        );
+        assert!(is_refusal("info string error: the game is over"));
+        assert!(is_refusal("  info string ERROR unknown command"));
+        assert!(!is_refusal("info string no error here"));
+        assert!(!is_refusal("info depth 3 score cp 0 pv e2e4"));
     }
 
     #[test]

@@ -468,9 +468,10 @@ fn over_long_line_is_one_garbage_line() {
 
 #[test]
 fn failed_new_game_sync_loses() {
-    // The engine starts and handshakes (the check before the run passes) but never
-    // answers `isready` at a game's start: each game is lost with the reason.
-    let (o, recs) = fake_match("handshake", "--no-readyok", "2", &["-recover"]);
+    // The engine starts and handshakes (the check before the run passes: it answers
+    // `isready` until a new game is announced) but never answers `isready` at a game's
+    // start: each game is lost with the reason.
+    let (o, recs) = fake_match("handshake", "--no-readyok-in-game", "2", &["-recover"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_fake_lost_all(&recs, 2, "handshake failed: no 'readyok' in time");
 }

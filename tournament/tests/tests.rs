@@ -7,6 +7,7 @@
 mod common;
 
 mod compliance;
+mod round4;
 mod runner;
 mod selfplay;
 mod shard;

@@ -20,6 +20,16 @@
 //! `--eager-infinite` answers `go infinite` at once, `--ignore-quit` reads past `quit`
 //! (to the end of input), `--hang-at-eof` stays at the end of input, `--bad-option`
 //! declares a spin option whose default lies outside its range.
+//! Some public engines' habits (issue 53): `--stop-chatter` answers `stop` with
+//! `Unknown command: stop` when nothing searches (as Moonbird does); `--huge-options`
+//! declares `Hash` up to 1 TiB (in MiB) and `Threads` up to 512, and exits when either is
+//! set above 1024 (as an engine that cannot allocate what it is told);
+//! `--no-readyok-in-game` answers `isready` until the first `uainewgame`/`uginewgame`,
+//! then never (a new-game sync that fails after a passing check).
+//! `--script M1,M2,…` answers the k-th `go` since the last new game with the k-th move of
+//! the list (cycling), whatever the position: a player of any game, for games a test
+//! needs to go one way. The handshake's word (`uai` or `ugi`) picks the answers
+//! (`uaiok` or `ugiok`), so it speaks UGI too.
 //! `--gtp` speaks GTP as the Othello engines do (Reversi with our rules, squares a1–h8,
 //! row 1 at the top: `boardsize 8`, `clear_board`, `play b d3`, `genmove w` answered
 //! `= d3` / `= pass`, `time_settings` / `time_left`, ids echoed); there `--illegal-after`
@@ -61,6 +71,10 @@ struct Opts {
     ignore_quit: bool,
     hang_at_eof: bool,
     bad_option: bool,
+    stop_chatter: bool,
+    huge_options: bool,
+    no_readyok_in_game: bool,
+    script: Vec<String>,
 }
 
 fn parse_opts() -> Opts {
@@ -94,6 +108,15 @@ fn parse_opts() -> Opts {
             "--seed" => o.seed = num(i),
             "--score" => o.score = args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(0),
             "--refuse" => o.refuse = args.get(i + 1).cloned(),
+            "--stop-chatter" => o.stop_chatter = true,
+            "--huge-options" => o.huge_options = true,
+            "--no-readyok-in-game" => o.no_readyok_in_game = true,
+            "--script" => {
+                o.script = args
+                    .get(i + 1)
+                    .map(|s| s.split(',').map(str::to_string).collect())
+                    .unwrap_or_default()
+            }
             _ => {}
         }
         if args[i].starts_with("--")
@@ -109,6 +132,9 @@ fn parse_opts() -> Opts {
                     | "--ignore-quit"
                     | "--hang-at-eof"
                     | "--bad-option"
+                    | "--stop-chatter"
+                    | "--huge-options"
+                    | "--no-readyok-in-game"
             )
         {
             i += 1;
@@ -191,6 +217,10 @@ fn uai_main(o: &Opts) {
     // A `go infinite` under way, and the `go`s sent since, which wait for its `stop`.
     let mut infinite = false;
     let mut waiting: Vec<Position> = Vec::new();
+    // `--script`: the `go`s answered since the last new game; `--no-readyok-in-game`:
+    // whether a new game was announced.
+    let mut scripted = 0usize;
+    let mut in_game = false;
     let mut random_move = |pos: &Position| {
         let moves = pos.legal_moves();
         moves
@@ -205,19 +235,44 @@ fn uai_main(o: &Opts) {
             Some(w) if o.refuse.as_deref() == Some(w) => {
                 out(&format!("info string error: {w} is refused"))
             }
-            Some("uai") => {
+            Some(hello @ ("uai" | "ugi")) => {
                 if o.no_handshake {
                     continue;
                 }
                 out("id name fake-engine");
                 out("id author tests");
-                out("option name Hash type spin default 1 min 1 max 64");
+                if o.huge_options {
+                    out("option name Hash type spin default 16 min 1 max 1048576");
+                    out("option name Threads type spin default 1 min 1 max 512");
+                } else {
+                    out("option name Hash type spin default 1 min 1 max 64");
+                }
                 if o.bad_option {
                     out("option name Broken type spin default 0 min 1 max 64");
                 }
-                out("uaiok");
+                out(&format!("{hello}ok"));
             }
-            Some("isready") if !o.no_handshake && !o.no_readyok => out("readyok"),
+            Some("uainewgame" | "uginewgame") => {
+                scripted = 0;
+                in_game = true;
+            }
+            // `setoption name N value V`: more than this machine has.
+            Some("setoption")
+                if o.huge_options
+                    && words.last().and_then(|v| v.parse::<u64>().ok()) > Some(1024) =>
+            {
+                std::process::exit(4)
+            }
+            Some("isready")
+                if !(o.no_handshake || o.no_readyok || (o.no_readyok_in_game && in_game)) =>
+            {
+                out("readyok")
+            }
+            Some("stop") if o.stop_chatter && !infinite => out("Unknown command: stop"),
+            Some("go") if !o.script.is_empty() => {
+                out(&format!("bestmove {}", o.script[scripted % o.script.len()]));
+                scripted += 1;
+            }
             Some("stop") if infinite => {
                 infinite = false;
                 out(&format!("bestmove {}", random_move(&pos)));

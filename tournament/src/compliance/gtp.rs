@@ -142,6 +142,7 @@ fn answer(c: &mut Conn, cmd: &str, limit: Duration) -> Result<Result<String, Str
 impl<G: Notation> Gtp<G> {
     fn c(&mut self) -> Result<&mut Conn, Failure> {
         self.conn.as_mut().ok_or_else(|| Failure {
+            minor: false,
             sent: "nothing".into(),
             got: "no engine running".into(),
             expected: "a running engine".into(),
@@ -151,6 +152,7 @@ impl<G: Notation> Gtp<G> {
     /// `play b SQUARE` for the first legal move at the start, and where it leads.
     fn first_play(&self) -> Result<(String, G), Failure> {
         let mv = first_move(&self.start).ok_or_else(|| Failure {
+            minor: false,
             sent: "nothing".into(),
             got: "no legal move at the start".into(),
             expected: "a game with moves".into(),

@@ -64,6 +64,10 @@ pub struct Failure {
     pub got: String,
     /// What the protocol asks for.
     pub expected: String,
+    /// What the protocol asks but no manager relies on (chatter in answer to `stop`
+    /// when nothing searches): `tournament compliance` fails the step all the same, the
+    /// run's `-check` only warns and plays.
+    pub minor: bool,
 }
 
 /// The steps run so far and their outcomes.
@@ -103,13 +107,24 @@ impl Report {
         self.not_run == 0 && self.steps.iter().all(|(_, r)| r.is_ok())
     }
 
-    /// The line of the first step that failed (or why the check stopped).
+    /// The line of the first step that failed (or why the check stopped), leaving out
+    /// the [minor](Failure::minor) failures: what `-check` refuses an engine for.
     pub fn first_failure(&self) -> Option<String> {
         self.steps
             .iter()
-            .find(|(_, r)| r.is_err())
+            .find(|(_, r)| r.as_ref().is_err_and(|f| !f.minor))
             .map(|(step, r)| line(step, r))
             .or_else(|| self.stopped.clone())
+    }
+
+    /// The lines of the steps that failed in a [minor](Failure::minor) way: what `-check`
+    /// warns about.
+    pub fn warnings(&self) -> Vec<String> {
+        self.steps
+            .iter()
+            .filter(|(_, r)| r.as_ref().is_err_and(|f| f.minor))
+            .map(|(step, r)| line(step, r))
+            .collect()
     }
 
     /// The closing line: `compliance: all 24 steps passed`, or how many passed, which
@@ -260,6 +275,7 @@ impl Conn {
         let mut words = vec![t.launch.cmd.clone()];
         words.extend(t.launch.args.iter().cloned());
         let p = EngineProcess::spawn(&t.launch, Some(&log)).map_err(|e| Failure {
+            minor: false,
             sent: format!("nothing (starting {})", words.join(" ")),
             got: e,
             expected: "a program that starts".into(),
@@ -318,6 +334,7 @@ impl Conn {
     /// A failure of the step: the lines sent, those read.
     fn fail(&self, expected: impl Into<String>) -> Failure {
         Failure {
+            minor: false,
             sent: self.sent_text(),
             got: self.got(),
             expected: expected.into(),
@@ -336,6 +353,7 @@ impl Conn {
             lines => format!("{lines}, then {what}"),
         };
         Failure {
+            minor: false,
             sent: self.sent_text(),
             got,
             expected: expected.into(),
@@ -771,7 +789,22 @@ pub fn check_before_run<G: GameIo, D: TextProtocol<Game = G>>(
                 spec.name
             ));
         }
-        eprintln!("check: {}: {} steps ok", spec.name, report.steps.len());
+        // What no manager relies on is said, and the engine plays.
+        let warnings = report.warnings();
+        for w in &warnings {
+            eprintln!(
+                "check: {}: warning (no manager relies on this; the games are played): {w}",
+                spec.name
+            );
+        }
+        match warnings.len() {
+            0 => eprintln!("check: {}: {} steps ok", spec.name, report.steps.len()),
+            n => eprintln!(
+                "check: {}: {} steps ok, {n} with a warning",
+                spec.name,
+                report.steps.len() - n
+            ),
+        }
     }
     Ok(())
 }
@@ -783,6 +816,7 @@ mod tests {
     #[test]
     fn lines_and_summaries() {
         let fail = Failure {
+            minor: false,
             sent: "isready".into(),
             got: "nothing more for 1000 ms".into(),
             expected: "'readyok' within 1000 ms".into(),

@@ -61,6 +61,7 @@ pub(super) fn run<G: Notation>(target: Target, quick: bool, report: &mut Report)
         Step::on("move", false, |s| {
             let start = s.start.clone();
             let mv = first_move(&start).ok_or_else(|| Failure {
+                minor: false,
                 sent: "nothing".into(),
                 got: "no legal move at the start".into(),
                 expected: "a game with moves".into(),
@@ -118,6 +119,7 @@ impl<G: Notation> Driver for Nboard<G> {
 impl<G: Notation> Nboard<G> {
     fn c(&mut self) -> Result<&mut Conn, Failure> {
         self.conn.as_mut().ok_or_else(|| Failure {
+            minor: false,
             sent: "nothing".into(),
             got: "no engine running".into(),
             expected: "a running engine".into(),
@@ -127,6 +129,7 @@ impl<G: Notation> Nboard<G> {
     /// The GGF game of the start position with the clock `ti` (`TI[0:05]`).
     fn game(&self, ti: &str) -> Result<String, Failure> {
         let board = ggf_board(&self.start.fen()).map_err(|e| Failure {
+            minor: false,
             sent: "nothing".into(),
             got: e,
             expected: "a Reversi start position".into(),

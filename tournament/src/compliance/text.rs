@@ -86,6 +86,7 @@ fn is_error(line: &str) -> bool {
 impl<D: TextProtocol> Text<D> {
     fn c(&mut self) -> Result<&mut Conn, Failure> {
         self.conn.as_mut().ok_or_else(|| Failure {
+            minor: false,
             sent: "nothing".into(),
             got: "no engine running".into(),
             expected: "a running engine".into(),
@@ -139,6 +140,7 @@ impl<D: TextProtocol> Text<D> {
         };
         let limit = self.target.init_timeout;
         let commands = D::setup_commands(&opening, Side::First, 1, false).map_err(|e| Failure {
+            minor: false,
             sent: "nothing".into(),
             got: e,
             expected: "a start position the language can set up".into(),
@@ -225,6 +227,7 @@ impl<D: TextProtocol> Text<D> {
         }
         let Some(mut pos) = self.playing.take() else {
             return Err(Failure {
+                minor: false,
                 sent: "nothing".into(),
                 got: "no game under way".into(),
                 expected: "a game under way".into(),
@@ -232,6 +235,7 @@ impl<D: TextProtocol> Text<D> {
         };
         let Some(mv) = first_move(&pos) else {
             return Err(Failure {
+                minor: false,
                 sent: "nothing".into(),
                 got: "the game over after one move".into(),
                 expected: "a game that goes on".into(),

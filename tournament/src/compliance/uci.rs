@@ -161,6 +161,7 @@ pub(super) fn run<G: Notation>(target: Target, dialect: Dialect, quick: bool, re
 
 fn no_engine() -> Failure {
     Failure {
+        minor: false,
         sent: "nothing".into(),
         got: "no engine running".into(),
         expected: "a running engine".into(),
@@ -186,6 +187,31 @@ impl<G: Notation> Driver for Uci<G> {
         self.conn = Some(c);
         Ok(())
     }
+}
+
+/// Whether a spin option sizes what the engine allocates or starts: `Hash`, `Threads`,
+/// and any whose name says it is a size (`…Size`, `…Memory`, `…Cache`, `…MB`). Set to
+/// its maximum it asks for what the machine may not have (Moonbird's `Hash` goes to
+/// 1 TiB, and the engine exits), which says nothing about the protocol.
+fn is_resource(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    ["hash", "thread", "size", "memory", "cache"]
+        .iter()
+        .any(|w| n.contains(w))
+        || n.ends_with("mb")
+        || n.ends_with("mib")
+}
+
+/// The values a resource option is tried at: small ones (its min and the next) and its
+/// default, in that order (the default last, where the engine is left), each once.
+fn resource_values(default: i64, min: i64, max: i64) -> Vec<i64> {
+    let mut values = Vec::new();
+    for v in [min, min.saturating_add(1).min(max), default] {
+        if values.last() != Some(&v) && !(v != default && values.contains(&v)) {
+            values.push(v);
+        }
+    }
+    values
 }
 
 /// `setoption name N value V`, `isready` → `readyok` with no error report before it.
@@ -273,17 +299,31 @@ impl<G: Notation> Uci<G> {
             .filter_map(|d| d.spin.map(|s| (d.name.clone(), s)))
             .collect();
         let c = self.c()?;
+        let mut resources = Vec::new();
         for (name, (default, min, max)) in &spins {
-            for value in [min, max, default] {
+            let values = if is_resource(name) {
+                resources.push(name.as_str());
+                resource_values(*default, *min, *max)
+            } else {
+                vec![*min, *max, *default]
+            };
+            for value in values {
                 // The failure shows this round trip only.
                 c.mark();
                 set_option(c, name, &value.to_string(), limit)?;
             }
         }
-        Ok(match spins.len() {
+        let mut detail = match spins.len() {
             0 => "no spin options declared".into(),
             n => format!("{n} spin options set to min, max and back to default"),
-        })
+        };
+        if !resources.is_empty() {
+            detail.push_str(&format!(
+                "; resource options ({}) to min, min + 1 and default only, never their max",
+                resources.join(", ")
+            ));
+        }
+        Ok(detail)
     }
 
     fn engine_options(&mut self) -> Result<String, Failure> {
@@ -294,6 +334,7 @@ impl<G: Notation> Uci<G> {
         for (name, value) in &options {
             if !declared.iter().any(|d| d.eq_ignore_ascii_case(name)) {
                 return Err(Failure {
+                    minor: false,
                     sent: "nothing".into(),
                     got: format!("the options {}", declared.join(", ")),
                     expected: format!("option.{name} to be an option the engine declares"),
@@ -438,6 +479,7 @@ impl<G: Notation> Uci<G> {
             None if self.infos.count == 0 => Ok("no info lines were printed".into()),
             None => Ok(format!("{} info lines well formed", self.infos.count)),
             Some((line, why)) => Err(Failure {
+                minor: false,
                 sent: "the searches above".into(),
                 got: format!("'{}'", super::cut(line, 160)),
                 expected: format!("well-formed info lines ({why})"),
@@ -445,16 +487,34 @@ impl<G: Notation> Uci<G> {
         }
     }
 
+    /// `stop` with nothing to stop, then `isready`: only `readyok` may come. A stray
+    /// `bestmove` breaks games (a manager takes it for the answer to its next `go`);
+    /// other chatter (Moonbird's `Unknown command: stop`) is a [minor](Failure::minor)
+    /// failure: cutechess-cli and fastchess read past it.
     fn stop_without_search(&mut self) -> Result<String, Failure> {
         let c = self.c()?;
         c.send("stop")?;
+        let mut chatter = false;
         let took = c.expect("isready", "readyok", READY, |l| {
-            if l.trim().is_empty() {
-                Ok(())
-            } else {
-                Err("no output to 'stop' when nothing searches, then 'readyok'".into())
+            match l.split_whitespace().next() {
+                None => Ok(()),
+                Some("bestmove") => {
+                    Err("no bestmove to 'stop' when nothing searches, then 'readyok'".into())
+                }
+                Some(_) => {
+                    chatter = true;
+                    Ok(())
+                }
             }
         })?;
+        if chatter {
+            let mut f = c.fail(
+                "no output to 'stop' when nothing searches, then 'readyok' (no manager \
+                 relies on the silence: -check only warns)",
+            );
+            f.minor = true;
+            return Err(f);
+        }
         Ok(format!("nothing, then readyok after {} ms", ms(took)))
     }
 
@@ -739,6 +799,30 @@ fn parse_option(line: &str) -> Result<Declared, String> {
 mod tests {
     use super::*;
     use engine::games::ataxx::{Position, Rules};
+
+    /// Issue 53 item 12: resource options are tried small and at their default, never at
+    /// their maximum (Moonbird's `Hash` max is 1 TiB); the others keep min, max, default.
+    #[test]
+    fn resource_options_are_tried_small() {
+        for name in [
+            "Hash",
+            "Threads",
+            "TTSize",
+            "EvalCacheMB",
+            "max_memory",
+            "NNCache",
+        ] {
+            assert!(is_resource(name), "{name}");
+        }
+        for name in ["MoveOverhead", "LMR", "HistoryDiv", "Contempt", "Combos"] {
+            assert!(!is_resource(name), "{name}");
+        }
+        assert_eq!(resource_values(16, 1, 1 << 20), [1, 2, 16]);
+        assert_eq!(resource_values(1, 1, 512), [1, 2, 1]);
+        assert_eq!(resource_values(2, 1, 512), [1, 2]);
+        assert_eq!(resource_values(1, 1, 1), [1]);
+        assert_eq!(resource_values(0, 0, 0), [0]);
+    }
 
     #[test]
     fn option_lines() {

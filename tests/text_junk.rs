@@ -458,23 +458,7 @@ fn off_board_squares_and_other_notations_say_why() {
             "Error: unknown command 'b1b3' (a move is written b1-b3)",
         ),
     ] {
-        let out = std::process::Command::new(bin)
-            .args(args)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .and_then(|mut c| {
-                use std::io::Write;
-                c.stdin
-                    .take()
-                    .unwrap()
-                    .write_all(format!("{input}\n").as_bytes())?;
-                c.wait_with_output()
-            })
-            .unwrap();
-        let text = String::from_utf8_lossy(&out.stdout).into_owned()
-            + &String::from_utf8_lossy(&out.stderr);
+        let text = run_lines(bin, args, input);
         assert!(
             text.lines().any(|l| l == want),
             "{args:?} {input:?}: {text}"

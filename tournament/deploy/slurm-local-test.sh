@@ -43,6 +43,16 @@ nodes=${NODES:-3000}
 work=$(mktemp -d /tmp/slurm-local-test.XXXXXX)
 pids=()
 say() { echo "slurm-local-test: $*" >&2; }
+# Waits until Slurm's queue is empty (at most 10 minutes).
+wait_for_jobs() {
+    for _ in $(seq 1200); do
+        [ -z "$(squeue -h -o %i)" ] && return 0
+        sleep 0.5
+    done
+    say "jobs still queued after 10 minutes"
+    squeue >&2
+    exit 1
+}
 cleanup() {
     local pid
     for pid in "${pids[@]}"; do
@@ -145,11 +155,7 @@ CONF
 say "submitting $shards shards × $per_shard games and the merge"
 submitted=$(date +%s)
 "$repo/tournament/deploy/slurm/submit.sh" "$work/run.conf" >&2
-for _ in $(seq 1200); do
-    [ -z "$(squeue -h -o %i)" ] && break
-    sleep 0.5
-done
-[ -z "$(squeue -h -o %i)" ] || { say "jobs still queued after 10 minutes"; squeue >&2; exit 1; }
+wait_for_jobs
 on_slurm=$(($(date +%s) - submitted))
 cat "$work/run/merge.log" >&2
 
@@ -193,11 +199,7 @@ CONF
 say "submitting $shards datagen shards × $per_data_shard games and the merge"
 submitted=$(date +%s)
 "$repo/tune/deploy/slurm/submit.sh" "$work/datagen.conf" >&2
-for _ in $(seq 1200); do
-    [ -z "$(squeue -h -o %i)" ] && break
-    sleep 0.5
-done
-[ -z "$(squeue -h -o %i)" ] || { say "datagen jobs still queued after 10 minutes"; squeue >&2; exit 1; }
+wait_for_jobs
 data_on_slurm=$(($(date +%s) - submitted))
 cat "$work/data/datagen-merge.log" >&2
 # shellcheck source=/dev/null

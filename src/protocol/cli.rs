@@ -7,7 +7,7 @@ use super::input::{self, Line};
 use super::remote;
 use super::terminal;
 use super::text::{self, TextDialect};
-use super::uci::{self, Dialect};
+use super::uci::{self, Flavour};
 use crate::bench;
 use crate::game::{Benchmark, Notation, RuleSet};
 use std::io::IsTerminal;
@@ -342,8 +342,8 @@ pub fn run_parsed<D: text::Playable>(bin: &str, p: &Parsed, help: &str, options:
         return (o.run)(None, input::spawn_stdin(), &mut std::io::stdout()) as u8;
     }
     match words.as_slice() {
-        [] if p.has("--uai") => interactive::<D>(Some(Dialect::Uai), setup),
-        [] if p.has("--ugi") => interactive::<D>(Some(Dialect::Ugi), setup),
+        [] if p.has("--uai") => interactive::<D>(Some(Flavour::Uai), setup),
+        [] if p.has("--ugi") => interactive::<D>(Some(Flavour::Ugi), setup),
         [] => interactive::<D>(None, setup),
         ["perft", depth, fen @ ..] => match depth.parse::<u32>() {
             Ok(d) if d <= MAX_PERFT_DEPTH => {
@@ -407,7 +407,7 @@ fn display_config<D: TextDialect>(p: &Parsed) -> Result<super::display::Config, 
 /// Reads the first non-blank line to pick the protocol (unless a flag chose it), then
 /// hands over. A person at a terminal sees the text language's prompt at once, and
 /// edits lines with history when stdout is the terminal too ([`terminal`]).
-fn interactive<D: TextDialect>(forced: Option<Dialect>, setup: text::Setup<D::Options>) -> u8 {
+fn interactive<D: TextDialect>(forced: Option<Flavour>, setup: text::Setup<D::Options>) -> u8 {
     let edited = if terminal::wanted() {
         terminal::spawn()
     } else {
@@ -434,7 +434,7 @@ fn interactive<D: TextDialect>(forced: Option<Dialect>, setup: text::Setup<D::Op
 /// [`interactive`] once the input is chosen: `prompter` is the line editor's, when
 /// lines are edited (prompts then go to it, not to `out`).
 fn choose_and_run<D: TextDialect>(
-    forced: Option<Dialect>,
+    forced: Option<Flavour>,
     mut setup: text::Setup<D::Options>,
     lines: crossbeam_channel::Receiver<Line>,
     stdout: &mut dyn std::io::Write,
@@ -486,7 +486,7 @@ fn choose_and_run<D: TextDialect>(
         return 0;
     }
     let word = first.as_ref().map(|l| l.text.trim());
-    let chosen = Dialect::spoken_by::<D::Game>().find(|d| word == Some(d.hello()));
+    let chosen = Flavour::spoken_by::<D::Game>().find(|d| word == Some(d.hello()));
     let first_word = word.and_then(|w| w.split_whitespace().next());
     let other = D::other_protocols()
         .iter()
@@ -529,7 +529,7 @@ fn choose_and_run<D: TextDialect>(
 /// its first line and its name: `uai`/`UAI` where the game speaks it, `ugi`/`UGI`, and
 /// the game's own (Reversi's `nboard`/`NBoard`).
 pub fn engine_protocols<D: TextDialect>() -> Vec<(&'static str, &'static str)> {
-    let mut all: Vec<(&'static str, &'static str)> = Dialect::spoken_by::<D::Game>()
+    let mut all: Vec<(&'static str, &'static str)> = Flavour::spoken_by::<D::Game>()
         .map(|d| (d.hello(), d.name()))
         .collect();
     all.extend(D::other_protocols().iter().map(|p| (p.hello, p.name)));

@@ -1,6 +1,6 @@
 //! The UCI-family front end, generic over the game: UAI (UCI with Ataxx FEN and moves)
 //! and UGI (the game-neutral form tournament managers speak: `p1time`/`p2time`,
-//! `query`), see `protocol.md`. The two differ only in a few words ([`Dialect`]).
+//! `query`), see `protocol.md`. The two differ only in a few words ([`Flavour`]).
 //!
 //! Each input line is parsed completely into a [`Command`] before anything changes, so a
 //! malformed line answers one `info string error: …` and leaves the state as it was. The
@@ -21,52 +21,53 @@ use std::collections::VecDeque;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-/// The protocol spoken: they differ only in the words below.
+/// Which of the two UCI-like protocols is spoken, UAI or UGI: they differ only in the
+/// words below. (Not a text dialect: those are [`crate::variant::Dialect`].)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dialect {
+pub enum Flavour {
     /// The Universal Ataxx Interface.
     Uai,
     /// The Universal Game Interface (any of our games).
     Ugi,
 }
 
-impl Dialect {
+impl Flavour {
     /// The first command, which selects the dialect (`uai` / `ugi`).
     pub fn hello(self) -> &'static str {
         match self {
-            Dialect::Uai => "uai",
-            Dialect::Ugi => "ugi",
+            Flavour::Uai => "uai",
+            Flavour::Ugi => "ugi",
         }
     }
 
     /// Its name as people write it (`UAI` / `UGI`).
     pub fn name(self) -> &'static str {
         match self {
-            Dialect::Uai => "UAI",
-            Dialect::Ugi => "UGI",
+            Flavour::Uai => "UAI",
+            Flavour::Ugi => "UGI",
         }
     }
 
     /// The dialects game `G` speaks: UGI always, UAI where the game's notation is UAI's.
-    pub fn spoken_by<G: Notation>() -> impl Iterator<Item = Dialect> {
-        [Dialect::Uai, Dialect::Ugi]
+    pub fn spoken_by<G: Notation>() -> impl Iterator<Item = Flavour> {
+        [Flavour::Uai, Flavour::Ugi]
             .into_iter()
-            .filter(|&d| d != Dialect::Uai || G::SPEAKS_UAI)
+            .filter(|&d| d != Flavour::Uai || G::SPEAKS_UAI)
     }
 
     /// The handshake's last line (`uaiok` / `ugiok`).
     pub fn ok(self) -> &'static str {
         match self {
-            Dialect::Uai => "uaiok",
-            Dialect::Ugi => "ugiok",
+            Flavour::Uai => "uaiok",
+            Flavour::Ugi => "ugiok",
         }
     }
 
     /// The new-game command (`uainewgame` / `uginewgame`).
     pub fn new_game(self) -> &'static str {
         match self {
-            Dialect::Uai => "uainewgame",
-            Dialect::Ugi => "uginewgame",
+            Flavour::Uai => "uainewgame",
+            Flavour::Ugi => "uginewgame",
         }
     }
 
@@ -74,8 +75,8 @@ impl Dialect {
     /// (UAI: `b` is the first player, x; UGI: `p1` is the first player).
     pub fn clock_words(self) -> [[&'static str; 2]; 2] {
         match self {
-            Dialect::Uai => [["btime", "wtime"], ["binc", "winc"]],
-            Dialect::Ugi => [["p1time", "p2time"], ["p1inc", "p2inc"]],
+            Flavour::Uai => [["btime", "wtime"], ["binc", "winc"]],
+            Flavour::Ugi => [["p1time", "p2time"], ["p1inc", "p2inc"]],
         }
     }
 }
@@ -430,7 +431,7 @@ fn millis(what: &str, s: Option<&str>) -> Result<u64, String> {
 }
 
 /// Parses one input line into a command, touching nothing.
-pub fn parse(line: &str, dialect: Dialect) -> Result<Command, String> {
+pub fn parse(line: &str, dialect: Flavour) -> Result<Command, String> {
     let mut words = line.split_whitespace();
     let Some(cmd) = words.next() else {
         return Ok(Command::Nothing);
@@ -447,7 +448,7 @@ pub fn parse(line: &str, dialect: Dialect) -> Result<Command, String> {
         c if c == dialect.hello() => no_args(Command::Hello),
         c if c == dialect.new_game() => no_args(Command::NewGame),
         "isready" => no_args(Command::IsReady),
-        "query" if dialect == Dialect::Ugi => match rest.as_slice() {
+        "query" if dialect == Flavour::Ugi => match rest.as_slice() {
             ["gameover"] => Ok(Command::Query(Query::GameOver)),
             ["p1turn"] => Ok(Command::Query(Query::P1Turn)),
             ["result"] => Ok(Command::Query(Query::Result)),
@@ -519,7 +520,7 @@ fn parse_position(args: &[&str]) -> Result<Command, String> {
     Ok(Command::Position { base, moves })
 }
 
-fn parse_go(args: &[&str], dialect: Dialect) -> Result<GoParams, String> {
+fn parse_go(args: &[&str], dialect: Flavour) -> Result<GoParams, String> {
     let mut p = GoParams::default();
     let [time_words, inc_words] = dialect.clock_words();
     let mut words = args.iter().copied();
@@ -683,7 +684,7 @@ struct Queued {
 /// every `go` still queued (each answers at once with a `bestmove`), `quit` ends the
 /// session after answering what is queued without doing any work (see [`Session::quit`]).
 pub struct Session<G: GameIo> {
-    dialect: Dialect,
+    dialect: Flavour,
     position: G,
     /// The `position` command `position` was set by (its base and moves), if it was:
     /// a manager sends the game's whole move list before each move, and a command
@@ -721,7 +722,7 @@ fn first_word(line: &Line) -> Option<&str> {
 }
 
 impl<G: GameIo> Session<G> {
-    fn new(dialect: Dialect) -> Session<G> {
+    fn new(dialect: Flavour) -> Session<G> {
         let settings = Settings::default();
         let (task_tx, task_rx) = unbounded();
         Session {
@@ -1197,7 +1198,7 @@ fn perft_task<G: Notation + Benchmark>(mut pos: G, depth: u32, tx: &Sender<TaskM
 /// once ([`Session::quit`]); at the end of input what is queued runs out first (see
 /// [`Session::close_input`]).
 pub fn run<G: GameIo>(
-    dialect: Dialect,
+    dialect: Flavour,
     first: Option<Line>,
     input: Receiver<Line>,
     out: &mut dyn Write,
@@ -1257,7 +1258,7 @@ mod tests {
     use crate::games::ataxx::{Move, Position, Rules};
 
     fn parse(line: &str) -> Result<Command, String> {
-        super::parse(line, Dialect::Uai)
+        super::parse(line, Flavour::Uai)
     }
 
     /// Each option reads back what it sets, at its bounds and its default, and its
@@ -1317,7 +1318,7 @@ mod tests {
         .join("\n");
         let rx = crate::protocol::input::spawn_reader(std::io::Cursor::new(script.into_bytes()));
         let mut out = Vec::new();
-        run::<Position>(Dialect::Uai, None, rx, &mut out);
+        run::<Position>(Flavour::Uai, None, rx, &mut out);
         let out = String::from_utf8(out).unwrap();
         let shown: Vec<&str> = out
             .lines()
@@ -1356,12 +1357,12 @@ mod tests {
         assert!(parse("go movestogo 0").is_err());
         assert!(parse("go p1time 10").is_err());
         let Command::Go(p) =
-            super::parse("go p1time 5 p2time 7 p1inc 1 p2inc 2", Dialect::Ugi).unwrap()
+            super::parse("go p1time 5 p2time 7 p1inc 1 p2inc 2", Flavour::Ugi).unwrap()
         else {
             panic!()
         };
         assert_eq!((p.time, p.inc), ([Some(5), Some(7)], [Some(1), Some(2)]));
-        assert!(super::parse("go btime 5", Dialect::Ugi).is_err());
+        assert!(super::parse("go btime 5", Flavour::Ugi).is_err());
     }
 
     #[test]
@@ -1416,7 +1417,7 @@ mod tests {
         );
         assert!(parse("position").is_err());
         assert!(parse("position fen").is_err());
-        assert!(super::parse("query result", Dialect::Ugi).is_ok());
+        assert!(super::parse("query result", Flavour::Ugi).is_ok());
         assert!(parse("query result").is_err());
         assert_eq!(
             parse("setoption name Hash value 32").unwrap(),

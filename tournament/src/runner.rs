@@ -22,7 +22,7 @@ use crate::text_client::TextClient;
 use crate::uci_client::UciClient;
 use engine::game::{GameIo, RuleSet};
 use engine::protocol::text::TextProtocol;
-use engine::protocol::uci::Dialect;
+use engine::protocol::uci::Flavour;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
@@ -81,7 +81,7 @@ fn make_player<'a, G: GameIo, D: TextProtocol<Game = G> + 'a>(
         (EngineKind::Process { launch, .. }, Some(Proto::Text)) => {
             Box::new(TextClient::<D>::new(pinned(launch), init, tag.clone()))
         }
-        (EngineKind::Process { launch, .. }, Some(Proto::Ugi)) => uci(Dialect::Ugi, launch),
+        (EngineKind::Process { launch, .. }, Some(Proto::Ugi)) => uci(Flavour::Ugi, launch),
         (EngineKind::Process { launch, .. }, Some(Proto::Nboard)) => Box::new(
             NboardClient::<G>::new(pinned(launch), spec.limits, init, tag.clone()),
         ),
@@ -91,7 +91,7 @@ fn make_player<'a, G: GameIo, D: TextProtocol<Game = G> + 'a>(
             init,
             tag.clone(),
         )),
-        (EngineKind::Process { launch, .. }, _) => uci(Dialect::Uai, launch),
+        (EngineKind::Process { launch, .. }, _) => uci(Flavour::Uai, launch),
     }
 }
 

@@ -1,18 +1,18 @@
 //! The client for the UCI family: UAI (`shared/specs/uai.md`, for games that speak it)
 //! and UGI (`shared/specs/ugi.md`, every game). Both are UCI with other words for the
-//! handshake, the new game and the clocks ([`Dialect`]); FEN and moves are the game's
+//! handshake, the new game and the clocks ([`Flavour`]); FEN and moves are the game's
 //! protocol notation ([`Notation::fen`], [`Notation::move_name`]).
 
 use crate::engine_process::{EngineProcess, Launch, LogTag, ReadError};
 use crate::player::{Answer, Eval, Fault, GameStart, MoveRequest, Player, Reply};
 use crate::results::Score;
 use engine::game::{Game, Notation, RuleSet};
-use engine::protocol::uci::Dialect;
+use engine::protocol::uci::Flavour;
 use std::time::{Duration, Instant};
 
 /// A UAI or UGI engine process, started lazily and reused across games.
 pub struct UciClient {
-    dialect: Dialect,
+    dialect: Flavour,
     launch: Launch,
     options: Vec<(String, String)>,
     init_timeout: Duration,
@@ -68,7 +68,7 @@ impl UciClient {
     /// A client that will start `launch` at the first game and speak `dialect`,
     /// logging its traffic to `log` if given.
     pub fn new(
-        dialect: Dialect,
+        dialect: Flavour,
         launch: Launch,
         options: Vec<(String, String)>,
         init_timeout: Duration,
@@ -291,7 +291,7 @@ pub fn read_info(line: &str, eval: &mut Eval) {
 /// increment (so both sides' four words whenever both have clocks, as UGI managers
 /// always send them); a side without one (a built-in player, `st=`) is left out, so an
 /// engine on a clock always learns its own time.
-pub fn go_command<G: Game>(dialect: Dialect, req: &MoveRequest<'_, G>) -> String {
+pub fn go_command<G: Game>(dialect: Flavour, req: &MoveRequest<'_, G>) -> String {
     let [time_words, inc_words] = dialect.clock_words();
     let mut go = String::from("go");
     let l = &req.limits;
@@ -478,7 +478,7 @@ mod tests {
     use crate::player::{Limits, TimeControl};
     use engine::games::ataxx::{Position, Rules};
 
-    fn go(dialect: Dialect, clock_ms: [Option<i64>; 2], limits: Limits) -> String {
+    fn go(dialect: Flavour, clock_ms: [Option<i64>; 2], limits: Limits) -> String {
         let pos = Position::startpos(Rules::Uai);
         let req = MoveRequest {
             start: &pos,
@@ -684,15 +684,15 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(
-            go(Dialect::Ugi, [Some(900), Some(-5)], tc),
+            go(Flavour::Ugi, [Some(900), Some(-5)], tc),
             "go p1time 900 p2time 0 p1inc 100 p2inc 200 movestogo 7"
         );
         assert_eq!(
-            go(Dialect::Uai, [Some(900), Some(800)], tc),
+            go(Flavour::Uai, [Some(900), Some(800)], tc),
             "go btime 900 wtime 800 binc 100 winc 200 movestogo 7"
         );
         assert_eq!(
-            go(Dialect::Ugi, [None, Some(800)], tc),
+            go(Flavour::Ugi, [None, Some(800)], tc),
             "go p2time 800 p2inc 200 movestogo 7"
         );
         let fixed = Limits {
@@ -702,7 +702,7 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(
-            go(Dialect::Ugi, [None, None], fixed),
+            go(Flavour::Ugi, [None, None], fixed),
             "go movetime 50 depth 3 nodes 1000"
         );
     }

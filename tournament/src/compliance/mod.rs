@@ -27,7 +27,7 @@ use crate::engine_process::{EngineProcess, Launch, LogTag, ReadError, TrafficLog
 use crate::player::{EngineKind, EngineSpec, Proto};
 use engine::game::{Game, GameIo, Notation, Outcome, Side};
 use engine::protocol::text::{TextDialect, TextProtocol};
-use engine::protocol::uci::Dialect;
+use engine::protocol::uci::Flavour;
 use engine::rng::SplitMix64;
 use engine::variant::{Playable, Variant, VariantVisitor};
 use std::io::Write;
@@ -652,8 +652,8 @@ pub fn check<G: GameIo, D: TextProtocol<Game = G>>(
     };
     let mut report = Report::new(print);
     match proto {
-        Proto::Uai => uci::run::<G>(target, Dialect::Uai, quick, &mut report),
-        Proto::Ugi => uci::run::<G>(target, Dialect::Ugi, quick, &mut report),
+        Proto::Uai => uci::run::<G>(target, Flavour::Uai, quick, &mut report),
+        Proto::Ugi => uci::run::<G>(target, Flavour::Ugi, quick, &mut report),
         Proto::Nboard => nboard::run::<G>(target, quick, &mut report),
         Proto::Gtp => gtp::run::<G>(target, quick, &mut report),
         Proto::Text => text::run::<D>(target, quick, &mut report),

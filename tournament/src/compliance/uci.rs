@@ -38,7 +38,7 @@ use super::{
 };
 use crate::uci_client::is_error_report;
 use engine::game::{Notation, RuleSet, Side};
-use engine::protocol::uci::Dialect;
+use engine::protocol::uci::Flavour;
 use std::time::{Duration, Instant};
 
 /// An option as the handshake declares it.
@@ -58,14 +58,14 @@ struct Infos {
 
 struct Uci<G: Notation> {
     target: Target,
-    dialect: Dialect,
+    dialect: Flavour,
     conn: Option<Conn>,
     declared: Vec<Declared>,
     infos: Infos,
     pos: Positions<G>,
 }
 
-pub(super) fn run<G: Notation>(target: Target, dialect: Dialect, quick: bool, report: &mut Report) {
+pub(super) fn run<G: Notation>(target: Target, dialect: Flavour, quick: bool, report: &mut Report) {
     let mut steps: Vec<Step<Uci<G>>> = vec![
         Step::first("handshake", Uci::handshake),
         Step::on("isready", true, Uci::isready),
@@ -118,7 +118,7 @@ pub(super) fn run<G: Notation>(target: Target, dialect: Dialect, quick: bool, re
         Step::on("info lines", true, Uci::info_lines),
         Step::on("stop without search", true, Uci::stop_without_search),
     ];
-    if dialect == Dialect::Ugi {
+    if dialect == Flavour::Ugi {
         steps.push(Step::on("query gameover", false, |s| {
             s.query("gameover", |pos| {
                 if pos.outcome().is_some() {

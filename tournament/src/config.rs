@@ -4,12 +4,12 @@
 //! These types sit below everything that reads them (the runner, the shards, the merge,
 //! the command line), so none of those needs another for them.
 
-use crate::openings::OpeningsSpec;
-use crate::pgn::PgnOut;
-use crate::player::EngineSpec;
-use crate::referee::{Adjudication, DrawAdjudication, ResignAdjudication};
-use crate::schedule::TournamentKind;
-use crate::stats::SprtSpec;
+use crate::engines::player::EngineSpec;
+use crate::game::openings::OpeningsSpec;
+use crate::game::pgn::PgnOut;
+use crate::game::referee::{Adjudication, DrawAdjudication, ResignAdjudication};
+use crate::matchmaking::schedule::TournamentKind;
+use crate::output::stats::SprtSpec;
 use engine::variant::Variant;
 use std::path::PathBuf;
 
@@ -39,7 +39,7 @@ pub struct Config {
     /// default 1).
     pub score_interval: u64,
     /// `-use-affinity`: the CPUs the engine processes are pinned to, divided among
-    /// the games at once and the engines ([`crate::affinity`]); `None`: not pinned.
+    /// the games at once and the engines ([`crate::engines::affinity`]); `None`: not pinned.
     /// As parsed, `Some` of the CPUs asked for (empty: all); once the command line is
     /// read, the CPUs checked and resolved.
     pub affinity: Option<Vec<usize>>,
@@ -67,7 +67,7 @@ pub struct Config {
     pub recover: bool,
     /// Seed for openings order, built-in players and text engines.
     pub seed: u64,
-    /// Play only one shard of the schedule (`-shard I/N`; see [`crate::shard`]).
+    /// Play only one shard of the schedule (`-shard I/N`; see [`crate::matchmaking::shard`]).
     pub shard: Option<ShardSpec>,
     /// Material adjudication.
     pub adjudicate: Option<Adjudication>,

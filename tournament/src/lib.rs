@@ -7,60 +7,41 @@
 //! [`engine::protocol::text::TextProtocol`] for driving a course text language), and
 //! `-variant` picks the game at run time through [`engine::variant::Variant`].
 //!
-//! Layout, from the bottom up:
-//! - [`engine_process`]: a child process with hard read deadlines and writes that never
-//!   block ([`engine_io`]: its pipes, served by the thread that plays the game;
-//!   [`traffic`]: the engine traffic log both write).
-//! - [`player`]: what the referee asks of a player, and what an engine is
-//!   ([`player::EngineSpec`]); [`uci_client`], [`text_client`],
-//!   [`nboard_client`], [`gtp_client`] (the Othello engines' protocols, sharing
-//!   [`othello`]) and [`builtin`] implement it.
-//! - [`spec`]: an engine from its `key=value` words (for the command line and the
-//!   compliance checker).
-//! - [`schedule`], [`openings`]: the deterministic list of games (ids are stable, so a
-//!   run can be resumed) and the openings they use.
-//! - [`referee`]: plays one game, checking every move with our own rules.
-//! - [`results`], [`pgn`]: JSON-lines results (append + flush per game) and PGN.
-//! - [`stats`]: Elo (trinomial and pentanomial), nElo, LOS, GSPRT; [`tally`]: the
-//!   running count of a run's games and its LLR.
+//! Layout, by concern (fastchess's), from the bottom up:
+//! - [`engines`]: the players. [`engines::process`] is a child process with hard read
+//!   deadlines and writes that never block ([`engines::io`]: its pipes, served by the
+//!   thread that plays the game; [`engines::traffic`]: the engine traffic log both
+//!   write); [`engines::player`] is what the referee asks of a player and what an
+//!   engine is ([`engines::player::EngineSpec`]); [`engines::uci`], [`engines::text`],
+//!   [`engines::nboard`], [`engines::gtp`] (the Othello engines' protocols, sharing
+//!   [`engines::othello`]) and [`engines::builtin`] implement it; [`engines::affinity`]
+//!   pins processes to CPUs.
+//! - [`game`]: [`game::referee`] plays one game, checking every move with our own rules;
+//!   [`game::openings`] the openings; [`game::pgn`], [`game::epd`] what a game is
+//!   written as.
+//! - [`matchmaking`]: [`matchmaking::schedule`], the deterministic list of games (ids
+//!   are stable, so a run can be resumed); [`matchmaking::runner`], workers, resume, SPRT
+//!   stopping; [`matchmaking::shard`], [`matchmaking::merge`]: one run spread over
+//!   machines (`-shard I/N`) and put back together (`tournament merge`).
+//! - [`output`]: [`output::results`], JSON-lines results (append + flush per game);
+//!   [`output::stats`], Elo (trinomial and pentanomial), nElo, LOS, GSPRT;
+//!   [`output::tally`], the running count of a run's games and its LLR;
+//!   [`output::report`], the progress line and the reports; [`output::formats`], the
+//!   managers' (cutechess, fastchess) shapes of them.
 //! - [`config`]: what a run is asked to do (`Config`, `-shard`'s `ShardSpec`) and how it
 //!   fails (`RunError`).
-//! - [`runner`]: workers, resume, SPRT stopping; [`report`]: the progress line and the
-//!   reports.
-//! - [`shard`], [`merge`]: one run spread over machines (`-shard I/N`) and put back
-//!   together (`tournament merge`).
 //! - [`compliance`]: `tournament compliance`, a fixed sequence of protocol steps
 //!   against one engine (and the run's `-check`, its quick part).
-//! - [`cli`]: the command line, parsed into the types of the modules above.
+//! - [`cli`]: the command line, parsed into the types of the modules above
+//!   ([`cli::spec`]: an engine from its `key=value` words).
 
-pub mod affinity;
-pub mod builtin;
 pub mod cli;
 pub mod compliance;
 pub mod config;
-pub mod engine_io;
-pub mod engine_process;
-pub mod epd;
-pub mod gtp_client;
-pub mod merge;
-pub mod nboard_client;
-pub mod openings;
-pub mod othello;
+pub mod engines;
+pub mod game;
+pub mod matchmaking;
 pub mod output;
-pub mod pgn;
-pub mod player;
-pub mod referee;
-pub mod report;
-pub mod results;
-pub mod runner;
-pub mod schedule;
-pub mod shard;
-pub mod spec;
-pub mod stats;
-pub mod tally;
-pub mod text_client;
-pub mod traffic;
-pub mod uci_client;
 
 use engine::protocol::text::TextDialect;
 use engine::variant::{Playable, VariantVisitor};
@@ -72,7 +53,7 @@ impl VariantVisitor for Run<'_> {
     type Output = Result<i32, config::RunError>;
 
     fn visit<D: Playable>(self) -> Self::Output {
-        runner::run::<<D as TextDialect>::Game, D>(self.0)
+        matchmaking::runner::run::<<D as TextDialect>::Game, D>(self.0)
     }
 }
 
@@ -82,7 +63,7 @@ impl VariantVisitor for Run<'_> {
 /// [`compliance::main`].
 pub fn main_with_args(args: &[String]) -> i32 {
     if args.first().is_some_and(|a| a == "merge") {
-        return merge::main(&args[1..]);
+        return matchmaking::merge::main(&args[1..]);
     }
     if args.first().is_some_and(|a| a == "compliance") {
         return compliance::main(&args[1..]);

@@ -61,7 +61,7 @@ fn records(path: &PathBuf) -> Vec<(u64, String, String, String)> {
 }
 
 /// Every game of the PGN file reads back whole by the one-line rules of the `ataxx`
-/// Python package (`tournament::pgn::read_one_line`) and by our general reader: the
+/// Python package (`tournament::game::pgn::read_one_line`) and by our general reader: the
 /// moves and the result of its line in the results file, in the same order by id.
 fn assert_pgn_reads_back_whole(pgn: &Path, res: &Path) {
     let text = std::fs::read_to_string(pgn).unwrap();
@@ -70,7 +70,10 @@ fn assert_pgn_reads_back_whole(pgn: &Path, res: &Path) {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         by_id.insert(v["id"].as_u64().unwrap(), v);
     }
-    for reader in [tournament::pgn::read_one_line, tournament::pgn::read] {
+    for reader in [
+        tournament::game::pgn::read_one_line,
+        tournament::game::pgn::read,
+    ] {
         let games = reader(&text).unwrap();
         assert_eq!(games.len(), by_id.len(), "{text}");
         for g in &games {
@@ -1170,7 +1173,7 @@ fn real_engine_over_ugi_and_uai() {
             "-results",
             res.to_str().unwrap(),
         ])
-        .env("RUST_LOG", "tournament::engine_process=trace")
+        .env("RUST_LOG", "tournament::engines::process=trace")
         .stdin(Stdio::null())
         .output()
         .expect("run tournament");
@@ -1221,7 +1224,7 @@ fn engine_on_a_clock_against_one_without_gets_its_time() {
             "-results",
             res.to_str().unwrap(),
         ])
-        .env("RUST_LOG", "tournament::engine_process=trace")
+        .env("RUST_LOG", "tournament::engines::process=trace")
         .stdin(Stdio::null())
         .output()
         .expect("run tournament");
@@ -1359,7 +1362,7 @@ fn pgnout_with_min_writes_the_named_file_in_minimal_form() {
     assert!(!dir.join("min").exists(), "wrote to a file named 'min'");
     let text = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
     // Minimal: the seven-tag roster and what a reader needs (the game), no comments.
-    let games = tournament::pgn::read_one_line(&text).unwrap();
+    let games = tournament::game::pgn::read_one_line(&text).unwrap();
     assert_eq!(games.len(), 2);
     for g in &games {
         let keys: Vec<&str> = g.tags.iter().map(|(k, _)| k.as_str()).collect();
@@ -1693,7 +1696,7 @@ fn round_robin_of_uai_text_and_builtin_players() {
     assert!(out.contains("Endings: 6 rules\n"), "{out}");
     assert_pgn_reads_back_whole(&pgn, &res);
     let text = std::fs::read_to_string(&pgn).unwrap();
-    let games = tournament::pgn::read_one_line(&text).unwrap();
+    let games = tournament::game::pgn::read_one_line(&text).unwrap();
     for g in &games {
         let tc = |player: &str| match player {
             "uai" => "2+0.05",
@@ -2277,11 +2280,12 @@ fn epdout_holds_every_final_position() {
             .lines()
             .map(String::from)
             .collect();
-        let records: Vec<tournament::results::GameRecord> = std::fs::read_to_string(&results)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
+        let records: Vec<tournament::output::results::GameRecord> =
+            std::fs::read_to_string(&results)
+                .unwrap()
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
         assert_eq!(lines.len(), 4, "{lines:?}");
         for (line, rec) in lines.iter().zip(&records) {
             let mut pos = Position::from_fen(&rec.fen, Rules::Uai).unwrap();
@@ -2355,7 +2359,7 @@ fn pgnout_adds_the_reported_figures() {
         "latency=true",
     ];
     let text = play(&keys);
-    let games = tournament::pgn::read(&text).unwrap();
+    let games = tournament::game::pgn::read(&text).unwrap();
     assert_eq!(games.len(), 2, "{text}");
     let comments: Vec<&str> = text
         .split('{')
@@ -2421,7 +2425,7 @@ fn use_affinity_pins_each_engine_to_its_cpus() {
         std::os::unix::fs::PermissionsExt::from_mode(0o755),
     )
     .unwrap();
-    let allowed = tournament::affinity::allowed().unwrap();
+    let allowed = tournament::engines::affinity::allowed().unwrap();
     let engine = |name: &str| {
         vec![
             "-engine".to_string(),
@@ -2459,15 +2463,15 @@ fn use_affinity_pins_each_engine_to_its_cpus() {
         let o = play(&["-use-affinity"], "all");
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         let half = allowed.len() / 2;
-        let first = tournament::affinity::format_list(&allowed[..allowed.len() - half]);
-        let second = tournament::affinity::format_list(&allowed[allowed.len() - half..]);
+        let first = tournament::engines::affinity::format_list(&allowed[..allowed.len() - half]);
+        let second = tournament::engines::affinity::format_list(&allowed[allowed.len() - half..]);
         assert_eq!((mask("all", "a"), mask("all", "b")), (first, second));
         // Without -use-affinity: the runner's own mask.
         let o = play(&[], "free");
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         assert_eq!(
             mask("free", "a"),
-            tournament::affinity::format_list(&allowed)
+            tournament::engines::affinity::format_list(&allowed)
         );
     }
     let many = (allowed.len() + 1).to_string();

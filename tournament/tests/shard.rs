@@ -27,7 +27,7 @@ fn spawn(args: &[String], env: &[(&str, &str)]) -> Child {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    for var in tournament::shard::INDEX_VARS {
+    for var in tournament::matchmaking::shard::INDEX_VARS {
         c.env_remove(var);
     }
     for (k, v) in env {

@@ -2,7 +2,7 @@
 //! deterministic engines replay a game whenever the schedule gives them an opening
 //! again in the same colours, so a row's game count overstates its distinct games.
 
-use tournament::schedule::{self, OpeningPolicy, TournamentKind};
+use tournament::matchmaking::schedule::{self, OpeningPolicy, TournamentKind};
 
 /// Distinct (colours, opening) games of `-games 2 -rounds N -repeat` over a book of
 /// `openings` lines, as the runner schedules them.

@@ -140,7 +140,7 @@ fn game_key(g: &Game) -> u64 {
         plies: g.plies.clone(),
     };
     copy.encode(&mut bytes);
-    tournament::shard::fnv1a64(&bytes)
+    tournament::matchmaking::shard::fnv1a64(&bytes)
 }
 
 /// The square `sq` of the 7×7 board under symmetry `t` (0–7: the identity, the three

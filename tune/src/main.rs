@@ -1,7 +1,7 @@
 //! `tune`: tools for making the engines stronger (see `docs/strength.md`,
 //! `docs/reversi.md`). Its own crate in the workspace: it depends on the engine library,
 //! and on the runner's library only because `fit` and `nnue` read the runner's results
-//! files through the runner's own record type ([`tournament::results::GameRecord`], in
+//! files through the runner's own record type ([`tournament::output::results::GameRecord`], in
 //! `replay`).
 //!
 //! - `tune openings COUNT SEED`: prints an openings file for the tournament runner:
@@ -70,7 +70,7 @@ use engine::variant::{Dialect, Playable, Variant, VariantVisitor};
 use std::collections::HashSet;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
-use tournament::results::GameRecord;
+use tournament::output::results::GameRecord;
 
 mod datagen;
 mod datagen_merge;

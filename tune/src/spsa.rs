@@ -40,7 +40,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 use tournament::config::ShardSpec;
-use tournament::results::{GameRecord, GameResult};
+use tournament::output::results::{GameRecord, GameResult};
 
 const ALPHA: f64 = 0.602;
 const GAMMA: f64 = 0.101;

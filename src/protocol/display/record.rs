@@ -62,7 +62,7 @@ fn ply_json<D: Playable>(
 }
 
 /// The game from `start` by `moves` (which end in `end`) as PGN, in the tournament
-/// runner's form (`tournament/src/pgn.rs`): the seven tags (an unknown date, the
+/// runner's form (`tournament/src/game/pgn.rs`): the seven tags (an unknown date, the
 /// players named by the game's sides), `Variant`, `SetUp`/`FEN` when it does not start
 /// from the start position, `PlyCount`, then the movetext on one line in protocol
 /// notation with move numbers from the FEN's, and the result (`*` while it goes on).

@@ -1,5 +1,5 @@
 //! The steps for GTP (version 2, as Othello engines speak it: grhino, Edax; see
-//! `gtp_client.rs`), Reversi only. Every answer is `= …` or `? …` and ends with a blank
+//! `engines/gtp.rs`), Reversi only. Every answer is `= …` or `? …` and ends with a blank
 //! line; each must come within 1 s but `genmove`'s (10 s: no clock is set). In order;
 //! `*` marks the quick part:
 //!
@@ -21,8 +21,8 @@
 use super::{
     first_move, ms, run_steps, Conn, Driver, Failure, Report, Step, Target, QUIT, READY, SLOW_MOVE,
 };
-use crate::engine_process::ReadError;
-use crate::othello::{protocol_move, square_of};
+use crate::engines::othello::{protocol_move, square_of};
+use crate::engines::process::ReadError;
 use engine::game::{Notation, RuleSet};
 use std::time::{Duration, Instant};
 

@@ -23,8 +23,8 @@ mod nboard;
 mod text;
 mod uci;
 
-use crate::engine_process::{EngineProcess, Launch, LogTag, ReadError, TrafficLog};
-use crate::player::{EngineKind, EngineSpec, Proto};
+use crate::engines::player::{EngineKind, EngineSpec, Proto};
+use crate::engines::process::{EngineProcess, Launch, LogTag, ReadError, TrafficLog};
 use engine::game::{Game, GameIo, Notation, Outcome, Side};
 use engine::protocol::text::{TextDialect, TextProtocol};
 use engine::protocol::uci::Flavour;
@@ -736,7 +736,7 @@ pub fn main(args: &[String]) -> i32 {
     if words.is_empty() {
         return usage("no engine: give -engine's keys, e.g. cmd=./engine proto=ugi".into());
     }
-    let spec = match crate::spec::engine_spec(&words) {
+    let spec = match crate::cli::spec::engine_spec(&words) {
         Ok(spec) => spec,
         Err(e) => return usage(e),
     };

@@ -25,8 +25,8 @@
 use super::{
     first_move, ms, run_steps, Conn, Driver, Failure, Report, Step, Target, QUIET, READY, SEARCH,
 };
-use crate::nboard_client::{error_status, parse_answer, search_depth};
-use crate::othello::{ggf_board, protocol_move, square_of};
+use crate::engines::nboard::{error_status, parse_answer, search_depth};
+use crate::engines::othello::{ggf_board, protocol_move, square_of};
 use engine::game::{Notation, RuleSet};
 use std::time::{Duration, Instant};
 

@@ -17,7 +17,7 @@
 use super::{
     first_move, ms, run_steps, Conn, Driver, Failure, Report, Step, Target, READY, SLOW_MOVE,
 };
-use crate::engine_process::ReadError;
+use crate::engines::process::ReadError;
 use engine::game::{Game, Notation, Opening, Side};
 use engine::protocol::text::TextProtocol;
 use std::time::{Duration, Instant};

@@ -36,7 +36,7 @@ use super::{
     ms, result_word, run_steps, Conn, Driver, Failure, Positions, Report, Step, Target, QUIET,
     READY, SEARCH, STOP,
 };
-use crate::uci_client::is_error_report;
+use crate::engines::uci::is_error_report;
 use engine::game::{Notation, RuleSet, Side};
 use engine::protocol::uci::Flavour;
 use std::time::{Duration, Instant};

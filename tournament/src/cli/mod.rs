@@ -5,18 +5,20 @@
 //! (the binary prints it and exits with status 2); nothing here can panic on input.
 //!
 //! It only parses: the types it fills belong to the modules that use them
-//! ([`crate::config::Config`], [`crate::player::EngineSpec`] (read by [`crate::spec`]),
-//! [`crate::openings::OpeningsSpec`], [`crate::stats::SprtSpec`],
-//! [`crate::referee::Adjudication`], [`crate::schedule::TournamentKind`]), so nothing in
+//! ([`crate::config::Config`], [`crate::engines::player::EngineSpec`] (read by [`crate::cli::spec`]),
+//! [`crate::game::openings::OpeningsSpec`], [`crate::output::stats::SprtSpec`],
+//! [`crate::game::referee::Adjudication`], [`crate::matchmaking::schedule::TournamentKind`]), so nothing in
 //! the runner depends on this module.
 
+pub mod spec;
+
+use crate::cli::spec::{build_engine, key_value, parse_num};
 use crate::config::Config;
-use crate::openings::{BookFormat, OpeningOrder, OpeningsSpec};
-use crate::pgn::PgnOut;
-use crate::referee::{Adjudication, DrawAdjudication, ResignAdjudication};
-use crate::schedule::{OpeningPolicy, TournamentKind};
-use crate::spec::{build_engine, key_value, parse_num};
-use crate::stats::{SprtModel, SprtSpec};
+use crate::game::openings::{BookFormat, OpeningOrder, OpeningsSpec};
+use crate::game::pgn::PgnOut;
+use crate::game::referee::{Adjudication, DrawAdjudication, ResignAdjudication};
+use crate::matchmaking::schedule::{OpeningPolicy, TournamentKind};
+use crate::output::stats::{SprtModel, SprtSpec};
 use engine::variant::Variant;
 use std::path::PathBuf;
 
@@ -219,9 +221,8 @@ impl RunDraft {
             "use-affinity" => {
                 cfg.affinity = Some(match words {
                     [] => Vec::new(),
-                    [w] => {
-                        crate::affinity::parse_list(w).map_err(|e| format!("-use-affinity: {e}"))?
-                    }
+                    [w] => crate::engines::affinity::parse_list(w)
+                        .map_err(|e| format!("-use-affinity: {e}"))?,
                     _ => {
                         return Err("-use-affinity: expected one CPU list (like 0,1 or 0-3)".into())
                     }
@@ -302,10 +303,14 @@ impl RunDraft {
         }
         if let Some(asked) = cfg.affinity.take() {
             let slots = cfg.concurrency * cfg.engines.len();
-            let allowed = crate::affinity::allowed();
-            cfg.affinity = Some(crate::affinity::resolve(&asked, allowed.as_deref(), slots)?);
+            let allowed = crate::engines::affinity::allowed();
+            cfg.affinity = Some(crate::engines::affinity::resolve(
+                &asked,
+                allowed.as_deref(),
+                slots,
+            )?);
         }
-        crate::shard::check_config(cfg)?;
+        crate::matchmaking::shard::check_config(cfg)?;
         Ok(Command::Run(Box::new(self.cfg)))
     }
 }
@@ -687,7 +692,7 @@ fn log_arg(words: &[String]) -> Result<PathBuf, String> {
 fn pgnout_arg(words: &[String]) -> Result<PgnOut, String> {
     let mut file: Option<&str> = None;
     let mut min = false;
-    let mut track = crate::pgn::PgnTrack::default();
+    let mut track = crate::game::pgn::PgnTrack::default();
     for w in words {
         match w.split_once('=') {
             Some(("file", f)) if file.is_none() && !f.is_empty() => file = Some(f),
@@ -729,7 +734,7 @@ fn pgnout_arg(words: &[String]) -> Result<PgnOut, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::player::EngineKind;
+    use crate::engines::player::EngineKind;
 
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
@@ -947,7 +952,7 @@ mod tests {
         )
         .unwrap()
         .track;
-        let all = crate::pgn::PgnTrack {
+        let all = crate::game::pgn::PgnTrack {
             nodes: true,
             seldepth: true,
             nps: false,

@@ -4,7 +4,7 @@
 //! engine costs at most its deadline. Writing never blocks either: an engine that stops
 //! reading cannot stall the referee once its pipe buffer is full. How the pipes are
 //! served (at once by the caller on Unix, through threads elsewhere) is
-//! [`crate::engine_io`]'s. Lines are read as bytes and decoded lossily, and capped in
+//! [`crate::engines::io`]'s. Lines are read as bytes and decoded lossily, and capped in
 //! length, so no output an engine can produce panics the runner or exhausts its memory.
 //! A line over the cap arrives as one line marked too long (never as several pieces,
 //! one of which could pass for a move), and the clients count it as garbage.
@@ -21,8 +21,8 @@
 //! killed ([`EngineProcess::is_alive`] only looks), so its id cannot have been given to
 //! another process (another engine's group) by the time the group is signalled.
 
-use crate::engine_io::{Input, Output, RecvError};
-pub use crate::traffic::{LogTag, TrafficLog, MAX_LINE};
+use crate::engines::io::{Input, Output, RecvError};
+pub use crate::engines::traffic::{LogTag, TrafficLog, MAX_LINE};
 use engine::protocol::input::read_bounded_line;
 use std::io::{BufReader, Read};
 use std::path::PathBuf;
@@ -464,7 +464,7 @@ mod tests {
     /// instruction (the mask is set before exec).
     #[test]
     fn a_pinned_engine_runs_on_its_cpus() {
-        let allowed = crate::affinity::allowed().expect("Linux knows its CPUs");
+        let allowed = crate::engines::affinity::allowed().expect("Linux knows its CPUs");
         let last = *allowed.last().unwrap();
         let launch = Launch {
             cmd: "/bin/sh".into(),

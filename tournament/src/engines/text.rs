@@ -19,8 +19,8 @@
 //! engine never learnt the last move, refused the next game's `clear`, and was scored a
 //! time forfeit.)
 
-use crate::engine_process::{EngineProcess, Launch, LogTag, ReadError};
-use crate::player::{Answer, Fault, GameStart, MoveRequest, Player, Reply};
+use crate::engines::player::{Answer, Fault, GameStart, MoveRequest, Player, Reply};
+use crate::engines::process::{EngineProcess, Launch, LogTag, ReadError};
 use engine::game::{Game, Side};
 use engine::protocol::text::TextProtocol;
 use std::marker::PhantomData;

@@ -3,9 +3,9 @@
 //! handshake, the new game and the clocks ([`Flavour`]); FEN and moves are the game's
 //! protocol notation ([`Notation::fen`], [`Notation::move_name`]).
 
-use crate::engine_process::{EngineProcess, Launch, LogTag, ReadError};
-use crate::player::{Answer, Eval, Fault, GameStart, MoveRequest, Player, Reply};
-use crate::results::Score;
+use crate::engines::player::{Answer, Eval, Fault, GameStart, MoveRequest, Player, Reply};
+use crate::engines::process::{EngineProcess, Launch, LogTag, ReadError};
+use crate::output::results::Score;
 use engine::game::{Game, Notation, RuleSet};
 use engine::protocol::uci::Flavour;
 use std::time::{Duration, Instant};
@@ -475,7 +475,7 @@ impl<G: Notation> Player<G> for UciClient {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::player::{Limits, TimeControl};
+    use crate::engines::player::{Limits, TimeControl};
     use engine::games::ataxx::{Position, Rules};
 
     fn go(dialect: Flavour, clock_ms: [Option<i64>; 2], limits: Limits) -> String {

@@ -1,6 +1,6 @@
 //! `-use-affinity [CPUS]`: each engine process of each concurrent game pinned to CPUs
 //! of its own (Linux's `sched_setaffinity`, set in the child between `fork` and `exec`
-//! by [`crate::engine_process::EngineProcess::spawn`]).
+//! by [`crate::engines::process::EngineProcess::spawn`]).
 //!
 //! The CPUs (the list given, else every CPU the runner may run on) are divided into
 //! `concurrency × engines` consecutive slots of equal size (the first slots get one more

@@ -49,7 +49,7 @@ pub struct GameSpec {
     pub game: u32,
     /// Engine indices: `[first mover, second mover]`.
     pub players: [usize; 2],
-    /// Opening slot (mapped to a line of the openings file by [`crate::openings`]).
+    /// Opening slot (mapped to a line of the openings file by [`crate::game::openings`]).
     pub opening_slot: u64,
     /// With `-repeat`: the id of the first game of its colour-swapped pair.
     pub pair_key: Option<u64>,

@@ -4,8 +4,8 @@
 //! The command line ([`crate::cli`]) and the compliance checker ([`crate::compliance`])
 //! both read engines this way; neither needs the other for it.
 
-use crate::engine_process::Launch;
-use crate::player::{BuiltinKind, EngineKind, EngineSpec, Limits, Proto, TimeControl};
+use crate::engines::player::{BuiltinKind, EngineKind, EngineSpec, Limits, Proto, TimeControl};
+use crate::engines::process::Launch;
 use std::path::PathBuf;
 
 pub(crate) fn parse_num<T: std::str::FromStr>(what: &str, s: &str) -> Result<T, String> {

@@ -13,14 +13,14 @@
 //!   lines and lines starting with `#` are skipped.
 //! - **PGN**: each game is an opening: its `FEN` tag (unless `SetUp` is `0`) or the
 //!   start position, then the main line's moves, at most `plies` of them (comments,
-//!   variations, NAGs and results skipped: [`crate::pgn::read`]). Moves are read in
+//!   variations, NAGs and results skipped: [`crate::game::pgn::read`]). Moves are read in
 //!   the game's protocol notation or, failing that, in its text language's notation. A
 //!   `Variant` tag must name the game.
 //!
 //! Every opening is checked with our rules before the run starts.
 
-use crate::pgn;
-use crate::schedule::OpeningPolicy;
+use crate::game::pgn;
+use crate::matchmaking::schedule::OpeningPolicy;
 use engine::game::{Game, Notation, Opening};
 use engine::rng::SplitMix64;
 use std::path::PathBuf;

@@ -1,5 +1,5 @@
 //! The engine traffic log (`-log`, `-debug`) and the bound on an engine's lines: what
-//! both the engine process and its pipes' reader ([`crate::engine_io`]) use.
+//! both the engine process and its pipes' reader ([`crate::engines::io`]) use.
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};

@@ -29,10 +29,10 @@
 /// The public path of [`crate::config::INDEX_VARS`], the variables `-shard auto/N` reads.
 pub use crate::config::INDEX_VARS;
 use crate::config::{Config, RunError};
-use crate::results::GameRecord;
-use crate::schedule::GameSpec;
-use crate::stats::{self, Penta, SprtDecision, SprtSpec, Wdl};
-use crate::tally::Tally;
+use crate::matchmaking::schedule::GameSpec;
+use crate::output::results::GameRecord;
+use crate::output::stats::{self, Penta, SprtDecision, SprtSpec, Wdl};
+use crate::output::tally::Tally;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -481,7 +481,7 @@ fn publish_first(path: &Path, text: &str, shard: u64) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schedule::{self, OpeningPolicy, TournamentKind};
+    use crate::matchmaking::schedule::{self, OpeningPolicy, TournamentKind};
 
     fn words(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()

@@ -2,8 +2,8 @@
 //! pentanomial), per ending, distinct games; and the SPRT's LLR over it ([`Tally::llr`],
 //! the one the runner, the shards and the merge all use).
 
-use crate::results::{Ending, GameRecord};
-use crate::stats::{self, Penta, SprtSpec, Wdl};
+use crate::output::results::{Ending, GameRecord};
+use crate::output::stats::{self, Penta, SprtSpec, Wdl};
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
 

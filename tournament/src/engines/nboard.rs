@@ -20,10 +20,10 @@
 //! told `set depth 60` and no time, is refused as every engine without a limit is). The depth is `depth=`, else 60 (the time decides). The referee's deadline
 //! is enforced as for every engine: a late `===` forfeits.
 
-use crate::engine_process::{EngineProcess, Launch, LogTag, ReadError};
-use crate::othello::{ggf_board, ggf_time, protocol_move, square_of};
-use crate::player::{Answer, Eval, Fault, GameStart, Limits, MoveRequest, Player, Reply};
-use crate::results::Score;
+use crate::engines::othello::{ggf_board, ggf_time, protocol_move, square_of};
+use crate::engines::player::{Answer, Eval, Fault, GameStart, Limits, MoveRequest, Player, Reply};
+use crate::engines::process::{EngineProcess, Launch, LogTag, ReadError};
+use crate::output::results::Score;
 use engine::game::{Notation, Side};
 use std::time::{Duration, Instant};
 

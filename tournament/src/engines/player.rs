@@ -2,8 +2,8 @@
 //! protocol, or a built-in player. Faults are values, never panics, so one bad engine
 //! costs one game.
 
-use crate::engine_process::{Launch, ReadError};
-use crate::results::{Ending, Score};
+use crate::engines::process::{Launch, ReadError};
+use crate::output::results::{Ending, Score};
 use engine::game::{Game, Notation, Opening, Side};
 use std::time::Instant;
 
@@ -337,7 +337,7 @@ pub trait Player<G: Game>: Send {
     /// the last line it answered with was read ([`EngineProcess::io_times`]), each
     /// `None` until there is one; `None` for a built-in player (no input or output).
     ///
-    /// [`EngineProcess::io_times`]: crate::engine_process::EngineProcess::io_times
+    /// [`EngineProcess::io_times`]: crate::engines::process::EngineProcess::io_times
     fn io_times(&self) -> Option<(Option<Instant>, Option<Instant>)> {
         None
     }

@@ -3,23 +3,23 @@
 //! records each game the moment it ends, keeps the statistics and the progress line,
 //! and stops early when the SPRT decides.
 
-use crate::builtin::Builtin;
 use crate::config::{Config, RunError};
-use crate::engine_process::{self, Launch, LogTag, TrafficLog};
-use crate::epd::EpdWriter;
-use crate::gtp_client::GtpClient;
-use crate::nboard_client::NboardClient;
-use crate::openings::Book;
-use crate::pgn::{PgnStyle, PgnWriter};
-use crate::player::{EngineKind, EngineSpec, Fault, GameStart, Player, Proto};
-use crate::referee::{self, Match, Played};
-use crate::report;
-use crate::results::{self, GameRecord, ResultsWriter};
-use crate::schedule::{self, GameSpec, OpeningPolicy};
-use crate::stats::{self, SprtDecision};
-use crate::tally::Tally;
-use crate::text_client::TextClient;
-use crate::uci_client::UciClient;
+use crate::engines::builtin::Builtin;
+use crate::engines::gtp::GtpClient;
+use crate::engines::nboard::NboardClient;
+use crate::engines::player::{EngineKind, EngineSpec, Fault, GameStart, Player, Proto};
+use crate::engines::process::{self, Launch, LogTag, TrafficLog};
+use crate::engines::text::TextClient;
+use crate::engines::uci::UciClient;
+use crate::game::epd::EpdWriter;
+use crate::game::openings::Book;
+use crate::game::pgn::{PgnStyle, PgnWriter};
+use crate::game::referee::{self, Match, Played};
+use crate::matchmaking::schedule::{self, GameSpec, OpeningPolicy};
+use crate::output::report;
+use crate::output::results::{self, GameRecord, ResultsWriter};
+use crate::output::stats::{self, SprtDecision};
+use crate::output::tally::Tally;
 use engine::game::{GameIo, RuleSet};
 use engine::protocol::text::TextProtocol;
 use engine::protocol::uci::Flavour;
@@ -101,7 +101,7 @@ pub fn run<G: GameIo, D: TextProtocol<Game = G>>(cfg: &Config) -> Result<i32, Ru
     let started = Instant::now();
     let mut plan = Plan::<G>::new::<D>(cfg)?;
     let (done, cut) = load_done::<G>(cfg, &plan.schedule)?;
-    let (run_info, shard) = crate::shard::setup(cfg, &mut plan.schedule)?;
+    let (run_info, shard) = crate::matchmaking::shard::setup(cfg, &mut plan.schedule)?;
     plan.shard = shard;
     let log = traffic_log(cfg, started)?;
     if cfg.check {
@@ -158,7 +158,7 @@ struct Plan<G: GameIo> {
     book: Book<G>,
     schedule: Vec<GameSpec>,
     /// With `-shard`: the shard (`schedule` is then its share).
-    shard: Option<crate::shard::Shard>,
+    shard: Option<crate::matchmaking::shard::Shard>,
 }
 
 impl<G: GameIo> Plan<G> {
@@ -347,7 +347,7 @@ fn check_engine<G: GameIo>(e: &EngineSpec) -> Result<(), String> {
 }
 
 /// An NBoard or GTP engine plays Reversi (Othello) only, and only under the limits its
-/// protocol can tell it (see `nboard_client.rs` and `gtp_client.rs`): neither has a node
+/// protocol can tell it (see `engines/nboard.rs` and `engines/gtp.rs`): neither has a node
 /// limit, GTP has no depth, NBoard's GGF clock has no moves per period and NTest reads
 /// it in whole seconds, so a clock below a second needs `depth=` to play by. (An engine
 /// with no limit at all is refused before this, as every engine is.)
@@ -546,7 +546,7 @@ struct Ledger {
     pending: Vec<GameSpec>,
     total: usize,
     /// The runner's turnaround after each move of the games recorded in this run, in
-    /// µs ([`crate::referee::Played::turnaround_us`]; `-report latency=true`).
+    /// µs ([`crate::game::referee::Played::turnaround_us`]; `-report latency=true`).
     turnaround_us: Vec<u64>,
 }
 
@@ -577,7 +577,7 @@ impl Ledger {
                     time_controls: cfg
                         .engines
                         .iter()
-                        .map(|e| (e.name.clone(), crate::pgn::time_control(&e.limits)))
+                        .map(|e| (e.name.clone(), crate::game::pgn::time_control(&e.limits)))
                         .collect(),
                 };
                 Some(PgnWriter::open::<G>(&out.file, style, &done).map_err(RunError::Runtime)?)
@@ -721,12 +721,12 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
                 },
                 recv(interrupts) -> _ => {
                     if ended.interrupted {
-                        engine_process::kill_all();
+                        process::kill_all();
                         std::process::exit(INTERRUPTED_STATUS);
                     }
                     ended.interrupted = true;
                     feed = None;
-                    engine_process::kill_all();
+                    process::kill_all();
                     continue;
                 }
             };
@@ -807,7 +807,7 @@ fn worker<G: GameIo, D: TextProtocol<Game = G>>(
         for &e in &[f, s] {
             if players[e].is_none() {
                 let cpus = cfg.affinity.as_ref().map_or_else(Vec::new, |cpus| {
-                    crate::affinity::engine_cpus(
+                    crate::engines::affinity::engine_cpus(
                         cpus,
                         cfg.concurrency,
                         cfg.engines.len(),

@@ -2,9 +2,9 @@
 //! checked with our own rules, every answer has a hard deadline, and every way an
 //! engine can fail ends the game with a recorded reason instead of stopping the run.
 
-use crate::player::{Fault, GameStart, Limits, MoveRequest, Player, Reply};
-use crate::results::{today, Ending, GameRecord, GameResult, MoveInfo, Score};
-use crate::schedule::GameSpec;
+use crate::engines::player::{Fault, GameStart, Limits, MoveRequest, Player, Reply};
+use crate::matchmaking::schedule::GameSpec;
+use crate::output::results::{today, Ending, GameRecord, GameResult, MoveInfo, Score};
 use engine::game::{Notation, Opening, Outcome, Referee, RuleSet, Side};
 use std::time::{Duration, Instant};
 

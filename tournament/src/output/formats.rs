@@ -8,10 +8,10 @@
 //! own report's. Non-finite figures print as both managers print them (`inf`, `nan`).
 
 use crate::config::Config;
-use crate::player::Limits;
-use crate::results::GameRecord;
-use crate::stats::{self, SprtDecision, Wdl};
-use crate::tally::Tally;
+use crate::engines::player::Limits;
+use crate::output::results::GameRecord;
+use crate::output::stats::{self, SprtDecision, Wdl};
+use crate::output::tally::Tally;
 
 /// A figure as C++'s `fmt` and Qt's `arg` print it: `inf`, `-inf` and `nan` for the
 /// non-finite ones (Rust would print `NaN`).
@@ -337,7 +337,7 @@ pub fn fastchess_interval(cfg: &Config, tally: &Tally) -> String {
 
 fn fastchess_head_to_head(cfg: &Config, tally: &Tally) -> String {
     let (a, b) = (&cfg.engines[0], &cfg.engines[1]);
-    let option = |e: &crate::player::EngineSpec, name: &str, unit: &str| {
+    let option = |e: &crate::engines::player::EngineSpec, name: &str, unit: &str| {
         e.options
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(name))

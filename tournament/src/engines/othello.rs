@@ -4,7 +4,7 @@
 //! e5, and answers the first `genmove b` with one of d3, c4, f5, e6), black moves
 //! first, and the game is given to the engine through its move names. The clients
 //! stay generic over the runner's [`Notation`]: the plan lets them play only Reversi
-//! ([`crate::player::Proto::othello_only`]), whose protocol notation is the square
+//! ([`crate::engines::player::Proto::othello_only`]), whose protocol notation is the square
 //! (`d3`) or `0000` for the pass.
 
 use engine::game::{Notation, Side};

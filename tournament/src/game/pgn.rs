@@ -6,8 +6,8 @@
 //! final comment; or, with `min`, the minimal form (the roster, `Variant`, the FEN
 //! tags, no comments).
 
-use crate::player::Limits;
-use crate::results::{GameRecord, MoveInfo};
+use crate::engines::player::Limits;
+use crate::output::results::{GameRecord, MoveInfo};
 use engine::game::{fen_fullmove_number, Notation, RuleSet, Side};
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
@@ -488,7 +488,7 @@ impl PgnWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::{Ending, GameResult, MoveInfo};
+    use crate::output::results::{Ending, GameResult, MoveInfo};
     use engine::games::ataxx::Position;
 
     #[test]
@@ -643,7 +643,7 @@ mod tests {
 
     #[test]
     fn time_control_tags() {
-        use crate::player::TimeControl;
+        use crate::engines::player::TimeControl;
         let tc = |moves, base_ms, inc_ms| Limits {
             tc: Some(TimeControl {
                 moves,

@@ -2,7 +2,7 @@
 //! appended (and flushed) as the game is recorded, like the PGN file; with `-resume`
 //! the file is rewritten with the games already played first.
 
-use crate::results::GameRecord;
+use crate::output::results::GameRecord;
 use engine::game::{GameIo, RuleSet};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -66,7 +66,7 @@ impl EpdWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::GameResult;
+    use crate::output::results::GameResult;
     use engine::game::Notation;
     use engine::games::ataxx::{Position, Rules};
 

@@ -1,20 +1,20 @@
 //! What a run tells its user: the progress line after every game (stderr, rewritten in
 //! place on a terminal), the report (`-ratinginterval`'s and the final one, on stdout;
-//! [`tournament merge`](crate::merge) prints the same for merged shards) and the
+//! [`tournament merge`](crate::matchmaking::merge) prints the same for merged shards) and the
 //! closing `Finished match` line of `-report`.
 
 use crate::config::Config;
 use crate::config::OutputFormat;
-use crate::output;
-use crate::results::GameRecord;
-use crate::stats::{self, SprtDecision, SprtModel};
-use crate::tally::Tally;
+use crate::output::formats;
+use crate::output::results::GameRecord;
+use crate::output::stats::{self, SprtDecision, SprtModel};
+use crate::output::tally::Tally;
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 /// The console while games are played: the progress line on stderr, one per game or,
 /// on a terminal, rewritten in place; with `-output format=cutechess|fastchess`, that
-/// manager's lines on stdout instead ([`crate::output`]).
+/// manager's lines on stdout instead ([`crate::output::formats`]).
 pub struct Progress {
     tty: bool,
     format: OutputFormat,
@@ -34,7 +34,7 @@ impl Progress {
     /// (ours prints nothing).
     pub fn started(&self, number: u64, total: usize, players: [&str; 2]) {
         if self.format != OutputFormat::Default {
-            out_line(&output::started_line(number, total, players));
+            out_line(&formats::started_line(number, total, players));
         }
     }
 
@@ -59,12 +59,12 @@ impl Progress {
             }
             OutputFormat::Default => {}
             OutputFormat::Cutechess => {
-                out_line(&output::finished_line(last));
-                if let Some(score) = output::score_line(cfg, tally).filter(|_| score_due) {
+                out_line(&formats::finished_line(last));
+                if let Some(score) = formats::score_line(cfg, tally).filter(|_| score_due) {
                     out_line(&score);
                 }
             }
-            OutputFormat::Fastchess => out_line(&output::finished_line(last)),
+            OutputFormat::Fastchess => out_line(&formats::finished_line(last)),
         }
     }
 
@@ -80,9 +80,11 @@ impl Progress {
                 write!(stdout, "{}", report(cfg, tally)).and_then(|_| writeln!(stdout))
             }
             OutputFormat::Cutechess => {
-                writeln!(stdout, "{}", output::cutechess_results(cfg, tally))
+                writeln!(stdout, "{}", formats::cutechess_results(cfg, tally))
             }
-            OutputFormat::Fastchess => write!(stdout, "{}", output::fastchess_interval(cfg, tally)),
+            OutputFormat::Fastchess => {
+                write!(stdout, "{}", formats::fastchess_interval(cfg, tally))
+            }
         };
         let _ = stdout.flush();
     }
@@ -120,10 +122,10 @@ pub fn print_final(
             let _ = write!(stdout, "{}", report(cfg, tally));
         }
         OutputFormat::Cutechess => {
-            let _ = writeln!(stdout, "{}", output::cutechess_results(cfg, tally));
+            let _ = writeln!(stdout, "{}", formats::cutechess_results(cfg, tally));
         }
         OutputFormat::Fastchess => {
-            let _ = write!(stdout, "{}", output::fastchess_interval(cfg, tally));
+            let _ = write!(stdout, "{}", formats::fastchess_interval(cfg, tally));
         }
     }
     if cfg.report && cfg.latency {
@@ -144,7 +146,7 @@ pub fn print_final(
             let _ = writeln!(stdout, "Finished match");
         }
         OutputFormat::Fastchess => {
-            let _ = writeln!(stdout, "{}", output::fastchess_end(cfg, tally));
+            let _ = writeln!(stdout, "{}", formats::fastchess_end(cfg, tally));
         }
     }
     let _ = stdout.flush();

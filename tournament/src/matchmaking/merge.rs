@@ -1,10 +1,10 @@
 //! `tournament merge [-pgnout FILE] [-report] [-sprt …] RESULTS… [PGNS…]`: the union
-//! of the results files of one run's shards (see [`crate::shard`]), reported as the
+//! of the results files of one run's shards (see [`crate::matchmaking::shard`]), reported as the
 //! unsharded run reports it, and its PGN in schedule order.
 //!
 //! Every line must carry the same run identity; games are taken once by id (a second
 //! record of a game with the same players and result is dropped, one with another is
-//! an error). The report is [`crate::report::report`] over a [`Tally`] of the union, for
+//! an error). The report is [`crate::output::report::report`] over a [`Tally`] of the union, for
 //! a configuration with the run's engines (from the lines, in command-line order) and
 //! the merge's `-report`/`-sprt` words, parsed by the run's own command line parser.
 //!
@@ -16,13 +16,13 @@
 
 use crate::cli;
 use crate::config::OutputFormat;
-use crate::output;
-use crate::pgn;
-use crate::report;
-use crate::results::GameRecord;
-use crate::shard::{RunInfo, RunTag};
-use crate::stats::{self, SprtDecision};
-use crate::tally::Tally;
+use crate::game::pgn;
+use crate::matchmaking::shard::{RunInfo, RunTag};
+use crate::output::formats;
+use crate::output::report;
+use crate::output::results::GameRecord;
+use crate::output::stats::{self, SprtDecision};
+use crate::output::tally::Tally;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -191,14 +191,14 @@ fn merge(args: &[String]) -> Result<(), Failure> {
     match cfg.output {
         OutputFormat::Default => {}
         OutputFormat::Cutechess => {
-            let _ = writeln!(stdout, "{}", output::cutechess_results(&cfg, &tally));
+            let _ = writeln!(stdout, "{}", formats::cutechess_results(&cfg, &tally));
             let _ = writeln!(stdout, "Finished match");
             let _ = stdout.flush();
             return Ok(());
         }
         OutputFormat::Fastchess => {
-            let _ = write!(stdout, "{}", output::fastchess_interval(&cfg, &tally));
-            let _ = writeln!(stdout, "{}", output::fastchess_end(&cfg, &tally));
+            let _ = write!(stdout, "{}", formats::fastchess_interval(&cfg, &tally));
+            let _ = writeln!(stdout, "{}", formats::fastchess_end(&cfg, &tally));
             let _ = stdout.flush();
             return Ok(());
         }

@@ -1,4 +1,4 @@
-//! An engine's input and output pipes, for [`crate::engine_process::EngineProcess`].
+//! An engine's input and output pipes, for [`crate::engines::process::EngineProcess`].
 //!
 //! On Unix both pipes are non-blocking and served by the thread that plays the game: a
 //! line is written to the engine's input at once when the pipe takes it (a writer
@@ -14,7 +14,7 @@
 //! marked too long (never as several pieces, one of which could pass for a move), its
 //! rest skipped. What is held is bounded by [`MAX_LINE`] and one read.
 
-use crate::traffic::{LogTag, MAX_LINE};
+use crate::engines::traffic::{LogTag, MAX_LINE};
 use std::process::{ChildStdin, ChildStdout};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;

@@ -330,7 +330,7 @@ struct Line<'a> {
     #[serde(flatten)]
     record: &'a GameRecord,
     plies: usize,
-    /// The run the game belongs to ([`crate::shard::RunInfo`]), for `-resume` and
+    /// The run the game belongs to ([`crate::matchmaking::shard::RunInfo`]), for `-resume` and
     /// `tournament merge` (read back by them, not into the record).
     #[serde(skip_serializing_if = "Option::is_none")]
     run: Option<&'a serde_json::value::RawValue>,

@@ -3,7 +3,7 @@
 //! `boardsize 8`, `clear_board`, `play b d3` / `play w pass`, `genmove w` answered
 //! `= d3` / `= pass` / `= resign`, `time_settings` / `time_left` for clocks, `quit`.
 //! Every command is answered `= …` or `? …` and the answer ends with a blank line.
-//! Squares and colours are those of [`crate::othello`].
+//! Squares and colours are those of [`crate::engines::othello`].
 //!
 //! `genmove` plays the engine's move on its own board, so only the other side's moves
 //! are sent with `play`; a refused `play COLOUR pass` is let go (grhino's board passes by
@@ -21,9 +21,9 @@
 //! `list_commands`, a refusal of them is no fault, and below one second (`st=0.2`)
 //! nothing is sent: the referee's deadline is the clock either way.
 
-use crate::engine_process::{EngineProcess, Launch, LogTag, ReadError};
-use crate::othello::{gtp_colour, protocol_move, square_of};
-use crate::player::{Answer, Fault, GameStart, Limits, MoveRequest, Player, Reply};
+use crate::engines::othello::{gtp_colour, protocol_move, square_of};
+use crate::engines::player::{Answer, Fault, GameStart, Limits, MoveRequest, Player, Reply};
+use crate::engines::process::{EngineProcess, Launch, LogTag, ReadError};
 use engine::game::{Notation, Side};
 use std::time::{Duration, Instant};
 

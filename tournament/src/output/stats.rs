@@ -342,8 +342,8 @@ pub fn llr(dist: &[(f64, f64)], games_per_unit: f64, spec: &SprtSpec) -> f64 {
 
 /// The SPRT's LLR of a match between two engines, from the first one's results: over
 /// the pentanomial pairs when there are any (`-repeat`), else over the games. The one
-/// place that choice is made: [`crate::tally::Tally::llr`] and the shards' summed
-/// counts ([`crate::shard`]) both come here.
+/// place that choice is made: [`crate::output::tally::Tally::llr`] and the shards' summed
+/// counts ([`crate::matchmaking::shard`]) both come here.
 pub fn match_llr(wdl: &Wdl, penta: &Penta, spec: &SprtSpec) -> f64 {
     if penta.pairs() > 0 {
         llr(&penta.distribution(), 2.0, spec)

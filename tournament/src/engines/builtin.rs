@@ -5,7 +5,7 @@
 //! the game id, so a game replays identically whichever worker plays it and whether or
 //! not the run was resumed.
 
-use crate::player::{Answer, BuiltinKind, Fault, GameStart, MoveRequest, Player, Reply};
+use crate::engines::player::{Answer, BuiltinKind, Fault, GameStart, MoveRequest, Player, Reply};
 use engine::game::{Game, Outcome};
 use engine::rng::SplitMix64;
 

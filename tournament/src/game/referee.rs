@@ -2,7 +2,7 @@
 //! checked with our own rules, every answer has a hard deadline, and every way an
 //! engine can fail ends the game with a recorded reason instead of stopping the run.
 
-use crate::engines::player::{Fault, GameStart, Limits, MoveRequest, Player, Reply};
+use crate::engines::player::{Eval, Fault, GameStart, Limits, MoveRequest, Player, Reply};
 use crate::matchmaking::schedule::GameSpec;
 use crate::output::results::{today, Ending, GameRecord, GameResult, MoveInfo, Score};
 use engine::game::{Notation, Opening, Outcome, Referee, RuleSet, Side};
@@ -187,96 +187,144 @@ fn clip(s: &str) -> String {
     }
 }
 
-/// Plays one game. `players` is `[first mover, second mover]`.
+/// How a game ended: the result, the reason written down, and its kind.
+type End = (GameResult, String, Ending);
+
+/// Plays one game (fastchess's `Match`: start, then turns until the game ends by the
+/// rules, a fault or an adjudication). `players` is `[first mover, second mover]`.
 pub fn play<G: Notation + Referee>(m: &Match<'_, G>, players: [&mut dyn Player<G>; 2]) -> Played {
-    let started = Instant::now();
     let [p0, p1] = players;
     let mut players: [&mut dyn Player<G>; 2] = [p0, p1];
-    let mut faults: [Option<Fault>; 2] = [None, None];
-    let mut moves: Vec<G::Move> = Vec::new();
-    let mut move_text: Vec<String> = Vec::new();
-    let mut info: Vec<MoveInfo> = Vec::new();
-
-    let start = m.opening.end();
-    let start_fen = start.fen();
-
-    let finish = |players: &mut [&mut dyn Player<G>; 2],
-                  faults: &[Option<Fault>; 2],
-                  final_moves: Option<&[G::Move]>| {
-        for (i, p) in players.iter_mut().enumerate() {
-            p.game_over(faults[i].is_some(), final_moves);
-        }
+    let mut game = Game::new(m);
+    let end = match game.start(m, &mut players) {
+        Err(end) => end,
+        Ok(()) => loop {
+            if let Some(end) = game.ended(m) {
+                break end;
+            }
+            if let Err(end) = game.turn(m, &mut players) {
+                break end;
+            }
+        },
     };
+    game.finish(m, players, end)
+}
 
-    let game_start = |side: Side| GameStart {
-        id: m.spec.id,
-        opening: m.opening,
-        start: &start,
-        side,
-        seed: m.seed ^ (side_idx(side) as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-    };
-    // Both engines start getting ready at once, then each handshake and set-up is
-    // finished, first mover first.
-    for side in [Side::First, Side::Second] {
-        players[side_idx(side)].begin_new_game(&game_start(side));
-    }
-    for side in [Side::First, Side::Second] {
-        let i = side_idx(side);
-        let gs = game_start(side);
-        if let Err(f) = players[i].new_game(&gs) {
-            let reason = format!("{} {}", m.names[i], f.describe());
-            let end = (loss_for(side), reason, f.ending());
-            faults[i] = Some(f);
-            finish(&mut players, &faults, None);
-            return Played {
-                record: record(m, start_fen, end, (move_text, info), started),
-                faults,
-                turnaround_us: Vec::new(),
-            };
+/// A game in progress: the position, its moves and their record, the clocks, the
+/// adjudications' counts, the faults so far.
+struct Game<G: Notation + Referee> {
+    started: Instant,
+    start: G,
+    start_fen: String,
+    pos: G,
+    moves: Vec<G::Move>,
+    move_text: Vec<String>,
+    info: Vec<MoveInfo>,
+    faults: [Option<Fault>; 2],
+    /// Each side's time left (ms) and increment, on a clock.
+    clock: [Option<i64>; 2],
+    inc: [u64; 2],
+    moves_made: [u32; 2],
+    /// The side with the material lead and for how many plies in a row.
+    lead_streak: (Option<Side>, u32),
+    scores: ScoreAdjudicator,
+    turnaround_us: Vec<u64>,
+    /// When the last answer was read, for the turnaround to the next request.
+    last_read: Option<Instant>,
+}
+
+impl<G: Notation + Referee> Game<G> {
+    fn new(m: &Match<'_, G>) -> Game<G> {
+        let start = m.opening.end();
+        let mut clock: [Option<i64>; 2] = [None, None];
+        let mut inc = [0u64; 2];
+        for i in 0..2 {
+            if let Some(tc) = m.limits[i].tc {
+                clock[i] = Some(tc.base_ms as i64);
+                inc[i] = tc.inc_ms;
+            }
+        }
+        Game {
+            started: Instant::now(),
+            start_fen: start.fen(),
+            pos: start.clone(),
+            start,
+            moves: Vec::new(),
+            move_text: Vec::new(),
+            info: Vec::new(),
+            faults: [None, None],
+            clock,
+            inc,
+            moves_made: [0; 2],
+            lead_streak: (None, 0),
+            scores: ScoreAdjudicator::default(),
+            turnaround_us: Vec::new(),
+            last_read: None,
         }
     }
 
-    let mut clock: [Option<i64>; 2] = [None, None];
-    let mut inc = [0u64; 2];
-    for i in 0..2 {
-        if let Some(tc) = m.limits[i].tc {
-            clock[i] = Some(tc.base_ms as i64);
-            inc[i] = tc.inc_ms;
+    /// Both engines start getting ready at once, then each handshake and set-up is
+    /// finished, first mover first; a side that fails loses.
+    fn start(
+        &mut self,
+        m: &Match<'_, G>,
+        players: &mut [&mut dyn Player<G>; 2],
+    ) -> Result<(), End> {
+        let game_start = |side: Side| GameStart {
+            id: m.spec.id,
+            opening: m.opening,
+            start: &self.start,
+            side,
+            seed: m.seed ^ (side_idx(side) as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        };
+        for side in [Side::First, Side::Second] {
+            players[side_idx(side)].begin_new_game(&game_start(side));
         }
+        for side in [Side::First, Side::Second] {
+            let i = side_idx(side);
+            if let Err(f) = players[i].new_game(&game_start(side)) {
+                let end = (
+                    loss_for(side),
+                    format!("{} {}", m.names[i], f.describe()),
+                    f.ending(),
+                );
+                self.faults[i] = Some(f);
+                return Err(end);
+            }
+        }
+        Ok(())
     }
-    let mut moves_made = [0u32; 2];
-    let mut pos = start.clone();
-    let mut lead_streak: (Option<Side>, u32) = (None, 0);
-    let mut scores = ScoreAdjudicator::default();
-    let mut turnaround_us: Vec<u64> = Vec::new();
-    // When the last answer was read, for the turnaround to the next request.
-    let mut last_read: Option<Instant> = None;
 
-    let end = loop {
-        if let Some(outcome) = pos.outcome() {
+    /// The end by the rules, or by `-maxmoves`, if the game is there.
+    fn ended(&self, m: &Match<'_, G>) -> Option<End> {
+        if let Some(outcome) = self.pos.outcome() {
             let result = match outcome {
                 Outcome::Win(Side::First) => GameResult::FirstWins,
                 Outcome::Win(Side::Second) => GameResult::SecondWins,
                 Outcome::Draw => GameResult::Draw,
             };
-            break (result, pos.end_reason(), Ending::Rules);
+            return Some((result, self.pos.end_reason(), Ending::Rules));
         }
-        if let Some(max) = m.maxmoves {
-            if moves.len() as u64 >= 2 * max as u64 {
-                break (
-                    GameResult::Draw,
-                    format!("adjudication: {max} moves played"),
-                    Ending::Adjudication,
-                );
-            }
-        }
-        let side = pos.side_to_move();
+        let max = m.maxmoves?;
+        (self.moves.len() as u64 >= 2 * max as u64).then(|| {
+            (
+                GameResult::Draw,
+                format!("adjudication: {max} moves played"),
+                Ending::Adjudication,
+            )
+        })
+    }
+
+    /// One turn: the side to move is asked for its move within its time, the move is
+    /// checked, played and recorded, then the adjudications look at the game. `Err`:
+    /// the game ended in this turn.
+    fn turn(&mut self, m: &Match<'_, G>, players: &mut [&mut dyn Player<G>; 2]) -> Result<(), End> {
+        let side = self.pos.side_to_move();
         let i = side_idx(side);
         let limits = m.limits[i];
-        let allowed_ms: Option<i64> = if let Some(st) = limits.movetime_ms {
-            Some(st as i64 + limits.margin_ms as i64)
-        } else {
-            clock[i].map(|c| c + limits.margin_ms as i64)
+        let allowed_ms: Option<i64> = match limits.movetime_ms {
+            Some(st) => Some(st as i64 + limits.margin_ms as i64),
+            None => self.clock[i].map(|c| c + limits.margin_ms as i64),
         };
         let now = Instant::now();
         let deadline = match allowed_ms {
@@ -284,15 +332,15 @@ pub fn play<G: Notation + Referee>(m: &Match<'_, G>, players: [&mut dyn Player<G
             None if m.builtin[i] => now + Duration::from_secs(3600),
             None => now + Duration::from_millis(UNTIMED_MOVE_MS + limits.margin_ms),
         };
-        let movestogo = m.limits[i]
+        let movestogo = limits
             .tc
-            .and_then(|tc| tc.moves.map(|per| per - moves_made[i] % per));
+            .and_then(|tc| tc.moves.map(|per| per - self.moves_made[i] % per));
         let req = MoveRequest {
-            start: &start,
-            moves: &moves,
-            position: &pos,
-            clock_ms: clock,
-            inc_ms: inc,
+            start: &self.start,
+            moves: &self.moves,
+            position: &self.pos,
+            clock_ms: self.clock,
+            inc_ms: self.inc,
             movestogo,
             limits,
             deadline,
@@ -300,124 +348,175 @@ pub fn play<G: Notation + Referee>(m: &Match<'_, G>, players: [&mut dyn Player<G
         let reply = players[i].think(&req);
         let elapsed = now.elapsed().as_millis() as i64;
         if reply.is_ok() {
-            // The process's own stamps (a stamp from before this request is stale: the
-            // request's side is then taken as the call).
-            let answered = Instant::now();
-            let (sent, read) = players[i].io_times().unwrap_or((None, None));
-            let sent = sent.filter(|&t| t >= now).unwrap_or(now);
-            let read = read.filter(|&t| t >= now).unwrap_or(answered);
-            if let Some(prev) = last_read {
-                turnaround_us.push(sent.saturating_duration_since(prev).as_micros() as u64);
-            }
-            last_read = Some(read);
+            self.stamp(&*players[i], now);
         }
         let answer = match reply {
             Ok(a) => a,
             Err(f) => {
-                let reason = format!("{} {}", m.names[i], f.describe());
-                let ending = f.ending();
-                faults[i] = Some(f);
-                break (loss_for(side), reason, ending);
+                let end = (
+                    loss_for(side),
+                    format!("{} {}", m.names[i], f.describe()),
+                    f.ending(),
+                );
+                self.faults[i] = Some(f);
+                return Err(end);
             }
         };
         if allowed_ms.is_some_and(|a| elapsed > a) {
-            faults[i] = Some(Fault::Timeout);
-            break (
+            self.faults[i] = Some(Fault::Timeout);
+            return Err((
                 loss_for(side),
                 format!("{} time forfeit ({elapsed} ms)", m.names[i]),
                 Ending::TimeForfeit,
-            );
+            ));
         }
-        let (mv, text) = match &answer.reply {
-            Reply::Notation(s) => (pos.parse_move(s), s.clone()),
-            Reply::Move(mv) => (pos.is_legal(*mv).then_some(*mv), pos.move_name(*mv)),
+        let mv = self.legal_move(m, side, &answer.reply)?;
+        self.play_move(m, i, mv, elapsed, &answer.eval);
+        self.adjudicate(m, side, answer.eval.score)
+    }
+
+    /// The turnaround since the last answer, from the process's own stamps (a stamp
+    /// from before this request, sent at `asked`, is stale: the request's side is then
+    /// taken as the call).
+    fn stamp(&mut self, player: &dyn Player<G>, asked: Instant) {
+        let answered = Instant::now();
+        let (sent, read) = player.io_times().unwrap_or((None, None));
+        let sent = sent.filter(|&t| t >= asked).unwrap_or(asked);
+        let read = read.filter(|&t| t >= asked).unwrap_or(answered);
+        if let Some(prev) = self.last_read {
+            self.turnaround_us
+                .push(sent.saturating_duration_since(prev).as_micros() as u64);
+        }
+        self.last_read = Some(read);
+    }
+
+    /// The move `reply` names, if it is legal; else how the game ends (a resignation,
+    /// an illegal move).
+    fn legal_move(
+        &mut self,
+        m: &Match<'_, G>,
+        side: Side,
+        reply: &Reply<G>,
+    ) -> Result<G::Move, End> {
+        let i = side_idx(side);
+        let (mv, text) = match reply {
+            Reply::Notation(s) => (self.pos.parse_move(s), s.clone()),
+            Reply::Move(mv) => (
+                self.pos.is_legal(*mv).then_some(*mv),
+                self.pos.move_name(*mv),
+            ),
             Reply::Unreadable(s) => (None, s.clone()),
             Reply::Resign => {
-                break (
+                return Err((
                     loss_for(side),
                     format!("{} resigns", m.names[i]),
                     Ending::Resignation,
-                );
+                ))
             }
         };
-        let Some(mv) = mv else {
+        mv.ok_or_else(|| {
             let reason = format!("{} illegal move '{}'", m.names[i], clip(&text));
-            faults[i] = Some(Fault::Garbage(reason.clone()));
-            break (loss_for(side), reason, Ending::IllegalMove);
-        };
-        if let Some(c) = clock[i].as_mut() {
+            self.faults[i] = Some(Fault::Garbage(reason.clone()));
+            (loss_for(side), reason, Ending::IllegalMove)
+        })
+    }
+
+    /// Plays side `i`'s move `mv`, which took `elapsed` ms: its clock, its record.
+    fn play_move(&mut self, m: &Match<'_, G>, i: usize, mv: G::Move, elapsed: i64, eval: &Eval) {
+        if let Some(c) = self.clock[i].as_mut() {
             *c -= elapsed;
-            *c += inc[i] as i64;
-            moves_made[i] += 1;
+            *c += self.inc[i] as i64;
+            self.moves_made[i] += 1;
             if let Some(tc) = m.limits[i].tc {
-                if tc.moves.is_some_and(|per| moves_made[i] % per == 0) {
+                if tc.moves.is_some_and(|per| self.moves_made[i].is_multiple_of(per)) {
                     *c += tc.base_ms as i64;
                 }
             }
         }
-        move_text.push(pos.move_name(mv));
-        let eval = &answer.eval;
-        info.push(MoveInfo {
+        self.move_text.push(self.pos.move_name(mv));
+        self.info.push(MoveInfo {
             ms: elapsed.max(0) as u64,
             nodes: eval.nodes,
             seldepth: eval.seldepth,
             nps: eval.nps,
             hashfull: eval.hashfull,
             pv: eval.pv.clone().filter(|_| m.keep_pv),
-            timeleft: clock[i],
+            timeleft: self.clock[i],
             latency: eval
                 .time_ms
                 .map(|t| (elapsed.max(0) as u64).saturating_sub(t)),
-            depth: answer.eval.depth,
-            cp: match answer.eval.score {
+            depth: eval.depth,
+            cp: match eval.score {
                 Some(Score::Cp(cp)) => Some(cp),
                 _ => None,
             },
-            mate: match answer.eval.score {
+            mate: match eval.score {
                 Some(Score::Mate(n)) => Some(n),
                 _ => None,
             },
         });
-        pos.make_move(mv);
-        moves.push(mv);
+        self.pos.make_move(mv);
+        self.moves.push(mv);
+    }
 
-        if (m.draw.is_some() || m.resign.is_some()) && pos.outcome().is_none() {
-            let score = answer.eval.score.map(|s| s.centipawns());
-            if let Some((result, reason)) = scores.feed(m, side, score, moves.len()) {
-                break (result, reason, Ending::Adjudication);
+    /// The adjudications after `side`'s move, which its engine scored `score`: draw and
+    /// resignation by score, then the material lead. `Err`: one ended the game.
+    fn adjudicate(
+        &mut self,
+        m: &Match<'_, G>,
+        side: Side,
+        score: Option<Score>,
+    ) -> Result<(), End> {
+        if (m.draw.is_some() || m.resign.is_some()) && self.pos.outcome().is_none() {
+            let score = score.map(|s| s.centipawns());
+            if let Some((result, reason)) = self.scores.feed(m, side, score, self.moves.len()) {
+                return Err((result, reason, Ending::Adjudication));
             }
         }
-        if let Some(adj) = m.adjudicate {
-            let diff = pos.material(Side::First) - pos.material(Side::Second);
-            let leader = if diff >= adj.material {
-                Some(Side::First)
-            } else if -diff >= adj.material {
-                Some(Side::Second)
-            } else {
-                None
-            };
-            lead_streak = if leader.is_some() && leader == lead_streak.0 {
-                (leader, lead_streak.1 + 1)
-            } else {
-                (leader, u32::from(leader.is_some()))
-            };
-            if let Some(l) = leader {
-                if lead_streak.1 >= adj.plies && pos.outcome().is_none() {
-                    break (
-                        loss_for(l.opponent()),
-                        format!("adjudication: material lead of {} or more", adj.material),
-                        Ending::Adjudication,
-                    );
-                }
-            }
+        let Some(adj) = m.adjudicate else {
+            return Ok(());
+        };
+        let diff = self.pos.material(Side::First) - self.pos.material(Side::Second);
+        let leader = if diff >= adj.material {
+            Some(Side::First)
+        } else if -diff >= adj.material {
+            Some(Side::Second)
+        } else {
+            None
+        };
+        self.lead_streak = if leader.is_some() && leader == self.lead_streak.0 {
+            (leader, self.lead_streak.1 + 1)
+        } else {
+            (leader, u32::from(leader.is_some()))
+        };
+        match leader {
+            Some(l) if self.lead_streak.1 >= adj.plies && self.pos.outcome().is_none() => Err((
+                loss_for(l.opponent()),
+                format!("adjudication: material lead of {} or more", adj.material),
+                Ending::Adjudication,
+            )),
+            _ => Ok(()),
         }
-    };
-    let by_rules = end.2 == Ending::Rules;
-    finish(&mut players, &faults, by_rules.then_some(&moves[..]));
-    Played {
-        record: record(m, start_fen, end, (move_text, info), started),
-        faults,
-        turnaround_us,
+    }
+
+    /// Tells both players the game is over (with the moves, when the rules ended it)
+    /// and returns the record.
+    fn finish(self, m: &Match<'_, G>, mut players: [&mut dyn Player<G>; 2], end: End) -> Played {
+        let final_moves = (end.2 == Ending::Rules).then_some(&self.moves[..]);
+        for (i, p) in players.iter_mut().enumerate() {
+            p.game_over(self.faults[i].is_some(), final_moves);
+        }
+        Played {
+            record: record(
+                m,
+                self.start_fen,
+                end,
+                (self.move_text, self.info),
+                self.started,
+            ),
+            faults: self.faults,
+            turnaround_us: self.turnaround_us,
+        }
     }
 }
 

@@ -951,154 +951,16 @@ impl<G: GameIo> Session<G> {
         );
         match cmd {
             Command::Nothing => {}
-            Command::Hello => {
-                emit(out, &format!("id name {}", engine_name::<G>()));
-                emit(out, &format!("id author {}", engine_author::<G>()));
-                for o in OPTIONS {
-                    emit(
-                        out,
-                        &format!(
-                            "option name {} type spin default {} min {} max {}",
-                            o.name,
-                            o.default(),
-                            o.min,
-                            o.max
-                        ),
-                    );
-                }
-                emit(out, self.dialect.ok());
-            }
-            // After a resize or clear, `readyok` waits until the table is ready, so a
-            // GUI that syncs before starting the clock does not pay for it on move one.
-            Command::IsReady => {
-                if self.table_work_queued && !self.searching {
-                    self.table_work_queued = false;
-                    self.syncing = true;
-                    self.engine.sync();
-                } else {
-                    emit(out, "readyok");
-                }
-            }
-            Command::SetOption { name, value } => {
-                let (opt, v) = option_value(&name, value.as_deref())?;
-                let before = self.settings.clone();
-                (opt.apply)(&mut self.settings, v);
-                if self.settings.hash_mib != before.hash_mib {
-                    self.engine.set_hash(self.settings.hash_mib);
-                    self.table_work_queued = true;
-                }
-                if self.settings.threads != before.threads {
-                    // Lazy SMP helpers from the next `go` on; `isready` waits for them.
-                    self.engine.set_threads(self.settings.threads);
-                    self.table_work_queued = true;
-                }
-                if self.settings.features != before.features {
-                    self.engine.set_features(self.settings.features);
-                }
-            }
-            Command::NewGame => {
-                self.engine.new_game();
-                self.table_work_queued = true;
-                self.position = G::startpos(G::Rules::ENGINE);
-                self.set_by = None;
-            }
-            Command::Position { base, moves } => {
-                // The same base and the last command's moves first: play the rest from
-                // the position they gave (the same position a full replay gives).
-                let played = match &self.set_by {
-                    Some((b, m)) if *b == base && moves.starts_with(m) => m.len(),
-                    _ => 0,
-                };
-                let mut pos = match (&base, played) {
-                    (_, 1..) => self.position.clone(),
-                    (Base::StartPos, 0) => G::startpos(G::Rules::ENGINE),
-                    (Base::Fen(fen), 0) => G::from_fen(fen, G::Rules::ENGINE)?,
-                };
-                for (i, text) in moves.iter().enumerate().skip(played) {
-                    // A move after the end of the game (by these rules: a manager judging
-                    // by others, e.g. LOA's text rules, which know no repetition) is no
-                    // move at all; say why rather than call a legal-looking move illegal.
-                    if pos.outcome().is_some() {
-                        return Err(format!(
-                            "the game is over ({}) before move {} (number {}) in {}",
-                            pos.end_reason(),
-                            quote(text),
-                            i + 1,
-                            pos.fen()
-                        ));
-                    }
-                    let mv = pos.parse_move(text).ok_or_else(|| {
-                        format!(
-                            "illegal move {} (number {}) in {}",
-                            quote(text),
-                            i + 1,
-                            pos.fen()
-                        )
-                    })?;
-                    pos.make_move(mv);
-                }
-                self.position = pos;
-                self.set_by = Some((base, moves));
-            }
-            Command::Query(q) => {
-                let outcome = self.position.outcome();
-                let answer = match q {
-                    Query::GameOver => {
-                        if outcome.is_some() {
-                            "true"
-                        } else {
-                            "false"
-                        }
-                    }
-                    Query::P1Turn => {
-                        if self.position.side_to_move() == Side::First {
-                            "true"
-                        } else {
-                            "false"
-                        }
-                    }
-                    Query::Result => match outcome {
-                        None => "none",
-                        Some(Outcome::Draw) => "draw",
-                        Some(Outcome::Win(Side::First)) => "p1win",
-                        Some(Outcome::Win(Side::Second)) => "p2win",
-                    },
-                };
-                emit(out, &format!("response {answer}"));
-            }
-            Command::Go(params) => {
-                let unbounded = params.infinite
-                    || (params.depth.is_none()
-                        && params.nodes.is_none()
-                        && params.movetime.is_none()
-                        && params.time[self.position.side_to_move().index()].is_none());
-                if stopped || (self.input_closed && unbounded) {
-                    self.answer_at_once(out);
-                    return Ok(());
-                }
-                let side = self.position.side_to_move();
-                let limits = limits_for(
-                    &params,
-                    side,
-                    self.position.moves_left(),
-                    self.settings.overhead,
-                    &self.settings.time_policy,
-                    at,
-                );
-                log::debug!("go {:?} on {}", limits, self.position.fen());
-                self.search_root = self.position.clone();
-                self.engine.go(self.position.clone(), limits, None);
-                self.searching = true;
-                self.search_unbounded = unbounded;
-            }
+            Command::Hello => self.hello(out),
+            Command::IsReady => self.is_ready(out),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref())?,
+            Command::NewGame => self.new_game(),
+            Command::Position { base, moves } => self.set_position(base, moves)?,
+            Command::Query(q) => self.query(q, out),
+            Command::Go(params) => self.go(&params, at, stopped, out),
             // Handled before the queue (`on_input`); here only from `quit`'s drain.
             Command::Stop | Command::Quit => {}
-            Command::Display => {
-                for l in self.position.pretty().lines() {
-                    emit(out, l);
-                }
-                emit(out, &format!("Fen: {}", self.position.fen()));
-            }
+            Command::Display => self.display(out),
             Command::Perft(depth) => {
                 let pos = self.position.clone();
                 self.spawn_task("perft", move |tx| perft_task(pos, depth, tx))?;
@@ -1112,6 +974,160 @@ impl<G: GameIo> Session<G> {
             }
         }
         Ok(())
+    }
+
+    /// `uai`/`ugi`: the engine's name, author and options, then `uaiok`/`ugiok`.
+    fn hello(&self, out: &mut dyn Write) {
+        emit(out, &format!("id name {}", engine_name::<G>()));
+        emit(out, &format!("id author {}", engine_author::<G>()));
+        for o in OPTIONS {
+            emit(
+                out,
+                &format!(
+                    "option name {} type spin default {} min {} max {}",
+                    o.name,
+                    o.default(),
+                    o.min,
+                    o.max
+                ),
+            );
+        }
+        emit(out, self.dialect.ok());
+    }
+
+    /// `isready`. After a resize or clear, `readyok` waits until the table is ready, so
+    /// a GUI that syncs before starting the clock does not pay for it on move one.
+    fn is_ready(&mut self, out: &mut dyn Write) {
+        if self.table_work_queued && !self.searching {
+            self.table_work_queued = false;
+            self.syncing = true;
+            self.engine.sync();
+        } else {
+            emit(out, "readyok");
+        }
+    }
+
+    /// `setoption name NAME value V`.
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let (opt, v) = option_value(name, value)?;
+        let before = self.settings.clone();
+        (opt.apply)(&mut self.settings, v);
+        if self.settings.hash_mib != before.hash_mib {
+            self.engine.set_hash(self.settings.hash_mib);
+            self.table_work_queued = true;
+        }
+        if self.settings.threads != before.threads {
+            // Lazy SMP helpers from the next `go` on; `isready` waits for them.
+            self.engine.set_threads(self.settings.threads);
+            self.table_work_queued = true;
+        }
+        if self.settings.features != before.features {
+            self.engine.set_features(self.settings.features);
+        }
+        Ok(())
+    }
+
+    /// `uainewgame`/`uginewgame`.
+    fn new_game(&mut self) {
+        self.engine.new_game();
+        self.table_work_queued = true;
+        self.position = G::startpos(G::Rules::ENGINE);
+        self.set_by = None;
+    }
+
+    /// `position`: the whole command is checked before the position changes.
+    fn set_position(&mut self, base: Base, moves: Vec<String>) -> Result<(), String> {
+        // The same base and the last command's moves first: play the rest from the
+        // position they gave (the same position a full replay gives).
+        let played = match &self.set_by {
+            Some((b, m)) if *b == base && moves.starts_with(m) => m.len(),
+            _ => 0,
+        };
+        let mut pos = match (&base, played) {
+            (_, 1..) => self.position.clone(),
+            (Base::StartPos, 0) => G::startpos(G::Rules::ENGINE),
+            (Base::Fen(fen), 0) => G::from_fen(fen, G::Rules::ENGINE)?,
+        };
+        for (i, text) in moves.iter().enumerate().skip(played) {
+            // A move after the end of the game (by these rules: a manager judging by
+            // others, e.g. LOA's text rules, which know no repetition) is no move at
+            // all; say why rather than call a legal-looking move illegal.
+            if pos.outcome().is_some() {
+                return Err(format!(
+                    "the game is over ({}) before move {} (number {}) in {}",
+                    pos.end_reason(),
+                    quote(text),
+                    i + 1,
+                    pos.fen()
+                ));
+            }
+            let mv = pos.parse_move(text).ok_or_else(|| {
+                format!(
+                    "illegal move {} (number {}) in {}",
+                    quote(text),
+                    i + 1,
+                    pos.fen()
+                )
+            })?;
+            pos.make_move(mv);
+        }
+        self.position = pos;
+        self.set_by = Some((base, moves));
+        Ok(())
+    }
+
+    /// UGI's `query`: `response …`.
+    fn query(&self, q: Query, out: &mut dyn Write) {
+        let outcome = self.position.outcome();
+        let yes_no = |b: bool| if b { "true" } else { "false" };
+        let answer = match q {
+            Query::GameOver => yes_no(outcome.is_some()),
+            Query::P1Turn => yes_no(self.position.side_to_move() == Side::First),
+            Query::Result => match outcome {
+                None => "none",
+                Some(Outcome::Draw) => "draw",
+                Some(Outcome::Win(Side::First)) => "p1win",
+                Some(Outcome::Win(Side::Second)) => "p2win",
+            },
+        };
+        emit(out, &format!("response {answer}"));
+    }
+
+    /// `go`: the search starts on its thread with limits counted from `at`, the
+    /// command's arrival; answered at once after a `stop` that came first, or when
+    /// input has ended and nothing would bound it.
+    fn go(&mut self, params: &GoParams, at: Instant, stopped: bool, out: &mut dyn Write) {
+        let unbounded = params.infinite
+            || (params.depth.is_none()
+                && params.nodes.is_none()
+                && params.movetime.is_none()
+                && params.time[self.position.side_to_move().index()].is_none());
+        if stopped || (self.input_closed && unbounded) {
+            self.answer_at_once(out);
+            return;
+        }
+        let side = self.position.side_to_move();
+        let limits = limits_for(
+            params,
+            side,
+            self.position.moves_left(),
+            self.settings.overhead,
+            &self.settings.time_policy,
+            at,
+        );
+        log::debug!("go {:?} on {}", limits, self.position.fen());
+        self.search_root = self.position.clone();
+        self.engine.go(self.position.clone(), limits, None);
+        self.searching = true;
+        self.search_unbounded = unbounded;
+    }
+
+    /// `d`: the board and its FEN.
+    fn display(&self, out: &mut dyn Write) {
+        for l in self.position.pretty().lines() {
+            emit(out, l);
+        }
+        emit(out, &format!("Fen: {}", self.position.fen()));
     }
 
     /// Runs `f` on its own thread so the loop stays responsive; its lines come back

@@ -428,7 +428,10 @@ impl<G: Notation + Referee> Game<G> {
             *c += self.inc[i] as i64;
             self.moves_made[i] += 1;
             if let Some(tc) = m.limits[i].tc {
-                if tc.moves.is_some_and(|per| self.moves_made[i].is_multiple_of(per)) {
+                if tc
+                    .moves
+                    .is_some_and(|per| self.moves_made[i].is_multiple_of(per))
+                {
                     *c += tc.base_ms as i64;
                 }
             }

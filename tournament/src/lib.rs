@@ -49,6 +49,7 @@ pub mod othello;
 pub mod output;
 pub mod pgn;
 pub mod player;
+pub mod rating;
 pub mod referee;
 pub mod report;
 pub mod results;
@@ -86,6 +87,9 @@ pub fn main_with_args(args: &[String]) -> i32 {
     }
     if args.first().is_some_and(|a| a == "compliance") {
         return compliance::main(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "rate") {
+        return rating::cli::main(&args[1..]);
     }
     let cfg = match cli::parse(args) {
         Ok(cli::Command::Help) => {

@@ -709,8 +709,15 @@ fn rate_perfect_scores(
 
 /// Shifts each group so that the reference holds: its players without a perfect score
 /// average `value` (all of its players where every one has a perfect score), or, in
-/// the anchor's group, the anchor is at its rating.
-pub fn normalize(fit: &mut Fit, reference: &Reference, anchor: Option<usize>) {
+/// the anchor's group, the anchor is at its rating. `basis`, if given, names the
+/// players the average is taken over instead (the simulations keep the real pool's,
+/// so that a simulated perfect score does not move the reference).
+pub fn normalize(
+    fit: &mut Fit,
+    reference: &Reference,
+    anchor: Option<usize>,
+    basis: Option<&[bool]>,
+) {
     let (value, anchor_group) = match reference {
         Reference::Average(v) => (*v, None),
         Reference::Anchor(_, v) => (*v, anchor.map(|a| (a, fit.group[a]))),
@@ -728,7 +735,10 @@ pub fn normalize(fit: &mut Fit, reference: &Reference, anchor: Option<usize>) {
                 let normal: Vec<usize> = members
                     .iter()
                     .copied()
-                    .filter(|&i| fit.kinds[i] == Kind::Normal)
+                    .filter(|&i| match basis {
+                        Some(b) => b[i],
+                        None => fit.kinds[i] == Kind::Normal,
+                    })
                     .collect();
                 let basis = if normal.is_empty() { &members } else { &normal };
                 value - basis.iter().map(|&i| fit.ratings[i]).sum::<f64>() / basis.len() as f64

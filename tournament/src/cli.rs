@@ -968,7 +968,6 @@ mod tests {
             pv: true,
             timeleft: true,
             latency: true,
-            report_html: None,
         };
         assert_eq!(track, all);
         let res = |s: &str| run(&format!("{two} {s}")).map(|c| c.results.unwrap());

@@ -7,6 +7,7 @@
 mod common;
 
 mod compliance;
+mod rating;
 mod runner;
 mod selfplay;
 mod shard;

@@ -177,7 +177,7 @@ fn read_results(
         );
         read += 1;
     }
-    if read == 0 {
+    if read == 0 && twice == 0 {
         return Err("no game records (a results file has one JSON object per line)".into());
     }
     let mut note = format!("{read} games (results file: players[0] moved first)");

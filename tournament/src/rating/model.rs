@@ -749,3 +749,146 @@ pub fn normalize(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pool(games: &[(&str, &str, [u64; 3])]) -> Pool {
+        let mut p = Pool::default();
+        for &(a, b, wdl) in games {
+            let (f, s) = (p.player(a), p.player(b));
+            for (cell, n) in wdl.iter().enumerate() {
+                p.add_indices(f, s, 1.0 - cell as f64 / 2.0, *n);
+            }
+        }
+        p
+    }
+
+    /// Two players: the difference is the Elo formula's for the score, split around
+    /// the average.
+    #[test]
+    fn two_players_get_the_elo_formulas_difference() {
+        // a scores 7 of 10 against b.
+        let p = pool(&[("a", "b", [3, 1, 1]), ("b", "a", [1, 1, 3])]);
+        let s = Settings::default();
+        let mut f = fit(&p, &s);
+        normalize(&mut f, &s.reference, None, None);
+        let d = 400.0 * (0.7f64 / 0.3).log10();
+        assert!((f.ratings[0] - d / 2.0).abs() < 1e-6, "{:?}", f.ratings);
+        assert!((f.ratings[1] + d / 2.0).abs() < 1e-6, "{:?}", f.ratings);
+    }
+
+    /// Ordo's equations hold at the fit: every player's expected score is its score,
+    /// the first movers' expected total is theirs (with -W), the expected draws are the
+    /// draws (with -D).
+    #[test]
+    fn the_fit_solves_ordos_equations() {
+        let p = pool(&[
+            ("a", "b", [5, 3, 2]),
+            ("b", "a", [4, 2, 4]),
+            ("a", "c", [6, 2, 2]),
+            ("c", "a", [3, 3, 4]),
+            ("b", "c", [4, 4, 2]),
+            ("c", "b", [2, 5, 3]),
+            ("d", "a", [1, 2, 7]),
+            ("b", "d", [6, 3, 1]),
+            ("d", "c", [3, 2, 5]),
+        ]);
+        let s = Settings {
+            white: Param::Fitted,
+            draw: Param::Fitted,
+            ..Settings::default()
+        };
+        let f = fit(&p, &s);
+        let beta = s.beta();
+        let mut expected = vec![0.0; 4];
+        let (mut first_exp, mut first_obs, mut draw_exp, mut draw_obs) = (0.0, 0.0, 0.0, 0.0);
+        for e in &p.encounters {
+            let x = expect(f.ratings[e.first] + f.white - f.ratings[e.second], beta);
+            let n = e.games() as f64;
+            expected[e.first] += n * x;
+            expected[e.second] += n * (1.0 - x);
+            first_exp += n * x;
+            first_obs += e.points();
+            draw_exp += n * draw_probability(x, f.draw);
+            draw_obs += e.wdl[1] as f64;
+        }
+        for (i, (pts, _)) in p.scores().iter().enumerate() {
+            assert!(
+                (expected[i] - pts).abs() < 1e-6,
+                "{i}: {} {pts}",
+                expected[i]
+            );
+        }
+        assert!((first_exp - first_obs).abs() < 1e-6);
+        assert!((draw_exp - draw_obs).abs() < 1e-6);
+        assert!(f.white > 0.0 && f.draw > 0.0 && f.groups == 1);
+    }
+
+    /// The draw model: `d0` between equal opponents, fewer draws as the gap grows,
+    /// probabilities that add up to 1.
+    #[test]
+    fn the_draw_model_is_ordos() {
+        let beta = std::f64::consts::LN_10 / 400.0;
+        for d0 in [0.0, 0.1, 0.3, 0.5, 0.7, 0.9] {
+            assert!((draw_probability(0.5, d0) - d0).abs() < 1e-9, "{d0}");
+            let mut last = 1.0;
+            for delta in [0.0, 100.0, 300.0, 800.0] {
+                let p = wdl_probabilities(delta, d0, beta);
+                assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+                // The expected score is the logistic one, whatever d0.
+                assert!((p[0] + p[1] / 2.0 - expect(delta, beta)).abs() < 1e-9);
+                assert!(p[1] <= last + 1e-12);
+                last = p[1];
+            }
+        }
+    }
+
+    /// A sweep gets the rating at which the sweep had probability 1/2 (finite, and
+    /// higher for a longer sweep).
+    #[test]
+    fn a_perfect_score_is_bounded_by_ordos_rule() {
+        let beta = std::f64::consts::LN_10 / 400.0;
+        let mut last = f64::NEG_INFINITY;
+        for n in [1u64, 4, 16] {
+            let p = pool(&[
+                ("a", "b", [n, 0, 0]),
+                ("b", "c", [2, 1, 1]),
+                ("c", "b", [1, 2, 1]),
+            ]);
+            let f = fit(&p, &Settings::default());
+            assert_eq!(f.kinds[0], Kind::AllWins);
+            let x = f.ratings[0] - f.ratings[1];
+            let pw = wdl_probabilities(x, 0.5, beta)[0];
+            assert!((pw.powi(n as i32) - 0.5).abs() < 1e-6, "{n}: {x}");
+            assert!(x.is_finite() && x > last);
+            last = x;
+        }
+        // Nothing but a sweep: the loser is the reference, the winner rated against it.
+        let p = pool(&[("x", "y", [5, 0, 0])]);
+        let f = fit(&p, &Settings::default());
+        assert_eq!((f.kinds[0], f.kinds[1]), (Kind::AllWins, Kind::AllLosses));
+        assert!(f.ratings[0].is_finite() && f.ratings[0] > f.ratings[1]);
+    }
+
+    /// Two pools that never met, or where one swept the other, are groups of their
+    /// own, each normalized to the reference.
+    #[test]
+    fn unconnected_pools_are_rated_in_groups() {
+        let p = pool(&[
+            ("a", "b", [2, 1, 1]),
+            ("b", "a", [1, 1, 2]),
+            ("c", "d", [3, 1, 0]),
+            ("d", "c", [0, 2, 2]),
+        ]);
+        let s = Settings::default();
+        let mut f = fit(&p, &s);
+        normalize(&mut f, &Reference::Anchor("a".into(), 100.0), Some(0), None);
+        assert_eq!(f.groups, 2);
+        assert_eq!((f.group[0], f.group[1]), (0, 0));
+        assert_eq!((f.group[2], f.group[3]), (1, 1));
+        assert!((f.ratings[0] - 100.0).abs() < 1e-9);
+        assert!(((f.ratings[2] + f.ratings[3]) / 2.0 - 100.0).abs() < 1e-9);
+    }
+}

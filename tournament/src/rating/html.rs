@@ -162,7 +162,7 @@ fn error_bars(r: &Rating) -> String {
 
 /// A round step (1, 2 or 5 times a power of ten) near `raw`.
 fn nice_step(raw: f64) -> f64 {
-    if !(raw > 0.0) || !raw.is_finite() {
+    if raw.is_nan() || raw <= 0.0 || !raw.is_finite() {
         return 1.0;
     }
     let p = 10f64.powf(raw.log10().floor());

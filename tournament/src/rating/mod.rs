@@ -221,10 +221,10 @@ fn simulate(r: &mut Rating, anchor: Option<usize>) {
             let x = fit.ratings[i];
             sum[i] += x;
             sum2[i] += x * x;
-            for j in 0..n {
-                let d = x - fit.ratings[j];
-                pair[i][j].0 += d;
-                pair[i][j].1 += d * d;
+            for (cell, y) in pair[i].iter_mut().zip(&fit.ratings) {
+                let d = x - y;
+                cell.0 += d;
+                cell.1 += d * d;
             }
         }
         w1 += fit.white;

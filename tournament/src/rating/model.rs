@@ -393,12 +393,11 @@ fn components(n: usize, inner: &[Encounter], kinds: &[Kind], group: &mut [usize]
         row[i] = true;
     }
     for k in 0..n {
-        for a in 0..n {
-            if reach[a][k] {
-                for b in 0..n {
-                    if reach[k][b] {
-                        reach[a][b] = true;
-                    }
+        let via = reach[k].clone();
+        for row in reach.iter_mut() {
+            if row[k] {
+                for (cell, &v) in row.iter_mut().zip(&via) {
+                    *cell |= v;
                 }
             }
         }
@@ -539,8 +538,9 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
         for row in col + 1..n {
             let f = a[row][col] / a[col][col];
             if f != 0.0 {
-                for k in col..n {
-                    a[row][k] -= f * a[col][k];
+                let pivot_row = a[col].clone();
+                for (cell, p) in a[row][col..].iter_mut().zip(&pivot_row[col..]) {
+                    *cell -= f * p;
                 }
                 b[row] -= f * b[col];
             }
@@ -592,9 +592,9 @@ fn fit_draw_rate(inner: &[Encounter], ratings: &[f64], white: f64, beta: f64) ->
 /// Rates the perfect scores (Ordo's rule, our statement of it): an engine that won
 /// every game gets the rating at which winning all of them had probability ½ (under
 /// the fitted draw model and advantage), one that lost every game likewise, so the
-/// rating is finite and the more games swept, the higher. Against other perfect
-/// scores the rule is applied until no rating moves (Ordo rates them once, in file
-/// order, against whatever the others held then).
+/// rating is finite and the more games swept, the higher. Each is rated once, in
+/// turn, against the opponents rated before it (Ordo too rates them once, in file
+/// order, but against whatever rating the others held then).
 #[allow(clippy::too_many_arguments)]
 fn rate_perfect_scores(
     pool: &Pool,
@@ -669,8 +669,13 @@ fn rate_perfect_scores(
         }
         Some((lo + hi) / 2.0)
     };
-    // First pass: each against the opponents rated so far, nearest to the fit first.
-    let mut pending = supers.clone();
+    // One pass, as Ordo rates them: each in turn (by name, so that the order the
+    // games were read in does not matter) against the opponents rated before it; a
+    // perfect score whose every opponent is still unrated waits for the next round.
+    // Iterating further is not bounded: a winner rated against a loser rated against
+    // the winner climbs without end.
+    let mut pending = supers;
+    pending.sort_by(|&a, &b| pool.names[a].cmp(&pool.names[b]));
     while !pending.is_empty() {
         let before = pending.len();
         pending.retain(|&i| match solve_one(i, ratings, &known) {
@@ -689,19 +694,6 @@ fn rate_perfect_scores(
             None => true,
         });
         if pending.len() == before {
-            break;
-        }
-    }
-    // Then against every opponent, until the ratings settle.
-    for _ in 0..1000 {
-        let mut moved = 0.0f64;
-        for &i in &supers {
-            if let Some(x) = solve_one(i, ratings, &known) {
-                moved = moved.max((x - ratings[i]).abs());
-                ratings[i] = x;
-            }
-        }
-        if moved < 1e-7 {
             break;
         }
     }
@@ -802,7 +794,7 @@ mod tests {
         };
         let f = fit(&p, &s);
         let beta = s.beta();
-        let mut expected = vec![0.0; 4];
+        let mut expected = [0.0; 4];
         let (mut first_exp, mut first_obs, mut draw_exp, mut draw_obs) = (0.0, 0.0, 0.0, 0.0);
         for e in &p.encounters {
             let x = expect(f.ratings[e.first] + f.white - f.ratings[e.second], beta);
@@ -870,6 +862,17 @@ mod tests {
         let f = fit(&p, &Settings::default());
         assert_eq!((f.kinds[0], f.kinds[1]), (Kind::AllWins, Kind::AllLosses));
         assert!(f.ratings[0].is_finite() && f.ratings[0] > f.ratings[1]);
+        // A winner whose losers met only it: rated once each, bounded (rating them
+        // against each other until nothing moved climbed without end, and hung the
+        // end-of-run list of a three-engine run).
+        let p = pool(&[("g", "r", [2, 0, 0]), ("g", "s", [2, 0, 0])]);
+        let f = fit(&p, &Settings::default());
+        assert!(
+            f.ratings.iter().all(|r| r.is_finite() && r.abs() < 2000.0),
+            "{:?}",
+            f.ratings
+        );
+        assert!(f.ratings[0] > f.ratings[1] && f.ratings[0] > f.ratings[2]);
     }
 
     /// Two pools that never met, or where one swept the other, are groups of their

@@ -155,6 +155,38 @@ impl SplitMix {
         z ^= z >> 31;
         (z >> 11) as f64 / (1u64 << 53) as f64
     }
+
+    /// A binomial draw: `n` games that each succeed with probability `p`. Up to 40
+    /// games one by one; beyond, by inversion where the spread is small and by the
+    /// normal approximation where it is not, so that a simulation costs the same for
+    /// a long run as for a short one.
+    fn binomial(&mut self, n: u64, p: f64) -> u64 {
+        let p = p.clamp(0.0, 1.0);
+        if n <= 40 {
+            return (0..n).filter(|_| self.next_f64() < p).count() as u64;
+        }
+        if p > 0.5 {
+            return n - self.binomial(n, 1.0 - p);
+        }
+        let var = n as f64 * p * (1.0 - p);
+        if var < 25.0 {
+            // Inversion from 0: P(0) = q^n, P(x+1) = P(x)·(n−x)/(x+1)·p/q.
+            let q = 1.0 - p;
+            let mut prob = q.powf(n as f64);
+            let mut u = self.next_f64();
+            let mut x = 0u64;
+            while u > prob && x < n {
+                u -= prob;
+                prob *= (n - x) as f64 / (x + 1) as f64 * p / q;
+                x += 1;
+            }
+            return x;
+        }
+        // Box–Muller.
+        let (u1, u2) = (self.next_f64().max(1e-300), self.next_f64());
+        let z = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+        (n as f64 * p + var.sqrt() * z).round().clamp(0.0, n as f64) as u64
+    }
 }
 
 /// Ordo's simulation: every game played again from the fitted model (ratings,
@@ -190,18 +222,10 @@ fn simulate(r: &mut Rating, anchor: Option<usize>) {
             for e in &encounters {
                 let delta = r.fit.ratings[e.first] + r.fit.white - r.fit.ratings[e.second];
                 let p = model::wdl_probabilities(delta, r.fit.draw, beta);
-                let mut wdl = [0u64; 3];
-                for _ in 0..e.games() {
-                    let u = rng.next_f64();
-                    let cell = if u < p[0] {
-                        0
-                    } else if u < p[0] + p[1] {
-                        1
-                    } else {
-                        2
-                    };
-                    wdl[cell] += 1;
-                }
+                let n = e.games();
+                let wins = rng.binomial(n, p[0]);
+                let draws = rng.binomial(n - wins, p[1] / (p[1] + p[2]).max(1e-300));
+                let wdl = [wins, draws, n - wins - draws];
                 pool.encounters.push(model::Encounter { wdl, ..*e });
             }
             let f = model::fit(&pool, &r.settings);
@@ -258,4 +282,64 @@ pub fn table_for_run(names: &[String], games: &[(usize, usize, [u64; 3])]) -> Op
     }
     let rating = rate(pool, &Settings::default()).ok()?;
     Some(output::text(&rating, true))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The binomial draws have the binomial's mean and variance, one by one, by
+    /// inversion and by the normal approximation alike.
+    #[test]
+    fn binomial_draws_have_the_right_mean_and_spread() {
+        let mut rng = SplitMix(7);
+        for (n, p) in [
+            (30u64, 0.4),
+            (1000, 0.3),
+            (1000, 0.004),
+            (5000, 0.999),
+            (60, 0.5),
+        ] {
+            let k = 20000;
+            let xs: Vec<f64> = (0..k).map(|_| rng.binomial(n, p) as f64).collect();
+            let mean = xs.iter().sum::<f64>() / k as f64;
+            let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / k as f64;
+            let (m, v) = (n as f64 * p, n as f64 * p * (1.0 - p));
+            assert!(
+                (mean - m).abs() < 4.0 * (v / k as f64).sqrt() + 1e-9,
+                "{n} {p}: mean {mean}"
+            );
+            assert!(
+                (var / v - 1.0).abs() < 0.05,
+                "{n} {p}: variance {var} against {v}"
+            );
+            assert!(xs.iter().all(|&x| x >= 0.0 && x <= n as f64));
+        }
+    }
+
+    /// The same games give the same list, read in any order.
+    #[test]
+    fn the_list_does_not_depend_on_the_order_read() {
+        let games = [
+            ("a", "b", 1.0),
+            ("b", "c", 0.5),
+            ("c", "a", 1.0),
+            ("a", "c", 0.0),
+            ("b", "a", 0.5),
+        ];
+        let mut one = Pool::default();
+        let mut two = Pool::default();
+        for &(f, s, x) in games.iter().cycle().take(40) {
+            one.add(f, s, x);
+        }
+        for &(f, s, x) in games.iter().rev().cycle().take(40) {
+            two.add(f, s, x);
+        }
+        let settings = Settings {
+            simulations: 200,
+            ..Settings::default()
+        };
+        let (r1, r2) = (rate(one, &settings).unwrap(), rate(two, &settings).unwrap());
+        assert_eq!(output::text(&r1, true), output::text(&r2, true));
+    }
 }

@@ -75,6 +75,29 @@ fn assert_agrees(ours: &str, ordo: &str, what: &str) {
     }
 }
 
+/// The CFS column of an Ordo-layout list (`-J`): name → the likelihood of
+/// superiority over the next, in %.
+fn cfs(text: &str) -> BTreeMap<String, f64> {
+    let mut out = BTreeMap::new();
+    for line in text.lines() {
+        let Some((head, tail)) = line.split_once(" :") else {
+            continue;
+        };
+        let (Some(name), Some(last)) = (
+            head.split_whitespace().nth(1),
+            tail.split_whitespace().last(),
+        ) else {
+            continue;
+        };
+        if let Ok(c) = last.parse::<f64>() {
+            if tail.split_whitespace().count() == 6 {
+                out.insert(name.to_string(), c);
+            }
+        }
+    }
+    out
+}
+
 fn rate(args: &[&str]) -> String {
     let o = run(&[&["rate"], args].concat());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -111,11 +134,19 @@ fn ratings_and_errors_equal_ordos_on_the_kept_runs() {
             &ordo("-anchor"),
             &format!("{f} anchor"),
         );
-        assert_agrees(
-            &rate(&["--pgn", "chess", pgn, "-s", "1000"]),
-            &ordo("-s2000"),
-            &format!("{f} -s"),
-        );
+        let sims = rate(&["--pgn", "chess", pgn, "-s", "1000"]);
+        assert_agrees(&sims, &ordo("-s2000"), &format!("{f} -s"));
+        // CFS (Ordo's -J) within 5 points for every neighbour Ordo lists (Ordo leaves
+        // the perfect score out, so the last it lists has one of ours only).
+        let (ours, theirs) = (cfs(&sims), cfs(&ordo("-s2000")));
+        assert!(theirs.len() >= 2, "{f}: {theirs:?}");
+        for (name, c) in &theirs {
+            assert!(
+                (ours[name] - c).abs() <= 5.0,
+                "{f}: {name} CFS {} against Ordo's {c}",
+                ours[name]
+            );
+        }
         let wd = rate(&["--pgn", "chess", pgn, "-s", "1000", "-W", "-D"]);
         assert_agrees(&wd, &ordo("-WD-s2000"), &format!("{f} -W -D -s"));
         // The fitted advantage and draw rate are Ordo's to the printed decimals.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Ratings and error bars of `tournament rate` against Ordo's on one chess-convention PGN.
-usage: compare.py FILE.pgn  (ordo at /work/ext/ordo/ordo, tournament at $T)"""
+usage: compare.py FILE.pgn  (Ordo at $ORDO, our tournament binary at $T)"""
 import os, re, subprocess, sys
 T = os.environ.get("T", "/work/wt-i55/target/ci/tournament")
 ORDO = os.environ.get("ORDO", "/work/ext/ordo/ordo")

@@ -694,3 +694,162 @@ fn browser_reversi() {
         &results,
     );
 }
+
+/// The rows of an Ordo-layout rating list (`tournament rate`'s text): name → (rating,
+/// error), as printed.
+fn rating_rows(text: &str) -> Vec<(String, String, String)> {
+    text.lines()
+        .filter_map(|l| {
+            let (head, tail) = l.split_once(" :")?;
+            let mut head = head.split_whitespace();
+            head.next()?.parse::<u32>().ok()?;
+            let name = head.next()?.to_string();
+            let mut cells = tail.split_whitespace();
+            Some((name, cells.next()?.to_string(), cells.next()?.to_string()))
+        })
+        .filter(|r| r.1.parse::<f64>().is_ok())
+        .collect()
+}
+
+/// `-report html=FILE`'s page in a real browser: it renders (the error bars, the cross
+/// table coloured by score, the score chart; for an SPRT run the LLR chart with its
+/// bounds), and the numbers it shows are the text report's: the rating list of
+/// `tournament rate` on the run's results file, and the SPRT's final LLR.
+#[test]
+#[ignore = "needs chromium and chromium-driver: run by .ci/run"]
+fn browser_rating_page() {
+    let Some(b) = Browser::start("rating") else {
+        return;
+    };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
+    std::fs::create_dir_all(&dir).unwrap();
+    let runner = tournament_binary();
+    let ataxx = format!("cmd={}", common::BIN);
+    let book = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tournament/openings/ataxx-openings.txt");
+    let run = |tag: &str, engines: &[&str], more: &[&str]| {
+        let results = dir.join(format!("rating-{tag}.jsonl"));
+        let page = dir.join(format!("rating-{tag}.html"));
+        let _ = std::fs::remove_file(&results);
+        let o = Command::new(&runner)
+            .args(engines)
+            .args(more)
+            .arg("-openings")
+            .arg(format!("file={}", book.display()))
+            .arg("-results")
+            .arg(&results)
+            .arg("-report")
+            .arg(format!("html={}", page.display()))
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let rate = Command::new(&runner)
+            .arg("rate")
+            .arg(&results)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(rate.status.code(), Some(0));
+        (
+            page,
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&rate.stdout).into_owned(),
+        )
+    };
+    // A round robin of three.
+    let engines = [
+        "-engine",
+        &ataxx,
+        "name=d1",
+        "depth=1",
+        "-engine",
+        &ataxx,
+        "name=d2",
+        "depth=2",
+        "-engine",
+        "builtin=greedy",
+    ];
+    let (page, _, text) = run(
+        "rr",
+        &engines,
+        &["-games", "2", "-rounds", "4", "-repeat", "-maxmoves", "40"],
+    );
+    let rows = rating_rows(&text);
+    assert_eq!(rows.len(), 3, "{text}");
+    b.goto(&format!("file://{}", page.display()));
+    let shown = b.js(
+        "return [...document.querySelectorAll('#ratings tr')].slice(1).map(r => \
+         [...r.cells].map(c => c.innerText));",
+    );
+    let shown: Vec<(String, String, String)> = shown
+        .as_array()
+        .expect("the table's rows")
+        .iter()
+        .map(|r| {
+            let cell = |i: usize| r[i].as_str().unwrap().to_string();
+            (cell(1), cell(2), cell(3))
+        })
+        .collect();
+    assert_eq!(shown, rows, "the page's list against the text's:\n{text}");
+    // Drawn: a dot and a bar per engine, at the ratings shown; the cross table's cells
+    // coloured; a line per engine in the score chart.
+    let drawn = b.js(
+        "const dots = [...document.querySelectorAll('#error-bars circle')];\
+         return {dots: dots.map(c => [c.dataset.name, c.dataset.rating, c.getBBox().width]),\
+                 bars: document.querySelectorAll('#error-bars line[stroke-width]').length,\
+                 coloured: [...document.querySelectorAll('#cross td[style]')].length,\
+                 lines: document.querySelectorAll('#score-chart polyline').length,\
+                 width: document.getElementById('error-bars').getBoundingClientRect().width,\
+                 llr: document.getElementById('llr-chart') !== null};",
+    );
+    assert_eq!(drawn["dots"].as_array().unwrap().len(), 3, "{drawn}");
+    for (dot, row) in drawn["dots"].as_array().unwrap().iter().zip(&rows) {
+        assert_eq!(dot[0].as_str().unwrap(), row.0);
+        let r: f64 = dot[1].as_str().unwrap().parse().unwrap();
+        assert!(
+            (r - row.1.parse::<f64>().unwrap()).abs() <= 0.051,
+            "{dot} {row:?}"
+        );
+        assert!(dot[2].as_f64().unwrap() > 0.0, "not drawn: {drawn}");
+    }
+    assert_eq!(drawn["bars"], json!(3), "{drawn}");
+    assert_eq!(drawn["coloured"], json!(6), "{drawn}");
+    assert_eq!(drawn["lines"], json!(3), "{drawn}");
+    assert!(drawn["width"].as_f64().unwrap() > 100.0, "{drawn}");
+    assert_eq!(drawn["llr"], json!(false));
+    b.screenshot("rating-page.png");
+    // An SPRT run of two: the LLR chart ends at the report's LLR, between its bounds.
+    let (page, out, _) = run(
+        "sprt",
+        &engines[..8],
+        &[
+            "-games", "2", "-rounds", "30", "-repeat", "-sprt", "elo0=0", "elo1=20",
+        ],
+    );
+    let llr = out
+        .lines()
+        .find_map(|l| {
+            l.split_once(": LLR ")
+                .map(|(_, r)| r.split_whitespace().next().unwrap().to_string())
+        })
+        .expect("the SPRT line");
+    b.goto(&format!("file://{}", page.display()));
+    let chart = b.js(
+        "const l = document.getElementById('llr-line');\
+         return {last: l.dataset.last, points: l.points.length, width: l.getBBox().width,\
+                 bounds: [...document.querySelectorAll('#llr-chart line[stroke-dasharray]')].length};",
+    );
+    assert_eq!(chart["last"].as_str().unwrap(), llr, "{chart}\n{out}");
+    assert!(
+        chart["points"].as_u64().unwrap() > 2 && chart["width"].as_f64().unwrap() > 0.0,
+        "{chart}"
+    );
+    assert_eq!(chart["bounds"], json!(2), "{chart}");
+    b.screenshot("rating-page-sprt.png");
+}

@@ -88,6 +88,8 @@ pub struct Config {
     /// End the report with the runner's own turnaround per move, min/median/max
     /// (`-report latency=true`; fastchess's `-show-latency`).
     pub latency: bool,
+    /// `-report html=FILE`: the run's HTML page ([`crate::output::rating::html`]).
+    pub report_html: Option<std::path::PathBuf>,
     /// The rules that judge the games (`-rules`), by the game's name for them
     /// ([`engine::game::RuleSet::name`], as [`Variant::rules_named`] gives it: `engine`,
     /// `text`, `2008`); `None`: those the engines play by, which must then be one set.

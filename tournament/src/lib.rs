@@ -27,7 +27,8 @@
 //!   [`output::stats`], Elo (trinomial and pentanomial), nElo, LOS, GSPRT;
 //!   [`output::tally`], the running count of a run's games and its LLR;
 //!   [`output::report`], the progress line and the reports; [`output::formats`], the
-//!   managers' (cutechess, fastchess) shapes of them.
+//!   managers' (cutechess, fastchess) shapes of them; [`output::rating`], rating
+//!   lists by maximum likelihood over all games (`tournament rate`, Ordo's model).
 //! - [`config`]: what a run is asked to do (`Config`, `-shard`'s `ShardSpec`) and how it
 //!   fails (`RunError`).
 //! - [`compliance`]: `tournament compliance`, a fixed sequence of protocol steps
@@ -67,6 +68,9 @@ pub fn main_with_args(args: &[String]) -> i32 {
     }
     if args.first().is_some_and(|a| a == "compliance") {
         return compliance::main(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "rate") {
+        return output::rating::cli::main(&args[1..]);
     }
     let cfg = match cli::parse(args) {
         Ok(cli::Command::Help) => {

@@ -7,6 +7,7 @@
 mod common;
 
 mod compliance;
+mod rating;
 mod round4;
 mod runner;
 mod selfplay;

@@ -98,7 +98,7 @@ options:
                       ({rules})
   -adjudicate material=M [plies=P]
   -draw movenumber=N movecount=M score=S   -resign movecount=M score=S [twosided=true]
-  -ratinginterval N   -report [penta=true|false] [latency=true|false]
+  -ratinginterval N   -report [penta=true|false] [latency=true|false] [html=FILE]
   -output format=cutechess|fastchess  progress and report lines as that manager prints them
   -log FILE | file=FILE [engine=true]   -debug
   -check              run the quick part of 'tournament compliance' on every engine first
@@ -107,6 +107,8 @@ options:
    RESULTS... [PGNS...])
   (tournament compliance [-variant GAME] [-rules NAME] [-quick] [-debug] KEY=VALUE...:
    protocol checks of one engine; see tournament compliance -help)
+  (tournament rate [OPTIONS] FILE|DIR...: ratings from all games at once, as Ordo
+   computes them; see tournament rate -help)
   -version   -help
 ";
 
@@ -192,6 +194,7 @@ impl RunDraft {
                 report: false,
                 penta: true,
                 latency: false,
+                report_html: None,
                 rules: None,
                 check: false,
                 output: crate::config::OutputFormat::Default,
@@ -254,7 +257,16 @@ impl RunDraft {
             "check" => cfg.check = switch("-check", words)?,
             "output" => cfg.output = output_arg(words)?,
             "report" => {
-                (cfg.penta, cfg.latency) = report_arg(words, (cfg.penta, cfg.latency))?;
+                // html=FILE: the run's HTML page (src/rating/html.rs).
+                let (html, words): (Vec<String>, Vec<String>) =
+                    words.iter().cloned().partition(|w| w.starts_with("html="));
+                if let Some(file) = html.last().map(|w| &w["html=".len()..]) {
+                    if file.is_empty() {
+                        return Err("-report html=: no file name".into());
+                    }
+                    cfg.report_html = Some(file.into());
+                }
+                (cfg.penta, cfg.latency) = report_arg(&words, (cfg.penta, cfg.latency))?;
                 cfg.report = true
             }
             "maxmoves" => cfg.maxmoves = Some(positive("-maxmoves", one("-maxmoves", words)?)?),
@@ -375,7 +387,11 @@ fn report_arg(
         match key_value(w, "-report")? {
             (k, v) if k == "penta" => penta = parse_bool("-report penta", &v)?,
             (k, v) if k == "latency" => latency = parse_bool("-report latency", &v)?,
-            (k, _) => return Err(format!("-report: unknown key '{k}' (penta=, latency=)")),
+            (k, _) => {
+                return Err(format!(
+                    "-report: unknown key '{k}' (penta=, latency=, html=)"
+                ))
+            }
         }
     }
     Ok((penta, latency))

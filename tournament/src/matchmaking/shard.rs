@@ -102,6 +102,7 @@ pub fn identity(cfg: &Config) -> Result<String, String> {
         report: false,
         penta: false,
         latency: false,
+        report_html: None,
         shard: None,
         check: false,
         output: crate::config::OutputFormat::Default,

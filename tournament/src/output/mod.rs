@@ -2,6 +2,7 @@
 //! results file, the progress lines and reports, and the managers' output formats.
 
 pub mod formats;
+pub mod rating;
 pub mod report;
 pub mod results;
 pub mod stats;

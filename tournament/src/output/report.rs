@@ -86,6 +86,11 @@ impl Progress {
                 write!(stdout, "{}", formats::fastchess_interval(cfg, tally))
             }
         };
+        if cfg.output != OutputFormat::Default {
+            if let Some(block) = rating_block(cfg, tally) {
+                let _ = writeln!(stdout, "{block}");
+            }
+        }
         let _ = stdout.flush();
     }
 
@@ -126,6 +131,17 @@ pub fn print_final(
         }
         OutputFormat::Fastchess => {
             let _ = write!(stdout, "{}", formats::fastchess_interval(cfg, tally));
+        }
+    }
+    if cfg.output != OutputFormat::Default {
+        // The managers' blocks stay as they print them; the rating list follows.
+        if let Some(block) = rating_block(cfg, tally) {
+            let _ = writeln!(stdout, "{block}");
+        }
+    }
+    if let Some(path) = &cfg.report_html {
+        if let Err(e) = write_html(cfg, tally, path) {
+            eprintln!("tournament: {e}");
         }
     }
     if cfg.report && cfg.latency {
@@ -261,6 +277,49 @@ fn rank_table(cfg: &Config, tally: &Tally) -> String {
     out
 }
 
+/// The rating list from all games at once (three or more engines): Ordo's model and
+/// layout ([`crate::output::rating`]), with the default settings of `tournament rate` (no
+/// first-mover advantage, draw rate 50 %, pool average 0, 1000 simulations), so that
+/// `tournament rate` on the run's results file prints the same list.
+pub fn rating_block(cfg: &Config, tally: &Tally) -> Option<String> {
+    if cfg.engines.len() < 3 {
+        return None;
+    }
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    let body = crate::output::rating::table_for_run(&names, &tally.encounters())?;
+    Some(format!(
+        "Ratings from all games at once (maximum likelihood, as Ordo computes them; \
+         `tournament rate` on the results file prints the same):\n{body}"
+    ))
+}
+
+/// `-report html=FILE`: the run's page ([`crate::output::rating::html`]): the rating list
+/// with error bars, the cross table, every engine's score against its games and,
+/// with `-sprt`, the LLR against games.
+pub fn write_html(cfg: &Config, tally: &Tally, path: &std::path::Path) -> Result<(), String> {
+    use crate::output::rating::{self, html, model};
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    let mut pool = model::Pool {
+        names: names.clone(),
+        encounters: Vec::new(),
+    };
+    for (first, second, wdl) in tally.encounters() {
+        pool.encounters
+            .push(model::Encounter { first, second, wdl });
+    }
+    let rating = rating::rate(pool, &rating::Settings::default())?;
+    let extras = html::Extras {
+        title: names.join(", "),
+        sequence: tally.sequence(),
+        llr: cfg.sprt.as_ref().filter(|_| names.len() == 2).map(|spec| {
+            let (lo, hi) = stats::sprt_bounds(spec);
+            (tally.llr_series(spec), lo, hi)
+        }),
+    };
+    std::fs::write(path, html::page(&rating, &extras))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
 /// The final report (and the `-ratinginterval` one). With `-report`, the summary:
 /// also the table for two engines, and every ending counted.
 pub fn report(cfg: &Config, tally: &Tally) -> String {
@@ -350,6 +409,10 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
     } else {
         out.push_str(&rank_table(cfg, tally));
         out.push('\n');
+        if let Some(block) = rating_block(cfg, tally) {
+            out.push_str(&block);
+            out.push('\n');
+        }
         for a in 0..n {
             for b in a + 1..n {
                 pair_lines(a, b, &mut out);

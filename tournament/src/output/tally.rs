@@ -35,6 +35,9 @@ pub struct Tally {
     /// Each counted game's players, start and moves, hashed: games that replay an
     /// earlier one move for move count once here.
     distinct: std::collections::HashSet<u64>,
+    /// The games in the order counted: first mover, second mover, the first mover's
+    /// score, the pair key (for the rating list and the HTML page's charts).
+    sequence: Vec<(usize, usize, f64, Option<u64>)>,
 }
 
 impl Tally {
@@ -48,6 +51,7 @@ impl Tally {
             endings: BTreeMap::new(),
             games: 0,
             distinct: std::collections::HashSet::new(),
+            sequence: Vec::new(),
         }
     }
 
@@ -61,27 +65,7 @@ impl Tally {
             return;
         };
         let first_score = rec.result.first_score();
-        self.per_engine[f].add(first_score);
-        self.per_engine[s].add(1.0 - first_score);
-        self.per_side[f][0].add(first_score);
-        self.per_side[s][1].add(1.0 - first_score);
-        let (a, b, a_score) = if f < s {
-            (f, s, first_score)
-        } else {
-            (s, f, 1.0 - first_score)
-        };
-        let t = self.pairs.entry((a, b)).or_default();
-        t.wdl.add(a_score);
-        if let Some(key) = rec.pair_key {
-            if let Some(other) = t.open_pairs.remove(&key) {
-                t.penta.add(other + a_score);
-                if (other - a_score).abs() == 1.0 {
-                    t.win_loss_pairs += 1;
-                }
-            } else {
-                t.open_pairs.insert(key, a_score);
-            }
-        }
+        self.count(f, s, first_score, rec.pair_key);
         let culprit = rec.culprit().unwrap_or_default().to_string();
         *self
             .endings
@@ -93,6 +77,69 @@ impl Tally {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         (&rec.players, &rec.fen, &rec.moves).hash(&mut h);
         self.distinct.insert(h.finish());
+    }
+
+    /// Counts one game's result (players `f` first and `s`; the per-engine, per-side and
+    /// per-pair counts).
+    fn count(&mut self, f: usize, s: usize, first_score: f64, pair_key: Option<u64>) {
+        self.sequence.push((f, s, first_score, pair_key));
+        self.per_engine[f].add(first_score);
+        self.per_engine[s].add(1.0 - first_score);
+        self.per_side[f][0].add(first_score);
+        self.per_side[s][1].add(1.0 - first_score);
+        let (a, b, a_score) = if f < s {
+            (f, s, first_score)
+        } else {
+            (s, f, 1.0 - first_score)
+        };
+        let t = self.pairs.entry((a, b)).or_default();
+        t.wdl.add(a_score);
+        if let Some(key) = pair_key {
+            if let Some(other) = t.open_pairs.remove(&key) {
+                t.penta.add(other + a_score);
+                if (other - a_score).abs() == 1.0 {
+                    t.win_loss_pairs += 1;
+                }
+            } else {
+                t.open_pairs.insert(key, a_score);
+            }
+        }
+    }
+
+    /// The games in the order counted: (first mover, second mover, its score).
+    pub fn sequence(&self) -> Vec<(usize, usize, f64)> {
+        self.sequence
+            .iter()
+            .map(|&(f, s, x, _)| (f, s, x))
+            .collect()
+    }
+
+    /// The first mover's wins, draws and losses per ordered pair (first, second).
+    pub fn encounters(&self) -> Vec<(usize, usize, [u64; 3])> {
+        let mut out: BTreeMap<(usize, usize), [u64; 3]> = BTreeMap::new();
+        for &(f, s, x, _) in &self.sequence {
+            let cell = if x > 0.75 {
+                0
+            } else if x > 0.25 {
+                1
+            } else {
+                2
+            };
+            out.entry((f, s)).or_default()[cell] += 1;
+        }
+        out.into_iter().map(|((f, s), wdl)| (f, s, wdl)).collect()
+    }
+
+    /// The LLR of engine 0 against engine 1 after each game counted, in order.
+    pub fn llr_series(&self, spec: &SprtSpec) -> Vec<f64> {
+        let mut t = Tally::new(self.names.clone());
+        self.sequence
+            .iter()
+            .map(|&(f, s, x, key)| {
+                t.count(f, s, x, key);
+                t.llr(spec)
+            })
+            .collect()
     }
 
     /// `Distinct games: 320 of 400 (80 replay an earlier game move for move)`, or

@@ -257,7 +257,7 @@ impl RunDraft {
             "check" => cfg.check = switch("-check", words)?,
             "output" => cfg.output = output_arg(words)?,
             "report" => {
-                // html=FILE: the run's HTML page (src/rating/html.rs).
+                // html=FILE: the run's HTML page (src/output/rating/html.rs).
                 let (html, words): (Vec<String>, Vec<String>) =
                     words.iter().cloned().partition(|w| w.starts_with("html="));
                 if let Some(file) = html.last().map(|w| &w["html=".len()..]) {

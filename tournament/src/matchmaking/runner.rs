@@ -673,7 +673,7 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
     let mut ended = Ended::default();
     let progress = report::Progress::new(cfg.output);
     let workers = cfg.concurrency.min(ledger.pending.len().max(1));
-    let mut queue = std::mem::take(&mut ledger.pending).into_iter();
+    let queue = std::mem::take(&mut ledger.pending).into_iter();
     let mut stopping = sprt_done(&ledger.tally);
     let interrupts = interrupts();
 
@@ -685,31 +685,14 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
             scope.spawn(move || worker::<G, D>(cfg, &plan.book, w, log, jobs, done));
         }
         drop(done_tx);
-        // `None` once nothing more will be handed out: the workers then finish their
-        // game and exit, which ends the loop below.
-        let mut feed = Some(job_tx);
-        // Games handed out and not yet back: none, once nothing more is handed out,
-        // means the game just recorded was the last (the final report follows).
-        let mut in_flight = 0usize;
-        // Returns the game handed out, if one was.
-        let mut hand_out = |feed: &mut Option<crossbeam_channel::Sender<GameSpec>>,
-                            stop: bool,
-                            in_flight: &mut usize| {
-            let next = if stop { None } else { queue.next() };
-            match (feed.as_ref(), next) {
-                (Some(tx), Some(spec)) if tx.send(spec).is_ok() => {
-                    *in_flight += 1;
-                    Some(spec)
-                }
-                _ => {
-                    *feed = None;
-                    None
-                }
-            }
+        let mut feed = Feed {
+            tx: Some(job_tx),
+            queue,
+            in_flight: 0,
         };
         let names = |spec: &GameSpec| spec.players.map(|e| cfg.engines[e].name.as_str());
         for _ in 0..workers {
-            if let Some(spec) = hand_out(&mut feed, stopping, &mut in_flight) {
+            if let Some(spec) = feed.hand_out(stopping) {
                 progress.started(spec.id + 1, ledger.total, names(&spec));
             }
         }
@@ -725,50 +708,27 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
                         std::process::exit(INTERRUPTED_STATUS);
                     }
                     ended.interrupted = true;
-                    feed = None;
+                    feed.tx = None;
                     process::kill_all();
                     continue;
                 }
             };
-            in_flight = in_flight.saturating_sub(1);
+            feed.in_flight = feed.in_flight.saturating_sub(1);
             if ended.interrupted {
                 continue;
             }
-            let rec = &played.record;
-            ledger.turnaround_us.extend(&played.turnaround_us);
-            ledger.tally.add(rec);
-            if !cfg.recover {
-                for (i, fault) in played.faults.iter().enumerate() {
-                    if let Some(fault) = fault.as_ref().filter(|f| f.is_process_fault()) {
-                        ended.fatal.get_or_insert(format!(
-                            "engine {} failed ({}); the run stops. Continue with -resume -recover",
-                            rec.players[i],
-                            fault.describe()
-                        ));
-                        stopping = true;
-                    }
-                }
-            }
+            stopping |= count_game(cfg, ledger, &mut ended, &played);
             stopping |= sprt_done(&ledger.tally);
             // The next game is handed out before this one is written: the worker sets it
             // up while the results line is synced (a millisecond or more a game). The
             // game is reported only below, once written: a crash before that loses it
             // unreported, and -resume plays it again. A write error stops the run after
             // the game handed out here.
-            let next = hand_out(&mut feed, stopping, &mut in_flight);
-            if let Err(e) = ledger.write::<G>(rec) {
-                ended.write_error.get_or_insert(e);
-                stopping = true;
-            }
+            let next = feed.hand_out(stopping);
             // After the last game the final report says the same: printed once.
-            let last = in_flight == 0;
-            let games = ledger.tally.games;
-            // -scoreinterval: every N games, and always after the last one.
-            let score_due = last || games.is_multiple_of(cfg.score_interval.max(1));
-            progress.game(cfg, &ledger.tally, (ledger.total, score_due), rec);
-            if cfg.rating_interval > 0 && games.is_multiple_of(cfg.rating_interval) && !last {
-                progress.interim_report(cfg, &ledger.tally);
-            }
+            let last = feed.in_flight == 0;
+            stopping |=
+                write_and_report::<G>(cfg, ledger, &mut ended, &progress, (&played.record, last));
             // The next game's start is told after the last one's end, as the managers
             // print them (it was handed out first, so no worker waits for the console).
             if let Some(spec) = next {
@@ -783,6 +743,80 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
         shard.last_look(&ledger.tally);
     }
     ended
+}
+
+/// The games still to hand out and the channel they go down.
+struct Feed<I: Iterator<Item = GameSpec>> {
+    /// `None` once nothing more will be handed out: the workers then finish their game
+    /// and exit, which ends the run's loop.
+    tx: Option<crossbeam_channel::Sender<GameSpec>>,
+    queue: I,
+    /// Games handed out and not yet back: none, once nothing more is handed out, means
+    /// the game just recorded was the last (the final report follows).
+    in_flight: usize,
+}
+
+impl<I: Iterator<Item = GameSpec>> Feed<I> {
+    /// Hands out the next game unless `stop`; the game handed out, if one was.
+    fn hand_out(&mut self, stop: bool) -> Option<GameSpec> {
+        let next = if stop { None } else { self.queue.next() };
+        match (self.tx.as_ref(), next) {
+            (Some(tx), Some(spec)) if tx.send(spec).is_ok() => {
+                self.in_flight += 1;
+                Some(spec)
+            }
+            _ => {
+                self.tx = None;
+                None
+            }
+        }
+    }
+}
+
+/// Counts a finished game (the tally, the turnaround); true when it stops the run: a
+/// process fault without `-recover`.
+fn count_game(cfg: &Config, ledger: &mut Ledger, ended: &mut Ended, played: &Played) -> bool {
+    let rec = &played.record;
+    ledger.turnaround_us.extend(&played.turnaround_us);
+    ledger.tally.add(rec);
+    let mut stop = false;
+    if !cfg.recover {
+        for (i, fault) in played.faults.iter().enumerate() {
+            if let Some(fault) = fault.as_ref().filter(|f| f.is_process_fault()) {
+                ended.fatal.get_or_insert(format!(
+                    "engine {} failed ({}); the run stops. Continue with -resume -recover",
+                    rec.players[i],
+                    fault.describe()
+                ));
+                stop = true;
+            }
+        }
+    }
+    stop
+}
+
+/// Writes a counted game to the results (and PGN) and then tells it: the progress
+/// line every `-scoreinterval` games and after the `last`, the interim report every
+/// `-ratinginterval`. True when the write failed (the run stops).
+fn write_and_report<G: GameIo>(
+    cfg: &Config,
+    ledger: &mut Ledger,
+    ended: &mut Ended,
+    progress: &report::Progress,
+    (rec, last): (&GameRecord, bool),
+) -> bool {
+    let mut stop = false;
+    if let Err(e) = ledger.write::<G>(rec) {
+        ended.write_error.get_or_insert(e);
+        stop = true;
+    }
+    let games = ledger.tally.games;
+    let score_due = last || games.is_multiple_of(cfg.score_interval.max(1));
+    progress.game(cfg, &ledger.tally, (ledger.total, score_due), rec);
+    if cfg.rating_interval > 0 && games.is_multiple_of(cfg.rating_interval) && !last {
+        progress.interim_report(cfg, &ledger.tally);
+    }
+    stop
 }
 
 /// One worker: plays the games it is handed until the channel closes, keeping one

@@ -7,7 +7,7 @@ use crate::config::Config;
 use crate::config::OutputFormat;
 use crate::output::formats;
 use crate::output::results::GameRecord;
-use crate::output::stats::{self, SprtDecision, SprtModel};
+use crate::output::stats::{self, SprtDecision, SprtModel, SprtSpec};
 use crate::output::tally::Tally;
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
@@ -325,82 +325,10 @@ pub fn write_html(cfg: &Config, tally: &Tally, path: &std::path::Path) -> Result
 pub fn report(cfg: &Config, tally: &Tally) -> String {
     let mut out = String::new();
     let n = cfg.engines.len();
-    let pair_lines = |a: usize, b: usize, out: &mut String| {
-        let (wdl, penta) = tally.pair(a, b);
-        let games = wdl.games();
-        if games == 0 {
-            return;
-        }
-        out.push_str(&format!(
-            "Score of {} vs {}: {} - {} - {}  [{:.3}] {}\n",
-            cfg.engines[a].name,
-            cfg.engines[b].name,
-            wdl.w,
-            wdl.l,
-            wdl.d,
-            wdl.points() / games as f64,
-            games
-        ));
-        if let Some(e) = stats::trinomial(&wdl) {
-            out.push_str(&format!(
-                "Elo difference: {} ± {} (95 %, trinomial), nElo: {} ± {}\n",
-                stats::fmt_elo(e.elo),
-                stats::fmt_elo_error(e.elo_error),
-                stats::fmt_elo(e.nelo),
-                stats::fmt_elo_error(e.nelo_error)
-            ));
-        }
-        if let Some(e) = stats::pentanomial(&penta).filter(|_| cfg.penta) {
-            let p = penta.0;
-            out.push_str(&format!(
-                "Pentanomial [0, 0.5, 1, 1.5, 2]: [{}, {}, {}, {}, {}] ({} pairs): Elo {} ± {}, nElo: {} ± {}\n",
-                p[0],
-                p[1],
-                p[2],
-                p[3],
-                p[4],
-                penta.pairs(),
-                stats::fmt_elo(e.elo),
-                stats::fmt_elo_error(e.elo_error),
-                stats::fmt_elo(e.nelo),
-                stats::fmt_elo_error(e.nelo_error)
-            ));
-        } else if cfg.noswap && cfg.penta {
-            // The games of an opening are not colour-swapped: no pair to count.
-            out.push_str("Pentanomial: none (-noswap: no colour-swapped game pairs)\n");
-        }
-        let los = stats::los(&wdl)
-            .map(|l| format!("{:.2} %", l * 100.0))
-            .unwrap_or_else(|| "n/a".into());
-        out.push_str(&format!(
-            "LOS: {los}, draw ratio: {:.1} %\n",
-            100.0 * wdl.d as f64 / games as f64
-        ));
-    };
     if n == 2 {
-        pair_lines(0, 1, &mut out);
+        pair_lines(cfg, tally, (0, 1), &mut out);
         if let Some(spec) = &cfg.sprt {
-            let llr = tally.llr(spec);
-            let (lo, hi) = stats::sprt_bounds(spec);
-            let verdict = match stats::sprt_decision(llr, spec) {
-                SprtDecision::H0 => "H0 accepted",
-                SprtDecision::H1 => "H1 accepted",
-                SprtDecision::Continue => "no decision",
-            };
-            out.push_str(&format!(
-                "SPRT ({}, elo0={} elo1={} alpha={} beta={}): LLR {:.2} ({:.2}, {:.2}) - {verdict}\n",
-                match spec.model {
-                    SprtModel::Normalized => "normalized",
-                    SprtModel::Logistic => "logistic",
-                },
-                spec.elo0,
-                spec.elo1,
-                spec.alpha,
-                spec.beta,
-                llr,
-                lo,
-                hi
-            ));
+            out.push_str(&sprt_line(spec, tally.llr(spec)));
         }
         if cfg.report {
             out.push('\n');
@@ -415,19 +343,97 @@ pub fn report(cfg: &Config, tally: &Tally) -> String {
         }
         for a in 0..n {
             for b in a + 1..n {
-                pair_lines(a, b, &mut out);
+                pair_lines(cfg, tally, (a, b), &mut out);
             }
         }
     }
-    if let Some(line) = tally.endings_line(cfg.report) {
-        out.push_str(&line);
-        out.push('\n');
-    }
-    if let Some(line) = tally.distinct_line() {
+    for line in [tally.endings_line(cfg.report), tally.distinct_line()]
+        .into_iter()
+        .flatten()
+    {
         out.push_str(&line);
         out.push('\n');
     }
     out
+}
+
+/// One pair's lines: the score, the trinomial Elo, the pentanomial (when asked and the
+/// games come in colour-swapped pairs), the LOS and the draw ratio; none before a game.
+fn pair_lines(cfg: &Config, tally: &Tally, (a, b): (usize, usize), out: &mut String) {
+    let (wdl, penta) = tally.pair(a, b);
+    let games = wdl.games();
+    if games == 0 {
+        return;
+    }
+    out.push_str(&format!(
+        "Score of {} vs {}: {} - {} - {}  [{:.3}] {}\n",
+        cfg.engines[a].name,
+        cfg.engines[b].name,
+        wdl.w,
+        wdl.l,
+        wdl.d,
+        wdl.points() / games as f64,
+        games
+    ));
+    if let Some(e) = stats::trinomial(&wdl) {
+        out.push_str(&format!(
+            "Elo difference: {} ± {} (95 %, trinomial), nElo: {} ± {}\n",
+            stats::fmt_elo(e.elo),
+            stats::fmt_elo_error(e.elo_error),
+            stats::fmt_elo(e.nelo),
+            stats::fmt_elo_error(e.nelo_error)
+        ));
+    }
+    if let Some(e) = stats::pentanomial(&penta).filter(|_| cfg.penta) {
+        let p = penta.0;
+        out.push_str(&format!(
+            "Pentanomial [0, 0.5, 1, 1.5, 2]: [{}, {}, {}, {}, {}] ({} pairs): Elo {} ± {}, nElo: {} ± {}\n",
+            p[0],
+            p[1],
+            p[2],
+            p[3],
+            p[4],
+            penta.pairs(),
+            stats::fmt_elo(e.elo),
+            stats::fmt_elo_error(e.elo_error),
+            stats::fmt_elo(e.nelo),
+            stats::fmt_elo_error(e.nelo_error)
+        ));
+    } else if cfg.noswap && cfg.penta {
+        // The games of an opening are not colour-swapped: no pair to count.
+        out.push_str("Pentanomial: none (-noswap: no colour-swapped game pairs)\n");
+    }
+    let los = stats::los(&wdl)
+        .map(|l| format!("{:.2} %", l * 100.0))
+        .unwrap_or_else(|| "n/a".into());
+    out.push_str(&format!(
+        "LOS: {los}, draw ratio: {:.1} %\n",
+        100.0 * wdl.d as f64 / games as f64
+    ));
+}
+
+/// The SPRT's line: its model and bounds, the LLR and the decision.
+fn sprt_line(spec: &SprtSpec, llr: f64) -> String {
+    let (lo, hi) = stats::sprt_bounds(spec);
+    let verdict = match stats::sprt_decision(llr, spec) {
+        SprtDecision::H0 => "H0 accepted",
+        SprtDecision::H1 => "H1 accepted",
+        SprtDecision::Continue => "no decision",
+    };
+    format!(
+        "SPRT ({}, elo0={} elo1={} alpha={} beta={}): LLR {:.2} ({:.2}, {:.2}) - {verdict}\n",
+        match spec.model {
+            SprtModel::Normalized => "normalized",
+            SprtModel::Logistic => "logistic",
+        },
+        spec.elo0,
+        spec.elo1,
+        spec.alpha,
+        spec.beta,
+        llr,
+        lo,
+        hi
+    )
 }
 
 #[cfg(test)]

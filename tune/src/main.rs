@@ -144,7 +144,7 @@ const COMMANDS: &[(&str, &str, &str)] = &[
     ),
     (
         "reversi-extract",
-        "[--wthor FILE...] [--gam FILE...] [--empties LO-HI] [--gam-exact E] [--labelled-only] [--per-game N] [--offline N] [--exclude FILE] [--games-mod R/M] [--seed S] --out FILE",
+        "[--wthor FILE...] [--gam FILE...] [--empties LO-HI] [--gam-exact E] [--wthor-line N] [--labelled-only] [--per-game N] [--offline N] [--exclude FILE] [--games-mod R/M] [--seed S] --out FILE",
         "Reversi positions of WTHOR and Logistello games, with the records' exact values",
     ),
     (

@@ -146,12 +146,13 @@ fn predict(w: &[f32], s: &Sample) -> f32 {
     sum
 }
 
+/// The RMS error of `w` on `samples` in discs; NaN for none.
 fn rms(w: &[f32], samples: &[&Sample]) -> f64 {
     let sq: f64 = samples
         .iter()
         .map(|s| f64::from(predict(w, s) - s.label).powi(2))
         .sum();
-    (sq / samples.len().max(1) as f64).sqrt()
+    (sq / samples.len() as f64).sqrt()
 }
 
 /// Fits one table on `train` (full-batch Adam) with L2 pull `l2`.
@@ -307,14 +308,14 @@ pub fn train(o: &Options) -> Result<(), String> {
                     }
                 }
                 let (e, l2, mut w) = best.expect("at least one --l2");
-                let mut chosen = format!("l2 {l2}");
+                let mut chosen = format!("fit, l2 {l2}");
                 if o.or_embedded {
                     let old = embedded_table(embedded, p);
                     // The embedded table stays unless the yardstick shows the fit
                     // better.
                     if rms(&old, &yard_p) <= e {
                         w = old;
-                        chosen = "embedded".into();
+                        chosen = format!("embedded (best fit: l2 {l2}, {e:.2})");
                     }
                 }
                 tables.lock().expect("no panics")[p] = Some((w, chosen));
@@ -328,23 +329,31 @@ pub fn train(o: &Options) -> Result<(), String> {
         .map(|t| t.expect("every table fitted"))
         .unzip();
     eprintln!(
-        "phase empties   train    held  rms(train) rms(held) rms(linear, held)  yardstick rms(new) rms(embedded)  table"
+        "phase empties   train    held  rms(train) rms(held) rms(linear, held)  yardstick rms(table) rms(embedded)  table"
     );
+    // An empty set has no error: a dash.
+    let cell = |v: f64, width: usize| {
+        if v.is_nan() {
+            format!("{:>width$}", "-")
+        } else {
+            format!("{v:width$.2}")
+        }
+    };
     for (p, w) in tables.iter().enumerate() {
         let (tr, he, ya) = (of_phase(&train, p), of_phase(&held, p), of_phase(&yard, p));
         let old = embedded_table(embedded, p);
         eprintln!(
-            "{p:5} {:2}-{:2} {:8} {:7} {:10.2} {:9.2} {:10.2}  {:9} {:8.2} {:13.2}  {}",
+            "{p:5} {:2}-{:2} {:8} {:7} {} {} {}  {:9} {} {}  {}",
             4 * p + 1,
             4 * p + 4,
             tr.len(),
             he.len(),
-            rms(w, &tr),
-            rms(w, &he),
-            linear_rms(&he),
+            cell(rms(w, &tr), 10),
+            cell(rms(w, &he), 9),
+            cell(linear_rms(&he), 10),
             ya.len(),
-            rms(w, &ya),
-            rms(&old, &ya),
+            cell(rms(w, &ya), 10),
+            cell(rms(&old, &ya), 13),
             chosen[p]
         );
     }
@@ -379,7 +388,7 @@ fn linear_rms(set: &[&Sample]) -> f64 {
         .iter()
         .map(|s| (k * f64::from(s.linear) - f64::from(s.label)).powi(2))
         .sum();
-    (sq / set.len().max(1) as f64).sqrt()
+    (sq / set.len() as f64).sqrt()
 }
 
 /// Whether a position (by its symmetric key) is held out: a tenth of them.
@@ -460,39 +469,55 @@ fn measure(o: &Options) -> Result<(), String> {
             Some(midgame::parse(&bytes).map_err(|e| format!("{f}: {e}"))?)
         }
     };
-    let table = |w: &Weights| {
-        stage_rms(entries.iter().zip(&labels).map(|(e, &l)| {
-            let v = midgame::evaluate_portable(w, e.pos.own(), e.pos.opp());
-            (e.empties(), f64::from(v) / f64::from(SCALE), l)
-        }))
+    // Per stage: the rows of each label source, then all of them where a stage mixes
+    // sources (their errors differ: the exact labels' are the evaluation's own).
+    let mut sources: Vec<&str> = entries
+        .iter()
+        .map(|e| e.label.as_ref().expect("checked").source.as_str())
+        .collect();
+    sources.sort_unstable();
+    sources.dedup();
+    let table = |w: &Weights, source: Option<&str>| {
+        stage_rms(
+            entries
+                .iter()
+                .zip(&labels)
+                .filter(|(e, _)| {
+                    source.is_none_or(|s| e.label.as_ref().expect("checked").source == s)
+                })
+                .map(|(e, &l)| {
+                    let v = midgame::evaluate_portable(w, e.pos.own(), e.pos.opp());
+                    (e.empties(), f64::from(v) / f64::from(SCALE), l)
+                }),
+        )
     };
-    let old = table(midgame::weights());
-    let new = other.as_ref().map(table);
-    let mut sources: Vec<std::collections::BTreeMap<&str, usize>> =
-        vec![Default::default(); PHASES];
-    for e in &entries {
-        let l = e.label.as_ref().expect("checked");
-        *sources[midgame::phase(e.empties())]
-            .entry(l.source.as_str())
-            .or_default() += 1;
+    let mut rows: Vec<(usize, &str, usize, f64, Option<f64>)> = Vec::new();
+    for src in sources.iter().map(|&s| Some(s)).chain([None]) {
+        let old = table(midgame::weights(), src);
+        let new = other.as_ref().map(|w| table(w, src));
+        for (k, &(p, n, r)) in old.iter().enumerate() {
+            let name = src.unwrap_or("all");
+            let mixed = rows.iter().filter(|row| row.0 == p).count() > 1;
+            if src.is_some() || mixed {
+                rows.push((p, name, n, r, new.as_ref().map(|t| t[k].2)));
+            }
+        }
     }
+    rows.sort_by_key(|r| (r.0, r.1 == "all", r.1));
     println!(
         "{} yardstick positions; RMS error in discs of the evaluation against the label",
         entries.len()
     );
     println!(
         "phase empties positions  embedded{}  labels",
-        if new.is_some() { "  weights" } else { "" }
+        if other.is_some() { "  weights" } else { "" }
     );
-    for (k, &(p, n, r)) in old.iter().enumerate() {
-        let src: Vec<String> = sources[p].iter().map(|(s, c)| format!("{s} {c}")).collect();
+    for (p, name, n, r, new) in rows {
         println!(
-            "{p:5} {:2}-{:2} {n:9} {r:9.2}{}  {}",
+            "{p:5} {:2}-{:2} {n:9} {r:9.2}{}  {name}",
             4 * p + 1,
             4 * p + 4,
-            new.as_ref()
-                .map_or(String::new(), |t| format!(" {:8.2}", t[k].2)),
-            src.join(", ")
+            new.map_or(String::new(), |v| format!(" {v:8.2}")),
         );
     }
     Ok(())

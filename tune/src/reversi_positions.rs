@@ -17,7 +17,9 @@
 //! kept once: positions equal under the board's 8 symmetries, seen from the side to
 //! move, are one position. A position gets the record's label where the record knows
 //! its value — `wthor-24` (the theoretical score, at the position with P3 empties),
-//! `logistello-result` (the game's result, at `--gam-exact` empties or fewer) — and is
+//! `logistello-result` (the game's result, at `--gam-exact` empties or fewer; and with
+//! `--wthor-line N`, `wthor-24-line`: the theoretical score for the N positions before
+//! it, a label as noisy as the players' play from there to 24 empties) — and is
 //! written without a label otherwise, for `tune reversi-label` to label.
 //!
 //! Positions file (text, one position a line, what `tune reversi-label` writes and
@@ -248,6 +250,10 @@ pub struct ExtractOptions {
     pub empties: (u32, u32),
     /// A `.gam` game's result labels its positions with this many empties or fewer.
     pub gam_exact: u32,
+    /// A WTHOR position up to this many empties before the one with the theoretical
+    /// score gets that score too (`wthor-24-line`: what the players made of it, as
+    /// self-play labels are, but exact from 24 empties on), 0 none.
+    pub wthor_line: u32,
     /// Only the positions with a record label.
     pub labelled_only: bool,
     /// At most this many positions of each game (chosen at random), 0 all.
@@ -262,7 +268,7 @@ pub struct ExtractOptions {
 }
 
 /// `tune reversi-extract [--wthor FILE...] [--gam FILE...] [--empties LO-HI]
-/// [--gam-exact E] [--labelled-only] [--per-game N] [--offline N] [--exclude FILE]
+/// [--gam-exact E] [--wthor-line N] [--labelled-only] [--per-game N] [--offline N] [--exclude FILE]
 /// [--games-mod R/M] [--seed S] --out FILE`.
 pub fn parse_extract_args(args: &[&str]) -> Option<ExtractOptions> {
     let mut o = ExtractOptions {
@@ -271,6 +277,7 @@ pub fn parse_extract_args(args: &[&str]) -> Option<ExtractOptions> {
         out: String::new(),
         empties: (1, 60),
         gam_exact: 20,
+        wthor_line: 0,
         labelled_only: false,
         per_game: 0,
         offline: 0,
@@ -298,6 +305,7 @@ pub fn parse_extract_args(args: &[&str]) -> Option<ExtractOptions> {
                 }
             }
             "--gam-exact" => o.gam_exact = value()?.parse().ok().filter(|&e| e <= 60)?,
+            "--wthor-line" => o.wthor_line = value()?.parse().ok().filter(|&e| e <= 60)?,
             "--per-game" => o.per_game = value()?.parse().ok()?,
             "--offline" => o.offline = value()?.parse().ok().filter(|&n| n <= 8)?,
             "--exclude" => o.exclude.push(value()?.to_string()),
@@ -394,6 +402,10 @@ pub fn collect(
                 ("wthor", Some((at, v))) if at == e => Some(Label {
                     value: (sign * v) as f32,
                     source: format!("wthor-{at}"),
+                }),
+                ("wthor", Some((at, v))) if at < e && e <= at + o.wthor_line => Some(Label {
+                    value: (sign * v) as f32,
+                    source: format!("wthor-{at}-line"),
                 }),
                 ("gam", _) if e <= o.gam_exact => black_result.map(|b| Label {
                     value: (sign * b) as f32,
@@ -597,6 +609,33 @@ mod tests {
         let back = parse_line(&e.line()).unwrap();
         assert_eq!(&back, e);
         assert!(e.line().ends_with(" wthor-24"));
+        // --wthor-line 3: the three positions before it carry the same value.
+        let args = [
+            "--wthor",
+            "x",
+            "--out",
+            "y",
+            "--empties",
+            "20-30",
+            "--wthor-line",
+            "3",
+        ];
+        let line = parse_extract_args(&args).unwrap();
+        let (entries, _) = collect(&tagged, &line, &Default::default());
+        for e in &entries {
+            let sign = if e.pos.side_to_move() == Side::First {
+                1.0
+            } else {
+                -1.0
+            };
+            let want = match e.empties() {
+                24 => Some((sign * 18.0, "wthor-24")),
+                25..=27 => Some((sign * 18.0, "wthor-24-line")),
+                _ => None,
+            };
+            let got = e.label.as_ref().map(|l| (l.value, l.source.as_str()));
+            assert_eq!(got, want, "{}", e.line());
+        }
         // Truncated files and bad move bytes are errors.
         assert!(read_wtb(&bytes[..bytes.len() - 1]).is_err());
         let mut bad = bytes.clone();

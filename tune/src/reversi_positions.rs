@@ -349,10 +349,17 @@ pub struct ExtractStats {
     pub excluded: usize,
 }
 
-/// The positions of `games`, deduplicated, in first-seen order. `record_label(game,
-/// position index, empties)` gives the record's label of a position, if any.
+/// Which base a game comes from: what its record says of its positions' values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Base {
+    Wthor,
+    Gam,
+}
+
+/// The positions of `games`, deduplicated, in first-seen order, with the labels their
+/// records give them.
 pub fn collect(
-    games: &[(RecordGame, &'static str)],
+    games: &[(RecordGame, Base)],
     o: &ExtractOptions,
     exclude: &std::collections::HashSet<u128>,
 ) -> (Vec<Entry>, ExtractStats) {
@@ -375,7 +382,7 @@ pub fn collect(
         };
         let last = positions.last().expect("the final position");
         let finished = last.is_over();
-        if *kind == "gam" && !finished {
+        if *kind == Base::Gam && !finished {
             // A book line cut before the end has no result to label with.
             stats.rejected += 1;
             continue;
@@ -399,15 +406,15 @@ pub fn collect(
                 -1
             };
             let label = match (*kind, game.exact_at) {
-                ("wthor", Some((at, v))) if at == e => Some(Label {
+                (Base::Wthor, Some((at, v))) if at == e => Some(Label {
                     value: (sign * v) as f32,
                     source: format!("wthor-{at}"),
                 }),
-                ("wthor", Some((at, v))) if at < e && e <= at + o.wthor_line => Some(Label {
+                (Base::Wthor, Some((at, v))) if at < e && e <= at + o.wthor_line => Some(Label {
                     value: (sign * v) as f32,
                     source: format!("wthor-{at}-line"),
                 }),
-                ("gam", _) if e <= o.gam_exact => black_result.map(|b| Label {
+                (Base::Gam, _) if e <= o.gam_exact => black_result.map(|b| Label {
                     value: (sign * b) as f32,
                     source: "logistello-result".into(),
                 }),
@@ -493,14 +500,14 @@ pub fn keys_of(files: &[String]) -> Result<std::collections::HashSet<u128>, Stri
 
 /// `tune reversi-extract`.
 pub fn extract(o: &ExtractOptions) -> Result<(), String> {
-    let mut games: Vec<(RecordGame, &'static str)> = Vec::new();
+    let mut games: Vec<(RecordGame, Base)> = Vec::new();
     for f in &o.wthor {
         let bytes = std::fs::read(f).map_err(|e| format!("{f}: {e}"))?;
         games.extend(
             read_wtb(&bytes)
                 .map_err(|e| format!("{f}: {e}"))?
                 .into_iter()
-                .map(|g| (g, "wthor")),
+                .map(|g| (g, Base::Wthor)),
         );
     }
     let mut bad_lines = 0;
@@ -508,7 +515,7 @@ pub fn extract(o: &ExtractOptions) -> Result<(), String> {
         let text = std::fs::read_to_string(f).map_err(|e| format!("{f}: {e}"))?;
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             match parse_gam_line(line) {
-                Ok(g) => games.push((g, "gam")),
+                Ok(g) => games.push((g, Base::Gam)),
                 Err(_) => bad_lines += 1,
             }
         }
@@ -587,7 +594,7 @@ mod tests {
         assert_eq!(games[0].result, 4);
         assert_eq!(games[0].moves[0], 4 * 8 + 5); // f5
         let o = parse_extract_args(&["--wthor", "x", "--out", "y", "--empties", "20-30"]).unwrap();
-        let tagged: Vec<_> = games.into_iter().map(|g| (g, "wthor")).collect();
+        let tagged: Vec<_> = games.into_iter().map(|g| (g, Base::Wthor)).collect();
         let (entries, stats) = collect(&tagged, &o, &Default::default());
         // The second game plays f5 twice: rejected.
         assert_eq!(
@@ -657,7 +664,7 @@ mod tests {
         };
         let o = parse_extract_args(&["--gam", "x", "--out", "y", "--gam-exact", "20"]).unwrap();
         let (entries, stats) = collect(
-            &[(g.clone(), "gam"), (mirrored, "gam")],
+            &[(g.clone(), Base::Gam), (mirrored, Base::Gam)],
             &o,
             &Default::default(),
         );
@@ -685,7 +692,7 @@ mod tests {
         // An illegal move is rejected and counted; a malformed line is an error.
         let mut bad = g.clone();
         bad.moves[1] = 0;
-        let (_, s) = collect(&[(bad, "gam")], &o, &Default::default());
+        let (_, s) = collect(&[(bad, Base::Gam)], &o, &Default::default());
         assert_eq!(s.rejected, 1);
         assert!(parse_gam_line("+d3-c9: +2 10").is_err());
         assert!(parse_gam_line("+d3-c3").is_err());
@@ -695,7 +702,7 @@ mod tests {
             .iter()
             .map(|e| canonical(e.pos.own(), e.pos.opp()))
             .collect();
-        let (rest, s) = collect(&[(g.clone(), "gam")], &o, &keys);
+        let (rest, s) = collect(&[(g.clone(), Base::Gam)], &o, &keys);
         assert_eq!((rest.len(), s.excluded), (55, 5));
         let lo = parse_extract_args(&[
             "--gam",
@@ -707,13 +714,13 @@ mod tests {
             "7",
         ])
         .unwrap();
-        let (few, _) = collect(&[(g.clone(), "gam")], &lo, &Default::default());
+        let (few, _) = collect(&[(g.clone(), Base::Gam)], &lo, &Default::default());
         assert_eq!(few.len(), 7);
         assert!(few.iter().all(|e| e.label.is_some()));
         // --offline 1: beside each position on the line, one a random other move away,
         // unlabelled, and never a position of the line itself after that move.
         let off = parse_extract_args(&["--gam", "x", "--offline", "1", "--out", "y"]).unwrap();
-        let (with, s) = collect(&[(g, "gam")], &off, &Default::default());
+        let (with, s) = collect(&[(g, Base::Gam)], &off, &Default::default());
         let line: HashSet<u128> = entries
             .iter()
             .map(|e| canonical(e.pos.own(), e.pos.opp()))

@@ -7,7 +7,9 @@
 //! given) by our staged endgame solve, to the end of the board with Multi-ProbCut, its
 //! rounds run up to the one of confidence `P` % and that round's margin taken
 //! (`endgame-probcut-P`; the solve goes on to the exact value where that is what
-//! comes next); one with more, if `--depth` is given, gets the score of our
+//! comes next); one with more, with `--shallow N`, the score of the solver's own
+//! full-width search to depth `N` in discs (`solver-shallow-N`: its finished games
+//! count by their margin), or else, if `--depth` is given, the score of our
 //! engine's search to that depth, in discs (`search-depth-N`; the engine is the one
 //! compiled into `tune`, its embedded evaluation, a fresh table per position, so the
 //! label is a function of the position and the build). The output is appended one
@@ -17,7 +19,7 @@
 //! `--threads` workers in input order.
 
 use super::reversi_positions::{canonical, parse_positions, Entry, Label};
-use engine::games::reversi::midgame::UNITS_PER_DISC;
+use engine::games::reversi::midgame::{self, UNITS_PER_DISC};
 use engine::games::reversi::solve::{SolveLimit, Solver, Stage, PROBCUT_ROUNDS};
 use engine::games::reversi::Position;
 use engine::search::{Limits, Searcher};
@@ -42,6 +44,8 @@ pub struct Options {
     /// The staged endgame's confidence (percent), and up to how many empties.
     pub probcut: Option<u8>,
     pub probcut_empties: u32,
+    /// Instead of the engine's search: the solver's shallow search to this depth.
+    pub shallow: Option<u32>,
     pub empties: (u32, u32),
     pub limit: usize,
     pub relabel: bool,
@@ -49,7 +53,7 @@ pub struct Options {
 }
 
 /// `tune reversi-label --out FILE [--exact E] [--probcut P] [--probcut-empties E]
-/// [--depth D] [--empties LO-HI] [--limit N] [--relabel] [--threads T] IN...`.
+/// [--shallow N] [--depth D] [--empties LO-HI] [--limit N] [--relabel] [--threads T] IN...`.
 pub fn parse_args(mut args: &[&str]) -> Option<Options> {
     let mut o = Options {
         inputs: Vec::new(),
@@ -58,6 +62,7 @@ pub fn parse_args(mut args: &[&str]) -> Option<Options> {
         depth: None,
         probcut: None,
         probcut_empties: 30,
+        shallow: None,
         empties: (1, 60),
         limit: usize::MAX,
         relabel: false,
@@ -76,6 +81,9 @@ pub fn parse_args(mut args: &[&str]) -> Option<Options> {
                 let p: u8 = v.parse().ok()?;
                 PROBCUT_ROUNDS.iter().any(|r| r.0 == p).then_some(())?;
                 (o.probcut, args) = (Some(p), rest)
+            }
+            ["--shallow", v, rest @ ..] => {
+                (o.shallow, args) = (Some(v.parse().ok().filter(|d| (1..=30).contains(d))?), rest)
             }
             ["--probcut-empties", v, rest @ ..] => {
                 (o.probcut_empties, args) = (v.parse().ok().filter(|&e| e <= 40)?, rest)
@@ -141,6 +149,16 @@ pub fn label(
             Stage::WinLossDraw => None,
         };
     }
+    if let Some(d) = o.shallow {
+        // The endgame solver's own full-width search (what its probcut predicts from):
+        // its finished games count by their margin, where the engine's search scores
+        // them as wins or losses of any margin.
+        let v = solver.shallow_score(pos, d) as f32 / midgame::SCALE as f32;
+        return Some(Label {
+            value: (v.clamp(-64.0, 64.0) * 100.0).round() / 100.0,
+            source: format!("solver-shallow-{d}"),
+        });
+    }
     let depth = o.depth?;
     searcher.new_game();
     let stop = AtomicBool::new(false);
@@ -186,7 +204,8 @@ pub fn run(o: &Options) -> Result<(), String> {
             if !(o.empties.0..=o.empties.1).contains(&n) || (e.label.is_some() && !o.relabel) {
                 continue;
             }
-            if n > o.exact && o.depth.is_none() && (o.probcut.is_none() || n > o.probcut_empties) {
+            let staged = o.probcut.is_some() && n <= o.probcut_empties;
+            if n > o.exact && o.depth.is_none() && o.shallow.is_none() && !staged {
                 unlabellable += 1;
                 continue;
             }
@@ -380,6 +399,16 @@ mod tests {
         );
         assert!((p.value - 38.0).abs() <= 4.0, "{p:?}");
         assert!(parse_args(&["--out", "x", "--probcut", "90", "in"]).is_none());
+        // The solver's shallow search, in discs: its depth-4 score, read back.
+        let args = ["--out", "x", "--exact", "10", "--shallow", "4", "in"];
+        let shallow = parse_args(&args).unwrap();
+        let l = label(&pos, &shallow, &mut solver, &mut searcher).unwrap();
+        let want = solver.shallow_score(&pos, 4) as f32 / midgame::SCALE as f32;
+        assert_eq!(l.source, "solver-shallow-4");
+        assert!(
+            (l.value - want).abs() <= 0.005 && l.value > 0.0,
+            "{l:?} {want}"
+        );
         let none = parse_args(&["--out", "x", "--exact", "10", "in"]).unwrap();
         assert_eq!(label(&pos, &none, &mut solver, &mut searcher), None);
         // compare: per empties, b − a.

@@ -149,7 +149,7 @@ const COMMANDS: &[(&str, &str, &str)] = &[
     ),
     (
         "reversi-label",
-        "--out FILE [--exact E] [--probcut P] [--probcut-empties E] [--shallow N] [--depth D] [--empties LO-HI] [--limit N] [--relabel] [--threads T] IN...",
+        "--out FILE [--exact E] [--probcut P] [--probcut-empties E] [--shallow N] [--depth D] [--full-width] [--empties LO-HI] [--limit N] [--relabel] [--threads T] IN...",
         "label Reversi positions by our exact solver or our search (resumable)",
     ),
     (

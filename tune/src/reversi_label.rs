@@ -22,7 +22,7 @@ use super::reversi_positions::{canonical, parse_positions, Entry, Label};
 use engine::games::reversi::midgame::{self, UNITS_PER_DISC};
 use engine::games::reversi::solve::{SolveLimit, Solver, Stage, PROBCUT_ROUNDS};
 use engine::games::reversi::Position;
-use engine::search::{Limits, Searcher};
+use engine::search::{Features, Limits, Searcher};
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -46,6 +46,8 @@ pub struct Options {
     pub probcut_empties: u32,
     /// Instead of the engine's search: the solver's shallow search to this depth.
     pub shallow: Option<u32>,
+    /// The engine's search without its selective features (`search-full-depth-N`).
+    pub full_width: bool,
     pub empties: (u32, u32),
     pub limit: usize,
     pub relabel: bool,
@@ -53,7 +55,7 @@ pub struct Options {
 }
 
 /// `tune reversi-label --out FILE [--exact E] [--probcut P] [--probcut-empties E]
-/// [--shallow N] [--depth D] [--empties LO-HI] [--limit N] [--relabel] [--threads T] IN...`.
+/// [--shallow N] [--depth D] [--full-width] [--empties LO-HI] [--limit N] [--relabel] [--threads T] IN...`.
 pub fn parse_args(mut args: &[&str]) -> Option<Options> {
     let mut o = Options {
         inputs: Vec::new(),
@@ -63,6 +65,7 @@ pub fn parse_args(mut args: &[&str]) -> Option<Options> {
         probcut: None,
         probcut_empties: 30,
         shallow: None,
+        full_width: false,
         empties: (1, 60),
         limit: usize::MAX,
         relabel: false,
@@ -98,6 +101,7 @@ pub fn parse_args(mut args: &[&str]) -> Option<Options> {
                 (o.threads, args) = (v.parse().ok().filter(|t| (1..=256).contains(t))?, rest)
             }
             ["--relabel", rest @ ..] => (o.relabel, args) = (true, rest),
+            ["--full-width", rest @ ..] => (o.full_width, args) = (true, rest),
             [] => break,
             [f, ..] if f.starts_with("--") => return None,
             files => {
@@ -160,6 +164,15 @@ pub fn label(
         });
     }
     let depth = o.depth?;
+    if o.full_width {
+        // Without reductions, null move, pruning and probcut: how much of the
+        // search's error its selectivity makes.
+        searcher.features = Features {
+            lmr: false,
+            null_move: false,
+            ..searcher.features.without_selective()
+        };
+    }
     searcher.new_game();
     let stop = AtomicBool::new(false);
     let r = searcher.search(pos, &Limits::depth(depth), &stop, None, &mut |_| {});
@@ -169,7 +182,11 @@ pub fn label(
     let discs = (r.score.0 as f32 / UNITS_PER_DISC as f32).clamp(-64.0, 64.0);
     Some(Label {
         value: (discs * 100.0).round() / 100.0,
-        source: format!("search-depth-{depth}"),
+        source: if o.full_width {
+            format!("search-full-depth-{depth}")
+        } else {
+            format!("search-depth-{depth}")
+        },
     })
 }
 
@@ -378,6 +395,19 @@ mod tests {
         let shallow = parse_args(&["--out", "x", "--exact", "10", "--depth", "3", "in"]).unwrap();
         let s = label(&pos, &shallow, &mut solver, &mut searcher).unwrap();
         assert_eq!(s.source, "search-depth-3");
+        let args = [
+            "--out",
+            "x",
+            "--exact",
+            "10",
+            "--depth",
+            "3",
+            "--full-width",
+            "in",
+        ];
+        let full = parse_args(&args).unwrap();
+        let f = label(&pos, &full, &mut solver, &mut Searcher::new(1)).unwrap();
+        assert_eq!(f.source, "search-full-depth-3");
         assert!(s.value.abs() <= 64.0 && s.value != 38.0);
         // The staged endgame to its 98 % round: the exact value here, or nearly.
         let args = [

@@ -19,6 +19,7 @@
 //! `--threads` workers in input order.
 
 use super::reversi_positions::{canonical, parse_positions, Entry, Label};
+use engine::game::Side;
 use engine::games::reversi::midgame::{self, UNITS_PER_DISC};
 use engine::games::reversi::solve::{SolveLimit, Solver, Stage, PROBCUT_ROUNDS};
 use engine::games::reversi::Position;
@@ -164,6 +165,29 @@ pub fn label(
         });
     }
     let depth = o.depth?;
+    // The search plays a lone legal move without searching and scores it 0: follow
+    // forced moves (and passes) first, the label being the position's after them.
+    let (mut p, mut sign) = (pos.clone(), 1.0f32);
+    loop {
+        if p.is_over() {
+            let black = p.final_margin() as f32;
+            let mover = if p.side_to_move() == Side::First {
+                black
+            } else {
+                -black
+            };
+            return Some(Label {
+                value: sign * mover,
+                source: "exact-solve".into(),
+            });
+        }
+        let moves = p.legal_moves();
+        if moves.len() != 1 {
+            break;
+        }
+        p.make_move(moves[0]);
+        sign = -sign;
+    }
     if o.full_width {
         // Without reductions, null move, pruning and probcut: how much of the
         // search's error its selectivity makes.
@@ -175,11 +199,11 @@ pub fn label(
     }
     searcher.new_game();
     let stop = AtomicBool::new(false);
-    let r = searcher.search(pos, &Limits::depth(depth), &stop, None, &mut |_| {});
+    let r = searcher.search(&p, &Limits::depth(depth), &stop, None, &mut |_| {});
     if r.score.plies_to_end().is_some() {
         return None;
     }
-    let discs = (r.score.0 as f32 / UNITS_PER_DISC as f32).clamp(-64.0, 64.0);
+    let discs = (sign * r.score.0 as f32 / UNITS_PER_DISC as f32).clamp(-64.0, 64.0);
     Some(Label {
         value: (discs * 100.0).round() / 100.0,
         source: if o.full_width {
@@ -408,6 +432,18 @@ mod tests {
         let full = parse_args(&args).unwrap();
         let f = label(&pos, &full, &mut solver, &mut Searcher::new(1)).unwrap();
         assert_eq!(f.source, "search-full-depth-3");
+        // A lone legal move (the search plays it unsearched and scores it 0): the
+        // label is the position's after it, negated. Here exact −52, a near wipe-out.
+        let lone = "--X------XXXX---OXOOXX--OOOOXXX-OXOOXX--OOXOXX--O-XXXX---XXXXX-- X";
+        let lone = Position::from_obf(lone).unwrap();
+        assert_eq!(lone.legal_moves().len(), 1);
+        let deep = parse_args(&["--out", "x", "--exact", "10", "--depth", "6", "in"]).unwrap();
+        let l = label(&lone, &deep, &mut solver, &mut searcher).unwrap();
+        let mut after = lone.clone();
+        after.make_move(lone.legal_moves()[0]);
+        let child = label(&after, &deep, &mut solver, &mut searcher).unwrap();
+        assert_eq!(l.value, -child.value);
+        assert!(l.value < -40.0, "{l:?}");
         assert!(s.value.abs() <= 64.0 && s.value != 38.0);
         // The staged endgame to its 98 % round: the exact value here, or nearly.
         let args = [

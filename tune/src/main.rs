@@ -51,9 +51,19 @@
 //! - `tune reversi-games --out FILE --games N [--nodes N] [--solve E] [--threads T]
 //!   [--seed S] [--seconds S]`: Reversi self-play games whose last `E` empties the exact
 //!   solver plays, multi-threaded and resumable (`reversi_games.rs`, with the format).
-//! - `tune reversi-eval [--epochs N] [--l2 L] [--lr R] [--threads T] --out FILE DATA...`:
-//!   fits the Reversi midgame pattern evaluation to such files and writes its weights
-//!   (`reversi_eval.rs`; the engine embeds `src/games/reversi/midgame.bin`).
+//! - `tune reversi-eval [--epochs N] [--l2 L[,L...]] [--lr R] [--threads T] [--positions
+//!   FILE]... [--yardstick FILE]... [--or-embedded] --out FILE DATA...`: fits the Reversi
+//!   midgame pattern evaluation to such files and to labelled positions files and writes
+//!   its weights (`reversi_eval.rs`; the engine embeds `src/games/reversi/midgame.bin`);
+//!   `tune reversi-eval --yardstick FILE [--weights FILE]`: the error per stage of the
+//!   embedded weights (and of a weights file) on a yardstick, fitting nothing.
+//! - `tune reversi-extract [--wthor FILE...] [--gam FILE...] [--empties LO-HI] … --out
+//!   FILE`: the positions of WTHOR (`.wtb`) and Logistello (`.gam`, plain text: `gzip
+//!   -dc` it first) games, replayed by our rules and deduplicated by symmetry, with the
+//!   records' exact values as labels where they have them (`reversi_positions.rs`).
+//! - `tune reversi-label --out FILE [--exact E] [--probcut P] [--depth D] … IN...`: labels such
+//!   positions by our exact solver or our search, multi-threaded and resumable
+//!   (`reversi_label.rs`); `tune reversi-compare A B`: how far two labellings differ.
 //! - `tune reversi-probcut [--depth D] [--positions N] DATA...`: how well a shallow
 //!   Reversi search predicts a deeper one, for probcut's margin (`reversi_probcut.rs`).
 //! - `tune reversi-endcut DATA...`: how well the exact solver's shallow searches predict
@@ -80,6 +90,8 @@ mod patterns;
 mod reversi_endcut;
 mod reversi_eval;
 mod reversi_games;
+mod reversi_label;
+mod reversi_positions;
 mod reversi_probcut;
 mod spsa;
 mod window;
@@ -139,8 +151,23 @@ const COMMANDS: &[(&str, &str, &str)] = &[
     ),
     (
         "reversi-eval",
-        "[--epochs N] [--l2 L] [--lr R] [--threads T] --out FILE DATA...",
-        "fit Reversi's midgame evaluation to reversi-games files",
+        "[--epochs N] [--l2 L[,L...]] [--lr R] [--threads T] [--positions FILE]... [--yardstick FILE]... [--or-embedded] [--weights FILE] [--out FILE] DATA...",
+        "fit Reversi's midgame evaluation; its error per stage on a yardstick",
+    ),
+    (
+        "reversi-extract",
+        "[--wthor FILE...] [--gam FILE...] [--empties LO-HI] [--gam-exact E] [--wthor-line N] [--labelled-only] [--per-game N] [--offline N] [--exclude FILE] [--games-mod R/M] [--seed S] --out FILE",
+        "Reversi positions of WTHOR and Logistello games, with the records' exact values",
+    ),
+    (
+        "reversi-label",
+        "--out FILE [--exact E] [--probcut P] [--probcut-empties E] [--shallow N] [--depth D] [--full-width] [--empties LO-HI] [--limit N] [--relabel] [--threads T] IN...",
+        "label Reversi positions by our exact solver or our search (resumable)",
+    ),
+    (
+        "reversi-compare",
+        "REFERENCE OTHER",
+        "how far two labellings of the same Reversi positions differ, per empties",
     ),
     (
         "reversi-probcut",
@@ -274,6 +301,15 @@ fn main() -> ExitCode {
             Some(o) => report(reversi_eval::train(&o)),
             None => usage(),
         },
+        ["reversi-extract", rest @ ..] => match reversi_positions::parse_extract_args(rest) {
+            Some(o) => report(reversi_positions::extract(&o)),
+            None => usage(),
+        },
+        ["reversi-label", rest @ ..] => match reversi_label::parse_args(rest) {
+            Some(o) => report(reversi_label::run(&o)),
+            None => usage(),
+        },
+        ["reversi-compare", rest @ ..] => report(reversi_label::run_compare(rest)),
         ["reversi-probcut", rest @ ..] => report(reversi_probcut::run(rest)),
         ["reversi-endcut", rest @ ..] => report(reversi_endcut::run(rest)),
         ["reversi-games", rest @ ..] => match reversi_games::parse_args(rest) {

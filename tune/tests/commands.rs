@@ -251,3 +251,137 @@ fn tune_trains_the_ataxx_network() {
         stderr(&o)
     );
 }
+
+#[test]
+fn reversi_positions_are_extracted_labelled_resumed_and_measured() {
+    // The game records (small extracts in tests/data/reversi/: four WTHOR games, five
+    // Logistello book games) are replayed, deduplicated and written with their records'
+    // labels; `reversi-label` solves the rest and resumes where it stopped; the yardstick
+    // report and a fit read the labelled file.
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/reversi/");
+    let dir = common::scratch("commands", "reversi-positions");
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    // A .gam file with one illegal game (c3 twice) beside the five.
+    let gam = std::fs::read_to_string(format!("{data}logbook-5.gam")).unwrap();
+    std::fs::write(path("g.gam"), format!("{gam}+d3-c3+c3-e3: +2 10\n")).unwrap();
+    let tune = |args: &[&str]| Command::new(TUNE).args(args).output().expect("run tune");
+    let wtb = format!("{data}wthor-2021-first4.wtb");
+    let (g, pos) = (path("g.gam"), path("p.pos"));
+    let o = tune(&[
+        "reversi-extract",
+        "--wthor",
+        &wtb,
+        "--gam",
+        &g,
+        "--empties",
+        "12-24",
+        "--gam-exact",
+        "14",
+        "--out",
+        &pos,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("10 games read (0 unreadable .gam lines), 1 rejected"),
+        "{}",
+        stderr(&o)
+    );
+    let text = std::fs::read_to_string(&pos).unwrap();
+    let count = |t: &str, s: &str| t.lines().filter(|l| l.contains(s)).count();
+    assert_eq!(count(&text, " wthor-24"), 4, "{text}");
+    assert!(count(&text, " logistello-result") > 0, "{text}");
+    // Label the unlabelled positions with 12–14 empties, five first, then the rest.
+    let out = path("l.pos");
+    let label = |limit: &str| {
+        let o = tune(&[
+            "reversi-label",
+            "--exact",
+            "14",
+            "--empties",
+            "12-14",
+            "--limit",
+            limit,
+            "--out",
+            &out,
+            &pos,
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stderr(&o)
+    };
+    assert!(label("5").starts_with("0 already labelled"));
+    // A cut last line is dropped and its position labelled again.
+    let t = std::fs::read_to_string(&out).unwrap();
+    std::fs::write(&out, &t[..t.len() - 10]).unwrap();
+    let again = label("1000");
+    assert!(again.starts_with("4 already labelled"), "{again}");
+    let labelled = std::fs::read_to_string(&out).unwrap();
+    let unlabelled = text
+        .lines()
+        .filter(|l| !l.contains(';'))
+        .filter(|l| (12..=14).contains(&l[..64].matches('-').count()))
+        .count();
+    assert_eq!(labelled.lines().count(), unlabelled);
+    assert_eq!(count(&labelled, " exact-solve"), unlabelled);
+    // The book games' results at 14 empties and fewer are exact: the solver agrees.
+    let exact = path("x.pos");
+    let o = tune(&[
+        "reversi-label",
+        "--exact",
+        "14",
+        "--relabel",
+        "--out",
+        &exact,
+        &pos,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = tune(&["reversi-compare", &pos, &exact]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let all = stdout(&o).lines().last().unwrap().to_string();
+    assert!(
+        all.starts_with("    all ") && all.ends_with(" 0.00      0.00"),
+        "{all}"
+    );
+    // The yardstick report: one row per stage, the positions counted.
+    let o = tune(&["reversi-eval", "--yardstick", &out]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let report = stdout(&o);
+    assert!(
+        report.starts_with(&format!("{unlabelled} yardstick positions")),
+        "{report}"
+    );
+    let rows: usize = report
+        .lines()
+        .skip(2)
+        .filter(|l| !l.ends_with(" all"))
+        .map(|l| {
+            l.split_whitespace()
+                .nth(2)
+                .unwrap()
+                .parse::<usize>()
+                .unwrap()
+        })
+        .sum();
+    assert_eq!(rows, unlabelled, "{report}");
+    // A fit on labelled positions, judged on the yardstick, writes a weights file.
+    let w = path("w.bin");
+    let o = tune(&[
+        "reversi-eval",
+        "--epochs",
+        "3",
+        "--l2",
+        "0.001,0.0001",
+        "--or-embedded",
+        "--positions",
+        &out,
+        "--yardstick",
+        &out,
+        "--out",
+        &w,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(engine::games::reversi::midgame::parse(&std::fs::read(&w).unwrap()).is_ok());
+    // An unlabelled yardstick line is refused with one line.
+    let o = tune(&["reversi-eval", "--yardstick", &pos]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("has no label"), "{}", stderr(&o));
+}

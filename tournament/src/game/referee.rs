@@ -283,16 +283,22 @@ impl<G: Notation + Referee> Game<G> {
         for side in [Side::First, Side::Second] {
             let i = side_idx(side);
             if let Err(f) = players[i].new_game(&game_start(side)) {
-                let end = (
-                    loss_for(side),
-                    format!("{} {}", m.names[i], f.describe()),
-                    f.ending(),
-                );
-                self.faults[i] = Some(f);
-                return Err(end);
+                return Err(self.fault(m, side, f));
             }
         }
         Ok(())
+    }
+
+    /// `side`'s fault `f`, kept: the game is lost for it, for the reason `f` gives.
+    fn fault(&mut self, m: &Match<'_, G>, side: Side, f: Fault) -> End {
+        let i = side_idx(side);
+        let end = (
+            loss_for(side),
+            format!("{} {}", m.names[i], f.describe()),
+            f.ending(),
+        );
+        self.faults[i] = Some(f);
+        end
     }
 
     /// The end by the rules, or by `-maxmoves`, if the game is there.
@@ -352,15 +358,7 @@ impl<G: Notation + Referee> Game<G> {
         }
         let answer = match reply {
             Ok(a) => a,
-            Err(f) => {
-                let end = (
-                    loss_for(side),
-                    format!("{} {}", m.names[i], f.describe()),
-                    f.ending(),
-                );
-                self.faults[i] = Some(f);
-                return Err(end);
-            }
+            Err(f) => return Err(self.fault(m, side, f)),
         };
         if allowed_ms.is_some_and(|a| elapsed > a) {
             self.faults[i] = Some(Fault::Timeout);

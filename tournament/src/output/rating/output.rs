@@ -49,13 +49,7 @@ pub fn cfs(r: &Rating) -> Vec<Option<f64>> {
 /// connected, and the perfect scores; unless `brief`, the cross table too.
 pub fn text(r: &Rating, brief: bool) -> String {
     let sims = r.sd.is_some();
-    let ml = r
-        .order
-        .iter()
-        .map(|&i| r.pool.names[i].chars().count())
-        .max()
-        .unwrap_or(0)
-        .clamp(6, 50);
+    let ml = name_width(r);
     let cfs = cfs(r);
     // Columns: header, Ordo's initial width, and each row's cell.
     let mut cols: Vec<(&str, usize, Vec<String>)> = vec![
@@ -208,16 +202,20 @@ pub fn notes(r: &Rating) -> Vec<String> {
     lines
 }
 
-/// The cross table: each row's points against each column, and the games.
-pub fn cross_text(r: &Rating) -> String {
-    let cross = r.pool.cross();
-    let ml = r
-        .order
+/// The width of the name column: the longest name, within 6 to 50 characters.
+fn name_width(r: &Rating) -> usize {
+    r.order
         .iter()
         .map(|&i| r.pool.names[i].chars().count())
         .max()
         .unwrap_or(0)
-        .clamp(6, 50);
+        .clamp(6, 50)
+}
+
+/// The cross table: each row's points against each column, and the games.
+pub fn cross_text(r: &Rating) -> String {
+    let cross = r.pool.cross();
+    let ml = name_width(r);
     let cell = |a: usize, b: usize| -> String {
         if a == b {
             return "-".into();

@@ -12,9 +12,12 @@
 
 use super::datagen::{self, Game, MAGIC};
 use super::games_file::{Record, Stats};
+use super::nnue::symmetries;
+use super::window::map_board;
 use engine::games::ataxx::Position;
 use std::collections::HashSet;
 use std::io::Write;
+use std::sync::OnceLock;
 
 /// `tune datagen-merge --out FILE IN...`.
 pub fn run(args: &[&str]) -> Result<(), String> {
@@ -130,47 +133,26 @@ impl Merge {
     }
 }
 
-/// A game's start and moves, hashed (its index left out: the same game from two files).
+/// A game's start and moves, hashed (its index, the record's first 4 bytes, left out:
+/// the same game from two files).
 fn game_key(g: &Game) -> u64 {
     let mut bytes = Vec::with_capacity(32 + 4 * g.plies.len());
-    let copy = Game {
-        index: 0,
-        start: g.start.clone(),
-        result: g.result,
-        plies: g.plies.clone(),
-    };
-    copy.encode(&mut bytes);
-    tournament::matchmaking::shard::fnv1a64(&bytes)
+    g.encode(&mut bytes);
+    tournament::matchmaking::shard::fnv1a64(&bytes[4..])
 }
 
-/// The square `sq` of the 7×7 board under symmetry `t` (0–7: the identity, the three
-/// rotations, and those after a mirror).
-fn map_square(sq: usize, t: usize) -> usize {
-    let (f, r) = (sq % 7, sq / 7);
-    let (f, r) = if t & 4 != 0 { (6 - f, r) } else { (f, r) };
-    let (f, r) = match t & 3 {
-        0 => (f, r),
-        1 => (6 - r, f),
-        2 => (6 - f, 6 - r),
-        _ => (r, 6 - f),
-    };
-    r * 7 + f
+/// The eight symmetries of the board as square maps (`tune nnue`'s), made once.
+fn maps() -> &'static [[u8; 49]; 8] {
+    static MAPS: OnceLock<[[u8; 49]; 8]> = OnceLock::new();
+    MAPS.get_or_init(|| symmetries().map(|m| m.map(|sq| sq as u8)))
 }
 
-fn map_bits(mut b: u64, t: usize) -> u64 {
-    let mut out = 0;
-    while b != 0 {
-        out |= 1u64 << map_square(b.trailing_zeros() as usize, t);
-        b &= b - 1;
-    }
-    out
-}
-
-/// The side to move's view of `pos` (own, opponent's, gaps), the least of its eight
-/// symmetric images: equal for positions the rules treat alike.
+/// The side to move's view of a position (own, opponent's, gaps), the least of its
+/// eight symmetric images: equal for positions the rules treat alike.
 pub fn canonical(own: u64, opp: u64, gaps: u64) -> (u64, u64, u64) {
-    (0..8)
-        .map(|t| (map_bits(own, t), map_bits(opp, t), map_bits(gaps, t)))
+    maps()
+        .iter()
+        .map(|m| (map_board(own, m), map_board(opp, m), map_board(gaps, m)))
         .min()
         .expect("eight images")
 }
@@ -186,23 +168,16 @@ fn position_key(pos: &Position) -> u64 {
 mod tests {
     use super::*;
 
-    /// The eight images are the board's symmetries: each a bijection of the squares,
-    /// all different, and closed (mapping twice by a mirror is the identity).
+    /// A position and its mirror image are one; a position and its colours swapped
+    /// are not.
     #[test]
-    fn the_eight_symmetries_permute_the_squares() {
-        let mut images = HashSet::new();
-        for t in 0..8 {
-            let image: Vec<usize> = (0..49).map(|s| map_square(s, t)).collect();
-            let mut sorted = image.clone();
-            sorted.sort_unstable();
-            assert_eq!(sorted, (0..49).collect::<Vec<_>>(), "symmetry {t}");
-            images.insert(image);
-        }
-        assert_eq!(images.len(), 8);
-        // A position and its mirror image are one.
+    fn symmetric_positions_are_one() {
         let (own, opp) = (1u64 << 0, 1u64 << 8);
-        let mirrored = (map_bits(own, 4), map_bits(opp, 4), 0);
-        assert_eq!(canonical(own, opp, 0), canonical(mirrored.0, mirrored.1, 0));
+        let m = &maps()[1];
+        assert_eq!(
+            canonical(own, opp, 0),
+            canonical(map_board(own, m), map_board(opp, m), 0)
+        );
         assert_ne!(canonical(own, opp, 0), canonical(opp, own, 0));
     }
 

@@ -218,7 +218,8 @@ fn fit_k(samples: &[Sample]) -> f32 {
     golden_section(loss)
 }
 
-fn map_board(bb: u64, map: &[u8; 49]) -> u64 {
+/// `bb` with each square moved by `map`.
+pub(crate) fn map_board(bb: u64, map: &[u8; 49]) -> u64 {
     let (mut out, mut b) = (0, bb);
     while b != 0 {
         out |= 1u64 << map[b.trailing_zeros() as usize];

@@ -132,13 +132,17 @@ impl Tty {
         String::from_utf8_lossy(&self.err.lock().unwrap()).into_owned()
     }
 
-    /// Waits until stderr contains `text` (panics, showing it, after `timeout`).
+    /// Waits until stderr contains `text` and the end of its line (panics, showing it, after `timeout`).
     pub fn wait_errors(&self, text: &str, timeout: Duration) -> String {
         let deadline = Instant::now() + timeout;
         loop {
             let err = self.errors();
-            if err.contains(text) {
-                return err;
+            // The line holding `text` must be whole: stderr may arrive in pieces, and a
+            // caller that reads the rest of the line (a URL, a message) read half of it once.
+            if let Some(at) = err.find(text) {
+                if err[at..].contains('\n') {
+                    return err;
+                }
             }
             assert!(Instant::now() < deadline, "no {text:?} in {err:?}");
             thread::sleep(Duration::from_millis(20));

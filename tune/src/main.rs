@@ -52,7 +52,7 @@
 //!   [--seed S] [--seconds S]`: Reversi self-play games whose last `E` empties the exact
 //!   solver plays, multi-threaded and resumable (`reversi_games.rs`, with the format).
 //! - `tune reversi-eval [--epochs N] [--l2 L[,L...]] [--lr R] [--threads T] [--positions
-//!   FILE]... [--yardstick FILE]... [--or-embedded] --out FILE DATA...`: fits the Reversi
+//!   FILE]... [--yardstick FILE]... [--or-embedded] [--from-embedded] --out FILE DATA...`: fits the Reversi
 //!   midgame pattern evaluation to such files and to labelled positions files and writes
 //!   its weights (`reversi_eval.rs`; the engine embeds `src/games/reversi/midgame.bin`);
 //!   `tune reversi-eval --yardstick FILE [--weights FILE]`: the error per stage of the
@@ -151,7 +151,7 @@ const COMMANDS: &[(&str, &str, &str)] = &[
     ),
     (
         "reversi-eval",
-        "[--epochs N] [--l2 L[,L...]] [--lr R] [--threads T] [--positions FILE]... [--yardstick FILE]... [--or-embedded] [--weights FILE] [--out FILE] DATA...",
+        "[--epochs N] [--l2 L[,L...]] [--lr R] [--threads T] [--positions FILE]... [--yardstick FILE]... [--or-embedded] [--from-embedded] [--weights FILE] [--out FILE] DATA...",
         "fit Reversi's midgame evaluation; its error per stage on a yardstick",
     ),
     (

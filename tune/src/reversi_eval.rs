@@ -21,7 +21,10 @@
 //! values each stage's table is fitted with each and the one with the lowest yardstick
 //! error there kept (the held-out error decides where the yardstick has fewer than
 //! [`MIN_YARDSTICK`] positions); with `--or-embedded` the embedded table competes too,
-//! and is kept where the yardstick does not show a fit better. Without `--out` and
+//! and is kept where the yardstick (or there the held-out set) does not show a fit
+//! better, and where neither has enough positions nothing is fitted. With
+//! `--from-embedded` each table starts from the embedded one and the L2 pulls towards
+//! it: few but truer labels correct it rather than replace it. Without `--out` and
 //! with a yardstick, nothing is fitted: the report compares the embedded weights (and
 //! `--weights FILE`) on it, on stdout.
 
@@ -49,12 +52,14 @@ pub struct Options {
     /// The L2 pulls to try (one table fitted per value and stage).
     pub l2: Vec<f64>,
     pub or_embedded: bool,
+    /// Start each table from the embedded one and pull it towards it, not towards zero.
+    pub from_embedded: bool,
     pub lr: f64,
     pub threads: usize,
 }
 
 /// `tune reversi-eval [--epochs N] [--l2 L[,L...]] [--lr R] [--threads T]
-/// [--positions FILE]... [--yardstick FILE]... [--or-embedded] [--weights FILE]
+/// [--positions FILE]... [--yardstick FILE]... [--or-embedded] [--from-embedded] [--weights FILE]
 /// [--out FILE] DATA...`.
 pub fn parse_args(mut args: &[&str]) -> Option<Options> {
     let mut o = Options {
@@ -66,6 +71,7 @@ pub fn parse_args(mut args: &[&str]) -> Option<Options> {
         epochs: 300,
         l2: vec![1e-4],
         or_embedded: false,
+        from_embedded: false,
         lr: 0.5,
         threads: 2,
     };
@@ -82,6 +88,7 @@ pub fn parse_args(mut args: &[&str]) -> Option<Options> {
             }
             ["--weights", v, rest @ ..] => (o.weights, args) = (Some(v.to_string()), rest),
             ["--or-embedded", rest @ ..] => (o.or_embedded, args) = (true, rest),
+            ["--from-embedded", rest @ ..] => (o.from_embedded, args) = (true, rest),
             ["--epochs", v, rest @ ..] => {
                 (o.epochs, args) = (v.parse().ok().filter(|&n| n > 0)?, rest)
             }
@@ -155,19 +162,28 @@ fn rms(w: &[f32], samples: &[&Sample]) -> f64 {
     (sq / samples.len() as f64).sqrt()
 }
 
-/// Fits one table on `train` (full-batch Adam) with L2 pull `l2`.
-fn fit_table(train: &[&Sample], o: &Options, l2: f64) -> Vec<f32> {
+/// Fits one table on `train` (full-batch Adam) with L2 pull `l2` towards `prior` (the
+/// table it starts from), or towards zero from zero.
+fn fit_table(train: &[&Sample], o: &Options, l2: f64, prior: Option<&[f32]>) -> Vec<f32> {
     let n = layout().per_phase;
-    let mut w = vec![0f32; n];
+    let zero = vec![0f32; n];
+    let prior = prior.unwrap_or(&zero);
+    let mut w = prior.to_vec();
     if train.is_empty() {
         return w;
     }
-    // Start the constant at the mean label.
-    w[n - 1] = train.iter().map(|s| s.label).sum::<f32>() / train.len() as f32;
+    if prior.iter().all(|&x| x == 0.0) {
+        // From scratch: start the constant at the mean label.
+        w[n - 1] = train.iter().map(|s| s.label).sum::<f32>() / train.len() as f32;
+    }
     let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);
     let mut grad = vec![0f32; n];
     let scale = 2.0 / train.len() as f32;
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    // From zero the scalar terms (mobility, parity, the constant) are free; from a
+    // table everything is pulled towards it.
+    let from_zero = prior.iter().all(|&x| x == 0.0);
+    let pulled = |i: usize| i < n - SCALARS || !from_zero;
     for epoch in 0..o.epochs {
         grad.iter_mut().for_each(|g| *g = 0.0);
         let base = n - SCALARS;
@@ -187,7 +203,7 @@ fn fit_table(train: &[&Sample], o: &Options, l2: f64) -> Vec<f32> {
         let t = epoch as i32 + 1;
         let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
         for i in 0..n {
-            let g = grad[i] + 2.0 * l2 as f32 * w[i] * (i < base) as u8 as f32;
+            let g = grad[i] + 2.0 * l2 as f32 * (w[i] - prior[i]) * pulled(i) as u8 as f32;
             if g == 0.0 && m[i] == 0.0 {
                 continue;
             }
@@ -269,11 +285,12 @@ pub fn train(o: &Options) -> Result<(), String> {
                     break;
                 }
                 let yard_p = of_phase(&yard, p);
-                if o.or_embedded && yard_p.len() < MIN_YARDSTICK {
-                    // Nothing could replace the embedded table: no fit.
+                let held_p = of_phase(&held, p);
+                if o.or_embedded && yard_p.len() < MIN_YARDSTICK && held_p.len() < MIN_YARDSTICK {
+                    // Nothing could show a fit better than the embedded table: no fit.
                     let t = (
                         embedded_table(embedded, p),
-                        "embedded (no yardstick)".into(),
+                        "embedded (nothing to judge a fit on)".into(),
                     );
                     tables.lock().expect("no panics")[p] = Some(t);
                     continue;
@@ -291,7 +308,6 @@ pub fn train(o: &Options) -> Result<(), String> {
                     }
                     (lo, hi) = (lo - 2, hi + 2);
                 };
-                let held_p = of_phase(&held, p);
                 let judge = |w: &[f32]| {
                     if yard_p.len() >= MIN_YARDSTICK {
                         rms(w, &yard_p)
@@ -299,9 +315,11 @@ pub fn train(o: &Options) -> Result<(), String> {
                         rms(w, &held_p)
                     }
                 };
+                let old = embedded_table(embedded, p);
+                let prior = o.from_embedded.then_some(old.as_slice());
                 let mut best: Option<(f64, f64, Vec<f32>)> = None;
                 for &l2 in &o.l2 {
-                    let w = fit_table(&set, o, l2);
+                    let w = fit_table(&set, o, l2, prior);
                     let e = judge(&w);
                     if best.as_ref().is_none_or(|b| e < b.0) {
                         best = Some((e, l2, w));
@@ -310,10 +328,9 @@ pub fn train(o: &Options) -> Result<(), String> {
                 let (e, l2, mut w) = best.expect("at least one --l2");
                 let mut chosen = format!("fit, l2 {l2}");
                 if o.or_embedded {
-                    let old = embedded_table(embedded, p);
-                    // The embedded table stays unless the yardstick shows the fit
-                    // better.
-                    if rms(&old, &yard_p) <= e {
+                    // The embedded table stays unless the yardstick (or, where it has
+                    // too few positions, the held-out set) shows the fit better.
+                    if judge(&old) <= e {
                         w = old;
                         chosen = format!("embedded (best fit: l2 {l2}, {e:.2})");
                     }
@@ -554,6 +571,36 @@ mod tests {
         let w = embedded_table(midgame::weights(), midgame::phase(60));
         let want = midgame::evaluate_portable(midgame::weights(), e.pos.own(), e.pos.opp());
         assert!((predict(&w, &s) - want as f32 / SCALE as f32).abs() < 1e-3);
+    }
+
+    /// A fit from the embedded table with a strong pull stays at it; with none it
+    /// moves towards the labels.
+    #[test]
+    fn a_fit_from_the_embedded_table_is_pulled_towards_it() {
+        let lines = [
+            "---------------------------OX------XO--------------------------- X ; +10 t",
+            "--------------------------XXX------XO--------------------------- O ; -20 t",
+        ];
+        let samples: Vec<Sample> = lines
+            .iter()
+            .map(|l| {
+                let e = parse_positions(l).unwrap().remove(0);
+                sample(e.pos.own(), e.pos.opp(), e.label.unwrap().value)
+            })
+            .collect();
+        let set: Vec<&Sample> = samples.iter().collect();
+        let o = parse_args(&["--epochs", "30", "--out", "x", "--positions", "p"]).unwrap();
+        let prior = embedded_table(midgame::weights(), midgame::phase(60));
+        let held = fit_table(&set, &o, 1e6, Some(&prior));
+        let moved = prior
+            .iter()
+            .zip(&held)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0f32, f32::max);
+        assert!(moved < 0.05, "{moved}");
+        let free = fit_table(&set, &o, 0.0, Some(&prior));
+        assert!(rms(&free, &set) < rms(&prior, &set) / 2.0);
+        assert_eq!(fit_table(&[], &o, 0.0, Some(&prior)), prior);
     }
 
     #[test]

@@ -16,8 +16,11 @@
 //!   command line.
 //! - [`app`]: the one `main` of every binary (logging, the shared command line, the
 //!   subcommands, the choice of protocol and dialect); `src/bin/*.rs` only name a game.
-//! - [`variant`]: the one list of games, each with its text dialects (editions) and
-//!   the names of its rule sets, for tools that pick a game at run time.
+//! - [`variant`]: the registry, one entry a game: its rules type (`Registered`), its
+//!   binary's own part, its text dialects (editions), whether it is an Othello board;
+//!   tools that pick a game at run time visit its rules type (`GameVisitor`: the
+//!   runner, its compliance check, the tuner, which reach a text language as a value,
+//!   `TextCodec`) or its dialect (`VariantVisitor`: the front ends that speak it).
 //! - [`rng`]: the one seeded generator (SplitMix64) behind every "same seed, same
 //!   result" promise.
 //!
@@ -27,8 +30,8 @@
 //! through its facade; `layers::every_module_names_only_lower_floors` holds every
 //! module to the floors above (its `FLOORS` table), grouped imports included. A new game
 //! adds its rules folder (with its rule sets: `Game::Rules`), a dialect in
-//! `protocol/text/`, its `Variant` and `Dialect` in `variant`, its options in `app`, and
-//! a four-line binary.
+//! `protocol/text/`, its entry in `variant`'s `registry!` (its rules type, binary part
+//! and dialects), and a four-line binary.
 
 pub mod app;
 pub mod bench;

@@ -7,13 +7,46 @@
 //! its dialect and one entry there; adding an edition of a game's text language (Ataxx's
 //! 2008 one) is its dialect file and one line in its game's entry.
 
-use crate::game::{Game, Notation, RuleSet};
+use crate::game::{GameIo, RuleSet};
+use crate::games;
 use crate::protocol::cli::Binary;
-use crate::protocol::text::{self, TextDialect, TextProtocol};
+use crate::protocol::text::{self, Codec, TextCodec, TextDialect, TextProtocol};
 
 pub use crate::protocol::text::Playable;
 
-/// Something to do with whichever game (and dialect) was chosen at run time.
+/// A game of the registry, as its rules type: what its entry says of it, for drivers
+/// that are generic over the game alone (the tournament runner, its compliance check,
+/// the tuner) and reach its text language, if it has one, as a value.
+pub trait Registered: GameIo {
+    /// Its entry.
+    const VARIANT: Variant;
+    /// An 8×8 Othello board: the Othello-only engine protocols (NBoard, GTP) serve it.
+    const OTHELLO: bool;
+    /// Its text dialects' codecs, the default first; none for a game without a course
+    /// language.
+    fn text_codecs() -> &'static [&'static dyn TextCodec<Self>];
+
+    /// The text dialect whose games are played by `rules`, else the default: the one a
+    /// run judged by those rules drives its text engines in. `None`: no text language.
+    fn text_codec(rules: Option<Self::Rules>) -> Option<&'static dyn TextCodec<Self>> {
+        let all = Self::text_codecs();
+        all.iter()
+            .copied()
+            .find(|c| Some(c.rules()) == rules)
+            .or(all.first().copied())
+    }
+}
+
+/// Something to do with whichever game was chosen at run time, by its rules type.
+pub trait GameVisitor {
+    /// What it returns.
+    type Output;
+    /// Does it for game `G`.
+    fn visit<G: Registered>(self) -> Self::Output;
+}
+
+/// Something to do with whichever game and text dialect was chosen at run time: the
+/// front ends that speak the course language (the binaries, the board page).
 pub trait VariantVisitor {
     /// What it returns.
     type Output;
@@ -29,7 +62,7 @@ pub trait VariantVisitor {
 macro_rules! registry {
     ($(
         $(#[$game_doc:meta])*
-        $game:ident { binary: $binary:path, dialects: [$(
+        $game:ident { game: $game_ty:ty, othello: $othello:literal, binary: $binary:path, dialects: [$(
             $(#[$dialect_doc:meta])*
             $dialect:ident: $ty:ty $(, edition $edition:literal)?;
         )+] }
@@ -64,7 +97,25 @@ macro_rules! registry {
                     $(Variant::$game => &$binary,)+
                 }
             }
+
+            /// Runs `visitor` with this game's rules type.
+            pub fn visit_game<V: GameVisitor>(self, visitor: V) -> V::Output {
+                match self {
+                    $(Variant::$game => visitor.visit::<$game_ty>(),)+
+                }
+            }
         }
+
+        $(
+            impl Registered for $game_ty {
+                const VARIANT: Variant = Variant::$game;
+                const OTHELLO: bool = $othello;
+                fn text_codecs() -> &'static [&'static dyn TextCodec<Self>] {
+                    const CODECS: &[&dyn TextCodec<$game_ty>] = &[$(&Codec::<$ty>::NEW),+];
+                    CODECS
+                }
+            }
+        )+
 
         impl Dialect {
             /// Every dialect, each game's default first.
@@ -98,6 +149,8 @@ macro_rules! registry {
 
 registry! {
     Ataxx {
+        game: games::ataxx::Position,
+        othello: false,
         binary: Binary::PLAIN,
         dialects: [
             /// `ataxx.txt`, the 2016 edition (the `ataxx` binary's default).
@@ -109,6 +162,8 @@ registry! {
         ]
     }
     Loa {
+        game: games::loa::position::Position,
+        othello: false,
         binary: text::loa::course::BINARY,
         dialects: [
             /// `loa.txt`.
@@ -116,6 +171,8 @@ registry! {
         ]
     }
     Reversi {
+        game: games::reversi::Position,
+        othello: true,
         binary: text::reversi::BINARY,
         dialects: [
             /// `reversi.txt`.
@@ -138,13 +195,13 @@ impl Variant {
     /// The game's name (`ataxx`, ...), as `-variant` takes it.
     pub fn name(self) -> &'static str {
         struct Name;
-        impl VariantVisitor for Name {
+        impl GameVisitor for Name {
             type Output = &'static str;
-            fn visit<D: Playable>(self) -> &'static str {
-                <D as TextDialect>::Game::NAME
+            fn visit<G: Registered>(self) -> &'static str {
+                G::NAME
             }
         }
-        self.visit(Name)
+        self.visit_game(Name)
     }
 
     /// The game called `name`, if this build knows it.
@@ -155,14 +212,13 @@ impl Variant {
     /// The names of the game's rule sets ([`RuleSet::name`]: `engine`, `text`, `2008`).
     pub fn rule_sets(self) -> Vec<&'static str> {
         struct Names;
-        impl VariantVisitor for Names {
+        impl GameVisitor for Names {
             type Output = Vec<&'static str>;
-            fn visit<D: Playable>(self) -> Vec<&'static str> {
-                let all = <<D as TextDialect>::Game as Game>::Rules::ALL;
-                all.iter().map(|r| r.name()).collect()
+            fn visit<G: Registered>(self) -> Vec<&'static str> {
+                G::Rules::ALL.iter().map(|r| r.name()).collect()
             }
         }
-        self.visit(Names)
+        self.visit_game(Names)
     }
 
     /// The rule set `name` names in this game, by its own name ([`RuleSet::name`]):
@@ -171,13 +227,18 @@ impl Variant {
     /// `2016`). `None` for a name the game does not know.
     pub fn rules_named(self, name: &str) -> Option<&'static str> {
         struct Named<'a>(&'a str);
-        impl VariantVisitor for Named<'_> {
+        impl GameVisitor for Named<'_> {
             type Output = Option<&'static str>;
-            fn visit<D: Playable>(self) -> Option<&'static str> {
-                rules_named::<D>(self.0).map(RuleSet::name)
+            fn visit<G: Registered>(self) -> Option<&'static str> {
+                let rules = match self.0 {
+                    "engine" | "uai" | "ugi" => Some(G::Rules::ENGINE),
+                    "text" => G::text_codec(None).map(|c| c.rules()),
+                    name => G::Rules::from_name(name),
+                };
+                rules.map(RuleSet::name)
             }
         }
-        self.visit(Named(name))
+        self.visit_game(Named(name))
     }
 
     /// The dialect that plays by the rule set called `rules` (a name from
@@ -218,21 +279,37 @@ impl Dialect {
     }
 }
 
-/// The rule set `name` names in the game of dialect `D`: `engine` (or `uai`, `ugi`) the
-/// engine protocols', `text` the one `D` plays by, any other word the game's own
-/// ([`RuleSet::from_name`]). Private: `text` means the game's default dialect's rules
-/// only when `D` is that dialect, as [`Variant::rules_named`] makes sure.
-fn rules_named<D: TextProtocol>(name: &str) -> Option<<D::Game as Game>::Rules> {
-    match name {
-        "engine" | "uai" | "ugi" => Some(<D::Game as Game>::Rules::ENGINE),
-        "text" => Some(D::RULES),
-        _ => <D::Game as Game>::Rules::from_name(name),
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{Dialect, Variant};
+    use super::{Dialect, GameVisitor, Registered, Variant};
+    use crate::game::RuleSet;
+
+    /// Each game's entry hands out one codec per dialect, in the dialects' order, each
+    /// playing by its dialect's rules; a rule set no dialect plays by gets the default.
+    #[test]
+    fn each_games_codecs_are_its_dialects() {
+        struct Codecs;
+        impl GameVisitor for Codecs {
+            type Output = (Variant, Vec<&'static str>, &'static str);
+            fn visit<G: Registered>(self) -> Self::Output {
+                let names = G::text_codecs().iter().map(|c| c.rules().name()).collect();
+                let engine = G::text_codec(Some(G::Rules::ENGINE)).expect("a text language");
+                (G::VARIANT, names, engine.rules().name())
+            }
+        }
+        for &v in Variant::ALL {
+            let (variant, names, for_engine) = v.visit_game(Codecs);
+            assert_eq!(variant, v);
+            let want: Vec<&str> = v.dialects().iter().map(|d| d.rules_name()).collect();
+            assert_eq!(names, want, "{v:?}");
+            // Reversi's one rule set is its engine rules and its text rules.
+            assert_eq!(
+                for_engine,
+                v.dialect_for(Some("engine")).rules_name(),
+                "{v:?}"
+            );
+        }
+    }
 
     #[test]
     fn names_round_trip() {

@@ -44,17 +44,16 @@ pub mod game;
 pub mod matchmaking;
 pub mod output;
 
-use engine::protocol::text::TextDialect;
-use engine::variant::{Playable, VariantVisitor};
+use engine::variant::{GameVisitor, Registered};
 
 /// Runs the configured tournament for the game chosen at run time.
 struct Run<'a>(&'a config::Config);
 
-impl VariantVisitor for Run<'_> {
+impl GameVisitor for Run<'_> {
     type Output = Result<i32, config::RunError>;
 
-    fn visit<D: Playable>(self) -> Self::Output {
-        matchmaking::runner::run::<<D as TextDialect>::Game, D>(self.0)
+    fn visit<G: Registered>(self) -> Self::Output {
+        matchmaking::runner::run::<G>(self.0)
     }
 }
 
@@ -87,12 +86,9 @@ pub fn main_with_args(args: &[String]) -> i32 {
             return 2;
         }
     };
-    // Text engines speak the edition whose rules judge the run (Ataxx `-rules 2008`).
-    match cfg
-        .variant
-        .dialect_for(cfg.rules.as_deref())
-        .visit(Run(&cfg))
-    {
+    // Text engines speak the edition whose rules judge the run (Ataxx `-rules 2008`):
+    // the runner chooses it from the game's entry.
+    match cfg.variant.visit_game(Run(&cfg)) {
         Ok(code) => code,
         Err(config::RunError::Usage(e)) => {
             eprintln!("tournament: {e}");

@@ -73,10 +73,9 @@
 use engine::game::{Game, Notation, RuleSet, Side, Tunable};
 use engine::games::ataxx::block_squares;
 use engine::games::ataxx::{square_name, Move, Position, Rules};
-use engine::protocol::text::{TextDialect, TextProtocol};
 use engine::rng::SplitMix64;
 use engine::search::{Limits, Searcher};
-use engine::variant::{Dialect, Playable, Variant, VariantVisitor};
+use engine::variant::{Dialect, GameVisitor, Registered, Variant};
 use std::collections::HashSet;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -246,7 +245,7 @@ fn main() -> ExitCode {
         ["openings", count, seed, "--variant", name] => {
             match (count.parse(), seed.parse(), Variant::from_name(name)) {
                 (Ok(c), Ok(s), Some(Variant::Ataxx)) => openings(c, s, &BLOCK_BOOK, None),
-                (Ok(c), Ok(s), Some(v)) => print_lines(v.visit(RandomOpenings {
+                (Ok(c), Ok(s), Some(v)) => print_lines(v.visit_game(RandomOpenings {
                     count: c,
                     seed: s,
                     balance: None,
@@ -265,7 +264,7 @@ fn main() -> ExitCode {
                 _ => return usage(),
             };
             match (count.parse(), seed.parse(), Variant::from_name(name)) {
-                (Ok(c), Ok(s), Some(v)) => print_lines(v.visit(RandomOpenings {
+                (Ok(c), Ok(s), Some(v)) => print_lines(v.visit_game(RandomOpenings {
                     count: c,
                     seed: s,
                     balance: Some(balance),
@@ -287,7 +286,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         ["fit", rest @ ..] => match fit_args(rest) {
-            Some((variant, l2, files)) => report(variant.visit(Fit { files: &files, l2 })),
+            Some((variant, l2, files)) => report(variant.visit_game(Fit { files: &files, l2 })),
             None => usage(),
         },
         ["reversi-data", count, seed, lo, hi] => {
@@ -487,16 +486,19 @@ fn openings(count: usize, seed: u64, kind: &BookKind, edition: Option<Dialect>) 
 
 /// Whether text engines of dialect `d` can set `line` (an opening in our lines) up.
 fn settable(d: Dialect, line: &str) -> bool {
-    struct Settable<'a>(&'a str);
-    impl VariantVisitor for Settable<'_> {
+    struct Settable<'a>(&'a str, &'static str);
+    impl GameVisitor for Settable<'_> {
         type Output = bool;
-        fn visit<D: Playable>(self) -> bool {
-            <D as TextDialect>::Game::opening(self.0, <D as TextProtocol>::RULES)
-                .and_then(|o| <D as TextProtocol>::setup_commands(&o, Side::First, 0, false))
+        fn visit<G: Registered>(self) -> bool {
+            let Some(codec) = G::text_codec(G::Rules::from_name(self.1)) else {
+                return false;
+            };
+            G::opening(self.0, codec.rules())
+                .and_then(|o| codec.setup_commands(&o, Side::First, 0, false))
                 .is_ok()
         }
     }
-    d.visit(Settable(line))
+    d.variant().visit_game(Settable(line, d.rules_name()))
 }
 
 /// Prints a book's lines (what [`RandomOpenings`] makes) to stdout.
@@ -522,17 +524,16 @@ struct Balance {
     margin: i32,
 }
 
-impl VariantVisitor for RandomOpenings {
+impl GameVisitor for RandomOpenings {
     type Output = Vec<String>;
     /// The file's lines: its header, then one opening a line.
-    fn visit<D: Playable>(self) -> Vec<String> {
-        type G<D> = <D as TextDialect>::Game;
+    fn visit<G: Registered>(self) -> Vec<String> {
         let (count, seed) = (self.count, self.seed);
         let mut rng = SplitMix64::new(seed);
         let mut seen = HashSet::new();
-        let name = G::<D>::NAME;
+        let name = G::NAME;
         let mut out = Vec::new();
-        let mut searcher = Searcher::<G<D>>::new(16);
+        let mut searcher = Searcher::<G>::new(16);
         let stop = AtomicBool::new(false);
         match &self.balance {
             None => {
@@ -555,7 +556,7 @@ impl VariantVisitor for RandomOpenings {
         let mut made = 0;
         let mut moves = Vec::new();
         while made < count {
-            let mut pos = G::<D>::startpos(<G<D> as Game>::Rules::ENGINE);
+            let mut pos = G::startpos(G::Rules::ENGINE);
             let mut words = Vec::new();
             let plies = self.balance.as_ref().map_or(4 + rng.below(3), |b| b.plies);
             for _ in 0..plies {
@@ -597,16 +598,16 @@ struct Sample {
     result: f64,
 }
 
-/// `tune fit` for the game whose dialect is `D`.
+/// `tune fit` for the game `G`.
 struct Fit<'a> {
     files: &'a [&'a str],
     l2: f64,
 }
 
-impl VariantVisitor for Fit<'_> {
+impl GameVisitor for Fit<'_> {
     type Output = Result<(), String>;
-    fn visit<D: Playable>(self) -> Result<(), String> {
-        fit::<<D as TextDialect>::Game>(self.files, self.l2)
+    fn visit<G: Registered>(self) -> Result<(), String> {
+        fit::<G>(self.files, self.l2)
     }
 }
 
@@ -777,7 +778,7 @@ mod tests {
     #[test]
     fn a_balanced_book_keeps_only_lines_a_search_scores_level() {
         let book = |balance| {
-            Variant::Reversi.visit(RandomOpenings {
+            Variant::Reversi.visit_game(RandomOpenings {
                 count: 6,
                 seed: 3,
                 balance,

@@ -328,6 +328,76 @@ pub trait TextProtocol: TextDialect {
     }
 }
 
+/// A dialect's [`TextProtocol`] as a value of its game `G`: what a driver that is generic
+/// over the game alone (the tournament runner, its compliance check, the tuner) needs
+/// of the text language, chosen at run time from the game's registry entry by the rules
+/// that judge the games ([`crate::variant::Registered::text_codec`]).
+pub trait TextCodec<G: Game>: Sync {
+    /// The rule set the language's games are played by ([`TextProtocol::RULES`]).
+    fn rules(&self) -> G::Rules;
+    /// [`TextProtocol::setup_commands`].
+    fn setup_commands(
+        &self,
+        opening: &Opening<G>,
+        ai_side: Side,
+        seed: u64,
+        played: bool,
+    ) -> Result<Vec<String>, String>;
+    /// [`TextProtocol::start_commands`].
+    fn start_commands(&self) -> Vec<String>;
+    /// [`TextProtocol::move_text`].
+    fn move_text(&self, pos: &G, mv: G::Move) -> String;
+    /// [`TextProtocol::parse_move_text`].
+    fn parse_move_text(&self, pos: &G, text: &str) -> Option<G::Move>;
+    /// [`TextProtocol::parse_ai_move`].
+    fn parse_ai_move(&self, line: &str) -> Option<(Option<Side>, String)>;
+    /// [`TextProtocol::parse_result`].
+    fn parse_result(&self, line: &str) -> Option<Outcome>;
+    /// [`TextProtocol::is_dump_marker`].
+    fn is_dump_marker(&self, line: &str) -> bool;
+}
+
+/// The [`TextCodec`] of dialect `D`: a value standing for the type.
+pub struct Codec<D>(std::marker::PhantomData<fn() -> D>);
+
+impl<D> Codec<D> {
+    /// The codec (a constant, so `&Codec::<D>::NEW` lives for the whole program).
+    pub const NEW: Codec<D> = Codec(std::marker::PhantomData);
+}
+
+impl<D: TextProtocol> TextCodec<D::Game> for Codec<D> {
+    fn rules(&self) -> <D::Game as Game>::Rules {
+        D::RULES
+    }
+    fn setup_commands(
+        &self,
+        opening: &Opening<D::Game>,
+        ai_side: Side,
+        seed: u64,
+        played: bool,
+    ) -> Result<Vec<String>, String> {
+        D::setup_commands(opening, ai_side, seed, played)
+    }
+    fn start_commands(&self) -> Vec<String> {
+        D::start_commands()
+    }
+    fn move_text(&self, pos: &D::Game, mv: <D::Game as Game>::Move) -> String {
+        D::move_text(pos, mv)
+    }
+    fn parse_move_text(&self, pos: &D::Game, text: &str) -> Option<<D::Game as Game>::Move> {
+        D::parse_move_text(pos, text)
+    }
+    fn parse_ai_move(&self, line: &str) -> Option<(Option<Side>, String)> {
+        D::parse_ai_move(line)
+    }
+    fn parse_result(&self, line: &str) -> Option<Outcome> {
+        D::parse_result(line)
+    }
+    fn is_dump_marker(&self, line: &str) -> bool {
+        D::is_dump_marker(line)
+    }
+}
+
 /// What a dialect may ask of the session: output, and moves from the AI.
 pub struct Host<'a, G: GameIo> {
     out: &'a mut dyn Write,

@@ -25,11 +25,10 @@ mod uci;
 
 use crate::engines::player::{EngineKind, EngineSpec, Proto};
 use crate::engines::process::{EngineProcess, Launch, LogTag, ReadError, TrafficLog};
-use engine::game::{Game, GameIo, Notation, Outcome, Side};
-use engine::protocol::text::{TextDialect, TextProtocol};
+use engine::game::{Game, Notation, Outcome, RuleSet, Side};
 use engine::protocol::uci::Flavour;
 use engine::rng::SplitMix64;
-use engine::variant::{Playable, Variant, VariantVisitor};
+use engine::variant::{GameVisitor, Registered, Variant};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -602,13 +601,15 @@ fn result_word(outcome: Option<Outcome>) -> &'static str {
     }
 }
 
-/// Runs the compliance check of `spec` in game `G` (whose text language, for
-/// `proto=text`, is `D`): every step, or only the quick part. `log`: the traffic log and
+/// Runs the compliance check of `spec` in game `G` (a `proto=text` engine speaks its
+/// dialect whose rules are `rules`, else its default): every step, or only the quick
+/// part. `log`: the traffic log and
 /// the engine's tag in it. With `print`, each step's line goes to stdout as it ends.
 /// `Err` (one line) when the spec cannot be checked at all: a built-in player, a
 /// protocol the game does not speak.
-pub fn check<G: GameIo, D: TextProtocol<Game = G>>(
+pub fn check<G: Registered>(
     spec: &EngineSpec,
+    rules: Option<G::Rules>,
     quick: bool,
     log: Option<(Arc<TrafficLog>, String)>,
     print: bool,
@@ -627,7 +628,7 @@ pub fn check<G: GameIo, D: TextProtocol<Game = G>>(
             G::NAME
         ));
     }
-    if proto.othello_only() && G::NAME != "reversi" {
+    if proto.othello_only() && !G::OTHELLO {
         return Err(format!(
             "engine {}: proto={} speaks Othello only; {} is not played over it",
             spec.name,
@@ -656,7 +657,10 @@ pub fn check<G: GameIo, D: TextProtocol<Game = G>>(
         Proto::Ugi => uci::run::<G>(target, Flavour::Ugi, quick, &mut report),
         Proto::Nboard => nboard::run::<G>(target, quick, &mut report),
         Proto::Gtp => gtp::run::<G>(target, quick, &mut report),
-        Proto::Text => text::run::<D>(target, quick, &mut report),
+        Proto::Text => match G::text_codec(rules) {
+            Some(codec) => text::run::<G>(codec, target, quick, &mut report),
+            None => return Err(format!("{} has no text language (proto=text)", G::NAME)),
+        },
     }
     Ok(report)
 }
@@ -674,15 +678,18 @@ traffic on stderr. Exit status: 0 every step passed, 1 a step failed, 2 bad comm
 /// The check for the game chosen at run time.
 struct Visit<'a> {
     spec: &'a EngineSpec,
+    /// The rule set's name (`-rules`), if given.
+    rules: Option<&'static str>,
     quick: bool,
     log: Option<(Arc<TrafficLog>, String)>,
 }
 
-impl VariantVisitor for Visit<'_> {
+impl GameVisitor for Visit<'_> {
     type Output = Result<Report, String>;
 
-    fn visit<D: Playable>(self) -> Self::Output {
-        check::<<D as TextDialect>::Game, D>(self.spec, self.quick, self.log, true)
+    fn visit<G: Registered>(self) -> Self::Output {
+        let rules = self.rules.and_then(G::Rules::from_name);
+        check::<G>(self.spec, rules, self.quick, self.log, true)
     }
 }
 
@@ -758,10 +765,11 @@ pub fn main(args: &[String]) -> i32 {
     });
     let visit = Visit {
         spec: &spec,
+        rules,
         quick,
         log,
     };
-    match variant.dialect_for(rules).visit(visit) {
+    match variant.visit_game(visit) {
         Ok(report) => {
             println!("{}", report.summary());
             if report.passed() {
@@ -776,13 +784,14 @@ pub fn main(args: &[String]) -> i32 {
 
 /// The run's `-check`: the quick part of the check for each engine that has games to
 /// play, one after the other. `Err` names the engine and its first failing step.
-pub fn check_before_run<G: GameIo, D: TextProtocol<Game = G>>(
+pub fn check_before_run<G: Registered>(
     engines: &[&EngineSpec],
+    rules: G::Rules,
     log: Option<&Arc<TrafficLog>>,
 ) -> Result<(), String> {
     for spec in engines {
         let log = log.map(|l| (Arc::clone(l), format!("{}#check", spec.name)));
-        let report = check::<G, D>(spec, true, log, false)?;
+        let report = check::<G>(spec, Some(rules), true, log, false)?;
         if let Some(line) = report.first_failure() {
             return Err(format!(
                 "engine {} fails -check: {line}; nothing was played",

@@ -1,5 +1,5 @@
 //! The steps for a game's course text language (`proto=text`), driven through the
-//! game's [`TextProtocol`] as the runner's text client drives it: the set-up commands
+//! game's text dialect ([`TextCodec`]) as the runner's text client drives it: the set-up commands
 //! and the dump that closes them, the start commands, the moves in the language's
 //! notation, the AI move lines. In order; `*` marks the quick part:
 //!
@@ -18,20 +18,27 @@ use super::{
     first_move, ms, run_steps, Conn, Driver, Failure, Report, Step, Target, READY, SLOW_MOVE,
 };
 use crate::engines::process::ReadError;
-use engine::game::{Game, Notation, Opening, Side};
-use engine::protocol::text::TextProtocol;
+use engine::game::{Notation, Opening, Side};
+use engine::protocol::text::TextCodec;
 use std::time::{Duration, Instant};
 
-struct Text<D: TextProtocol> {
+struct Text<G: Notation> {
+    /// The dialect spoken.
+    codec: &'static dyn TextCodec<G>,
     target: Target,
     conn: Option<Conn>,
-    start: D::Game,
+    start: G,
     /// Where the game stands once play has begun (after the AI's first move).
-    playing: Option<D::Game>,
+    playing: Option<G>,
 }
 
-pub(super) fn run<D: TextProtocol>(target: Target, quick: bool, report: &mut Report) {
-    let steps: Vec<Step<Text<D>>> = vec![
+pub(super) fn run<G: Notation>(
+    codec: &'static dyn TextCodec<G>,
+    target: Target,
+    quick: bool,
+    report: &mut Report,
+) {
+    let steps: Vec<Step<Text<G>>> = vec![
         Step::own("refused line", true, Text::refused_line),
         Step::own("set-up", true, |s| {
             if s.conn.is_none() {
@@ -57,16 +64,17 @@ pub(super) fn run<D: TextProtocol>(target: Target, quick: bool, report: &mut Rep
             r
         }),
     ];
-    let mut text = Text::<D> {
+    let mut text = Text::<G> {
+        codec,
         target,
         conn: None,
-        start: <D::Game as Notation>::startpos(D::RULES),
+        start: G::startpos(codec.rules()),
         playing: None,
     };
     run_steps(&mut text, &steps, quick, report);
 }
 
-impl<D: TextProtocol> Driver for Text<D> {
+impl<G: Notation> Driver for Text<G> {
     fn conn(&mut self) -> &mut Option<Conn> {
         &mut self.conn
     }
@@ -83,7 +91,7 @@ fn is_error(line: &str) -> bool {
     line.to_ascii_lowercase().contains("error")
 }
 
-impl<D: TextProtocol> Text<D> {
+impl<G: Notation> Text<G> {
     fn c(&mut self) -> Result<&mut Conn, Failure> {
         self.conn.as_mut().ok_or_else(|| Failure {
             minor: false,
@@ -139,12 +147,15 @@ impl<D: TextProtocol> Text<D> {
             moves: Vec::new(),
         };
         let limit = self.target.init_timeout;
-        let commands = D::setup_commands(&opening, Side::First, 1, false).map_err(|e| Failure {
-            minor: false,
-            sent: "nothing".into(),
-            got: e,
-            expected: "a start position the language can set up".into(),
-        })?;
+        let codec = self.codec;
+        let commands = codec
+            .setup_commands(&opening, Side::First, 1, false)
+            .map_err(|e| Failure {
+                minor: false,
+                sent: "nothing".into(),
+                got: e,
+                expected: "a start position the language can set up".into(),
+            })?;
         self.playing = None;
         let c = self.c()?;
         for cmd in &commands {
@@ -154,7 +165,7 @@ impl<D: TextProtocol> Text<D> {
         let mut markers = 0;
         while markers < 2 {
             match c.recv(started + limit) {
-                Ok(l) if D::is_dump_marker(&l) => markers += 1,
+                Ok(l) if codec.is_dump_marker(&l) => markers += 1,
                 Ok(l) if is_error(&l) => {
                     return Err(c.fail("the set-up taken: a dump, no error line"))
                 }
@@ -172,16 +183,20 @@ impl<D: TextProtocol> Text<D> {
     }
 
     /// Reads the AI's move (the first mover's) in `pos` within [`SLOW_MOVE`].
-    fn ai_move(c: &mut Conn, pos: &D::Game) -> Result<(<D::Game as Game>::Move, String), Failure> {
+    fn ai_move(
+        codec: &dyn TextCodec<G>,
+        c: &mut Conn,
+        pos: &G,
+    ) -> Result<(G::Move, String), Failure> {
         let started = Instant::now();
         loop {
             match c.recv(started + SLOW_MOVE) {
                 Ok(l) => {
-                    if let Some((mover, text)) = D::parse_ai_move(&l) {
+                    if let Some((mover, text)) = codec.parse_ai_move(&l) {
                         if mover.is_some_and(|m| m != Side::First) {
                             continue;
                         }
-                        return match D::parse_move_text(pos, &text) {
+                        return match codec.parse_move_text(pos, &text) {
                             Some(mv) => {
                                 Ok((mv, format!("{} after {} ms", text, ms(started.elapsed()))))
                             }
@@ -190,7 +205,7 @@ impl<D: TextProtocol> Text<D> {
                             ),
                         };
                     }
-                    if D::parse_result(&l).is_some() {
+                    if codec.parse_result(&l).is_some() {
                         return Err(c.fail("an AI move, not a result: the game is not over"));
                     }
                     if is_error(&l) {
@@ -210,11 +225,12 @@ impl<D: TextProtocol> Text<D> {
 
     fn start_play(&mut self) -> Result<String, Failure> {
         let start = self.start.clone();
+        let codec = self.codec;
         let c = self.c()?;
-        for cmd in D::start_commands() {
+        for cmd in codec.start_commands() {
             c.send(&cmd)?;
         }
-        let (mv, detail) = Self::ai_move(c, &start)?;
+        let (mv, detail) = Self::ai_move(codec, c, &start)?;
         let mut pos = start;
         pos.make_move(mv);
         self.playing = Some(pos);
@@ -241,11 +257,12 @@ impl<D: TextProtocol> Text<D> {
                 expected: "a game that goes on".into(),
             });
         };
-        let text = D::move_text(&pos, mv);
+        let codec = self.codec;
+        let text = codec.move_text(&pos, mv);
         pos.make_move(mv);
         let c = self.c()?;
         c.send(&text)?;
-        let (ai, detail) = Self::ai_move(c, &pos)?;
+        let (ai, detail) = Self::ai_move(codec, c, &pos)?;
         pos.make_move(ai);
         self.playing = Some(pos);
         Ok(detail)

@@ -1,6 +1,7 @@
-//! The client for a game's course text language, driven through the game's
-//! [`TextProtocol`] (written next to its dialect in the engine library), so the lines
-//! sent and recognised here are those the game's own front end prints and reads.
+//! The client for a game's course text language, driven through the dialect's
+//! [`TextCodec`] (its `TextProtocol`, written next to the dialect in the engine
+//! library, as a value the game's registry entry hands out), so the lines sent and
+//! recognised here are those the game's own front end prints and reads.
 //!
 //! At the first game the program is started; later games begin with the set-up's reset.
 //! The set-up commands end with a board dump, whose closing marker is the handshake;
@@ -22,18 +23,19 @@
 use crate::engines::player::{Answer, Fault, GameStart, MoveRequest, Player, Reply};
 use crate::engines::process::{EngineProcess, Launch, LogTag, ReadError};
 use engine::game::{Game, Side};
-use engine::protocol::text::TextProtocol;
-use std::marker::PhantomData;
+use engine::protocol::text::TextCodec;
 use std::time::{Duration, Instant};
 
 /// A text-language engine process, started lazily and reused across games.
-pub struct TextClient<D: TextProtocol> {
+pub struct TextClient<G: Game> {
+    /// The dialect spoken.
+    codec: &'static dyn TextCodec<G>,
     launch: Launch,
     init_timeout: Duration,
     process: Option<EngineProcess>,
     side: Side,
     /// The position the engine has reached (its view of the game).
-    known: Option<D::Game>,
+    known: Option<G>,
     /// How many of the game's moves `known` includes.
     applied: usize,
     /// Games set up in this process, so a fresh process is not sent the reset.
@@ -41,16 +43,20 @@ pub struct TextClient<D: TextProtocol> {
     /// A move has been exchanged in the current game (sent or read): an error line
     /// before that answers the set-up or `start`.
     in_play: bool,
-    /// The language is a type only; `fn() -> D` keeps the client `Send` whatever `D` is.
-    language: PhantomData<fn() -> D>,
     log: Option<LogTag>,
 }
 
-impl<D: TextProtocol> TextClient<D> {
-    /// A client that will start `launch` at the first game, logging its traffic to
-    /// `log` if given.
-    pub fn new(launch: Launch, init_timeout: Duration, log: Option<LogTag>) -> Self {
+impl<G: Game> TextClient<G> {
+    /// A client speaking `codec` that will start `launch` at the first game, logging
+    /// its traffic to `log` if given.
+    pub fn new(
+        codec: &'static dyn TextCodec<G>,
+        launch: Launch,
+        init_timeout: Duration,
+        log: Option<LogTag>,
+    ) -> Self {
         TextClient {
+            codec,
             launch,
             init_timeout,
             process: None,
@@ -59,7 +65,6 @@ impl<D: TextProtocol> TextClient<D> {
             applied: 0,
             games_played: 0,
             in_play: false,
-            language: PhantomData,
             log,
         }
     }
@@ -71,7 +76,7 @@ impl<D: TextProtocol> TextClient<D> {
     }
 
     /// Sets `start` up (starting the program if needed) and, if `play`, starts play.
-    fn setup(&mut self, start: &GameStart<'_, D::Game>, play: bool) -> Result<(), Fault> {
+    fn setup(&mut self, start: &GameStart<'_, G>, play: bool) -> Result<(), Fault> {
         if let Some(p) = self.process.as_mut() {
             if !p.is_alive() {
                 self.kill();
@@ -87,9 +92,10 @@ impl<D: TextProtocol> TextClient<D> {
             .as_mut()
             .ok_or(Fault::Start("no process".into()))?;
         let deadline = Instant::now() + self.init_timeout;
-        let commands =
-            D::setup_commands(start.opening, start.side, start.seed, self.games_played > 0)
-                .map_err(Fault::Handshake)?;
+        let commands = self
+            .codec
+            .setup_commands(start.opening, start.side, start.seed, self.games_played > 0)
+            .map_err(Fault::Handshake)?;
         for c in &commands {
             p.send(c).map_err(Fault::Handshake)?;
         }
@@ -99,7 +105,7 @@ impl<D: TextProtocol> TextClient<D> {
         while markers < 2 {
             match p.recv_deadline(deadline) {
                 Ok(line) => {
-                    if D::is_dump_marker(&line) {
+                    if self.codec.is_dump_marker(&line) {
                         markers += 1;
                     } else if let Some(error) = error_line(&line) {
                         return Err(Fault::SetupRefused(error));
@@ -119,7 +125,7 @@ impl<D: TextProtocol> TextClient<D> {
         if !play {
             return Ok(());
         }
-        for c in D::start_commands() {
+        for c in self.codec.start_commands() {
             p.send(&c).map_err(Fault::Handshake)?;
         }
         self.games_played += 1;
@@ -132,14 +138,15 @@ impl<D: TextProtocol> TextClient<D> {
 
     /// Tells the engine the moves of the game it has not seen yet: the other side's
     /// (its own it made itself).
-    fn deliver(&mut self, moves: &[<D::Game as Game>::Move]) -> Result<(), Fault> {
+    fn deliver(&mut self, moves: &[<G as Game>::Move]) -> Result<(), Fault> {
         let side = self.side;
         let (Some(p), Some(known)) = (self.process.as_mut(), self.known.as_mut()) else {
             return Err(Fault::Crash("no game set up".into()));
         };
         for &mv in moves.iter().skip(self.applied) {
             if known.side_to_move() != side {
-                p.send(&D::move_text(known, mv)).map_err(Fault::Crash)?;
+                p.send(&self.codec.move_text(known, mv))
+                    .map_err(Fault::Crash)?;
                 self.in_play = true;
             }
             known.make_move(mv);
@@ -165,8 +172,8 @@ fn error_line(line: &str) -> Option<String> {
     Some(clean)
 }
 
-impl<D: TextProtocol> Player<D::Game> for TextClient<D> {
-    fn check(&mut self, start: &GameStart<'_, D::Game>) -> Result<(), Fault> {
+impl<G: Game> Player<G> for TextClient<G> {
+    fn check(&mut self, start: &GameStart<'_, G>) -> Result<(), Fault> {
         let r = self.setup(start, false);
         if r.is_err() {
             self.kill();
@@ -174,7 +181,7 @@ impl<D: TextProtocol> Player<D::Game> for TextClient<D> {
         r
     }
 
-    fn new_game(&mut self, start: &GameStart<'_, D::Game>) -> Result<(), Fault> {
+    fn new_game(&mut self, start: &GameStart<'_, G>) -> Result<(), Fault> {
         let r = self.setup(start, true);
         if r.is_err() {
             self.kill();
@@ -182,7 +189,7 @@ impl<D: TextProtocol> Player<D::Game> for TextClient<D> {
         r
     }
 
-    fn think(&mut self, req: &MoveRequest<'_, D::Game>) -> Result<Answer<D::Game>, Fault> {
+    fn think(&mut self, req: &MoveRequest<'_, G>) -> Result<Answer<G>, Fault> {
         let side = self.side;
         if self.process.is_none() {
             return Err(Fault::Crash("engine not running".into()));
@@ -194,16 +201,16 @@ impl<D: TextProtocol> Player<D::Game> for TextClient<D> {
         loop {
             match p.recv_deadline(req.deadline) {
                 Ok(line) => {
-                    if let Some((mover, text)) = D::parse_ai_move(&line) {
+                    if let Some((mover, text)) = self.codec.parse_ai_move(&line) {
                         if mover.is_none_or(|m| m == side) {
                             self.in_play = true;
-                            return Ok(match D::parse_move_text(known, &text) {
+                            return Ok(match self.codec.parse_move_text(known, &text) {
                                 Some(mv) => Reply::Move(mv),
                                 None => Reply::Unreadable(text),
                             }
                             .into());
                         }
-                    } else if D::parse_result(&line).is_some() {
+                    } else if self.codec.parse_result(&line).is_some() {
                         return Err(Fault::Garbage(format!(
                             "announced '{}' in a game that is not over",
                             line.trim()
@@ -223,7 +230,7 @@ impl<D: TextProtocol> Player<D::Game> for TextClient<D> {
         }
     }
 
-    fn game_over(&mut self, faulted: bool, final_moves: Option<&[<D::Game as Game>::Move]>) {
+    fn game_over(&mut self, faulted: bool, final_moves: Option<&[<G as Game>::Move]>) {
         if faulted {
             self.kill();
         } else if self.known.is_some() {

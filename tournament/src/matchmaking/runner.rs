@@ -20,9 +20,10 @@ use crate::output::report;
 use crate::output::results::{self, GameRecord, ResultsWriter};
 use crate::output::stats::{self, SprtDecision};
 use crate::output::tally::Tally;
-use engine::game::{GameIo, RuleSet};
-use engine::protocol::text::TextProtocol;
+use engine::game::RuleSet;
+use engine::protocol::text::TextCodec;
 use engine::protocol::uci::Flavour;
+use engine::variant::Registered;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
@@ -49,10 +50,11 @@ fn interrupts() -> crossbeam_channel::Receiver<()> {
 }
 
 /// A player for `spec`, run by worker `worker` (0: the check before the run), its
-/// traffic logged to `log` if given. The box lives no longer than the run (`'a`): the
-/// text client carries the game's text language `D`, which need not be `'static`.
-fn make_player<'a, G: GameIo, D: TextProtocol<Game = G> + 'a>(
+/// traffic logged to `log` if given; a text engine speaks `text` (the plan refused text
+/// engines where the game has no text language).
+fn make_player<'a, G: Registered>(
     spec: &EngineSpec,
+    text: Option<&'static dyn TextCodec<G>>,
     worker: usize,
     log: Option<&Arc<TrafficLog>>,
     cpus: Vec<usize>,
@@ -78,9 +80,12 @@ fn make_player<'a, G: GameIo, D: TextProtocol<Game = G> + 'a>(
     };
     match (&spec.kind, spec.proto::<G>()) {
         (EngineKind::Builtin(kind), _) => Box::new(Builtin::new(*kind)),
-        (EngineKind::Process { launch, .. }, Some(Proto::Text)) => {
-            Box::new(TextClient::<D>::new(pinned(launch), init, tag.clone()))
-        }
+        (EngineKind::Process { launch, .. }, Some(Proto::Text)) => Box::new(TextClient::new(
+            text.expect("the plan refuses text engines in a game without a text language"),
+            pinned(launch),
+            init,
+            tag.clone(),
+        )),
         (EngineKind::Process { launch, .. }, Some(Proto::Ugi)) => uci(Flavour::Ugi, launch),
         (EngineKind::Process { launch, .. }, Some(Proto::Nboard)) => Box::new(
             NboardClient::<G>::new(pinned(launch), spec.limits, init, tag.clone()),
@@ -95,26 +100,26 @@ fn make_player<'a, G: GameIo, D: TextProtocol<Game = G> + 'a>(
     }
 }
 
-/// Runs a tournament of the game `G`, whose course text language `D` is spoken by
-/// `proto=text` engines. Returns the exit status on success.
-pub fn run<G: GameIo, D: TextProtocol<Game = G>>(cfg: &Config) -> Result<i32, RunError> {
+/// Runs a tournament of the game `G` (`proto=text` engines speak its text dialect whose
+/// rules judge the run). Returns the exit status on success.
+pub fn run<G: Registered>(cfg: &Config) -> Result<i32, RunError> {
     let started = Instant::now();
-    let mut plan = Plan::<G>::new::<D>(cfg)?;
+    let mut plan = Plan::<G>::new(cfg)?;
     let (done, cut) = load_done::<G>(cfg, &plan.schedule)?;
     let (run_info, shard) = crate::matchmaking::shard::setup(cfg, &mut plan.schedule)?;
     plan.shard = shard;
     let log = traffic_log(cfg, started)?;
     if cfg.check {
         let engines = engines_to_check(cfg, &plan, &done);
-        crate::compliance::check_before_run::<G, D>(&engines, log.as_ref())
+        crate::compliance::check_before_run::<G>(&engines, plan.rules, log.as_ref())
             .map_err(RunError::Usage)?;
     }
-    check_engines::<G, D>(cfg, &plan, &done, log.as_ref())?;
+    check_engines::<G>(cfg, &plan, &done, log.as_ref())?;
     let mut ledger = Ledger::open::<G>(cfg, &plan.schedule, done, cut)?;
     if let Some(w) = ledger.writer.as_mut() {
         w.set_run(&run_info);
     }
-    let ended = play::<G, D>(cfg, &plan, &mut ledger, log.as_ref());
+    let ended = play::<G>(cfg, &plan, &mut ledger, log.as_ref());
     let stopped = if ended.interrupted {
         ", interrupted"
     } else if ended.fatal.is_some() || ended.write_error.is_some() {
@@ -154,23 +159,34 @@ pub fn run<G: GameIo, D: TextProtocol<Game = G>>(cfg: &Config) -> Result<i32, Ru
 }
 
 /// What is to be played: the checked engines and openings, and the schedule.
-struct Plan<G: GameIo> {
+struct Plan<G: Registered> {
     book: Book<G>,
+    /// The rules that judge the games.
+    rules: G::Rules,
+    /// The text dialect `proto=text` engines speak: the one whose rules judge the run.
+    text: Option<&'static dyn TextCodec<G>>,
     schedule: Vec<GameSpec>,
     /// With `-shard`: the shard (`schedule` is then its share).
     shard: Option<crate::matchmaking::shard::Shard>,
 }
 
-impl<G: GameIo> Plan<G> {
+impl<G: Registered> Plan<G> {
     /// Checks what the command line asked for against the game (protocols,
     /// adjudication, programs) and reads the openings; every refusal is a usage error.
-    fn new<D: TextProtocol<Game = G>>(cfg: &Config) -> Result<Plan<G>, RunError> {
+    fn new(cfg: &Config) -> Result<Plan<G>, RunError> {
         let usage = RunError::Usage;
         let text_engines = cfg
             .engines
             .iter()
             .any(|e| e.proto::<G>() == Some(Proto::Text));
-        let rules = judging_rules::<G, D>(cfg).map_err(usage)?;
+        let rules = judging_rules::<G>(cfg).map_err(usage)?;
+        let text = G::text_codec(Some(rules));
+        if text_engines && text.is_none() {
+            return Err(usage(format!(
+                "{} has no text language (proto=text)",
+                G::NAME
+            )));
+        }
         if cfg.adjudicate.is_some() && !G::MATERIAL_ADJUDICATION {
             return Err(usage(format!(
                 "-adjudicate material=: material decides nothing in {}",
@@ -182,13 +198,23 @@ impl<G: GameIo> Plan<G> {
         }
         let book = match &cfg.openings {
             Some(spec) => {
-                Book::<G>::load(spec, cfg.seed, rules, D::parse_move_text).map_err(usage)?
+                // A book's moves in the text language, or the protocols' notation
+                // where the game has none.
+                Book::<G>::load(spec, cfg.seed, rules, |pos, t| match text {
+                    Some(c) => c.parse_move_text(pos, t),
+                    None => pos.parse_move(t),
+                })
+                .map_err(usage)?
             }
             None => Book::startpos(rules),
         };
-        if text_engines {
-            book.check(|o| D::setup_commands(o, engine::game::Side::First, 0, false).map(drop))
-                .map_err(usage)?;
+        if let Some(dialect) = text.filter(|_| text_engines) {
+            book.check(|o| {
+                dialect
+                    .setup_commands(o, engine::game::Side::First, 0, false)
+                    .map(drop)
+            })
+            .map_err(usage)?;
         }
         if let Some(e) = cfg
             .engines
@@ -238,6 +264,8 @@ impl<G: GameIo> Plan<G> {
         }
         Ok(Plan {
             book,
+            rules,
+            text,
             schedule,
             shard: None,
         })
@@ -251,9 +279,7 @@ impl<G: GameIo> Plan<G> {
 /// rule sets differ) is refused unless `-rules` names the judge: either choice judges
 /// one of them by a rule it cannot know (issue 25 item 2: a UAI engine lost a game by
 /// the text rules' 25 consecutive jumps while its own 100-ply rule let it shuffle on).
-pub fn judging_rules<G: GameIo, D: TextProtocol<Game = G>>(
-    cfg: &Config,
-) -> Result<G::Rules, String> {
+pub fn judging_rules<G: Registered>(cfg: &Config) -> Result<G::Rules, String> {
     let speaks = |p: Proto| cfg.engines.iter().any(|e| e.proto::<G>() == Some(p));
     let text = speaks(Proto::Text);
     let engine = [Proto::Uai, Proto::Ugi, Proto::Nboard, Proto::Gtp]
@@ -263,21 +289,22 @@ pub fn judging_rules<G: GameIo, D: TextProtocol<Game = G>>(
         return G::Rules::from_name(name)
             .ok_or_else(|| format!("-rules: {} has no rules named '{name}'", G::NAME));
     }
-    if text && engine && D::RULES != G::Rules::ENGINE {
+    let text_rules = G::text_codec(None).map_or(G::Rules::ENGINE, |c| c.rules());
+    if text && engine && text_rules != G::Rules::ENGINE {
         return Err(format!(
             "text and UAI/UGI engines end {} games by different rules; name the judge with \
              -rules text or -rules engine (the other side is then judged by rules it does not know)",
             G::NAME
         ));
     }
-    Ok(if text { D::RULES } else { G::Rules::ENGINE })
+    Ok(if text { text_rules } else { G::Rules::ENGINE })
 }
 
 /// Whether an engine plays the same moves whenever it meets the same position: a
 /// UAI/UGI/NBoard program limited only by depth or nodes (ours are; NTest at a fixed
 /// depth too). Built-in players and text engines are seeded per game; a clock or a
 /// movetime makes the search depend on the machine.
-fn deterministic<G: GameIo>(e: &EngineSpec) -> bool {
+fn deterministic<G: Registered>(e: &EngineSpec) -> bool {
     matches!(
         e.proto::<G>(),
         Some(Proto::Uai | Proto::Ugi | Proto::Nboard | Proto::Gtp)
@@ -289,7 +316,11 @@ fn deterministic<G: GameIo>(e: &EngineSpec) -> bool {
 /// deterministic, in the same colours, from the same opening of a book of `openings`
 /// lines (issue 25 item 3: an SPRT over 473 games of `nodes=5000` engines with the
 /// 160-line book counted 153 identical pairs).
-pub fn replayed_games<G: GameIo>(cfg: &Config, schedule: &[GameSpec], openings: usize) -> usize {
+pub fn replayed_games<G: Registered>(
+    cfg: &Config,
+    schedule: &[GameSpec],
+    openings: usize,
+) -> usize {
     let mut seen = std::collections::HashSet::new();
     schedule
         .iter()
@@ -304,7 +335,7 @@ pub fn replayed_games<G: GameIo>(cfg: &Config, schedule: &[GameSpec], openings: 
 
 /// An engine's protocol must be one the game speaks, and its program must exist
 /// (a path; a bare name is looked up in `PATH` when it starts).
-fn check_engine<G: GameIo>(e: &EngineSpec) -> Result<(), String> {
+fn check_engine<G: Registered>(e: &EngineSpec) -> Result<(), String> {
     if e.proto::<G>() == Some(Proto::Uai) && !G::SPEAKS_UAI {
         return Err(format!(
             "engine {}: {} is not played over UAI (use proto=ugi)",
@@ -351,9 +382,9 @@ fn check_engine<G: GameIo>(e: &EngineSpec) -> Result<(), String> {
 /// limit, GTP has no depth, NBoard's GGF clock has no moves per period and NTest reads
 /// it in whole seconds, so a clock below a second needs `depth=` to play by. (An engine
 /// with no limit at all is refused before this, as every engine is.)
-fn check_othello_engine<G: GameIo>(e: &EngineSpec, proto: Proto) -> Result<(), String> {
+fn check_othello_engine<G: Registered>(e: &EngineSpec, proto: Proto) -> Result<(), String> {
     let who = format!("engine {}: proto={}", e.name, proto.name());
-    if G::NAME != "reversi" {
+    if !G::OTHELLO {
         return Err(format!(
             "{who} speaks Othello only; {} is not played over it (use proto=ugi)",
             G::NAME
@@ -408,7 +439,7 @@ fn traffic_log(cfg: &Config, started: Instant) -> Result<Option<Arc<TrafficLog>>
 
 /// The engines that have a game to play (`-resume` may leave some without), process
 /// engines only: those `-check` checks.
-fn engines_to_check<'a, G: GameIo>(
+fn engines_to_check<'a, G: Registered>(
     cfg: &'a Config,
     plan: &Plan<G>,
     done: &[GameRecord],
@@ -434,7 +465,7 @@ fn engines_to_check<'a, G: GameIo>(
 /// options or never finishes its handshake stops the run before any game is played or
 /// any file written. A program that cannot be started or refuses its options is a
 /// usage error (exit 2); one that fails its handshake is a failing engine (exit 1).
-fn check_engines<G: GameIo, D: TextProtocol<Game = G>>(
+fn check_engines<G: Registered>(
     cfg: &Config,
     plan: &Plan<G>,
     done: &[GameRecord],
@@ -458,7 +489,7 @@ fn check_engines<G: GameIo, D: TextProtocol<Game = G>>(
             .map(|(i, e)| {
                 let (opening, start) = (opening, &start);
                 scope.spawn(move || {
-                    let mut player = make_player::<G, D>(e, 0, log, Vec::new());
+                    let mut player = make_player::<G>(e, plan.text, 0, log, Vec::new());
                     let gs = GameStart {
                         id: 0,
                         opening,
@@ -494,7 +525,7 @@ fn check_engines<G: GameIo, D: TextProtocol<Game = G>>(
 /// The games the results file already holds, with `-resume` (checked against the
 /// schedule), and whether it ends in a cut line. Without `-resume`, a results file that
 /// holds games is refused rather than overwritten. Nothing is written.
-fn load_done<G: GameIo>(
+fn load_done<G: Registered>(
     cfg: &Config,
     schedule: &[GameSpec],
 ) -> Result<(Vec<GameRecord>, bool), RunError> {
@@ -554,7 +585,7 @@ impl Ledger {
     /// Opens the output files. With `-resume`, the games already in the results file
     /// (`done`, from [`load_done`]) count, are rewritten to the PGN file and are not
     /// played again; `cut` says the file ends in a cut line.
-    fn open<G: GameIo>(
+    fn open<G: Registered>(
         cfg: &Config,
         schedule: &[GameSpec],
         done: Vec<GameRecord>,
@@ -620,7 +651,7 @@ impl Ledger {
     /// Writes a finished game to the files (`Err`: the first write error): the results
     /// line is synced before this returns, so a game the run reports (after this) is
     /// never lost. It was counted before ([`Tally::add`]), in memory only.
-    fn write<G: GameIo>(&mut self, rec: &GameRecord) -> Result<(), String> {
+    fn write<G: Registered>(&mut self, rec: &GameRecord) -> Result<(), String> {
         let mut result = Ok(());
         if let Some(w) = self.writer.as_mut() {
             result = w.append(rec);
@@ -655,7 +686,7 @@ struct Ended {
 /// the workers; nothing polls. Ctrl-C stops recording at once (a game that ends after
 /// it may have been cut short by it), hands nothing more out and kills the engines, so
 /// the workers finish at once; a second Ctrl-C exits there and then.
-fn play<G: GameIo, D: TextProtocol<Game = G>>(
+fn play<G: Registered>(
     cfg: &Config,
     plan: &Plan<G>,
     ledger: &mut Ledger,
@@ -682,7 +713,7 @@ fn play<G: GameIo, D: TextProtocol<Game = G>>(
         let (done_tx, done_rx) = crossbeam_channel::unbounded::<Played>();
         for w in 1..=workers {
             let (jobs, done) = (job_rx.clone(), done_tx.clone());
-            scope.spawn(move || worker::<G, D>(cfg, &plan.book, w, log, jobs, done));
+            scope.spawn(move || worker::<G>(cfg, plan, w, log, jobs, done));
         }
         drop(done_tx);
         let mut feed = Feed {
@@ -798,7 +829,7 @@ fn count_game(cfg: &Config, ledger: &mut Ledger, ended: &mut Ended, played: &Pla
 /// Writes a counted game to the results (and PGN) and then tells it: the progress
 /// line every `-scoreinterval` games and after the `last`, the interim report every
 /// `-ratinginterval`. True when the write failed (the run stops).
-fn write_and_report<G: GameIo>(
+fn write_and_report<G: Registered>(
     cfg: &Config,
     ledger: &mut Ledger,
     ended: &mut Ended,
@@ -821,9 +852,9 @@ fn write_and_report<G: GameIo>(
 
 /// One worker: plays the games it is handed until the channel closes, keeping one
 /// player per engine (processes are reused across games), then shuts them down.
-fn worker<G: GameIo, D: TextProtocol<Game = G>>(
+fn worker<G: Registered>(
     cfg: &Config,
-    book: &Book<G>,
+    plan: &Plan<G>,
     number: usize,
     log: Option<&Arc<TrafficLog>>,
     jobs: crossbeam_channel::Receiver<GameSpec>,
@@ -849,10 +880,16 @@ fn worker<G: GameIo, D: TextProtocol<Game = G>>(
                         e,
                     )
                 });
-                players[e] = Some(make_player::<G, D>(&cfg.engines[e], number, log, cpus));
+                players[e] = Some(make_player::<G>(
+                    &cfg.engines[e],
+                    plan.text,
+                    number,
+                    log,
+                    cpus,
+                ));
             }
         }
-        let opening = book.get(spec.opening_slot);
+        let opening = plan.book.get(spec.opening_slot);
         let m = Match {
             spec: &spec,
             opening: &opening.opening,

@@ -9,7 +9,7 @@
 
 use crate::game::{GameIo, RuleSet};
 use crate::games;
-use crate::protocol::cli::Binary;
+use crate::protocol::cli::{self, Binary};
 use crate::protocol::text::{self, Codec, TextCodec, TextDialect, TextProtocol};
 
 pub use crate::protocol::text::Playable;
@@ -164,7 +164,7 @@ registry! {
     Loa {
         game: games::loa::position::Position,
         othello: false,
-        binary: text::loa::course::BINARY,
+        binary: cli::loa::BINARY,
         dialects: [
             /// `loa.txt`.
             Loa: text::loa::LoaText;
@@ -173,7 +173,7 @@ registry! {
     Reversi {
         game: games::reversi::Position,
         othello: true,
-        binary: text::reversi::BINARY,
+        binary: cli::reversi::BINARY,
         dialects: [
             /// `reversi.txt`.
             Reversi: text::reversi::ReversiText;

@@ -101,6 +101,22 @@ fn segments(path: &str) -> impl Iterator<Item = String> + '_ {
 /// `module` names, each once with the first path that names it, in the order found.
 /// Comments are no dependency and are skipped.
 fn named_modules(module: &[String], code: &str) -> Vec<(String, String)> {
+    let mut found: Vec<(String, String)> = Vec::new();
+    for (resolved, path) in named_paths(module, code) {
+        let named = match resolved.first() {
+            Some(top) if top != "*" && Some(top) != module.first() => (top.clone(), path),
+            _ => continue,
+        };
+        if !found.iter().any(|(n, _)| *n == named.0) {
+            found.push(named);
+        }
+    }
+    found
+}
+
+/// Every crate path the code of the file of module `module` names, resolved from the
+/// crate's root, with the path as written; comments skipped.
+fn named_paths(module: &[String], code: &str) -> Vec<(Vec<String>, String)> {
     let code: String = code
         .lines()
         .map(|l| l.find("//").map_or(l, |i| &l[..i]))
@@ -137,15 +153,7 @@ fn named_modules(module: &[String], code: &str) -> Vec<(String, String)> {
             }
             _ => continue, // std, other crates, or a child module of this one
         };
-        let named = match resolved.first() {
-            Some(top) if top != "*" && Some(top) != module.first() => {
-                (top.clone(), path.join("::"))
-            }
-            _ => continue,
-        };
-        if !found.iter().any(|(n, _)| *n == named.0) {
-            found.push(named);
-        }
+        found.push((resolved, path.join("::")));
     }
     found
 }
@@ -227,6 +235,64 @@ fn every_module_names_only_lower_floors() {
         "imports that do not point down:\n{}",
         offences.join("\n")
     );
+}
+
+/// The front ends' modules (`protocol::cli`, `text`, `nboard`, `display`, ...) name each
+/// other without a loop: a loop would tie the modules into one that can only be read,
+/// tested and changed together (issue 52: `cli`, `text`, `nboard` and `display` did).
+#[test]
+fn protocol_modules_form_no_loop() {
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut why: BTreeMap<(String, String), String> = BTreeMap::new();
+    for (shown, module, text) in library_files() {
+        if module[0] != "protocol" || module.len() < 2 {
+            continue;
+        }
+        let from = module[1].clone();
+        for (resolved, path) in named_paths(&module, non_test(&text)) {
+            if resolved.len() < 2 || resolved[0] != "protocol" || resolved[1] == from {
+                continue;
+            }
+            let to = resolved[1].clone();
+            // Items of protocol/mod.rs itself (a shared type) are no module.
+            if !to.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+                || to.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+            {
+                continue;
+            }
+            why.entry((from.clone(), to.clone()))
+                .or_insert_with(|| format!("{shown}: {path}"));
+            edges.entry(from.clone()).or_default().insert(to);
+        }
+    }
+    assert!(edges.len() >= 5, "{edges:?}");
+    // A depth-first search from each module: reaching it again is a loop.
+    for start in edges.keys() {
+        let mut stack = vec![(start.clone(), vec![start.clone()])];
+        let mut seen = BTreeSet::new();
+        while let Some((at, trail)) = stack.pop() {
+            for next in edges.get(&at).into_iter().flatten() {
+                if next == start {
+                    let mut steps: Vec<String> = trail
+                        .windows(2)
+                        .map(|w| why[&(w[0].clone(), w[1].clone())].clone())
+                        .collect();
+                    steps.push(why[&(at.clone(), next.clone())].clone());
+                    panic!(
+                        "protocol modules loop: {} -> {next}\n{}",
+                        trail.join(" -> "),
+                        steps.join("\n")
+                    );
+                }
+                if seen.insert(next.clone()) {
+                    let mut t = trail.clone();
+                    t.push(next.clone());
+                    stack.push((next.clone(), t));
+                }
+            }
+        }
+    }
 }
 
 /// [`FLOORS`] places every module `src/lib.rs` declares, and nothing else.

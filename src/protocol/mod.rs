@@ -11,7 +11,9 @@
 //! - [`input`]: the stdin reader thread all of them share (bounded lines).
 //! - [`terminal`]: line editing and history when a person types at a terminal.
 //! - [`remote`]: the TCP transport for `host` / `join` between two running programs.
-//! - [`cli`]: the command line every game binary shares (`perft`, `bench`, protocols).
+//! - [`cli`]: the command line every game binary shares (`perft`, `bench`, protocols),
+//!   and each binary's own part (`cli/loa.rs`: the course program over files;
+//!   `cli/reversi.rs`: `solve`).
 //! - [`display`]: `--display`, the board in the browser, driving the text session.
 
 pub mod cli;
@@ -24,6 +26,22 @@ pub mod text;
 pub mod uci;
 
 use std::io::Write;
+
+/// A protocol only one game speaks (an Othello GUI's, say): chosen when the first
+/// command's first word is `hello`, or by its flag.
+pub struct OtherProtocol {
+    /// Its name as people write it (`NBoard`), for the usage line.
+    pub name: &'static str,
+    /// The first word of the first command.
+    pub hello: &'static str,
+    /// The command-line flag that chooses it (`--nboard`), and its help line.
+    pub flag: &'static str,
+    pub help: &'static str,
+    /// Runs the session from its first line (`None` when the flag chose it) until it
+    /// ends; returns the exit status.
+    pub run:
+        fn(Option<input::Line>, crossbeam_channel::Receiver<input::Line>, &mut dyn Write) -> i32,
+}
 
 /// Writes one line and flushes, so a peer process sees it at once. A closed stdout
 /// (the peer went away) is not an error worth crashing for.

@@ -27,11 +27,11 @@ use crate::game::{Game as _, Side};
 use crate::games::reversi::notation::{parse_square, square_name};
 use crate::games::reversi::position::{Move, Position};
 use crate::protocol::input::Line;
-use crate::protocol::text::OtherProtocol;
 use crate::protocol::uci::{self, engine_name, GoParams};
+use crate::protocol::OtherProtocol;
 use crate::protocol::{emit, quote};
 use crate::search::time;
-use crate::search::{Engine, Limits, Rated, Rating, Report, STOP_WAIT};
+use crate::search::{Engine, Limits, Rated, Rating, Report, SOLVE_MARGIN, STOP_WAIT};
 use crossbeam_channel::{select, Receiver};
 use std::collections::VecDeque;
 use std::io::Write;
@@ -50,10 +50,6 @@ pub const PROTOCOL: OtherProtocol = OtherProtocol {
 pub const DEFAULT_DEPTH: u32 = 12;
 /// Deepest `set depth` accepted (a whole game).
 pub const MAX_DEPTH: u32 = 60;
-/// Positions with at most `depth + SOLVE_MARGIN` empties are solved exactly, up to the
-/// solver's reach ([`crate::games::reversi::SEARCH_SOLVE_EMPTIES`]: 24 empties take it
-/// seconds to a minute).
-pub const SOLVE_MARGIN: u32 = 8;
 /// Midgame search scores per disc, for the GUI's evaluations in discs: the pattern
 /// evaluation predicts the final disc difference in these units.
 pub const UNITS_PER_DISC: f64 = crate::games::reversi::midgame::UNITS_PER_DISC as f64;

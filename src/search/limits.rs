@@ -6,6 +6,12 @@ use crate::game::SolveBudget;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+/// How many plies past its search depth a front end that promises perfect play near
+/// the end (NBoard, the board page's analysis) asks the game's exact solver to look
+/// ([`Limits::solve`] `= depth + SOLVE_MARGIN`), the solver's reach permitting
+/// (Reversi's `SEARCH_SOLVE_EMPTIES`: 24 empties take it seconds to a minute).
+pub const SOLVE_MARGIN: u32 = 8;
+
 /// Search budget. Every field is optional; an all-`None` limit with `infinite: false`
 /// searches to the maximum depth.
 #[derive(Clone, Debug, Default)]

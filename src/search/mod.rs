@@ -13,5 +13,5 @@ pub mod tt;
 
 pub use alphabeta::{Features, Searcher};
 pub use control::{Engine, Rated, Rating, Report, Stopper, STOP_WAIT};
-pub use limits::Limits;
+pub use limits::{Limits, SOLVE_MARGIN};
 pub use report::{nps, Iteration, Score, SearchResult, StopReason, WIN};

@@ -11,11 +11,11 @@
 
 use super::Hub;
 use crate::game::{Game, Notation};
-use crate::protocol::nboard::SOLVE_MARGIN;
 use crate::protocol::text::board::{json_string, History};
 use crate::protocol::text::score_text;
 use crate::protocol::text::Playable;
 use crate::protocol::text::TextDialect;
+use crate::search::SOLVE_MARGIN;
 use crate::search::{Engine, Limits, Rated, Rating, Report, Stopper};
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::sync::atomic::{AtomicU64, Ordering};

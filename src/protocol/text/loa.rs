@@ -28,7 +28,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 mod board;
-pub mod course;
 use crate::protocol::text::board::{Action, History, View};
 use crate::protocol::text::{Table, Turns};
 

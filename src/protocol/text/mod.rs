@@ -240,20 +240,7 @@ pub trait Playable: TextProtocol + 'static {}
 
 impl<D: TextProtocol + 'static> Playable for D {}
 
-/// A protocol only one game speaks (an Othello GUI's, say): chosen when the first
-/// command's first word is `hello`, or by its flag.
-pub struct OtherProtocol {
-    /// Its name as people write it (`NBoard`), for the usage line.
-    pub name: &'static str,
-    /// The first word of the first command.
-    pub hello: &'static str,
-    /// The command-line flag that chooses it (`--nboard`), and its help line.
-    pub flag: &'static str,
-    pub help: &'static str,
-    /// Runs the session from its first line (`None` when the flag chose it) until it
-    /// ends; returns the exit status.
-    pub run: fn(Option<Line>, Receiver<Line>, &mut dyn Write) -> i32,
-}
+pub use super::OtherProtocol;
 
 /// What the remote side did (see [`TextDialect::on_remote`] and [`Host::wait_peer`]).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,7 +1,11 @@
 //! The command line every game binary shares: the interactive protocols (the game's
 //! course text language by default, UAI/UGI when the first command says so or a flag
 //! asks), `perft` and `bench`. A binary only names its game's dialect and adds its own
-//! extras.
+//! extras: each game's own part is a submodule here ([`loa`], [`reversi`]), registered
+//! with its game in [`crate::variant`].
+
+pub mod loa;
+pub mod reversi;
 
 use super::input::{self, Line};
 use super::remote;

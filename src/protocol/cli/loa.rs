@@ -3,9 +3,9 @@
 //! what the `loa` binary has of its own ([`BINARY`], registered in [`crate::variant`]);
 //! everything else on its command line is every game binary's.
 
-use super::{LoaText, LogSink, Options};
-use crate::protocol::cli::{Binary, Opt, OwnCommand, Parsed};
+use super::{Binary, Opt, OwnCommand, Parsed};
 use crate::protocol::input;
+use crate::protocol::text::loa::{LoaText, LogSink, Options};
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, IsTerminal, Write};
 use std::sync::{Arc, Mutex};

@@ -87,14 +87,14 @@ struct Sample {
 /// The samples of the results files: (training, held out).
 fn load(files: &[&str]) -> Result<(Vec<Sample>, Vec<Sample>), String> {
     let (mut train, mut held) = (Vec::new(), Vec::new());
-    let games = super::replay::<Position>(files, |game, rec, ply, pos| {
+    let games = super::texel::replay::<Position>(files, |game, rec, ply, pos| {
         let score = match rec.info.get(ply) {
             Some(m) if m.mate.is_some() => None,
             Some(m) => m.cp.map(|c| c.clamp(-SCORE_CLIP, SCORE_CLIP)),
             None => None,
         };
         let us = pos.side_to_move();
-        let result = super::result_for(rec, pos) as f32;
+        let result = super::texel::result_for(rec, pos) as f32;
         let into = if game % 20 == 19 {
             &mut held
         } else {

@@ -9,7 +9,7 @@
 //! The evaluation is linear in a few [`TERMS`] (each "ours minus theirs", except the
 //! tempo, capture and threat), with two weights per term blended by the number of empty squares: `MG` while
 //! the board is empty, `EG` when it is full. Linear so that `tune fit`
-//! (`tune/src/main.rs`) can fit the weights to game results (see
+//! (`tune/src/texel.rs`) can fit the weights to game results (see
 //! `docs/strength.md`); a small network ([`super::nnue`]) adds what the terms miss.
 //!
 //! Since round 6 the engine plays with the window network alone ([`evaluate`],

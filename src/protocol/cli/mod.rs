@@ -13,7 +13,7 @@ use super::terminal;
 use super::text::{self, TextDialect};
 use super::uci::{self, Flavour};
 use crate::bench;
-use crate::game::{Benchmark, Notation, RuleSet};
+use crate::game::{Benchmark, GameIo, Notation, RuleSet};
 use std::io::IsTerminal;
 use std::net::Ipv4Addr;
 use std::time::{Duration, Instant};
@@ -349,24 +349,30 @@ pub fn run_parsed<D: text::Playable>(bin: &str, p: &Parsed, help: &str, options:
         [] if p.has("--uai") => interactive::<D>(Some(Flavour::Uai), setup),
         [] if p.has("--ugi") => interactive::<D>(Some(Flavour::Ugi), setup),
         [] => interactive::<D>(None, setup),
+        _ => run_words::<D::Game>(&words, usage_error),
+    }
+}
+
+/// `perft DEPTH [FEN]` and `bench [DEPTH]` of game `G`; anything else is a usage error
+/// (`usage_error` prints it with the help and gives the status).
+fn run_words<G: GameIo>(words: &[&str], usage_error: impl Fn(&str) -> u8) -> u8 {
+    match words {
         ["perft", depth, fen @ ..] => match depth.parse::<u32>() {
-            Ok(d) if d <= MAX_PERFT_DEPTH => {
-                match perft::<<D as TextDialect>::Game>(d, &fen.join(" ")) {
-                    Ok(line) => {
-                        super::emit(&mut std::io::stdout(), &line);
-                        0
-                    }
-                    Err(e) => usage_error(&e),
+            Ok(d) if d <= MAX_PERFT_DEPTH => match perft::<G>(d, &fen.join(" ")) {
+                Ok(line) => {
+                    super::emit(&mut std::io::stdout(), &line);
+                    0
                 }
-            }
+                Err(e) => usage_error(&e),
+            },
             _ => usage_error(&format!(
                 "bad perft depth {} (0 to {MAX_PERFT_DEPTH})",
                 super::quote(depth)
             )),
         },
-        ["bench"] => bench_cmd::<<D as TextDialect>::Game>(<D as TextDialect>::Game::BENCH_DEPTH),
+        ["bench"] => bench_cmd::<G>(G::BENCH_DEPTH),
         ["bench", depth] => match depth.parse() {
-            Ok(d) if (1..=30).contains(&d) => bench_cmd::<<D as TextDialect>::Game>(d),
+            Ok(d) if (1..=30).contains(&d) => bench_cmd::<G>(d),
             _ => usage_error(&format!("bad bench depth {}", super::quote(depth))),
         },
         _ => usage_error(&format!(
@@ -435,6 +441,47 @@ fn interactive<D: TextDialect>(forced: Option<Flavour>, setup: text::Setup<D::Op
     status as u8
 }
 
+/// The text language's prompt before the first line, at a terminal: through the line
+/// editor when lines are edited, else on `out`.
+struct FirstPrompt<'a> {
+    prompt: Option<String>,
+    prompter: Option<&'a terminal::Prompter>,
+}
+
+impl FirstPrompt<'_> {
+    fn show(&self, out: &mut dyn std::io::Write) {
+        if let Some(p) = self.prompt.as_deref() {
+            match self.prompter {
+                Some(t) => t.ask(p),
+                None => {
+                    let _ = write!(out, "{p}");
+                    let _ = out.flush();
+                }
+            }
+        }
+    }
+
+    /// The first line that is not blank (a blank line at a terminal gets the prompt
+    /// again, as every later one does); `None` at the end of input.
+    fn first_line(
+        &self,
+        lines: &crossbeam_channel::Receiver<Line>,
+        out: &mut dyn std::io::Write,
+    ) -> Option<Line> {
+        self.show(out);
+        for l in lines.iter() {
+            if let Some(t) = self.prompter {
+                t.took();
+            }
+            if l.too_long || !l.text.trim().is_empty() {
+                return Some(l);
+            }
+            self.show(out);
+        }
+        None
+    }
+}
+
 /// [`interactive`] once the input is chosen: `prompter` is the line editor's, when
 /// lines are edited (prompts then go to it, not to `out`).
 fn choose_and_run<D: TextDialect>(
@@ -455,31 +502,11 @@ fn choose_and_run<D: TextDialect>(
         return uci::run::<D::Game>(dialect, None, lines, stdout);
     }
     let terminal = std::io::stdin().is_terminal();
-    let prompt = D::new().prompt().filter(|_| terminal);
-    let show_prompt = |out: &mut dyn std::io::Write| {
-        if let Some(p) = prompt.as_deref() {
-            match prompter {
-                Some(t) => t.ask(p),
-                None => {
-                    let _ = write!(out, "{p}");
-                    let _ = out.flush();
-                }
-            }
-        }
+    let ask = FirstPrompt {
+        prompt: D::new().prompt().filter(|_| terminal),
+        prompter,
     };
-    show_prompt(stdout);
-    // A blank line at a terminal gets the prompt again, as every later one does.
-    let mut first: Option<Line> = None;
-    for l in lines.iter() {
-        if let Some(t) = prompter {
-            t.took();
-        }
-        if l.too_long || !l.text.trim().is_empty() {
-            first = Some(l);
-            break;
-        }
-        show_prompt(stdout);
-    }
+    let mut first = ask.first_line(&lines, stdout);
     if first.is_none() && terminal {
         if prompter.is_none() {
             // Ctrl-D at the prompt: the shell's prompt starts on a line of its own (the
@@ -510,7 +537,7 @@ fn choose_and_run<D: TextDialect>(
             text::kit::Errors::Stderr => eprintln!("Error: {hint}"),
         }
         first = None;
-        show_prompt(stdout);
+        ask.show(stdout);
     }
     match (chosen, other) {
         (Some(dialect), _) => {

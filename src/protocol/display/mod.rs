@@ -432,7 +432,9 @@ fn same_secret(a: &str, b: &str) -> bool {
 }
 
 impl Ctx {
-    fn handle(self: Arc<Self>, mut request: Request) {
+    /// Why `request` is refused before its path is looked at: a Host other than ours
+    /// (DNS rebinding), another site's Origin, no or the wrong token.
+    fn refusal(&self, request: &Request, query: &str) -> Option<(u16, &'static str)> {
         let header_value = |name: &str| {
             request
                 .headers()
@@ -442,15 +444,11 @@ impl Ctx {
         };
         let host = header_value("Host").unwrap_or_default();
         let origin = header_value("Origin");
-        let (path, query) = match request.url().split_once('?') {
-            Some((p, q)) => (p.to_string(), q.to_string()),
-            None => (request.url().to_string(), String::new()),
-        };
         let token = query
             .split('&')
             .find_map(|kv| kv.strip_prefix("token="))
             .unwrap_or("");
-        let refusal = if !host_allowed(&host, self.port) {
+        if !host_allowed(&host, self.port) {
             Some((403, "refused: unknown Host"))
         } else if origin.is_some_and(|o| o != format!("http://{host}")) {
             Some((403, "refused: foreign Origin"))
@@ -458,8 +456,15 @@ impl Ctx {
             Some((403, "refused: no or wrong token"))
         } else {
             None
+        }
+    }
+
+    fn handle(self: Arc<Self>, mut request: Request) {
+        let (path, query) = match request.url().split_once('?') {
+            Some((p, q)) => (p.to_string(), q.to_string()),
+            None => (request.url().to_string(), String::new()),
         };
-        if let Some((status, why)) = refusal {
+        if let Some((status, why)) = self.refusal(&request, &query) {
             log::info!("display: {why} ({} {path})", request.method());
             let _ = request.respond(refuse(status, why));
             return;
@@ -492,17 +497,7 @@ impl Ctx {
             },
             (Method::Post, "/command" | "/action") => match read_body(&mut request) {
                 Ok(text) => match self.post_line(&path, text) {
-                    // Answered before the session sees the line: after `quit` the
-                    // program may be gone before an answer could be written.
-                    Ok(line) => {
-                        let _ = request.respond(with_headers(
-                            Response::from_string("").with_status_code(204),
-                        ));
-                        if self.lines.send(line).is_err() {
-                            log::info!("display: the session has ended");
-                        }
-                        return;
-                    }
+                    Ok(line) => return self.send_line(request, line),
                     Err(refusal) => refusal,
                 },
                 Err((status, why)) => refuse(status, why),
@@ -515,6 +510,17 @@ impl Ctx {
             _ => refuse(404, "not found"),
         };
         let _ = request.respond(answer);
+    }
+
+    /// A posted command or action `line` goes to the session, answered first: after
+    /// `quit` the program may be gone before an answer could be written.
+    fn send_line(&self, request: Request, line: Line) {
+        let _ = request.respond(with_headers(
+            Response::from_string("").with_status_code(204),
+        ));
+        if self.lines.send(line).is_err() {
+            log::info!("display: the session has ended");
+        }
     }
 
     /// A pasted FEN, move list or PGN: the dialect's set-up lines for it go to the
@@ -693,48 +699,9 @@ pub fn run<D: Playable>(bin: &str, config: Config, setup: text::Setup<D::Options
     if let Some(line) = display.elsewhere() {
         eprintln!("{bin}: {line}");
     }
-    let stdin = input::spawn_stdin();
     let terminal = std::io::stdin().is_terminal();
-    let url = display.url();
-    let bin_name = bin.to_string();
-    let log_hub = hub.clone();
-    let _ = std::thread::Builder::new()
-        .name("stdin-to-session".into())
-        .spawn(move || {
-            for line in stdin {
-                log_hub.log(Kind::In, &line.text);
-                if tx.send(line).is_err() {
-                    return;
-                }
-            }
-            // End of input does not end the session (the page may be in use): a person
-            // who pressed Ctrl-D is told so, on a line of its own after the prompt.
-            if terminal {
-                eprintln!(
-                    "\n{bin_name}: end of input; the board is still served at {url}: \
-                     quit there (the command box), or press Ctrl-C here, to leave"
-                );
-            }
-        });
-    let view_hub = hub.clone();
-    let thinking_hub = hub.clone();
-    let record_hub = hub.clone();
-    let (game_analyst, busy_analyst) = (analyst.clone(), analyst);
-    let publish = text::Publisher {
-        view: Box::new(move |v: &View| {
-            *players.lock().unwrap_or_else(|e| e.into_inner()) = v.players;
-            view_hub.set_view(v.to_json())
-        }),
-        thinking: Box::new(move |t: &text::Thinking| thinking_hub.set_thinking(t.to_json())),
-        game: Box::new(
-            move |pos: &<D as TextDialect>::Game, history: &History<<D as TextDialect>::Game>| {
-                let (positions, json) = record::record::<D>(pos, history);
-                record_hub.set_record(json);
-                game_analyst.set_game(positions);
-            },
-        ),
-        ai_busy: Box::new(move |busy| busy_analyst.ai_busy(busy)),
-    };
+    feed_stdin(bin, display.url(), &hub, tx, terminal);
+    let publish = publisher::<D>(&hub, players, analyst);
     let mut out = Tee::new(std::io::stdout(), hub.clone(), Kind::Out);
     let mut err = Tee::new(std::io::stderr(), hub, Kind::Err);
     let interactive = terminal;
@@ -749,6 +716,58 @@ pub fn run<D: Playable>(bin: &str, config: Config, setup: text::Setup<D::Options
     );
     drop(display);
     status as u8
+}
+
+/// Stdin's lines go to the session (and the page's log) from a thread of their own.
+/// End of input does not end the session (the page may be in use): a person who
+/// pressed Ctrl-D is told so, on a line of its own after the prompt.
+fn feed_stdin(bin: &str, url: String, hub: &Arc<Hub>, tx: Sender<Line>, terminal: bool) {
+    let stdin = input::spawn_stdin();
+    let bin = bin.to_string();
+    let hub = hub.clone();
+    let _ = std::thread::Builder::new()
+        .name("stdin-to-session".into())
+        .spawn(move || {
+            for line in stdin {
+                hub.log(Kind::In, &line.text);
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+            if terminal {
+                eprintln!(
+                    "\n{bin}: end of input; the board is still served at {url}: \
+                     quit there (the command box), or press Ctrl-C here, to leave"
+                );
+            }
+        });
+}
+
+/// What the session shows the page: its view (and who plays each side, for a paste),
+/// the AI's thinking, the game's record (which the analysis follows), and when the AI
+/// is busy (the analysis then waits).
+fn publisher<D: Playable>(
+    hub: &Arc<Hub>,
+    players: Arc<Mutex<[&'static str; 2]>>,
+    analyst: Arc<Analyst<D>>,
+) -> text::Publisher<<D as TextDialect>::Game> {
+    let (view_hub, thinking_hub, record_hub) = (hub.clone(), hub.clone(), hub.clone());
+    let (game_analyst, busy_analyst) = (analyst.clone(), analyst);
+    text::Publisher {
+        view: Box::new(move |v: &View| {
+            *players.lock().unwrap_or_else(|e| e.into_inner()) = v.players;
+            view_hub.set_view(v.to_json())
+        }),
+        thinking: Box::new(move |t: &text::Thinking| thinking_hub.set_thinking(t.to_json())),
+        game: Box::new(
+            move |pos: &<D as TextDialect>::Game, history: &History<<D as TextDialect>::Game>| {
+                let (positions, json) = record::record::<D>(pos, history);
+                record_hub.set_record(json);
+                game_analyst.set_game(positions);
+            },
+        ),
+        ai_busy: Box::new(move |busy| busy_analyst.ai_busy(busy)),
+    }
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! The shared command line of the game binaries (`src/protocol/cli.rs`), through `ataxx`
+//! The shared command line of the game binaries (`src/protocol/cli/mod.rs`), through `ataxx`
 //! (and, for what every binary must do alike, `loa` and `reversi` too).
 
 use std::process::{Command, Stdio};

@@ -294,11 +294,8 @@ impl Uai<'_> {
             Some(w) if o.refuse.as_deref() == Some(w) => {
                 out(&format!("info string error: {w} is refused"))
             }
-            Some(hello @ ("uai" | "ugi")) => {
-                if !o.no_handshake {
-                    self.handshake(hello);
-                }
-            }
+            // `--no-handshake`: no arm below answers it either.
+            Some(hello @ ("uai" | "ugi")) if !o.no_handshake => self.handshake(hello),
             Some("uainewgame" | "uginewgame") => {
                 self.scripted = 0;
                 self.in_game = true;

@@ -246,22 +246,7 @@ fn parse_position(words: &[&str]) -> Option<Position> {
     Some(p)
 }
 
-/// The UAI/UGI engine's state between commands, one method per command that needs more
-/// than a line (as `uci::Session` is on the real engines' side).
-struct Uai<'a> {
-    o: &'a Opts,
-    rng: SplitMix64,
-    pos: Position,
-    made: u64,
-    /// A `go infinite` under way, and the `go`s sent since, which wait for its `stop`.
-    infinite: bool,
-    waiting: Vec<Position>,
-    /// `--script`: the `go`s answered since the last new game.
-    scripted: usize,
-    /// `--no-readyok-in-game`: whether a new game was announced.
-    in_game: bool,
-}
-
+/// Speaks UAI (or UGI) until `quit` or the end of input.
 fn uai_main(o: &Opts) {
     let mut uai = Uai {
         o,
@@ -283,6 +268,22 @@ fn uai_main(o: &Opts) {
     if o.hang_at_eof {
         hang();
     }
+}
+
+/// The UAI/UGI engine's state between commands, one method per command that needs more
+/// than a line (as `uci::Session` is on the real engines' side).
+struct Uai<'a> {
+    o: &'a Opts,
+    rng: SplitMix64,
+    pos: Position,
+    made: u64,
+    /// A `go infinite` under way, and the `go`s sent since, which wait for its `stop`.
+    infinite: bool,
+    waiting: Vec<Position>,
+    /// `--script`: the `go`s answered since the last new game.
+    scripted: usize,
+    /// `--no-readyok-in-game`: whether a new game was announced.
+    in_game: bool,
 }
 
 impl Uai<'_> {
@@ -436,17 +437,8 @@ fn text_side_of(w: Option<&&str>) -> Option<usize> {
     }
 }
 
-/// The text-language program's state between lines: its position, which sides it plays
-/// itself, whether a game is running and how many moves it has made.
-struct Text<'a> {
-    o: &'a Opts,
-    rng: SplitMix64,
-    pos: Position,
-    auto: [bool; 2],
-    playing: bool,
-    made: u64,
-}
-
+/// Speaks the text language until `quit` or the end of input, the AI moving between
+/// lines whenever it is its turn.
 fn text_main(o: &Opts) {
     let mut text = Text {
         o,
@@ -468,6 +460,17 @@ fn text_main(o: &Opts) {
             return;
         }
     }
+}
+
+/// The text-language program's state between lines: its position, which sides it plays
+/// itself, whether a game is running and how many moves it has made.
+struct Text<'a> {
+    o: &'a Opts,
+    rng: SplitMix64,
+    pos: Position,
+    auto: [bool; 2],
+    playing: bool,
+    made: u64,
 }
 
 impl Text<'_> {

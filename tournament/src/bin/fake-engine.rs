@@ -43,6 +43,7 @@
 
 use engine::game::Side;
 use engine::games::ataxx::{parse_square, Move, Position, Rules, TextMove};
+use engine::games::reversi::{self, Move as RMove, Position as RPosition};
 use engine::protocol::text::ataxx::{ai_move_line, block_squares, SPEC};
 use engine::rng::SplitMix64;
 use std::io::{BufRead, Write};
@@ -210,51 +211,95 @@ fn main() {
     }
 }
 
+/// A random legal move (a pass where there is none): the fake engine's whole strength.
+fn random_move(rng: &mut SplitMix64, pos: &Position) -> Move {
+    let moves = pos.legal_moves();
+    moves
+        .get(rng.below(moves.len()))
+        .copied()
+        .unwrap_or(Move::PASS)
+}
+
+/// The position a `position` command names (`startpos` or `fen …`, then `moves …`, each
+/// illegal or unreadable move skipped), or `None` when it names none, so the old one stays.
+fn parse_position(words: &[&str]) -> Option<Position> {
+    let (base, rest) = match words.get(1).copied() {
+        Some("startpos") => (Some(Position::startpos(Rules::Uai)), &words[2..]),
+        Some("fen") => {
+            let end = words
+                .iter()
+                .position(|w| *w == "moves")
+                .unwrap_or(words.len());
+            let fen = words[2..end].join(" ");
+            (Position::from_fen(&fen, Rules::Uai).ok(), &words[end..])
+        }
+        _ => (None, &words[..0]),
+    };
+    let mut p = base?;
+    for m in rest.iter().skip(1) {
+        if let Ok(mv) = Move::parse_uai(m) {
+            if p.is_legal(mv) {
+                p.make_move(mv);
+            }
+        }
+    }
+    Some(p)
+}
+
+/// Speaks UAI (or UGI) until `quit` or the end of input.
 fn uai_main(o: &Opts) {
-    let mut rng = SplitMix64::new(o.seed);
-    let mut pos = Position::startpos(Rules::Uai);
-    let mut made = 0u64;
-    // A `go infinite` under way, and the `go`s sent since, which wait for its `stop`.
-    let mut infinite = false;
-    let mut waiting: Vec<Position> = Vec::new();
-    // `--script`: the `go`s answered since the last new game; `--no-readyok-in-game`:
-    // whether a new game was announced.
-    let mut scripted = 0usize;
-    let mut in_game = false;
-    let mut random_move = |pos: &Position| {
-        let moves = pos.legal_moves();
-        moves
-            .get(rng.below(moves.len()))
-            .copied()
-            .unwrap_or(Move::PASS)
+    let mut uai = Uai {
+        o,
+        rng: SplitMix64::new(o.seed),
+        pos: Position::startpos(Rules::Uai),
+        made: 0,
+        infinite: false,
+        waiting: Vec::new(),
+        scripted: 0,
+        in_game: false,
     };
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
         let words: Vec<&str> = line.split_whitespace().collect();
+        if !uai.command(&words) {
+            return;
+        }
+    }
+    if o.hang_at_eof {
+        hang();
+    }
+}
+
+/// The UAI/UGI engine's state between commands, one method per command that needs more
+/// than a line (as `uci::Session` is on the real engines' side).
+struct Uai<'a> {
+    o: &'a Opts,
+    rng: SplitMix64,
+    pos: Position,
+    made: u64,
+    /// A `go infinite` under way, and the `go`s sent since, which wait for its `stop`.
+    infinite: bool,
+    waiting: Vec<Position>,
+    /// `--script`: the `go`s answered since the last new game.
+    scripted: usize,
+    /// `--no-readyok-in-game`: whether a new game was announced.
+    in_game: bool,
+}
+
+impl Uai<'_> {
+    /// Answers one command; false after `quit`. The arms' order matters: a misbehaviour's
+    /// guard is tried before the command's ordinary answer.
+    fn command(&mut self, words: &[&str]) -> bool {
+        let o = self.o;
         match words.first().copied() {
             Some(w) if o.refuse.as_deref() == Some(w) => {
                 out(&format!("info string error: {w} is refused"))
             }
-            Some(hello @ ("uai" | "ugi")) => {
-                if o.no_handshake {
-                    continue;
-                }
-                out("id name fake-engine");
-                out("id author tests");
-                if o.huge_options {
-                    out("option name Hash type spin default 16 min 1 max 1048576");
-                    out("option name Threads type spin default 1 min 1 max 512");
-                } else {
-                    out("option name Hash type spin default 1 min 1 max 64");
-                }
-                if o.bad_option {
-                    out("option name Broken type spin default 0 min 1 max 64");
-                }
-                out(&format!("{hello}ok"));
-            }
+            // `--no-handshake`: no arm below answers it either.
+            Some(hello @ ("uai" | "ugi")) if !o.no_handshake => self.handshake(hello),
             Some("uainewgame" | "uginewgame") => {
-                scripted = 0;
-                in_game = true;
+                self.scripted = 0;
+                self.in_game = true;
             }
             // `setoption name N value V`: more than this machine has.
             Some("setoption")
@@ -264,247 +309,352 @@ fn uai_main(o: &Opts) {
                 std::process::exit(4)
             }
             Some("isready")
-                if !(o.no_handshake || o.no_readyok || (o.no_readyok_in_game && in_game)) =>
+                if !(o.no_handshake || o.no_readyok || (o.no_readyok_in_game && self.in_game)) =>
             {
                 out("readyok")
             }
-            Some("stop") if o.stop_chatter && !infinite => out("Unknown command: stop"),
+            Some("stop") if o.stop_chatter && !self.infinite => out("Unknown command: stop"),
             Some("go") if !o.script.is_empty() => {
-                out(&format!("bestmove {}", o.script[scripted % o.script.len()]));
-                scripted += 1;
+                out(&format!(
+                    "bestmove {}",
+                    o.script[self.scripted % o.script.len()]
+                ));
+                self.scripted += 1;
             }
-            Some("stop") if infinite => {
-                infinite = false;
-                out(&format!("bestmove {}", random_move(&pos)));
-                for p in std::mem::take(&mut waiting) {
-                    out(&format!("bestmove {}", random_move(&p)));
-                }
-            }
-            Some("go") if infinite => waiting.push(pos.clone()),
+            Some("stop") if self.infinite => self.stop(),
+            Some("go") if self.infinite => self.waiting.push(self.pos.clone()),
             Some("go") if words.contains(&"infinite") && !o.eager_infinite => {
                 out("info depth 1 score cp 0");
-                infinite = true;
+                self.infinite = true;
             }
             Some("position") => {
-                let (base, rest) = match words.get(1).copied() {
-                    Some("startpos") => (Some(Position::startpos(Rules::Uai)), &words[2..]),
-                    Some("fen") => {
-                        let end = words
-                            .iter()
-                            .position(|w| *w == "moves")
-                            .unwrap_or(words.len());
-                        let fen = words[2..end].join(" ");
-                        (Position::from_fen(&fen, Rules::Uai).ok(), &words[end..])
-                    }
-                    _ => (None, &words[..0]),
-                };
-                if let Some(mut p) = base {
-                    for m in rest.iter().skip(1) {
-                        if let Ok(mv) = Move::parse_uai(m) {
-                            if p.is_legal(mv) {
-                                p.make_move(mv);
-                            }
-                        }
-                    }
-                    pos = p;
+                if let Some(p) = parse_position(words) {
+                    self.pos = p;
                 }
             }
-            Some("go") => {
-                if o.slow_ms > 0 {
-                    std::thread::sleep(Duration::from_millis(o.slow_ms));
-                }
-                if let Some(offset) = o.answer_at {
-                    let own = if pos.side_to_move() == Side::First {
-                        "btime"
-                    } else {
-                        "wtime"
-                    };
-                    let given = |key: &str| {
-                        words
-                            .iter()
-                            .position(|w| *w == key)
-                            .and_then(|k| words.get(k + 1))
-                            .and_then(|v| v.parse::<i64>().ok())
-                    };
-                    if let Some(ms) = given("movetime").or_else(|| given(own)) {
-                        let wait = (ms + offset).max(0) as u64;
-                        std::thread::sleep(Duration::from_millis(wait));
-                    }
-                }
-                match next_act(o, made) {
-                    Act::Crash => std::process::exit(3),
-                    Act::Hang => hang(),
-                    Act::Illegal => out(&format!("bestmove {}", illegal_move(&pos))),
-                    Act::Garbage => {
-                        out("info \u{1}\u{2} what is this");
-                        out("bestmove \u{fffd}zz9 extra words");
-                    }
-                    Act::LongLine => {
-                        let mv = pos.legal_moves().first().copied().unwrap_or(Move::PASS);
-                        out(&long_line(&format!("bestmove {mv}")));
-                    }
-                    Act::Play => {
-                        let mv = random_move(&pos);
-                        out(&format!("info depth 1 score cp {}", o.score));
-                        out(&format!("bestmove {mv}"));
-                    }
-                }
-                made += 1;
-            }
-            Some("quit") if !o.ignore_quit => return,
+            Some("go") => self.go(words),
+            Some("quit") if !o.ignore_quit => return false,
             _ => {}
         }
+        true
     }
-    if o.hang_at_eof {
-        hang();
+
+    /// `uai` / `ugi`: the name, the options (the misbehaving ones when asked) and `…ok`.
+    fn handshake(&self, hello: &str) {
+        out("id name fake-engine");
+        out("id author tests");
+        if self.o.huge_options {
+            out("option name Hash type spin default 16 min 1 max 1048576");
+            out("option name Threads type spin default 1 min 1 max 512");
+        } else {
+            out("option name Hash type spin default 1 min 1 max 64");
+        }
+        if self.o.bad_option {
+            out("option name Broken type spin default 0 min 1 max 64");
+        }
+        out(&format!("{hello}ok"));
+    }
+
+    /// `stop` during `go infinite`: its move, then one for each `go` that waited.
+    fn stop(&mut self) {
+        self.infinite = false;
+        out(&format!(
+            "bestmove {}",
+            random_move(&mut self.rng, &self.pos)
+        ));
+        for p in std::mem::take(&mut self.waiting) {
+            out(&format!("bestmove {}", random_move(&mut self.rng, &p)));
+        }
+    }
+
+    /// An ordinary `go`: wait as told, then the move or the misbehaviour due.
+    fn go(&mut self, words: &[&str]) {
+        if self.o.slow_ms > 0 {
+            std::thread::sleep(Duration::from_millis(self.o.slow_ms));
+        }
+        if let Some(offset) = self.o.answer_at {
+            self.wait_past_clock(words, offset);
+        }
+        let pos = &self.pos;
+        match next_act(self.o, self.made) {
+            Act::Crash => std::process::exit(3),
+            Act::Hang => hang(),
+            Act::Illegal => out(&format!("bestmove {}", illegal_move(pos))),
+            Act::Garbage => {
+                out("info \u{1}\u{2} what is this");
+                out("bestmove \u{fffd}zz9 extra words");
+            }
+            Act::LongLine => {
+                let mv = pos.legal_moves().first().copied().unwrap_or(Move::PASS);
+                out(&long_line(&format!("bestmove {mv}")));
+            }
+            Act::Play => {
+                let mv = random_move(&mut self.rng, pos);
+                out(&format!("info depth 1 score cp {}", self.o.score));
+                out(&format!("bestmove {mv}"));
+            }
+        }
+        self.made += 1;
+    }
+
+    /// `--answer-at`: sleeps until `offset` ms past the time this `go` gives it
+    /// (`movetime`, else its own clock: `btime` when it moves first, else `wtime`).
+    fn wait_past_clock(&self, words: &[&str], offset: i64) {
+        let own = if self.pos.side_to_move() == Side::First {
+            "btime"
+        } else {
+            "wtime"
+        };
+        let given = |key: &str| {
+            words
+                .iter()
+                .position(|w| *w == key)
+                .and_then(|k| words.get(k + 1))
+                .and_then(|v| v.parse::<i64>().ok())
+        };
+        if let Some(ms) = given("movetime").or_else(|| given(own)) {
+            let wait = (ms + offset).max(0) as u64;
+            std::thread::sleep(Duration::from_millis(wait));
+        }
     }
 }
 
+/// The text language's name of a side.
+fn text_side_name(s: Side) -> &'static str {
+    if s == Side::First {
+        "Red"
+    } else {
+        "Blue"
+    }
+}
+
+/// The side a text command's argument names (`red` / `blue`, any case), as an index.
+fn text_side_of(w: Option<&&str>) -> Option<usize> {
+    match w.map(|s| s.to_ascii_lowercase()) {
+        Some(s) if s == "red" => Some(0),
+        Some(s) if s == "blue" => Some(1),
+        _ => None,
+    }
+}
+
+/// Speaks the text language until `quit` or the end of input, the AI moving between
+/// lines whenever it is its turn.
 fn text_main(o: &Opts) {
-    let mut rng = SplitMix64::new(o.seed);
-    let mut pos = Position::startpos(Rules::Text);
-    let mut auto = [false, true];
-    let mut playing = false;
-    let mut made = 0u64;
-    let name = |s: Side| if s == Side::First { "Red" } else { "Blue" };
+    let mut text = Text {
+        o,
+        rng: SplitMix64::new(o.seed),
+        pos: Position::startpos(Rules::Text),
+        auto: [false, true],
+        playing: false,
+        made: 0,
+    };
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     loop {
-        // Let the AI move while it is its turn.
-        while playing && pos.outcome().is_none() && auto[pos.side_to_move().index()] {
-            if o.slow_ms > 0 {
-                std::thread::sleep(Duration::from_millis(o.slow_ms));
-            }
-            let side = pos.side_to_move();
-            match next_act(o, made) {
-                Act::Crash => std::process::exit(3),
-                Act::Hang => hang(),
-                Act::Illegal => {
-                    out(&format!("{} moves a1-g7.", name(side)));
-                    made += 1;
-                    break;
-                }
-                Act::Garbage => {
-                    out("\u{7f}garbage ~~~ ###");
-                    made += 1;
-                    break;
-                }
-                Act::LongLine => {
-                    let mv = pos.legal_moves().first().copied().unwrap_or(Move::PASS);
-                    out(&long_line(&ai_move_line(&pos, mv)));
-                    made += 1;
-                    break;
-                }
-                Act::Play => {}
-            }
-            let moves = pos.legal_moves();
-            let mv = moves
-                .get(rng.below(moves.len()))
-                .copied()
-                .unwrap_or(Move::PASS);
-            out(&ai_move_line(&pos, mv));
-            pos.make_move(mv);
-            made += 1;
-        }
-        if playing {
-            if let Some(outcome) = pos.outcome() {
-                out(SPEC.result_line(outcome));
-                playing = false;
-            } else if o.prompt {
-                let mut so = std::io::stdout().lock();
-                let _ = write!(so, "{}: ", name(pos.side_to_move()).to_lowercase());
-                let _ = so.flush();
-            }
-        }
+        text.ai_moves();
+        text.after_moves();
         let Some(Ok(line)) = lines.next() else { return };
         let line = line.split('#').next().unwrap_or("").trim().to_string();
         let words: Vec<&str> = line.split_whitespace().collect();
-        let side_of = |w: Option<&&str>| match w.map(|s| s.to_ascii_lowercase()) {
-            Some(s) if s == "red" => Some(0),
-            Some(s) if s == "blue" => Some(1),
-            _ => None,
-        };
+        if !text.command(&words) {
+            return;
+        }
+    }
+}
+
+/// The text-language program's state between lines: its position, which sides it plays
+/// itself, whether a game is running and how many moves it has made.
+struct Text<'a> {
+    o: &'a Opts,
+    rng: SplitMix64,
+    pos: Position,
+    auto: [bool; 2],
+    playing: bool,
+    made: u64,
+}
+
+impl Text<'_> {
+    /// Lets the AI move while it is its turn; a misbehaviour ends its turn early.
+    fn ai_moves(&mut self) {
+        while self.playing
+            && self.pos.outcome().is_none()
+            && self.auto[self.pos.side_to_move().index()]
+        {
+            if self.o.slow_ms > 0 {
+                std::thread::sleep(Duration::from_millis(self.o.slow_ms));
+            }
+            let side = self.pos.side_to_move();
+            match next_act(self.o, self.made) {
+                Act::Crash => std::process::exit(3),
+                Act::Hang => hang(),
+                Act::Illegal => {
+                    out(&format!("{} moves a1-g7.", text_side_name(side)));
+                    self.made += 1;
+                    return;
+                }
+                Act::Garbage => {
+                    out("\u{7f}garbage ~~~ ###");
+                    self.made += 1;
+                    return;
+                }
+                Act::LongLine => {
+                    let mv = self
+                        .pos
+                        .legal_moves()
+                        .first()
+                        .copied()
+                        .unwrap_or(Move::PASS);
+                    out(&long_line(&ai_move_line(&self.pos, mv)));
+                    self.made += 1;
+                    return;
+                }
+                Act::Play => {}
+            }
+            let mv = random_move(&mut self.rng, &self.pos);
+            out(&ai_move_line(&self.pos, mv));
+            self.pos.make_move(mv);
+            self.made += 1;
+        }
+    }
+
+    /// In a game, after the AI's moves: the result line if it ended, else the prompt.
+    fn after_moves(&mut self) {
+        if !self.playing {
+            return;
+        }
+        if let Some(outcome) = self.pos.outcome() {
+            out(SPEC.result_line(outcome));
+            self.playing = false;
+        } else if self.o.prompt {
+            let mut so = std::io::stdout().lock();
+            let name = text_side_name(self.pos.side_to_move()).to_lowercase();
+            let _ = write!(so, "{name}: ");
+            let _ = so.flush();
+        }
+    }
+
+    /// Answers one line's words (comments gone); false after `quit`.
+    fn command(&mut self, words: &[&str]) -> bool {
         match words.first().copied() {
             None => {}
-            Some(w) if o.refuse.as_deref() == Some(w) => out(&format!("error: {w} is refused")),
-            Some("quit") => return,
+            Some(w) if self.o.refuse.as_deref() == Some(w) => {
+                out(&format!("error: {w} is refused"))
+            }
+            Some("quit") => return false,
             Some("clear") => {
-                pos = Position::startpos(Rules::Text);
-                auto = [false, true];
-                playing = false;
+                self.pos = Position::startpos(Rules::Text);
+                self.auto = [false, true];
+                self.playing = false;
             }
             Some("seed") => {
                 if let Some(n) = words.get(1).and_then(|s| s.parse::<u64>().ok()) {
-                    rng = SplitMix64::new(n);
+                    self.rng = SplitMix64::new(n);
                 }
             }
             Some("auto") => {
-                if let Some(i) = side_of(words.get(1)) {
-                    auto[i] = true;
+                if let Some(i) = text_side_of(words.get(1)) {
+                    self.auto[i] = true;
                 }
             }
             Some("manual") => {
-                if let Some(i) = side_of(words.get(1)) {
-                    auto[i] = false;
+                if let Some(i) = text_side_of(words.get(1)) {
+                    self.auto[i] = false;
                 }
             }
             Some("block") => {
                 if let Some(Ok(sq)) = words.get(1).map(|s| parse_square(s)) {
-                    if pos.add_gaps(block_squares(sq)).is_err() {
+                    if self.pos.add_gaps(block_squares(sq)).is_err() {
                         out("error: square occupied");
                     }
                 }
             }
-            Some("start") => playing = true,
-            Some("dump") => {
-                out("===");
-                for rank in (0..7).rev() {
-                    let mut row = String::from(" ");
-                    for file in 0..7 {
-                        let sq = (rank * 7 + file) as u8;
-                        let bit = 1u64 << sq;
-                        row.push(' ');
-                        row.push(if pos.pieces(Side::First) & bit != 0 {
-                            'r'
-                        } else if pos.pieces(Side::Second) & bit != 0 {
-                            'b'
-                        } else if pos.gaps() & bit != 0 {
-                            'X'
-                        } else {
-                            '-'
-                        });
-                    }
-                    out(&row);
-                }
-                out("===");
-            }
-            Some(w) => match TextMove::parse(w).ok().and_then(|m| m.resolve(&pos)) {
+            Some("start") => self.playing = true,
+            Some("dump") => self.dump(),
+            Some(w) => match TextMove::parse(w).ok().and_then(|m| m.resolve(&self.pos)) {
                 Some(mv) => {
-                    pos.make_move(mv);
+                    self.pos.make_move(mv);
                 }
                 None => out("error: not a legal entry"),
             },
         }
+        true
     }
+
+    /// `dump`: the board between `===` lines, rank 7 first.
+    fn dump(&self) {
+        out("===");
+        for rank in (0..7).rev() {
+            let mut row = String::from(" ");
+            for file in 0..7 {
+                let sq = (rank * 7 + file) as u8;
+                let bit = 1u64 << sq;
+                row.push(' ');
+                row.push(if self.pos.pieces(Side::First) & bit != 0 {
+                    'r'
+                } else if self.pos.pieces(Side::Second) & bit != 0 {
+                    'b'
+                } else if self.pos.gaps() & bit != 0 {
+                    'X'
+                } else {
+                    '-'
+                });
+            }
+            out(&row);
+        }
+        out("===");
+    }
+}
+
+/// The colour a GTP argument names (`b`/`black`, `w`/`white`, any case).
+fn gtp_colour(w: Option<&&str>) -> Option<Side> {
+    match w.map(|s| s.to_ascii_lowercase()).as_deref() {
+        Some("b" | "black") => Some(Side::First),
+        Some("w" | "white") => Some(Side::Second),
+        _ => None,
+    }
+}
+
+/// A move as GTP writes it: `pass` or the square in capitals.
+fn gtp_name(mv: RMove) -> String {
+    if mv.is_pass() {
+        "pass".to_string()
+    } else {
+        reversi::square_name(mv.square()).to_ascii_uppercase()
+    }
+}
+
+/// GTP's answer to one command, echoing its optional numeric id: `=id text` or
+/// `?id text`, then the blank line that ends every answer.
+struct Reply {
+    id: String,
+}
+
+impl Reply {
+    fn ok(&self, text: &str) {
+        let sep = if text.is_empty() { "" } else { " " };
+        out(&format!("={}{sep}{text}\n", self.id));
+    }
+
+    fn fail(&self, text: &str) {
+        out(&format!("?{} {text}\n", self.id));
+    }
+}
+
+/// The GTP engine's state between commands.
+struct Gtp<'a> {
+    o: &'a Opts,
+    rng: SplitMix64,
+    pos: RPosition,
+    made: u64,
 }
 
 /// GTP with the Othello engines' conventions, on our Reversi rules.
 fn gtp_main(o: &Opts) {
-    use engine::games::reversi::{parse_square, Move as RMove, Position as RPosition};
-    let mut rng = SplitMix64::new(o.seed);
-    let mut pos = RPosition::startpos();
-    let mut made = 0u64;
-    let colour = |w: Option<&&str>| match w.map(|s| s.to_ascii_lowercase()).as_deref() {
-        Some("b" | "black") => Some(Side::First),
-        Some("w" | "white") => Some(Side::Second),
-        _ => None,
-    };
-    let name = |mv: RMove| {
-        if mv.is_pass() {
-            "pass".to_string()
-        } else {
-            engine::games::reversi::square_name(mv.square()).to_ascii_uppercase()
-        }
+    let mut gtp = Gtp {
+        o,
+        rng: SplitMix64::new(o.seed),
+        pos: RPosition::startpos(),
+        made: 0,
     };
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
@@ -514,104 +664,122 @@ fn gtp_main(o: &Opts) {
             Some(w) if w.bytes().all(|b| b.is_ascii_digit()) => words.remove(0).to_string(),
             _ => String::new(),
         };
-        let ok = |text: &str| {
-            let sep = if text.is_empty() { "" } else { " " };
-            out(&format!("={id}{sep}{text}\n"));
-        };
-        let fail = |text: &str| out(&format!("?{id} {text}\n"));
+        let reply = Reply { id };
         let Some(&cmd) = words.first() else { continue };
         if o.refuse.as_deref() == Some(cmd) {
-            fail(&format!("{cmd} is refused"));
+            reply.fail(&format!("{cmd} is refused"));
             continue;
         }
+        if !gtp.command(cmd, &words, &reply) {
+            return;
+        }
+    }
+}
+
+impl Gtp<'_> {
+    /// Answers one command; false after `quit`.
+    fn command(&mut self, cmd: &str, words: &[&str], reply: &Reply) -> bool {
         match cmd {
-            "protocol_version" => ok("2"),
-            "name" => ok("fake-engine"),
-            "version" => ok("1"),
-            "list_commands" => ok(
+            "protocol_version" => reply.ok("2"),
+            "name" => reply.ok("fake-engine"),
+            "version" => reply.ok("1"),
+            "list_commands" => reply.ok(
                 "protocol_version\nname\nversion\nlist_commands\nquit\nboardsize\n\
                  clear_board\nplay\ngenmove\ntime_settings\ntime_left",
             ),
-            "boardsize" if words.get(1) == Some(&"8") => ok(""),
-            "boardsize" => fail("unacceptable size"),
+            "boardsize" if words.get(1) == Some(&"8") => reply.ok(""),
+            "boardsize" => reply.fail("unacceptable size"),
             "clear_board" => {
-                pos = RPosition::startpos();
-                ok("")
+                self.pos = RPosition::startpos();
+                reply.ok("")
             }
             "time_settings" | "time_left" => {
                 if words[1..]
                     .iter()
-                    .all(|w| w.parse::<u64>().is_ok() || colour(Some(w)).is_some())
+                    .all(|w| w.parse::<u64>().is_ok() || gtp_colour(Some(w)).is_some())
                 {
-                    ok("")
+                    reply.ok("")
                 } else {
-                    fail("syntax error")
+                    reply.fail("syntax error")
                 }
             }
-            "play" => {
-                let mv = match words.get(2).map(|w| w.to_ascii_lowercase()).as_deref() {
-                    Some("pass") => Some(RMove::PASS),
-                    Some(w) => parse_square(w).ok().map(RMove::place),
-                    None => None,
-                };
-                match (colour(words.get(1)), mv) {
-                    (Some(_), Some(mv)) if o.implicit_pass && mv.is_pass() => fail("syntax error"),
-                    (Some(side), Some(mv)) if side == pos.side_to_move() && pos.is_legal(mv) => {
-                        pos.make_move(mv);
-                        if o.implicit_pass && pos.is_legal(RMove::PASS) {
-                            pos.make_move(RMove::PASS);
-                        }
-                        ok("")
-                    }
-                    (Some(_), Some(_)) => fail("illegal move"),
-                    _ => fail("syntax error"),
-                }
-            }
-            "genmove" => {
-                if colour(words.get(1)) != Some(pos.side_to_move()) {
-                    if o.implicit_pass && colour(words.get(1)).is_some() {
-                        ok("pass");
-                    } else {
-                        fail("not that colour's turn");
-                    }
-                    continue;
-                }
-                if o.slow_ms > 0 {
-                    std::thread::sleep(Duration::from_millis(o.slow_ms));
-                }
-                if o.resign_after.is_some_and(|n| made >= n) {
-                    ok("resign");
-                    continue;
-                }
-                match next_act(o, made) {
-                    Act::Crash => std::process::exit(3),
-                    Act::Hang => hang(),
-                    Act::Illegal => {
-                        let taken = !pos.empty();
-                        ok(&name(RMove::place(taken.trailing_zeros() as u8)));
-                    }
-                    Act::Garbage => fail("cannot play"),
-                    Act::LongLine => out(&long_line("= pass\n")),
-                    Act::Play => {
-                        let moves = pos.legal_moves();
-                        let mv = moves
-                            .get(rng.below(moves.len()))
-                            .copied()
-                            .unwrap_or(RMove::PASS);
-                        pos.make_move(mv);
-                        if o.implicit_pass && pos.is_legal(RMove::PASS) {
-                            pos.make_move(RMove::PASS);
-                        }
-                        ok(&name(mv));
-                    }
-                }
-                made += 1;
-            }
+            "play" => self.play(words, reply),
+            "genmove" => self.genmove(words, reply),
             "quit" => {
-                ok("");
-                return;
+                reply.ok("");
+                return false;
             }
-            _ => fail("unknown command"),
+            _ => reply.fail("unknown command"),
         }
+        true
+    }
+
+    /// Makes `mv`, then (`--implicit-pass`) the pass that follows when the other side
+    /// has no move, as grhino's board does by itself.
+    fn make_move(&mut self, mv: RMove) {
+        self.pos.make_move(mv);
+        if self.o.implicit_pass && self.pos.is_legal(RMove::PASS) {
+            self.pos.make_move(RMove::PASS);
+        }
+    }
+
+    /// `play COLOUR MOVE`.
+    fn play(&mut self, words: &[&str], reply: &Reply) {
+        let mv = match words.get(2).map(|w| w.to_ascii_lowercase()).as_deref() {
+            Some("pass") => Some(RMove::PASS),
+            Some(w) => reversi::parse_square(w).ok().map(RMove::place),
+            None => None,
+        };
+        match (gtp_colour(words.get(1)), mv) {
+            (Some(_), Some(mv)) if self.o.implicit_pass && mv.is_pass() => {
+                reply.fail("syntax error")
+            }
+            (Some(side), Some(mv)) if side == self.pos.side_to_move() && self.pos.is_legal(mv) => {
+                self.make_move(mv);
+                reply.ok("")
+            }
+            (Some(_), Some(_)) => reply.fail("illegal move"),
+            _ => reply.fail("syntax error"),
+        }
+    }
+
+    /// `genmove COLOUR`: the move (or the misbehaviour due) for the side to move.
+    fn genmove(&mut self, words: &[&str], reply: &Reply) {
+        let o = self.o;
+        if gtp_colour(words.get(1)) != Some(self.pos.side_to_move()) {
+            if o.implicit_pass && gtp_colour(words.get(1)).is_some() {
+                reply.ok("pass");
+            } else {
+                reply.fail("not that colour's turn");
+            }
+            return;
+        }
+        if o.slow_ms > 0 {
+            std::thread::sleep(Duration::from_millis(o.slow_ms));
+        }
+        if o.resign_after.is_some_and(|n| self.made >= n) {
+            reply.ok("resign");
+            return;
+        }
+        match next_act(o, self.made) {
+            Act::Crash => std::process::exit(3),
+            Act::Hang => hang(),
+            Act::Illegal => {
+                let taken = !self.pos.empty();
+                reply.ok(&gtp_name(RMove::place(taken.trailing_zeros() as u8)));
+            }
+            Act::Garbage => reply.fail("cannot play"),
+            Act::LongLine => out(&long_line("= pass\n")),
+            Act::Play => {
+                let moves = self.pos.legal_moves();
+                let mv = moves
+                    .get(self.rng.below(moves.len()))
+                    .copied()
+                    .unwrap_or(RMove::PASS);
+                self.make_move(mv);
+                reply.ok(&gtp_name(mv));
+            }
+        }
+        self.made += 1;
     }
 }

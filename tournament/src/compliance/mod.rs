@@ -700,76 +700,15 @@ pub fn main(args: &[String]) -> i32 {
         eprintln!("tournament compliance: {e}");
         2
     };
-    let mut variant = Variant::ALL[0];
-    let mut rules: Option<String> = None;
-    let mut quick = false;
-    let mut debug = false;
-    let mut words = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i].as_str();
-        i += 1;
-        match a {
-            "-help" | "--help" | "-h" | "help" => {
-                print!("{USAGE}");
-                return 0;
-            }
-            "-variant" | "-rules" => {
-                let Some(v) = args.get(i) else {
-                    return usage(format!("{a} needs a value"));
-                };
-                i += 1;
-                if a == "-variant" {
-                    match Variant::from_name(v) {
-                        Some(found) => variant = found,
-                        None => return usage(format!("-variant: unknown game '{v}'")),
-                    }
-                } else {
-                    rules = Some(v.clone());
-                }
-            }
-            "-quick" => quick = true,
-            "-debug" => debug = true,
-            // The words of `-engine`, with or without the option's name.
-            "-engine" => {}
-            w if w.contains('=') && !w.starts_with('-') => words.push(w.to_string()),
-            w => {
-                return usage(format!(
-                    "unknown argument '{w}' (see tournament compliance -help)"
-                ))
-            }
+    let args = match Args::parse(args) {
+        Ok(Some(args)) => args,
+        Ok(None) => {
+            print!("{USAGE}");
+            return 0;
         }
-    }
-    if words.is_empty() {
-        return usage("no engine: give -engine's keys, e.g. cmd=./engine proto=ugi".into());
-    }
-    let spec = match crate::cli::spec::engine_spec(&words) {
-        Ok(spec) => spec,
         Err(e) => return usage(e),
     };
-    let rules = match rules {
-        Some(word) => match variant.rules_named(&word) {
-            Some(name) => Some(name),
-            None => {
-                return usage(format!(
-                    "-rules: unknown rules '{word}' for {}",
-                    variant.name()
-                ))
-            }
-        },
-        None => None,
-    };
-    let log = debug.then(|| {
-        let sinks: Vec<Box<dyn Write + Send>> = vec![Box::new(std::io::stderr())];
-        (TrafficLog::new(Instant::now(), sinks), spec.name.clone())
-    });
-    let visit = Visit {
-        spec: &spec,
-        rules,
-        quick,
-        log,
-    };
-    match variant.visit_game(visit) {
+    match args.check() {
         Ok(report) => {
             println!("{}", report.summary());
             if report.passed() {
@@ -779,6 +718,86 @@ pub fn main(args: &[String]) -> i32 {
             }
         }
         Err(e) => usage(e),
+    }
+}
+
+/// What `tournament compliance` was asked: the game, its rule set's name as given, the
+/// options, and the words of `-engine`.
+struct Args {
+    variant: Variant,
+    rules: Option<String>,
+    quick: bool,
+    debug: bool,
+    words: Vec<String>,
+}
+
+impl Args {
+    /// Reads the arguments; `Ok(None)` when they ask for the help.
+    fn parse(args: &[String]) -> Result<Option<Args>, String> {
+        let mut p = Args {
+            variant: Variant::ALL[0],
+            rules: None,
+            quick: false,
+            debug: false,
+            words: Vec::new(),
+        };
+        let mut i = 0;
+        while i < args.len() {
+            let a = args[i].as_str();
+            i += 1;
+            match a {
+                "-help" | "--help" | "-h" | "help" => return Ok(None),
+                "-variant" | "-rules" => {
+                    let v = args.get(i).ok_or_else(|| format!("{a} needs a value"))?;
+                    i += 1;
+                    if a == "-variant" {
+                        p.variant = Variant::from_name(v)
+                            .ok_or_else(|| format!("-variant: unknown game '{v}'"))?;
+                    } else {
+                        p.rules = Some(v.clone());
+                    }
+                }
+                "-quick" => p.quick = true,
+                "-debug" => p.debug = true,
+                // The words of `-engine`, with or without the option's name.
+                "-engine" => {}
+                w if w.contains('=') && !w.starts_with('-') => p.words.push(w.to_string()),
+                w => {
+                    return Err(format!(
+                        "unknown argument '{w}' (see tournament compliance -help)"
+                    ))
+                }
+            }
+        }
+        Ok(Some(p))
+    }
+
+    /// Checks the engine the arguments describe; `Err`: a usage error (no engine, bad
+    /// keys, rules the game does not have).
+    fn check(self) -> Result<Report, String> {
+        if self.words.is_empty() {
+            return Err("no engine: give -engine's keys, e.g. cmd=./engine proto=ugi".into());
+        }
+        let spec = crate::cli::spec::engine_spec(&self.words)?;
+        let variant = self.variant;
+        let rules =
+            match self.rules {
+                Some(word) => Some(variant.rules_named(&word).ok_or_else(|| {
+                    format!("-rules: unknown rules '{word}' for {}", variant.name())
+                })?),
+                None => None,
+            };
+        let log = self.debug.then(|| {
+            let sinks: Vec<Box<dyn Write + Send>> = vec![Box::new(std::io::stderr())];
+            (TrafficLog::new(Instant::now(), sinks), spec.name.clone())
+        });
+        let visit = Visit {
+            spec: &spec,
+            rules,
+            quick: self.quick,
+            log,
+        };
+        variant.visit_game(visit)
     }
 }
 

@@ -65,6 +65,8 @@ struct Uci<G: Notation> {
     pos: Positions<G>,
 }
 
+/// Checks a UAI or UGI engine: the steps in the order a game needs them, the searches
+/// and (UGI) the queries, then `quit` and the end of input.
 pub(super) fn run<G: Notation>(target: Target, dialect: Flavour, quick: bool, report: &mut Report) {
     let mut steps: Vec<Step<Uci<G>>> = vec![
         Step::first("handshake", Uci::handshake),
@@ -72,6 +74,44 @@ pub(super) fn run<G: Notation>(target: Target, dialect: Flavour, quick: bool, re
         Step::on("setoption min/max", false, Uci::setoption_min_max),
         Step::on("engine options", true, Uci::engine_options),
         Step::on("new game", true, Uci::new_game),
+    ];
+    steps.extend(search_steps::<G>());
+    steps.extend([
+        Step::on("go infinite then stop", false, Uci::infinite_stop),
+        Step::on(
+            "isready while searching",
+            false,
+            Uci::isready_while_searching,
+        ),
+        Step::on("go while searching", false, Uci::go_while_searching),
+        Step::on("info lines", true, Uci::info_lines),
+        Step::on("stop without search", true, Uci::stop_without_search),
+    ]);
+    if dialect == Flavour::Ugi {
+        steps.extend(ugi_queries::<G>());
+    }
+    steps.push(Step::on("quit", true, |s| {
+        let c = s.conn.as_mut().ok_or_else(no_engine)?;
+        let r = c.quit_step("quit");
+        s.conn = None;
+        r
+    }));
+    steps.push(Step::own("end of input", false, Uci::end_of_input));
+    let mut uci = Uci {
+        target,
+        dialect,
+        conn: None,
+        declared: Vec::new(),
+        infos: Infos::default(),
+        pos: Positions::new(G::Rules::ENGINE),
+    };
+    run_steps(&mut uci, &steps, quick, report);
+}
+
+/// The searches: each way of giving a position, then each limit of `go`, every one
+/// answered by a legal move in time.
+fn search_steps<G: Notation>() -> Vec<Step<Uci<G>>> {
+    vec![
         Step::on("position startpos", false, |s| {
             let (start, cmd) = (s.pos.start.clone(), "position startpos".to_string());
             s.search_step(&cmd, &start, "go depth 1", SEARCH)
@@ -108,18 +148,14 @@ pub(super) fn run<G: Notation>(target: Target, dialect: Flavour, quick: bool, re
             let limit = Duration::from_millis(1000) + s.target.margin;
             s.go_after_moves(&format!("go {t1} 1000 {t2} 1000 {i1} 100 {i2} 100"), limit)
         }),
-        Step::on("go infinite then stop", false, Uci::infinite_stop),
-        Step::on(
-            "isready while searching",
-            false,
-            Uci::isready_while_searching,
-        ),
-        Step::on("go while searching", false, Uci::go_while_searching),
-        Step::on("info lines", true, Uci::info_lines),
-        Step::on("stop without search", true, Uci::stop_without_search),
-    ];
-    if dialect == Flavour::Ugi {
-        steps.push(Step::on("query gameover", false, |s| {
+    ]
+}
+
+/// UGI's queries (`query gameover`, `p1turn`, `result`), each answered from the
+/// position the engine was given.
+fn ugi_queries<G: Notation>() -> Vec<Step<Uci<G>>> {
+    vec![
+        Step::on("query gameover", false, |s| {
             s.query("gameover", |pos| {
                 if pos.outcome().is_some() {
                     "true"
@@ -127,8 +163,8 @@ pub(super) fn run<G: Notation>(target: Target, dialect: Flavour, quick: bool, re
                     "false"
                 }
             })
-        }));
-        steps.push(Step::on("query p1turn", false, |s| {
+        }),
+        Step::on("query p1turn", false, |s| {
             s.query("p1turn", |pos| {
                 if pos.side_to_move() == Side::First {
                     "true"
@@ -136,27 +172,11 @@ pub(super) fn run<G: Notation>(target: Target, dialect: Flavour, quick: bool, re
                     "false"
                 }
             })
-        }));
-        steps.push(Step::on("query result", false, |s| {
+        }),
+        Step::on("query result", false, |s| {
             s.query("result", |pos| result_word(pos.outcome()))
-        }));
-    }
-    steps.push(Step::on("quit", true, |s| {
-        let c = s.conn.as_mut().ok_or_else(no_engine)?;
-        let r = c.quit_step("quit");
-        s.conn = None;
-        r
-    }));
-    steps.push(Step::own("end of input", false, Uci::end_of_input));
-    let mut uci = Uci {
-        target,
-        dialect,
-        conn: None,
-        declared: Vec::new(),
-        infos: Infos::default(),
-        pos: Positions::new(G::Rules::ENGINE),
-    };
-    run_steps(&mut uci, &steps, quick, report);
+        }),
+    ]
 }
 
 fn no_engine() -> Failure {

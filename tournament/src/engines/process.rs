@@ -140,6 +140,69 @@ impl ReadError {
     }
 }
 
+/// The engine's command: piped stdin and stdout, stderr piped when `piped_stderr` (for
+/// the traffic log) else dropped, in its own process group, pinned with
+/// `-use-affinity`.
+fn command(launch: &Launch, piped_stderr: bool) -> Command {
+    let mut cmd = Command::new(&launch.cmd);
+    cmd.args(&launch.args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(if piped_stderr {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        });
+    if let Some(dir) = &launch.dir {
+        cmd.current_dir(dir);
+    }
+    // A process group of its own: Ctrl-C at the terminal signals the runner, which
+    // stops recording before it kills the engines, instead of killing the engines
+    // first, whose deaths would be recorded as crashes (issue 25 item 5); and a kill
+    // reaches whatever the engine started too (the module comment).
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        cmd.process_group(0);
+    }
+    // -use-affinity: pinned in the child before exec, so the engine never runs
+    // elsewhere (and whatever it starts inherits the mask).
+    #[cfg(target_os = "linux")]
+    if !launch.cpus.is_empty() {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: a zeroed cpu_set_t is a valid empty set; CPU_SET writes within it
+        // (the CPUs were checked against the runner's own mask, below CPU_SETSIZE).
+        let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+        for &c in &launch.cpus {
+            unsafe { libc::CPU_SET(c, &mut set) };
+        }
+        // SAFETY: between fork and exec only sched_setaffinity, a system call
+        // (async-signal-safe), runs; it reads the set built above.
+        unsafe {
+            cmd.pre_exec(move || {
+                if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    }
+    cmd
+}
+
+/// Logs the engine's start (its pid and command line) or why it could not start.
+fn log_start(log: &LogTag, launch: &Launch, spawned: &std::io::Result<Child>) {
+    let mut words = vec![launch.cmd.clone()];
+    words.extend(launch.args.iter().cloned());
+    match spawned {
+        Ok(c) => log.line(
+            '*',
+            &format!("started (pid {}): {}", c.id(), words.join(" ")),
+        ),
+        Err(e) => log.line('*', &format!("cannot start {}: {e}", words.join(" "))),
+    }
+}
+
 /// A running engine process.
 pub struct EngineProcess {
     /// Shared with [`LIVE`] (weakly), for [`kill_all`].
@@ -158,61 +221,9 @@ impl EngineProcess {
     /// `log` if there is one, else nowhere: engines log freely there and the runner's own
     /// output must stay readable.
     pub fn spawn(launch: &Launch, log: Option<&LogTag>) -> Result<EngineProcess, String> {
-        let mut cmd = Command::new(&launch.cmd);
-        cmd.args(&launch.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(if log.is_some() {
-                Stdio::piped()
-            } else {
-                Stdio::null()
-            });
-        if let Some(dir) = &launch.dir {
-            cmd.current_dir(dir);
-        }
-        // A process group of its own: Ctrl-C at the terminal signals the runner, which
-        // stops recording before it kills the engines, instead of killing the engines
-        // first, whose deaths would be recorded as crashes (issue 25 item 5); and a kill
-        // reaches whatever the engine started too (the module comment).
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            cmd.process_group(0);
-        }
-        // -use-affinity: pinned in the child before exec, so the engine never runs
-        // elsewhere (and whatever it starts inherits the mask).
-        #[cfg(target_os = "linux")]
-        if !launch.cpus.is_empty() {
-            use std::os::unix::process::CommandExt;
-            // SAFETY: a zeroed cpu_set_t is a valid empty set; CPU_SET writes within it
-            // (the CPUs were checked against the runner's own mask, below CPU_SETSIZE).
-            let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-            for &c in &launch.cpus {
-                unsafe { libc::CPU_SET(c, &mut set) };
-            }
-            // SAFETY: between fork and exec only sched_setaffinity, a system call
-            // (async-signal-safe), runs; it reads the set built above.
-            unsafe {
-                cmd.pre_exec(move || {
-                    if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0
-                    {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                    Ok(())
-                });
-            }
-        }
-        let spawned = cmd.spawn();
+        let spawned = command(launch, log.is_some()).spawn();
         if let Some(log) = log {
-            let mut words = vec![launch.cmd.clone()];
-            words.extend(launch.args.iter().cloned());
-            match &spawned {
-                Ok(c) => log.line(
-                    '*',
-                    &format!("started (pid {}): {}", c.id(), words.join(" ")),
-                ),
-                Err(e) => log.line('*', &format!("cannot start {}: {e}", words.join(" "))),
-            }
+            log_start(log, launch, &spawned);
         }
         let mut child = spawned.map_err(|e| format!("cannot start '{}': {e}", launch.cmd))?;
         if let (Some(log), Some(stderr)) = (log, child.stderr.take()) {

@@ -166,11 +166,25 @@ fn escape(s: &str) -> String {
 
 /// One game as PGN text (ending with a blank line).
 pub fn format<G: Notation>(rec: &GameRecord, style: &PgnStyle) -> String {
+    let mut out = tags::<G>(rec, style);
+    out.push('\n');
+    // The whole movetext on one line, as cuteataxx writes it: readers that take each
+    // line of movetext on its own (the `ataxx` Python package attaches every further
+    // line as a variation of the first move) then read the game whole.
+    out.push_str(&movetext::<G>(rec, style).join(" "));
+    out.push_str("\n\n");
+    out
+}
+
+/// One tag pair's line.
+fn tag(out: &mut String, k: &str, v: &str) {
+    out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
+}
+
+/// The game's tag pairs, one a line: the seven-tag roster, then ours.
+fn tags<G: Notation>(rec: &GameRecord, style: &PgnStyle) -> String {
     let [first, second] = G::PGN_PLAYERS;
     let mut out = String::new();
-    let tag = |out: &mut String, k: &str, v: &str| {
-        out.push_str(&format!("[{k} \"{}\"]\n", escape(v)));
-    };
     tag(&mut out, "Event", &style.event);
     tag(&mut out, "Site", &style.site);
     tag(&mut out, "Date", &rec.date);
@@ -218,7 +232,12 @@ pub fn format<G: Notation>(rec: &GameRecord, style: &PgnStyle) -> String {
         // The standard's value; the detail is the final comment.
         tag(&mut out, "Termination", rec.ending().pgn_termination());
     }
-    out.push('\n');
+    out
+}
+
+/// The movetext's words: move numbers, moves, each move's comment and the final one
+/// (unless `min`), then the result.
+fn movetext<G: Notation>(rec: &GameRecord, style: &PgnStyle) -> Vec<String> {
     // Move numbers: a full move is the first player's then the second's; a game starting
     // with the second player to move opens `1...`. (Either rule set reads the side to move.)
     let second_first = G::from_fen(&rec.fen, G::Rules::ENGINE)
@@ -245,12 +264,7 @@ pub fn format<G: Notation>(rec: &GameRecord, style: &PgnStyle) -> String {
         words.push(format!("{{{}}}", rec.reason.replace('}', ")")));
     }
     words.push(rec.result.as_str().to_string());
-    // The whole movetext on one line, as cuteataxx writes it: readers that take each
-    // line of movetext on its own (the `ataxx` Python package attaches every further
-    // line as a variation of the first move) then read the game whole.
-    out.push_str(&words.join(" "));
-    out.push_str("\n\n");
-    out
+    words
 }
 
 /// A game read back from PGN text.

@@ -15,7 +15,7 @@
 //! moves), and copied as written, in id order.
 
 use crate::cli;
-use crate::config::OutputFormat;
+use crate::config::{Config, OutputFormat};
 use crate::game::pgn;
 use crate::matchmaking::shard::{RunInfo, RunTag};
 use crate::output::formats;
@@ -138,8 +138,32 @@ fn merge(args: &[String]) -> Result<(), Failure> {
         return Ok(());
     }
     let union = read_union(&m.results).map_err(|e| Failure(1, e))?;
-    // The report's configuration: the run's engines (built-in stand-ins: only their
-    // names count) and the merge's report options, through the run's own parser.
+    let cfg = report_config(&union, &m.report_options).map_err(usage)?;
+    let mut tally = Tally::new(union.run.engines.clone());
+    for (rec, _) in union.games.values() {
+        tally.add(rec);
+    }
+    let missing: Vec<u64> = (0..union.run.games)
+        .filter(|id| !union.games.contains_key(id))
+        .collect();
+    tell_merged(&union, m.results.len(), &missing);
+    if let Some(out) = &m.pgnout {
+        write_pgn(out, &m.pgns, &union).map_err(|e| Failure(1, e))?;
+    }
+    let merged = union.games.len() as u64;
+    print_report(
+        &cfg,
+        &tally,
+        (merged, union.run.games),
+        &missing,
+        m.results.len(),
+    );
+    Ok(())
+}
+
+/// The report's configuration: the run's engines (built-in stand-ins: only their names
+/// count) and the merge's report options, through the run's own parser.
+fn report_config(union: &Union, report_options: &[String]) -> Result<Box<Config>, String> {
     let mut words: Vec<String> = Vec::new();
     for name in &union.run.engines {
         words.extend([
@@ -148,24 +172,21 @@ fn merge(args: &[String]) -> Result<(), Failure> {
             format!("name={name}"),
         ]);
     }
-    words.extend(m.report_options.iter().cloned());
-    let cfg = match cli::parse(&words).map_err(usage)? {
-        cli::Command::Run(cfg) => cfg,
-        _ => return Err(usage("unexpected option".into())),
-    };
-    let mut tally = Tally::new(union.run.engines.clone());
-    for (rec, _) in union.games.values() {
-        tally.add(rec);
+    words.extend(report_options.iter().cloned());
+    match cli::parse(&words)? {
+        cli::Command::Run(cfg) => Ok(cfg),
+        _ => Err("unexpected option".into()),
     }
-    let total = union.run.games;
-    let merged = union.games.len() as u64;
-    let missing: Vec<u64> = (0..total)
-        .filter(|id| !union.games.contains_key(id))
-        .collect();
+}
+
+/// Tells on stderr what was merged from how many `files`, what was dropped, and which
+/// games are `missing`.
+fn tell_merged(union: &Union, files: usize, missing: &[u64]) {
     eprintln!(
-        "merged: {merged} of {total} games of run {} from {} files{}{}",
+        "merged: {} of {} games of run {} from {files} files{}{}",
+        union.games.len(),
+        union.run.games,
         union.run.id,
-        m.results.len(),
         match union.duplicates {
             0 => String::new(),
             n => format!(", {n} duplicates dropped"),
@@ -179,31 +200,39 @@ fn merge(args: &[String]) -> Result<(), Failure> {
         eprintln!(
             "missing: {} games: ids {}",
             missing.len(),
-            ranges(&missing, 20)
+            ranges(missing, 20)
         );
     }
-    if let Some(out) = &m.pgnout {
-        write_pgn(out, &m.pgns, &union).map_err(|e| Failure(1, e))?;
-    }
+}
+
+/// Prints the merged run's report on stdout, as the run itself would have: `merged` of
+/// `total` games, merged from `files` files.
+fn print_report(
+    cfg: &Config,
+    tally: &Tally,
+    (merged, total): (u64, u64),
+    missing: &[u64],
+    files: usize,
+) {
     let mut stdout = std::io::stdout().lock();
     // `-output format=cutechess|fastchess`: the manager's closing report and last line,
     // as the run prints them, for the scripts that read that manager's output.
     match cfg.output {
         OutputFormat::Default => {}
         OutputFormat::Cutechess => {
-            let _ = writeln!(stdout, "{}", formats::cutechess_results(&cfg, &tally));
+            let _ = writeln!(stdout, "{}", formats::cutechess_results(cfg, tally));
             let _ = writeln!(stdout, "Finished match");
             let _ = stdout.flush();
-            return Ok(());
+            return;
         }
         OutputFormat::Fastchess => {
-            let _ = write!(stdout, "{}", formats::fastchess_interval(&cfg, &tally));
-            let _ = writeln!(stdout, "{}", formats::fastchess_end(&cfg, &tally));
+            let _ = write!(stdout, "{}", formats::fastchess_interval(cfg, tally));
+            let _ = writeln!(stdout, "{}", formats::fastchess_end(cfg, tally));
             let _ = stdout.flush();
-            return Ok(());
+            return;
         }
     }
-    let _ = write!(stdout, "{}", report::report(&cfg, &tally));
+    let _ = write!(stdout, "{}", report::report(cfg, tally));
     if cfg.report {
         let decided = cfg.sprt.as_ref().is_some_and(|spec| {
             stats::sprt_decision(tally.llr(spec), spec) != SprtDecision::Continue
@@ -215,12 +244,10 @@ fn merge(args: &[String]) -> Result<(), Failure> {
         };
         let _ = writeln!(
             stdout,
-            "Finished match: {merged} of {total} games{how}, merged from {} files",
-            m.results.len()
+            "Finished match: {merged} of {total} games{how}, merged from {files} files"
         );
     }
     let _ = stdout.flush();
-    Ok(())
 }
 
 /// Reads every results file and takes the union. Cut or unreadable lines are skipped

@@ -196,6 +196,40 @@ impl<G: Registered> Plan<G> {
         for e in &cfg.engines {
             check_engine::<G>(e).map_err(usage)?;
         }
+        let book = Self::book(cfg, rules, text, text_engines).map_err(usage)?;
+        let schedule = schedule::build_coloured(
+            cfg.engines.len(),
+            cfg.tournament,
+            cfg.rounds,
+            cfg.games,
+            cfg.repeat,
+            cfg.openings
+                .as_ref()
+                .map_or(OpeningPolicy::Shared, |o| o.policy),
+            schedule::Colours {
+                noswap: cfg.noswap,
+                reverse: cfg.reverse,
+            },
+        );
+        Self::check_replays(cfg, &schedule, book.len()).map_err(usage)?;
+        Ok(Plan {
+            book,
+            rules,
+            text,
+            schedule,
+            shard: None,
+        })
+    }
+
+    /// Reads the openings (the start position without `-openings`) and checks that every
+    /// engine can be given each one: text engines (when `text_engines`) through the
+    /// dialect's set-up commands, GTP engines only as moves from the start position.
+    fn book(
+        cfg: &Config,
+        rules: G::Rules,
+        text: Option<&'static dyn TextCodec<G>>,
+        text_engines: bool,
+    ) -> Result<Book<G>, String> {
         let book = match &cfg.openings {
             Some(spec) => {
                 // A book's moves in the text language, or the protocols' notation
@@ -203,8 +237,7 @@ impl<G: Registered> Plan<G> {
                 Book::<G>::load(spec, cfg.seed, rules, |pos, t| match text {
                     Some(c) => c.parse_move_text(pos, t),
                     None => pos.parse_move(t),
-                })
-                .map_err(usage)?
+                })?
             }
             None => Book::startpos(rules),
         };
@@ -213,8 +246,7 @@ impl<G: Registered> Plan<G> {
                 dialect
                     .setup_commands(o, engine::game::Side::First, 0, false)
                     .map(drop)
-            })
-            .map_err(usage)?;
+            })?;
         }
         if let Some(e) = cfg
             .engines
@@ -231,24 +263,15 @@ impl<G: Registered> Plan<G> {
                         e.name
                     ))
                 }
-            })
-            .map_err(usage)?;
+            })?;
         }
-        let schedule = schedule::build_coloured(
-            cfg.engines.len(),
-            cfg.tournament,
-            cfg.rounds,
-            cfg.games,
-            cfg.repeat,
-            cfg.openings
-                .as_ref()
-                .map_or(OpeningPolicy::Shared, |o| o.policy),
-            schedule::Colours {
-                noswap: cfg.noswap,
-                reverse: cfg.reverse,
-            },
-        );
-        let replays = replayed_games::<G>(cfg, &schedule, book.len());
+        Ok(book)
+    }
+
+    /// Refuses a schedule in which some games would replay an earlier one move for move
+    /// (unless the openings allow replays): such games add nothing but time.
+    fn check_replays(cfg: &Config, schedule: &[GameSpec], openings: usize) -> Result<(), String> {
+        let replays = replayed_games::<G>(cfg, schedule, openings);
         let allowed = cfg.openings.as_ref().is_some_and(|o| o.allow_replays);
         if replays > 0 && !allowed {
             let fix = if cfg.openings.is_some() {
@@ -256,19 +279,13 @@ impl<G: Registered> Plan<G> {
             } else {
                 "an openings file (-openings file=F), fewer rounds or a time limit"
             };
-            return Err(usage(format!(
+            return Err(format!(
                 "{replays} of {} games would replay an earlier game move for move (engines limited \
                  only by depth or nodes play the same game from the same opening): use {fix}",
                 schedule.len()
-            )));
+            ));
         }
-        Ok(Plan {
-            book,
-            rules,
-            text,
-            schedule,
-            shard: None,
-        })
+        Ok(())
     }
 }
 
@@ -679,6 +696,31 @@ struct Ended {
     interrupted: bool,
 }
 
+impl Ended {
+    /// Ctrl-C: the first stops handing out games and kills the engines, so the workers
+    /// finish at once; a second exits there and then.
+    fn interrupt<I: Iterator<Item = GameSpec>>(&mut self, feed: &mut Feed<I>) {
+        if self.interrupted {
+            process::kill_all();
+            std::process::exit(INTERRUPTED_STATUS);
+        }
+        self.interrupted = true;
+        feed.tx = None;
+        process::kill_all();
+    }
+}
+
+/// Whether the run's SPRT (if any) is decided on `tally`.
+fn sprt_done<G: Registered>(cfg: &Config, plan: &Plan<G>, tally: &Tally) -> bool {
+    // A shard's own games are a sample: the run's SPRT is over all shards.
+    if let Some(shard) = &plan.shard {
+        return shard.stop(tally);
+    }
+    cfg.sprt
+        .as_ref()
+        .is_some_and(|spec| stats::sprt_decision(tally.llr(spec), spec) != SprtDecision::Continue)
+}
+
 /// Plays the pending games on `cfg.concurrency` workers and records each one as it
 /// ends. This thread hands out games over a channel, one for each game recorded, so
 /// exactly as many are under way as there are workers: a stop (SPRT decision, fatal
@@ -692,15 +734,7 @@ fn play<G: Registered>(
     ledger: &mut Ledger,
     log: Option<&Arc<TrafficLog>>,
 ) -> Ended {
-    let sprt_done = |tally: &Tally| {
-        // A shard's own games are a sample: the run's SPRT is over all shards.
-        if let Some(shard) = &plan.shard {
-            return shard.stop(tally);
-        }
-        cfg.sprt.as_ref().is_some_and(|spec| {
-            stats::sprt_decision(tally.llr(spec), spec) != SprtDecision::Continue
-        })
-    };
+    let sprt_done = |tally: &Tally| sprt_done(cfg, plan, tally);
     let mut ended = Ended::default();
     let progress = report::Progress::new(cfg.output);
     let workers = cfg.concurrency.min(ledger.pending.len().max(1));
@@ -734,13 +768,7 @@ fn play<G: Registered>(
                     Err(_) => break,
                 },
                 recv(interrupts) -> _ => {
-                    if ended.interrupted {
-                        process::kill_all();
-                        std::process::exit(INTERRUPTED_STATUS);
-                    }
-                    ended.interrupted = true;
-                    feed.tx = None;
-                    process::kill_all();
+                    ended.interrupt(&mut feed);
                     continue;
                 }
             };

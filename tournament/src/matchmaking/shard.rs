@@ -28,7 +28,7 @@
 
 /// The public path of [`crate::config::INDEX_VARS`], the variables `-shard auto/N` reads.
 pub use crate::config::INDEX_VARS;
-use crate::config::{Config, RunError};
+use crate::config::{Config, RunError, ShardSpec};
 use crate::matchmaking::schedule::GameSpec;
 use crate::output::results::GameRecord;
 use crate::output::stats::{self, Penta, SprtDecision, SprtSpec, Wdl};
@@ -174,58 +174,9 @@ pub fn setup(
         )),
         None => None,
     };
-    let unit = units(schedule);
     if let (Some(path), true) = (&cfg.results, cfg.resume) {
-        // Only a regular file holds a run to check (as results::load reads it); reading
-        // a pipe would block.
-        let text = if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
-            String::new()
-        } else {
-            match std::fs::read(path) {
-                Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-                Err(e) => {
-                    return Err(RunError::Runtime(format!(
-                        "cannot read {}: {e}",
-                        path.display()
-                    )))
-                }
-            }
-        };
-        for line in text.lines() {
-            let Some(rec) = GameRecord::from_json(line) else {
-                continue;
-            };
-            let run = serde_json::from_str::<RunTag>(line)
-                .ok()
-                .and_then(|t| t.run);
-            let at = format!("game {} in {}", rec.id, path.display());
-            match (&run, shard) {
-                (Some(run), _) if run.id != info.id => {
-                    return Err(usage(format!(
-                        "-resume: {at} was played by another run (run {}, this one is {}): \
-                         different engines, openings, seed or game settings",
-                        run.id, info.id
-                    )))
-                }
-                (None, Some(_)) => {
-                    return Err(usage(format!(
-                        "-shard: {at} carries no run identity: not a shard's results file"
-                    )))
-                }
-                _ => {}
-            }
-            if let Some((spec, i)) = shard {
-                let u = unit.get(rec.id as usize).copied().unwrap_or(u64::MAX);
-                if u % spec.count != i {
-                    return Err(usage(format!(
-                        "-shard {i}/{}: {at} belongs to shard {} (another shard's file?)",
-                        spec.count,
-                        u % spec.count
-                    )));
-                }
-            }
-        }
+        let text = read_resumed(path)?;
+        check_resumed(&text, path, &info, shard, &units(schedule))?;
     }
     let Some((spec, index)) = shard else {
         return Ok((info, None));
@@ -238,29 +189,80 @@ pub fn setup(
         schedule.len(),
         info.id
     );
-    let shared = match (&spec.dir, cfg.sprt) {
-        (Some(dir), Some(sprt)) => Some(Shared {
-            // A missing directory is made; one that cannot be is reported at the
-            // first write.
-            dir: {
-                let _ = std::fs::create_dir_all(dir);
-                dir.clone()
-            },
-            sprt,
-            poll: Duration::from_millis(spec.poll_ms),
-            state: Mutex::new(PollState::default()),
-        }),
-        _ => None,
-    };
     Ok((
         info.clone(),
         Some(Shard {
             index,
             count: spec.count,
             run: info.id,
-            shared,
+            shared: Shared::new(spec, cfg.sprt),
         }),
     ))
+}
+
+/// The text of the results file a `-resume` continues: empty when there is none yet, or
+/// when it is not a regular file (as `results::load` reads it; reading a pipe would
+/// block).
+fn read_resumed(path: &Path) -> Result<String, RunError> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Ok(String::new());
+    }
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        Err(e) => Err(RunError::Runtime(format!(
+            "cannot read {}: {e}",
+            path.display()
+        ))),
+    }
+}
+
+/// Refuses a resumed results file with a game of another run, or (for a shard, `shard`
+/// being its spec and index) one without a run identity or of another shard; `unit` is
+/// each game's unit number ([`units`]).
+fn check_resumed(
+    text: &str,
+    path: &Path,
+    info: &RunInfo,
+    shard: Option<(&ShardSpec, u64)>,
+    unit: &[u64],
+) -> Result<(), RunError> {
+    let usage = RunError::Usage;
+    for line in text.lines() {
+        let Some(rec) = GameRecord::from_json(line) else {
+            continue;
+        };
+        let run = serde_json::from_str::<RunTag>(line)
+            .ok()
+            .and_then(|t| t.run);
+        let at = format!("game {} in {}", rec.id, path.display());
+        match (&run, shard) {
+            (Some(run), _) if run.id != info.id => {
+                return Err(usage(format!(
+                    "-resume: {at} was played by another run (run {}, this one is {}): \
+                     different engines, openings, seed or game settings",
+                    run.id, info.id
+                )))
+            }
+            (None, Some(_)) => {
+                return Err(usage(format!(
+                    "-shard: {at} carries no run identity: not a shard's results file"
+                )))
+            }
+            _ => {}
+        }
+        if let Some((spec, i)) = shard {
+            let u = unit.get(rec.id as usize).copied().unwrap_or(u64::MAX);
+            if u % spec.count != i {
+                return Err(usage(format!(
+                    "-shard {i}/{}: {at} belongs to shard {} (another shard's file?)",
+                    spec.count,
+                    u % spec.count
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A running shard.
@@ -277,6 +279,27 @@ struct Shared {
     sprt: SprtSpec,
     poll: Duration,
     state: Mutex<PollState>,
+}
+
+impl Shared {
+    /// The early stop's shared directory, when the shard has one (`dir=`) and the run an
+    /// SPRT to decide.
+    fn new(spec: &ShardSpec, sprt: Option<SprtSpec>) -> Option<Shared> {
+        match (&spec.dir, sprt) {
+            (Some(dir), Some(sprt)) => Some(Shared {
+                // A missing directory is made; one that cannot be is reported at the
+                // first write.
+                dir: {
+                    let _ = std::fs::create_dir_all(dir);
+                    dir.clone()
+                },
+                sprt,
+                poll: Duration::from_millis(spec.poll_ms),
+                state: Mutex::new(PollState::default()),
+            }),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Default)]

@@ -169,71 +169,11 @@ pub fn score_line(cfg: &Config, tally: &Tally) -> Option<String> {
 /// Score,DScore`); then the SPRT line if there is one. No final line break (cutechess
 /// prints it through `qInfo`, which adds one).
 pub fn cutechess_results(cfg: &Config, tally: &Tally) -> String {
-    let mut out = String::new();
-    let side = |wdl: Wdl, what: &str, out: &mut String| {
-        if wdl.games() > 0 {
-            out.push_str(&format!(
-                "...      {what}: {} - {} - {}  [{:.3}] {}\n",
-                wdl.w,
-                wdl.l,
-                wdl.d,
-                wdl.points() / wdl.games() as f64,
-                wdl.games()
-            ));
-        }
-    };
-    if cfg.engines.len() == 2 {
-        let name = &cfg.engines[0].name;
-        let (first, second) = (tally.engine_side(0, 0), tally.engine_side(0, 1));
-        side(first, &format!("{name} playing White"), &mut out);
-        side(second, &format!("{name} playing Black"), &mut out);
-        // White (the first mover) against Black, whoever played them.
-        let sides = Wdl {
-            w: first.w + second.l,
-            l: first.l + second.w,
-            d: first.d + second.d,
-        };
-        side(sides, "White vs Black", &mut out);
-        let all = tally.engine(0);
-        let (elo, margin, los) = cutechess_elo(&all);
-        out.push_str(&format!(
-            "Elo difference: {} +/- {}, LOS: {} %, DrawRatio: {} %",
-            fixed(elo, 1),
-            fixed(margin, 1),
-            fixed(los, 1),
-            fixed(all.d as f64 / all.games() as f64 * 100.0, 1)
-        ));
+    let mut out = if cfg.engines.len() == 2 {
+        cutechess_pair(cfg, tally)
     } else {
-        out.push_str("Rank Name                          Elo     +/-   Games   Score    Draw \n");
-        // Best score first; cutechess keeps its players in a QMultiMap keyed by
-        // 1 - score, which lists equal keys newest first.
-        let mut rows: Vec<(usize, Wdl)> = (0..cfg.engines.len())
-            .rev()
-            .map(|i| (i, tally.engine(i)))
-            .collect();
-        let key = |w: &Wdl| {
-            if w.games() == 0 {
-                2.0
-            } else {
-                1.0 - w.points() / w.games() as f64
-            }
-        };
-        rows.sort_by(|a, b| key(&a.1).total_cmp(&key(&b.1)));
-        for (rank, (i, w)) in rows.iter().enumerate() {
-            let (elo, margin, _) = cutechess_elo(w);
-            let games = w.games() as f64;
-            out.push_str(&format!(
-                "{:>4} {:<25} {:>7} {:>7} {:>7} {:>6}% {:>6}% \n",
-                rank + 1,
-                cfg.engines[*i].name,
-                fixed(elo, 0),
-                fixed(margin, 0),
-                w.games(),
-                fixed(w.points() / games * 100.0, 1),
-                fixed(w.d as f64 / games * 100.0, 1)
-            ));
-        }
-    }
+        cutechess_ranking(cfg, tally)
+    };
     if let Some(spec) = &cfg.sprt {
         let llr = tally.llr(spec);
         let (lo, hi) = stats::sprt_bounds(spec);
@@ -248,6 +188,80 @@ pub fn cutechess_results(cfg: &Config, tally: &Tally) -> String {
             fixed(llr / hi * 100.0, 1),
             general3(lo),
             general3(hi)
+        ));
+    }
+    out
+}
+
+/// cutechess-cli's results of two engines: the first engine's score as each side, the
+/// sides' score (each line only if it has games), and the Elo line.
+fn cutechess_pair(cfg: &Config, tally: &Tally) -> String {
+    let mut out = String::new();
+    let side = |wdl: Wdl, what: &str, out: &mut String| {
+        if wdl.games() > 0 {
+            out.push_str(&format!(
+                "...      {what}: {} - {} - {}  [{:.3}] {}\n",
+                wdl.w,
+                wdl.l,
+                wdl.d,
+                wdl.points() / wdl.games() as f64,
+                wdl.games()
+            ));
+        }
+    };
+    let name = &cfg.engines[0].name;
+    let (first, second) = (tally.engine_side(0, 0), tally.engine_side(0, 1));
+    side(first, &format!("{name} playing White"), &mut out);
+    side(second, &format!("{name} playing Black"), &mut out);
+    // White (the first mover) against Black, whoever played them.
+    let sides = Wdl {
+        w: first.w + second.l,
+        l: first.l + second.w,
+        d: first.d + second.d,
+    };
+    side(sides, "White vs Black", &mut out);
+    let all = tally.engine(0);
+    let (elo, margin, los) = cutechess_elo(&all);
+    out.push_str(&format!(
+        "Elo difference: {} +/- {}, LOS: {} %, DrawRatio: {} %",
+        fixed(elo, 1),
+        fixed(margin, 1),
+        fixed(los, 1),
+        fixed(all.d as f64 / all.games() as f64 * 100.0, 1)
+    ));
+    out
+}
+
+/// cutechess-cli's ranking table of more than two engines, in its default format.
+fn cutechess_ranking(cfg: &Config, tally: &Tally) -> String {
+    let mut out =
+        String::from("Rank Name                          Elo     +/-   Games   Score    Draw \n");
+    // Best score first; cutechess keeps its players in a QMultiMap keyed by
+    // 1 - score, which lists equal keys newest first.
+    let mut rows: Vec<(usize, Wdl)> = (0..cfg.engines.len())
+        .rev()
+        .map(|i| (i, tally.engine(i)))
+        .collect();
+    let key = |w: &Wdl| {
+        if w.games() == 0 {
+            2.0
+        } else {
+            1.0 - w.points() / w.games() as f64
+        }
+    };
+    rows.sort_by(|a, b| key(&a.1).total_cmp(&key(&b.1)));
+    for (rank, (i, w)) in rows.iter().enumerate() {
+        let (elo, margin, _) = cutechess_elo(w);
+        let games = w.games() as f64;
+        out.push_str(&format!(
+            "{:>4} {:<25} {:>7} {:>7} {:>7} {:>6}% {:>6}% \n",
+            rank + 1,
+            cfg.engines[*i].name,
+            fixed(elo, 0),
+            fixed(margin, 0),
+            w.games(),
+            fixed(w.points() / games * 100.0, 1),
+            fixed(w.d as f64 / games * 100.0, 1)
         ));
     }
     out

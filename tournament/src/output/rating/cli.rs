@@ -53,25 +53,60 @@ fn number(opt: &str, v: Option<&String>) -> Result<f64, String> {
 }
 
 fn parse(args: &[String]) -> Result<Option<Args>, String> {
-    let mut a = Args {
-        files: Vec::new(),
-        settings: Settings::default(),
-        convention: Convention::Auto,
-        text: None,
-        csv: None,
-        json: None,
-        html: None,
-        format: "text".into(),
+    let mut p = Parser {
+        a: Args {
+            files: Vec::new(),
+            settings: Settings::default(),
+            convention: Convention::Auto,
+            text: None,
+            csv: None,
+            json: None,
+            html: None,
+            format: "text".into(),
+        },
+        anchor_name: None,
+        value: None,
     };
-    let mut anchor_name: Option<String> = None;
-    let mut value: Option<f64> = None;
     let mut it = args.iter();
     while let Some(w) = it.next() {
+        if w.starts_with('-') && w.len() > 1 {
+            if p.option(w, &mut it)? {
+                return Ok(None);
+            }
+        } else {
+            p.word(w)?;
+        }
+    }
+    let mut a = p.a;
+    a.settings.reference = match p.anchor_name {
+        Some(n) => Reference::Anchor(n, p.value.unwrap_or(0.0)),
+        None => Reference::Average(p.value.unwrap_or(0.0)),
+    };
+    if a.files.is_empty() {
+        return Err("no files to rate (tournament rate -help)".into());
+    }
+    Ok(Some(a))
+}
+
+/// `tournament rate`'s arguments while they are read: the anchor's name and the
+/// reference rating have several spellings each (`-A`/`-a`, `anchor=`, `average=`) and
+/// make one [`Reference`] only at the end.
+struct Parser {
+    a: Args,
+    anchor_name: Option<String>,
+    value: Option<f64>,
+}
+
+impl Parser {
+    /// One option (a word starting with `-`), its value taken from `it`; `Ok(true)`
+    /// when it asks for the help.
+    fn option(&mut self, w: &str, it: &mut std::slice::Iter<String>) -> Result<bool, String> {
+        let a = &mut self.a;
         let s = &mut a.settings;
-        match w.as_str() {
-            "-h" | "-help" | "--help" => return Ok(None),
-            "-a" => value = Some(number("-a", it.next())?),
-            "-A" => anchor_name = Some(it.next().ok_or("-A needs a name")?.clone()),
+        match w {
+            "-h" | "-help" | "--help" => return Ok(true),
+            "-a" => self.value = Some(number("-a", it.next())?),
+            "-A" => self.anchor_name = Some(it.next().ok_or("-A needs a name")?.clone()),
             "-W" => s.white = Param::Fitted,
             "-w" => s.white = Param::Fixed(number("-w", it.next())?),
             "-D" => s.draw = Param::Fitted,
@@ -106,49 +141,44 @@ fn parse(args: &[String]) -> Result<Option<Args>, String> {
                 }
                 a.format = v.clone();
             }
-            _ if w.starts_with('-') && w.len() > 1 => {
-                return Err(format!("unknown option '{w}' (tournament rate -help)"))
-            }
-            _ => match w.split_once('=') {
-                Some(("anchor", v)) => {
-                    let (name, rating) = v
-                        .rsplit_once(':')
-                        .ok_or_else(|| format!("anchor={v}: write anchor=NAME:RATING"))?;
-                    if name.is_empty() {
-                        return Err(format!("anchor={v}: no name"));
-                    }
-                    anchor_name = Some(name.to_string());
-                    value = Some(number("anchor", Some(&rating.to_string()))?);
-                }
-                Some(("average", v)) => value = Some(number("average", Some(&v.to_string()))?),
-                Some(("white", "fit")) => s.white = Param::Fitted,
-                Some(("white", v)) => {
-                    s.white = Param::Fixed(number("white", Some(&v.to_string()))?)
-                }
-                Some(("draw", "fit")) => s.draw = Param::Fitted,
-                Some(("draw", v)) => {
-                    s.draw = Param::Fixed(
-                        percent("draw", number("draw", Some(&v.to_string()))?)? / 100.0,
-                    )
-                }
-                Some(("sims", v)) => s.simulations = count("sims", Some(&v.to_string()))?,
-                Some((k, _)) if !std::path::Path::new(w).exists() => {
-                    return Err(format!(
-                        "unknown key '{k}' (anchor=, average=, white=, draw=, sims=)"
-                    ))
-                }
-                _ => a.files.push(w.into()),
-            },
+            _ => return Err(format!("unknown option '{w}' (tournament rate -help)")),
         }
+        Ok(false)
     }
-    a.settings.reference = match anchor_name {
-        Some(n) => Reference::Anchor(n, value.unwrap_or(0.0)),
-        None => Reference::Average(value.unwrap_or(0.0)),
-    };
-    if a.files.is_empty() {
-        return Err("no files to rate (tournament rate -help)".into());
+
+    /// A word that is no option: `KEY=VALUE` for a known key, else a file or directory
+    /// (a word with `=` too, if such a path exists).
+    fn word(&mut self, w: &str) -> Result<(), String> {
+        let s = &mut self.a.settings;
+        match w.split_once('=') {
+            Some(("anchor", v)) => {
+                let (name, rating) = v
+                    .rsplit_once(':')
+                    .ok_or_else(|| format!("anchor={v}: write anchor=NAME:RATING"))?;
+                if name.is_empty() {
+                    return Err(format!("anchor={v}: no name"));
+                }
+                self.anchor_name = Some(name.to_string());
+                self.value = Some(number("anchor", Some(&rating.to_string()))?);
+            }
+            Some(("average", v)) => self.value = Some(number("average", Some(&v.to_string()))?),
+            Some(("white", "fit")) => s.white = Param::Fitted,
+            Some(("white", v)) => s.white = Param::Fixed(number("white", Some(&v.to_string()))?),
+            Some(("draw", "fit")) => s.draw = Param::Fitted,
+            Some(("draw", v)) => {
+                s.draw =
+                    Param::Fixed(percent("draw", number("draw", Some(&v.to_string()))?)? / 100.0)
+            }
+            Some(("sims", v)) => s.simulations = count("sims", Some(&v.to_string()))?,
+            Some((k, _)) if !std::path::Path::new(w).exists() => {
+                return Err(format!(
+                    "unknown key '{k}' (anchor=, average=, white=, draw=, sims=)"
+                ))
+            }
+            _ => self.a.files.push(w.into()),
+        }
+        Ok(())
     }
-    Ok(Some(a))
 }
 
 fn percent(opt: &str, x: f64) -> Result<f64, String> {

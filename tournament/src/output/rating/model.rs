@@ -263,17 +263,7 @@ pub fn fit(pool: &Pool, settings: &Settings) -> Fit {
     // maximum-likelihood rating; it is set aside and rated afterwards.
     let kinds: Vec<Kind> = scores
         .iter()
-        .map(|&(pts, games)| {
-            if games == 0 {
-                Kind::NoGames
-            } else if pts < 0.001 {
-                Kind::AllLosses
-            } else if games as f64 - pts < 0.001 {
-                Kind::AllWins
-            } else {
-                Kind::Normal
-            }
-        })
+        .map(|&(pts, games)| kind(pts, games))
         .collect();
     let normal = |i: usize| kinds[i] == Kind::Normal;
     let inner: Vec<Encounter> = pool
@@ -303,27 +293,8 @@ pub fn fit(pool: &Pool, settings: &Settings) -> Fit {
         Param::Fixed(d) => d,
         Param::Fitted => fit_draw_rate(&inner, &ratings, white, beta).unwrap_or(0.5),
     };
-    // A pool of perfect scores only (every game a sweep): its losers are the reference
-    // the winners are rated against.
     let mut fixed: Vec<bool> = (0..n).map(normal).collect();
-    let any_normal_opponent = |i: usize| {
-        pool.encounters
-            .iter()
-            .any(|e| (e.first == i && fixed[e.second]) || (e.second == i && fixed[e.first]))
-    };
-    let orphans: Vec<usize> = (0..n)
-        .filter(|&i| kinds[i] == Kind::AllLosses && !any_normal_opponent(i))
-        .collect();
-    for i in orphans {
-        // Losers reached only through other perfect scores stay with them; a loser
-        // whose every opponent is a winner who met no rated player is a reference.
-        let reached = reachable_rated(pool, i, &fixed);
-        if !reached {
-            fixed[i] = true;
-            group[i] = groups;
-            groups += 1;
-        }
-    }
+    fix_orphan_losers(pool, &kinds, &mut fixed, &mut group, &mut groups);
     rate_perfect_scores(
         pool,
         &kinds,
@@ -341,6 +312,50 @@ pub fn fit(pool: &Pool, settings: &Settings) -> Fit {
         groups,
         white,
         draw,
+    }
+}
+
+/// A player's kind by its score: `pts` points of `games`.
+fn kind(pts: f64, games: u64) -> Kind {
+    if games == 0 {
+        Kind::NoGames
+    } else if pts < 0.001 {
+        Kind::AllLosses
+    } else if games as f64 - pts < 0.001 {
+        Kind::AllWins
+    } else {
+        Kind::Normal
+    }
+}
+
+/// A pool of perfect scores only (every game a sweep): its losers are the reference
+/// the winners are rated against. Marks as `fixed`, each in a new group of its own,
+/// every all-losses player with no `fixed` opponent that reaches no `fixed` player.
+fn fix_orphan_losers(
+    pool: &Pool,
+    kinds: &[Kind],
+    fixed: &mut [bool],
+    group: &mut [usize],
+    groups: &mut usize,
+) {
+    let n = kinds.len();
+    let any_normal_opponent = |i: usize| {
+        pool.encounters
+            .iter()
+            .any(|e| (e.first == i && fixed[e.second]) || (e.second == i && fixed[e.first]))
+    };
+    let orphans: Vec<usize> = (0..n)
+        .filter(|&i| kinds[i] == Kind::AllLosses && !any_normal_opponent(i))
+        .collect();
+    for i in orphans {
+        // Losers reached only through other perfect scores stay with them; a loser
+        // whose every opponent is a winner who met no rated player is a reference.
+        let reached = reachable_rated(pool, i, fixed);
+        if !reached {
+            fixed[i] = true;
+            group[i] = *groups;
+            *groups += 1;
+        }
     }
 }
 
@@ -430,52 +445,103 @@ fn newton(
     ratings: &mut [f64],
     white: &mut f64,
 ) {
-    // Variables: every normal player but the first of its group, then the advantage.
-    let mut var = vec![usize::MAX; ratings.len()];
-    let mut pinned = vec![false; groups];
-    let mut nv = 0;
-    for (i, &g) in group.iter().enumerate() {
-        if g == usize::MAX {
-            continue;
-        }
-        if pinned[g] {
-            var[i] = nv;
-            nv += 1;
-        } else {
-            pinned[g] = true;
-        }
-    }
-    let wv = fit_white.then(|| {
-        nv += 1;
-        nv - 1
-    });
-    if nv == 0 || inner.is_empty() {
+    let fit = Newton::new(inner, group, groups, beta, fit_white, ratings.len());
+    if fit.nv == 0 || inner.is_empty() {
         return;
     }
-    let loglik = |r: &[f64], w: f64| -> f64 {
-        inner
+    let mut current = fit.loglik(ratings, *white);
+    for _ in 0..200 {
+        let (g, h) = fit.derivatives(ratings, *white);
+        let gmax = g.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        if gmax < 1e-11 {
+            break;
+        }
+        // The step: H·step = g (H here is minus the Hessian, positive definite).
+        let Some(step) = solve(h, g) else { break };
+        let (t, improved) = fit.line_search(&step, ratings, white, &mut current);
+        let smax = step.iter().fold(0.0f64, |m, x| m.max(x.abs())) * t;
+        if !improved && smax < 1e-9 || smax < 1e-10 {
+            break;
+        }
+    }
+}
+
+/// What [`newton`] works over: the games, and which variable each player's rating and
+/// the advantage are (`usize::MAX`: held fixed).
+struct Newton<'a> {
+    inner: &'a [Encounter],
+    beta: f64,
+    /// Each player's variable: every normal player but the first of its group.
+    var: Vec<usize>,
+    /// The advantage's variable, with `fit_white`.
+    wv: Option<usize>,
+    /// How many variables.
+    nv: usize,
+}
+
+impl<'a> Newton<'a> {
+    fn new(
+        inner: &'a [Encounter],
+        group: &[usize],
+        groups: usize,
+        beta: f64,
+        fit_white: bool,
+        players: usize,
+    ) -> Self {
+        let mut var = vec![usize::MAX; players];
+        let mut pinned = vec![false; groups];
+        let mut nv = 0;
+        for (i, &g) in group.iter().enumerate() {
+            if g == usize::MAX {
+                continue;
+            }
+            if pinned[g] {
+                var[i] = nv;
+                nv += 1;
+            } else {
+                pinned[g] = true;
+            }
+        }
+        let wv = fit_white.then(|| {
+            nv += 1;
+            nv - 1
+        });
+        Newton {
+            inner,
+            beta,
+            var,
+            wv,
+            nv,
+        }
+    }
+
+    /// The log-likelihood of the games at ratings `r` and advantage `w`.
+    fn loglik(&self, r: &[f64], w: f64) -> f64 {
+        self.inner
             .iter()
             .map(|e| {
-                let f = expect(r[e.first] + w - r[e.second], beta).clamp(1e-300, 1.0 - 1e-16);
+                let f = expect(r[e.first] + w - r[e.second], self.beta).clamp(1e-300, 1.0 - 1e-16);
                 let s = e.points();
                 s * f.ln() + (e.games() as f64 - s) * (1.0 - f).ln()
             })
             .sum()
-    };
-    let mut current = loglik(ratings, *white);
-    for _ in 0..200 {
+    }
+
+    /// The log-likelihood's gradient and minus its Hessian over the variables.
+    fn derivatives(&self, ratings: &[f64], white: f64) -> (Vec<f64>, Vec<Vec<f64>>) {
+        let (beta, nv) = (self.beta, self.nv);
         let mut g = vec![0.0; nv];
         let mut h = vec![vec![0.0; nv]; nv];
-        for e in inner {
-            let f = expect(ratings[e.first] + *white - ratings[e.second], beta);
+        for e in self.inner {
+            let f = expect(ratings[e.first] + white - ratings[e.second], beta);
             let n = e.games() as f64;
             let grad = beta * (e.points() - n * f);
             let curv = beta * beta * n * f * (1.0 - f);
             // d(delta)/d(var): +1 for the first mover and the advantage, -1 for the second.
             let idx = [
-                (var[e.first], 1.0),
-                (var[e.second], -1.0),
-                (wv.unwrap_or(usize::MAX), 1.0),
+                (self.var[e.first], 1.0),
+                (self.var[e.second], -1.0),
+                (self.wv.unwrap_or(usize::MAX), 1.0),
             ];
             for &(a, sa) in &idx {
                 if a == usize::MAX {
@@ -489,39 +555,43 @@ fn newton(
                 }
             }
         }
-        let gmax = g.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-        if gmax < 1e-11 {
-            break;
-        }
-        // The step: H·step = g (H here is minus the Hessian, positive definite).
-        let Some(step) = solve(h, g) else { break };
+        (g, h)
+    }
+
+    /// Takes `step`, halved until the likelihood does not fall (60 halvings at most),
+    /// updating the ratings, the advantage and `current`; returns the fraction taken
+    /// and whether the likelihood rose.
+    fn line_search(
+        &self,
+        step: &[f64],
+        ratings: &mut [f64],
+        white: &mut f64,
+        current: &mut f64,
+    ) -> (f64, bool) {
         let mut t = 1.0;
         let mut improved = false;
         for _ in 0..60 {
             let mut r = ratings.to_vec();
-            for (i, &v) in var.iter().enumerate() {
+            for (i, &v) in self.var.iter().enumerate() {
                 if v != usize::MAX {
                     r[i] += t * step[v];
                 }
             }
-            let w = match wv {
+            let w = match self.wv {
                 Some(v) => (*white + t * step[v]).clamp(-1000.0, 1000.0),
                 None => *white,
             };
-            let l = loglik(&r, w);
-            if l >= current - 1e-12 * current.abs() {
+            let l = self.loglik(&r, w);
+            if l >= *current - 1e-12 * current.abs() {
                 ratings.copy_from_slice(&r);
                 *white = w;
-                improved = l > current;
-                current = l;
+                improved = l > *current;
+                *current = l;
                 break;
             }
             t /= 2.0;
         }
-        let smax = step.iter().fold(0.0f64, |m, x| m.max(x.abs())) * t;
-        if !improved && smax < 1e-9 || smax < 1e-10 {
-            break;
-        }
+        (t, improved)
     }
 }
 
@@ -614,23 +684,9 @@ fn rate_perfect_scores(
         return;
     }
     let mut known: Vec<bool> = fixed.to_vec();
-    // Opponents of player i as (opponent, games, i moved first).
-    let opponents = |i: usize| -> Vec<(usize, u64, bool)> {
-        pool.encounters
-            .iter()
-            .filter_map(|e| {
-                if e.first == i {
-                    Some((e.second, e.games(), true))
-                } else if e.second == i {
-                    Some((e.first, e.games(), false))
-                } else {
-                    None
-                }
-            })
-            .collect()
-    };
     let solve_one = |i: usize, ratings: &[f64], known: &[bool]| -> Option<f64> {
-        let opp: Vec<(f64, f64)> = opponents(i)
+        // The rated opponents as (rating less the first mover's advantage, games).
+        let opp: Vec<(f64, f64)> = opponents(pool, i)
             .into_iter()
             .filter(|&(o, _, _)| known[o])
             .map(|(o, games, first)| {
@@ -641,33 +697,7 @@ fn rate_perfect_scores(
         if opp.is_empty() {
             return None;
         }
-        let wins = kinds[i] == Kind::AllWins;
-        // log P(the perfect result) at rating x; rises with x for a winner.
-        let logp = |x: f64| -> f64 {
-            opp.iter()
-                .map(|&(r, g)| {
-                    let p = wdl_probabilities(x - r, d0, beta);
-                    g * if wins { p[0] } else { p[2] }.ln()
-                })
-                .sum()
-        };
-        let target = 0.5f64.ln();
-        let centre = opp.iter().map(|o| o.0).sum::<f64>() / opp.len() as f64;
-        let (mut lo, mut hi) = (centre - 20000.0, centre + 20000.0);
-        for _ in 0..200 {
-            let mid = (lo + hi) / 2.0;
-            let too_high = if wins {
-                logp(mid) > target
-            } else {
-                logp(mid) < target
-            };
-            if too_high {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        Some((lo + hi) / 2.0)
+        Some(perfect_rating(&opp, kinds[i] == Kind::AllWins, d0, beta))
     };
     // One pass, as Ordo rates them: each in turn (by name, so that the order the
     // games were read in does not matter) against the opponents rated before it; a
@@ -683,7 +713,7 @@ fn rate_perfect_scores(
                 ratings[i] = x;
                 known[i] = true;
                 // Its group: that of its rated opponent with the most games.
-                group[i] = opponents(i)
+                group[i] = opponents(pool, i)
                     .into_iter()
                     .filter(|&(o, _, _)| group[o] != usize::MAX)
                     .max_by_key(|&(_, g, _)| g)
@@ -697,6 +727,54 @@ fn rate_perfect_scores(
             break;
         }
     }
+}
+
+/// Player `i`'s opponents as (opponent, games, `i` moved first), one an encounter.
+fn opponents(pool: &Pool, i: usize) -> Vec<(usize, u64, bool)> {
+    pool.encounters
+        .iter()
+        .filter_map(|e| {
+            if e.first == i {
+                Some((e.second, e.games(), true))
+            } else if e.second == i {
+                Some((e.first, e.games(), false))
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+/// The rating at which a perfect score (all wins with `wins`, else all losses) against
+/// `opp` (each opponent's rating, advantage taken out, and games) had probability ½:
+/// bisection over ±20000 around the opponents' mean.
+fn perfect_rating(opp: &[(f64, f64)], wins: bool, d0: f64, beta: f64) -> f64 {
+    // log P(the perfect result) at rating x; rises with x for a winner.
+    let logp = |x: f64| -> f64 {
+        opp.iter()
+            .map(|&(r, g)| {
+                let p = wdl_probabilities(x - r, d0, beta);
+                g * if wins { p[0] } else { p[2] }.ln()
+            })
+            .sum()
+    };
+    let target = 0.5f64.ln();
+    let centre = opp.iter().map(|o| o.0).sum::<f64>() / opp.len() as f64;
+    let (mut lo, mut hi) = (centre - 20000.0, centre + 20000.0);
+    for _ in 0..200 {
+        let mid = (lo + hi) / 2.0;
+        let too_high = if wins {
+            logp(mid) > target
+        } else {
+            logp(mid) < target
+        };
+        if too_high {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    (lo + hi) / 2.0
 }
 
 /// Shifts each group so that the reference holds: its players without a perfect score

@@ -48,11 +48,29 @@ pub fn cfs(r: &Rating) -> Vec<Option<f64>> {
 /// lines), then the lines saying how it was computed, the groups when the pool is not
 /// connected, and the perfect scores; unless `brief`, the cross table too.
 pub fn text(r: &Rating, brief: bool) -> String {
-    let sims = r.sd.is_some();
-    let ml = name_width(r);
+    let mut out = table(r, &columns(r));
+    out.push('\n');
+    out.push_str(&model_lines(r));
+    out.push('\n');
+    for line in notes(r) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    if !brief {
+        out.push('\n');
+        out.push_str(&cross_text(r));
+    }
+    out
+}
+
+/// A column of the text list: its header, Ordo's initial width, and each row's cell.
+type Column = (&'static str, usize, Vec<String>);
+
+/// The text list's columns after the name, one cell a player in rank order; without
+/// simulations, no error bars and no CFS.
+fn columns(r: &Rating) -> Vec<Column> {
     let cfs = cfs(r);
-    // Columns: header, Ordo's initial width, and each row's cell.
-    let mut cols: Vec<(&str, usize, Vec<String>)> = vec![
+    let mut cols: Vec<Column> = vec![
         ("RATING", 6, Vec::new()),
         ("ERROR", 6, Vec::new()),
         ("POINTS", 7, Vec::new()),
@@ -75,9 +93,16 @@ pub fn text(r: &Rating, brief: bool) -> String {
             None => "---".into(),
         });
     }
-    if !sims {
+    if r.sd.is_none() {
         cols.retain(|c| c.0 != "ERROR" && c.0 != "CFS(%)");
     }
+    cols
+}
+
+/// The text list's table: the header line, then a line a player (rank, name, perfect
+/// score mark, cells), each column as wide as its widest cell and one more.
+fn table(r: &Rating, cols: &[Column]) -> String {
+    let ml = name_width(r);
     let widths: Vec<usize> = cols
         .iter()
         .map(|(h, w, cells)| {
@@ -108,32 +133,27 @@ pub fn text(r: &Rating, brief: bool) -> String {
         }
         out.push('\n');
     }
-    out.push('\n');
-    if sims {
-        out.push_str(&format!(
+    out
+}
+
+/// The first mover's advantage and the draw rate, with their error bars when there
+/// were simulations.
+fn model_lines(r: &Rating) -> String {
+    if r.sd.is_some() {
+        format!(
             "White advantage = {:.2} +/- {:.2}\nDraw rate (equal opponents) = {:.2} % +/- {:.2}\n",
             r.fit.white,
             r.white_sd,
             100.0 * r.fit.draw,
             100.0 * r.draw_sd
-        ));
+        )
     } else {
-        out.push_str(&format!(
+        format!(
             "White advantage = {:.2}\nDraw rate (equal opponents) = {:.2} %\n",
             r.fit.white,
             100.0 * r.fit.draw
-        ));
+        )
     }
-    out.push('\n');
-    for line in notes(r) {
-        out.push_str(&line);
-        out.push('\n');
-    }
-    if !brief {
-        out.push('\n');
-        out.push_str(&cross_text(r));
-    }
-    out
 }
 
 /// How the list was computed, the groups and the perfect scores, one line each.

@@ -14,12 +14,11 @@ use crate::protocol::text::{self, Codec, TextCodec, TextDialect, TextProtocol};
 
 pub use crate::protocol::text::Playable;
 
-/// A game of the registry, as its rules type: what its entry says of it, for drivers
-/// that are generic over the game alone (the tournament runner, its compliance check,
-/// the tuner) and reach its text language, if it has one, as a value.
+/// A game as the drivers that are generic over the game alone see it (the tournament
+/// runner, its compliance check, the tuner): its rules type, and what its registry entry
+/// says of it; its text language, if it has one, as a value. The registry implements it
+/// for each of its games; a game outside it (the test kit's tic-tac-toe) may too.
 pub trait Registered: GameIo {
-    /// Its entry.
-    const VARIANT: Variant;
     /// An 8×8 Othello board: the Othello-only engine protocols (NBoard, GTP) serve it.
     const OTHELLO: bool;
     /// Its text dialects' codecs, the default first; none for a game without a course
@@ -108,7 +107,6 @@ macro_rules! registry {
 
         $(
             impl Registered for $game_ty {
-                const VARIANT: Variant = Variant::$game;
                 const OTHELLO: bool = $othello;
                 fn text_codecs() -> &'static [&'static dyn TextCodec<Self>] {
                     const CODECS: &[&dyn TextCodec<$game_ty>] = &[$(&Codec::<$ty>::NEW),+];
@@ -290,16 +288,15 @@ mod tests {
     fn each_games_codecs_are_its_dialects() {
         struct Codecs;
         impl GameVisitor for Codecs {
-            type Output = (Variant, Vec<&'static str>, &'static str);
+            type Output = (Vec<&'static str>, &'static str);
             fn visit<G: Registered>(self) -> Self::Output {
                 let names = G::text_codecs().iter().map(|c| c.rules().name()).collect();
                 let engine = G::text_codec(Some(G::Rules::ENGINE)).expect("a text language");
-                (G::VARIANT, names, engine.rules().name())
+                (names, engine.rules().name())
             }
         }
         for &v in Variant::ALL {
-            let (variant, names, for_engine) = v.visit_game(Codecs);
-            assert_eq!(variant, v);
+            let (names, for_engine) = v.visit_game(Codecs);
             let want: Vec<&str> = v.dialects().iter().map(|d| d.rules_name()).collect();
             assert_eq!(names, want, "{v:?}");
             // Reversi's one rule set is its engine rules and its text rules.

@@ -4,6 +4,8 @@
 //! runner. [`sibling_binary`] builds such a binary of another package beside the
 //! suite's own, with the same profile.
 
+pub mod toy;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

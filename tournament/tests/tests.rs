@@ -13,6 +13,7 @@ mod runner;
 mod selfplay;
 mod shard;
 mod strength_doc;
+mod toy;
 
 /// With `autotests = false` a new file in tests/ runs only once it is declared above.
 #[test]

@@ -1,0 +1,125 @@
+//! The test kit's tic-tac-toe (`testkit::toy`): a game with no course language that
+//! implements only the rules traits and `Registered`, registered nowhere, run through the
+//! generic parts unchanged: perft, the UGI session as a process (`toy-ugi`), the
+//! compliance check (`tournament compliance`'s steps) and the runner's referee in a round
+//! robin against the built-in players (issue 52 item 5).
+
+use engine::game::{Benchmark, Notation};
+use std::path::PathBuf;
+use testkit::toy::{TicTacToe, ToyRules};
+use tournament::cli::{self, spec::engine_spec, Command};
+
+/// The toy's UGI engine, built beside the runner under test.
+fn toy_ugi() -> PathBuf {
+    testkit::sibling_binary(env!("CARGO_BIN_EXE_tournament"), "testkit", "toy-ugi")
+}
+
+/// The game's own walk against the engine library's generic make/unmake walk, and the
+/// counts anyone can work out: 9 · 8 · 7 · 6 · 5 moves before a line can be made,
+/// then the 1,440 games the first player wins on its third move stop.
+#[test]
+fn perft_of_the_toy_agrees_with_the_generic_walk_and_by_hand() {
+    let start = TicTacToe::startpos(ToyRules::Standard);
+    let by_hand = [1, 9, 72, 504, 3024, 15120, 54720];
+    for (depth, &want) in by_hand.iter().enumerate() {
+        assert_eq!(start.clone().perft(depth as u32), want, "depth {depth}");
+    }
+    for depth in 0..=9 {
+        assert_eq!(
+            start.clone().perft(depth),
+            engine::perft::perft(&mut start.clone(), depth),
+            "depth {depth}"
+        );
+    }
+    let fen = "xo-/-x-/--o x";
+    assert_eq!(
+        TicTacToe::from_fen(fen, ToyRules::Standard).unwrap().fen(),
+        fen
+    );
+    assert!(TicTacToe::from_fen("xo/---/--- x", ToyRules::Standard).is_err());
+}
+
+/// Every step of the UGI check (handshake, positions, search limits, `stop`, `quit`,
+/// queries) passes against the generic session as a process.
+#[test]
+fn the_toy_passes_the_ugi_compliance_check() {
+    let words = vec![
+        format!("cmd={}", toy_ugi().display()),
+        "proto=ugi".to_string(),
+        "name=toy".to_string(),
+    ];
+    let spec = engine_spec(&words).expect("a spec");
+    let report = tournament::compliance::check::<TicTacToe>(&spec, None, false, None, false)
+        .expect("a UGI engine can be checked");
+    assert!(report.passed(), "{}", report.summary());
+    // It has no text language: a text engine is refused in one line, not run.
+    let text = engine_spec(&["cmd=./x".to_string(), "proto=text".to_string()]).unwrap();
+    let refused = tournament::compliance::check::<TicTacToe>(&text, None, false, None, false);
+    assert!(refused.is_err_and(|e| e.contains("no text language")));
+}
+
+/// A round robin of the toy's engine and the built-in players, judged by the runner's
+/// referee: every game is recorded and ends by the rules, and the engine, which searches
+/// the whole game, never loses.
+#[test]
+fn the_runner_plays_the_toy_against_the_built_ins() {
+    let dir = std::env::temp_dir().join(format!("tournament-toy-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let results = dir.join("toy.jsonl");
+    let args: Vec<String> = [
+        "-engine",
+        &format!("name=toy cmd={} proto=ugi st=0.2", toy_ugi().display()),
+        "-engine",
+        "name=random builtin=random",
+        "-engine",
+        "name=greedy builtin=greedy",
+        "-tournament",
+        "round-robin",
+        "-games",
+        "2",
+        "-rounds",
+        "2",
+        "-concurrency",
+        "1",
+        "-results",
+        results.to_str().unwrap(),
+    ]
+    .iter()
+    .flat_map(|a| {
+        if a.starts_with('-') {
+            vec![a.to_string()]
+        } else {
+            a.split(' ').map(String::from).collect()
+        }
+    })
+    .collect();
+    let Ok(Command::Run(cfg)) = cli::parse(&args) else {
+        panic!("the command line parses: {args:?}");
+    };
+    let status = tournament::matchmaking::runner::run::<TicTacToe>(&cfg).expect("the run");
+    assert_eq!(status, 0);
+    let text = std::fs::read_to_string(&results).unwrap();
+    let games: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // Three pairings, two rounds, two games each.
+    assert_eq!(games.len(), 12, "{text}");
+    for g in &games {
+        assert_eq!(g["variant"], "tictactoe", "{g}");
+        let reason = g["reason"].as_str().unwrap_or_default();
+        assert!(
+            reason.contains("three in a line") || reason.contains("board full"),
+            "{g}"
+        );
+        let players = g["players"].as_array().unwrap();
+        let lost = match g["result"].as_str().unwrap() {
+            "1-0" => Some(&players[1]),
+            "0-1" => Some(&players[0]),
+            _ => None,
+        };
+        assert_ne!(lost.and_then(|p| p.as_str()), Some("toy"), "{g}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

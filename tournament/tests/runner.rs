@@ -2613,12 +2613,8 @@ fn time_loss_follows_the_clock_and_the_margin() {
             res.to_str().unwrap(),
         ]);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        let text = std::fs::read_to_string(&res).unwrap();
-        let games: Vec<serde_json::Value> = text
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
-        assert_eq!(games.len(), 4, "{text}");
+        let games = common::results_json(&res);
+        assert_eq!(games.len(), 4, "{games:?}");
         games
     };
     for g in play("-100") {

@@ -63,9 +63,7 @@ fn the_toy_passes_the_ugi_compliance_check() {
 /// the whole game, never loses.
 #[test]
 fn the_runner_plays_the_toy_against_the_built_ins() {
-    let dir = std::env::temp_dir().join(format!("tournament-toy-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::scratch("toy", "round-robin");
     let results = dir.join("toy.jsonl");
     let args: Vec<String> = [
         "-engine",
@@ -99,13 +97,9 @@ fn the_runner_plays_the_toy_against_the_built_ins() {
     };
     let status = tournament::matchmaking::runner::run::<TicTacToe>(&cfg).expect("the run");
     assert_eq!(status, 0);
-    let text = std::fs::read_to_string(&results).unwrap();
-    let games: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let games = crate::common::results_json(&results);
     // Three pairings, two rounds, two games each.
-    assert_eq!(games.len(), 12, "{text}");
+    assert_eq!(games.len(), 12, "{games:?}");
     for g in &games {
         assert_eq!(g["variant"], "tictactoe", "{g}");
         let reason = g["reason"].as_str().unwrap_or_default();

@@ -22,6 +22,14 @@ pub fn scratch(suite: &str, name: &str) -> PathBuf {
     dir
 }
 
+/// A results file's games, one JSON value a line (a test's run wrote it whole).
+pub fn results_json(path: &std::path::Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }

@@ -6,7 +6,10 @@
 //! `--depth` with the engine compiled into `tune` (one iterative deepening, each
 //! iteration's score kept), and prints, for each pair of depths `d - r` and `d`, the
 //! least-squares line `deep ≈ a · shallow + b` and the standard deviation of its
-//! residual, in evaluation units and discs.
+//! residual, in evaluation units and discs. `--obf FILE` takes positions files
+//! (`tune reversi-extract`'s, one OBF position a line) instead of games, and then the
+//! pairs 4 plies apart are also broken down by stage (4 empties a stage), the figures
+//! a probcut margin per stage would come from (Multi-ProbCut, as Buro fitted it).
 
 use super::reversi_games::decode;
 use engine::games::reversi::midgame::UNITS_PER_DISC;
@@ -14,12 +17,17 @@ use engine::games::reversi::Position;
 use engine::search::{Limits, Searcher};
 use std::sync::atomic::AtomicBool;
 
-/// `tune reversi-probcut [--depth D] [--positions N] DATA...`.
+/// `tune reversi-probcut [--depth D] [--positions N] [--obf FILE]... DATA...`.
 pub fn run(args: &[&str]) -> Result<(), String> {
     let (mut depth, mut count, mut files) = (10u32, 400usize, Vec::new());
+    let mut obf: Vec<String> = Vec::new();
     let mut rest = args;
     loop {
         match rest {
+            ["--obf", v, r @ ..] => {
+                obf.push(v.to_string());
+                rest = r;
+            }
             ["--depth", v, r @ ..] => {
                 depth = v
                     .parse()
@@ -39,10 +47,24 @@ pub fn run(args: &[&str]) -> Result<(), String> {
             }
         }
     }
-    if files.is_empty() {
-        return Err("usage: tune reversi-probcut [--depth D] [--positions N] DATA...".into());
+    if files.is_empty() && obf.is_empty() {
+        return Err(
+            "usage: tune reversi-probcut [--depth D] [--positions N] [--obf FILE]... DATA..."
+                .into(),
+        );
     }
     let mut pool: Vec<Position> = Vec::new();
+    for f in &obf {
+        let text = std::fs::read_to_string(f).map_err(|e| format!("{f}: {e}"))?;
+        let entries =
+            super::reversi_positions::parse_positions(&text).map_err(|e| format!("{f}: {e}"))?;
+        pool.extend(
+            entries
+                .into_iter()
+                .map(|e| e.pos)
+                .filter(|p| (25..=54).contains(&p.empty().count_ones())),
+        );
+    }
     for f in &files {
         let bytes = std::fs::read(f).map_err(|e| format!("{f}: {e}"))?;
         let (games, _) = decode(&bytes).map_err(|e| format!("{f}: {e}"))?;
@@ -104,5 +126,44 @@ pub fn run(args: &[&str]) -> Result<(), String> {
             );
         }
     }
+    if !obf.is_empty() {
+        by_stage(&sample, &scores, depth as usize);
+    }
     Ok(())
+}
+
+/// The pairs of depths `depth - 4` and `depth`, the reduction the engine's probcut
+/// uses, per stage of 4 empties: the line and the spread of the deeper score around it.
+fn by_stage(sample: &[&Position], scores: &[Vec<Option<i32>>], depth: usize) {
+    if depth < 5 {
+        return;
+    }
+    println!("by stage, depths {} and {depth}:", depth - 4);
+    println!("empties positions      a       b   sigma  sigma(discs)");
+    for lo in (25..=53).step_by(4) {
+        let pairs: Vec<(f64, f64)> = sample
+            .iter()
+            .zip(scores)
+            .filter(|(p, _)| (lo..lo + 4).contains(&p.empty().count_ones()))
+            .filter_map(|(_, s)| Some((f64::from(s[depth - 4]?), f64::from(s[depth]?))))
+            .filter(|(x, y)| x.abs() < 2000.0 && y.abs() < 2000.0)
+            .collect();
+        if pairs.len() < 10 {
+            continue;
+        }
+        let n = pairs.len() as f64;
+        let (b, a) = super::reversi_endcut::line(pairs.iter().copied());
+        let var = pairs
+            .iter()
+            .map(|(x, y)| (y - a * x - b).powi(2))
+            .sum::<f64>()
+            / n;
+        println!(
+            "{lo:3}-{:2} {:9} {a:6.3} {b:7.1} {:7.1} {:8.2}",
+            lo + 3,
+            pairs.len(),
+            var.sqrt(),
+            var.sqrt() / f64::from(UNITS_PER_DISC)
+        );
+    }
 }

@@ -26,12 +26,14 @@ pub enum Convention {
 }
 
 impl Convention {
-    /// `auto`, `ataxx` (also `othello`, `reversi`, `black`) or `chess` (also `white`).
+    /// `auto`, a game of ours (`ataxx`, `reversi`, `loa`: the registry's names; also
+    /// `othello` and `black`) or `chess` (also `white`).
     pub fn parse(s: &str) -> Option<Convention> {
         match s {
             "auto" => Some(Convention::Auto),
-            "ataxx" | "othello" | "reversi" | "loa" | "black" => Some(Convention::BlackFirst),
             "chess" | "white" => Some(Convention::Chess),
+            "black" => Some(Convention::BlackFirst),
+            game if black_first_variant(game) => Some(Convention::BlackFirst),
             _ => None,
         }
     }

@@ -105,24 +105,17 @@ pub fn run(args: &[&str]) -> Result<(), String> {
                 .filter_map(|s| Some((f64::from(s[deep - r]?), f64::from(s[deep]?))))
                 .filter(|(x, y)| x.abs() < 2000.0 && y.abs() < 2000.0)
                 .collect();
-            let n = pairs.len() as f64;
-            if n < 10.0 {
+            let Some((a, b, sigma)) = fit(&pairs) else {
                 continue;
-            }
-            let (b, a) = super::reversi_endcut::line(pairs.iter().copied());
-            let var = pairs
-                .iter()
-                .map(|(x, y)| (y - a * x - b).powi(2))
-                .sum::<f64>()
-                / n;
+            };
             println!(
                 "{:7} {:4} {:6.3} {:7.1} {:7.1} {:8.2}",
                 deep - r,
                 deep,
                 a,
                 b,
-                var.sqrt(),
-                var.sqrt() / f64::from(UNITS_PER_DISC)
+                sigma,
+                sigma / f64::from(UNITS_PER_DISC)
             );
         }
     }
@@ -148,22 +141,48 @@ fn by_stage(sample: &[&Position], scores: &[Vec<Option<i32>>], depth: usize) {
             .filter_map(|(_, s)| Some((f64::from(s[depth - 4]?), f64::from(s[depth]?))))
             .filter(|(x, y)| x.abs() < 2000.0 && y.abs() < 2000.0)
             .collect();
-        if pairs.len() < 10 {
+        let Some((a, b, sigma)) = fit(&pairs) else {
             continue;
-        }
-        let n = pairs.len() as f64;
-        let (b, a) = super::reversi_endcut::line(pairs.iter().copied());
-        let var = pairs
-            .iter()
-            .map(|(x, y)| (y - a * x - b).powi(2))
-            .sum::<f64>()
-            / n;
+        };
         println!(
-            "{lo:3}-{:2} {:9} {a:6.3} {b:7.1} {:7.1} {:8.2}",
+            "{lo:3}-{:2} {:9} {a:6.3} {b:7.1} {sigma:7.1} {:8.2}",
             lo + 3,
             pairs.len(),
-            var.sqrt(),
-            var.sqrt() / f64::from(UNITS_PER_DISC)
+            sigma / f64::from(UNITS_PER_DISC)
         );
+    }
+}
+
+/// The line `deep ≈ a · shallow + b` through (shallow, deep) pairs and the standard
+/// deviation of the deep score around it: `(a, b, sigma)`; `None` for fewer than 10.
+fn fit(pairs: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
+    if pairs.len() < 10 {
+        return None;
+    }
+    let (b, a) = super::reversi_endcut::line(pairs.iter().copied());
+    let var = pairs
+        .iter()
+        .map(|(x, y)| (y - a * x - b).powi(2))
+        .sum::<f64>()
+        / pairs.len() as f64;
+    Some((a, b, var.sqrt()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fit;
+
+    /// Points on a line give it back with no spread; a point off it adds its share.
+    #[test]
+    fn the_fit_is_the_least_squares_line_and_its_spread() {
+        let on: Vec<(f64, f64)> = (0..12)
+            .map(|i| (f64::from(i), 2.0 * f64::from(i) + 3.0))
+            .collect();
+        let (a, b, sigma) = fit(&on).unwrap();
+        assert!((a - 2.0).abs() < 1e-9 && (b - 3.0).abs() < 1e-9 && sigma < 1e-9);
+        assert!(fit(&on[..9]).is_none());
+        let mut off = on.clone();
+        off[5].1 += 12.0;
+        assert!(fit(&off).unwrap().2 > 1.0);
     }
 }

@@ -2,12 +2,13 @@
 //! `main.rs` list the forms): Ataxx's block and standard books, balanced by a search,
 //! and random (optionally balanced) lines for any registered game.
 
-use engine::game::{RuleSet, Side};
+use engine::game::{Notation, RuleSet, Side};
 use engine::games::ataxx::block_squares;
 use engine::games::ataxx::{square_name, Move, Position, Rules};
+use engine::protocol::text::{TextDialect, TextProtocol};
 use engine::rng::SplitMix64;
 use engine::search::{Limits, Searcher};
-use engine::variant::{Dialect, GameVisitor, Registered, Variant};
+use engine::variant::{Dialect, GameVisitor, Playable, Registered, Variant, VariantVisitor};
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 
@@ -158,19 +159,16 @@ fn openings(count: usize, seed: u64, kind: &BookKind, edition: Option<Dialect>) 
 
 /// Whether text engines of dialect `d` can set `line` (an opening in our lines) up.
 fn settable(d: Dialect, line: &str) -> bool {
-    struct Settable<'a>(&'a str, &'static str);
-    impl GameVisitor for Settable<'_> {
+    struct Settable<'a>(&'a str);
+    impl VariantVisitor for Settable<'_> {
         type Output = bool;
-        fn visit<G: Registered>(self) -> bool {
-            let Some(codec) = G::text_codec(G::Rules::from_name(self.1)) else {
-                return false;
-            };
-            G::opening(self.0, codec.rules())
-                .and_then(|o| codec.setup_commands(&o, Side::First, 0, false))
+        fn visit<D: Playable>(self) -> bool {
+            <D as TextDialect>::Game::opening(self.0, <D as TextProtocol>::RULES)
+                .and_then(|o| <D as TextProtocol>::setup_commands(&o, Side::First, 0, false))
                 .is_ok()
         }
     }
-    d.variant().visit_game(Settable(line, d.rules_name()))
+    d.visit(Settable(line))
 }
 
 /// Prints a book's lines (what [`RandomOpenings`] makes) to stdout.
@@ -287,7 +285,7 @@ mod tests {
         let mut searcher = Searcher::<engine::games::reversi::Position>::new(16);
         let stop = AtomicBool::new(false);
         for line in openings {
-            let o = <engine::games::reversi::Position as engine::game::Notation>::opening(
+            let o = <engine::games::reversi::Position as Notation>::opening(
                 line,
                 engine::games::reversi::Rules::Standard,
             )

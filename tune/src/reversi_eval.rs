@@ -172,7 +172,10 @@ fn fit_table(train: &[&Sample], o: &Options, l2: f64, prior: Option<&[f32]>) -> 
     if train.is_empty() {
         return w;
     }
-    if prior.iter().all(|&x| x == 0.0) {
+    // From zero the scalar terms (mobility, parity, the constant) are free; from a
+    // table everything is pulled towards it.
+    let from_zero = prior.iter().all(|&x| x == 0.0);
+    if from_zero {
         // From scratch: start the constant at the mean label.
         w[n - 1] = train.iter().map(|s| s.label).sum::<f32>() / train.len() as f32;
     }
@@ -180,9 +183,6 @@ fn fit_table(train: &[&Sample], o: &Options, l2: f64, prior: Option<&[f32]>) -> 
     let mut grad = vec![0f32; n];
     let scale = 2.0 / train.len() as f32;
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
-    // From zero the scalar terms (mobility, parity, the constant) are free; from a
-    // table everything is pulled towards it.
-    let from_zero = prior.iter().all(|&x| x == 0.0);
     let pulled = |i: usize| i < n - SCALARS || !from_zero;
     for epoch in 0..o.epochs {
         grad.iter_mut().for_each(|g| *g = 0.0);

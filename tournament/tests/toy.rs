@@ -65,13 +65,19 @@ fn the_toy_passes_the_ugi_compliance_check() {
 fn the_runner_plays_the_toy_against_the_built_ins() {
     let dir = crate::common::scratch("toy", "round-robin");
     let results = dir.join("toy.jsonl");
+    let toy = format!("cmd={}", toy_ugi().display());
     let args: Vec<String> = [
         "-engine",
-        &format!("name=toy cmd={} proto=ugi st=0.2", toy_ugi().display()),
+        "name=toy",
+        &toy,
+        "proto=ugi",
+        "st=0.2",
         "-engine",
-        "name=random builtin=random",
+        "name=random",
+        "builtin=random",
         "-engine",
-        "name=greedy builtin=greedy",
+        "name=greedy",
+        "builtin=greedy",
         "-tournament",
         "round-robin",
         "-games",
@@ -83,15 +89,8 @@ fn the_runner_plays_the_toy_against_the_built_ins() {
         "-results",
         results.to_str().unwrap(),
     ]
-    .iter()
-    .flat_map(|a| {
-        if a.starts_with('-') {
-            vec![a.to_string()]
-        } else {
-            a.split(' ').map(String::from).collect()
-        }
-    })
-    .collect();
+    .map(String::from)
+    .to_vec();
     let Ok(Command::Run(cfg)) = cli::parse(&args) else {
         panic!("the command line parses: {args:?}");
     };

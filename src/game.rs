@@ -60,6 +60,35 @@ impl PackedMove for u16 {
     }
 }
 
+/// The search's numeric settings that depend on a game's evaluation scale and tree
+/// shape, so each game may have its own (`tune spsa` fits them per game; the engine
+/// options of the same names override them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchTuning {
+    /// Half-width of the first aspiration window (`AspirationWidth`).
+    pub aspiration_width: i32,
+    /// Reverse futility pruning's margin per ply of depth (`RFPMargin`).
+    pub rfp_margin: i32,
+    /// Razoring's margin (`RazorMargin`).
+    pub razor_margin: i32,
+    /// How aggressive the late-move reductions are (`LMRAggr`).
+    pub lmr_aggr: i32,
+    /// The history table's divisor in move ordering (`HistoryDiv`).
+    pub history_div: i32,
+}
+
+impl SearchTuning {
+    /// The settings every game started from, measured by hand on Ataxx
+    /// (`docs/strength.md`); LOA and Reversi still search with them.
+    pub const SHARED: SearchTuning = SearchTuning {
+        aspiration_width: 40,
+        rfp_margin: 150,
+        razor_margin: 200,
+        lmr_aggr: 3,
+        history_div: 64,
+    };
+}
+
 /// A two-player, perfect-information, zero-sum board game as the search sees it.
 ///
 /// Positions are updated in place with `make_move` / `unmake_move` so the search
@@ -75,6 +104,10 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
 
     /// Number of history-table slots; `history_index` maps every move below it.
     const HISTORY_SIZE: usize;
+
+    /// The search's numeric settings as tuned for this game (the defaults its engine
+    /// options announce); the shared ones unless the game was tuned on its own.
+    const TUNING: SearchTuning = SearchTuning::SHARED;
 
     /// The player to move.
     fn side_to_move(&self) -> Side;

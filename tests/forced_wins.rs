@@ -142,7 +142,7 @@ mod ataxx {
     /// A searcher with the text AI's settings.
     fn text_ai() -> Searcher<Position> {
         let mut searcher = Searcher::<Position>::new(16);
-        searcher.features = text::ai_features();
+        searcher.features = text::ai_features::<Position>();
         searcher
     }
 

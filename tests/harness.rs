@@ -646,14 +646,14 @@ fn seed_reproducible() {
     assert_eq!(
         moves,
         [
-            "Red moves a7-b6.",
-            "Blue moves g7-g6.",
-            "Red moves b6-c7.",
+            "Red moves a7-b7.",
+            "Blue moves a1-a2.",
+            "Red moves b7-c6.",
             "Blue moves a1-c2.",
-            "Red moves g1-f2.",
-            "Blue moves c2-b1.",
-            "Red moves f2-e1.",
-            "Blue moves b1-a2.",
+            "Red moves b7-d6.",
+            "Blue moves c2-d2.",
+            "Red moves a7-a6.",
+            "Blue moves d2-e2.",
         ],
         "the seeded AI game changed: {game:?}"
     );

@@ -12,7 +12,7 @@
 use super::input::{Line, MAX_LINE};
 use super::{emit, quote};
 use crate::bench;
-use crate::game::{Benchmark, EndgameStage, GameIo, Notation, Outcome, RuleSet, Side};
+use crate::game::{Benchmark, EndgameStage, Game, GameIo, Notation, Outcome, RuleSet, Side};
 use crate::search::report::{Iteration, Score};
 use crate::search::time::{self, TimeControl};
 use crate::search::{nps, Engine, Features, Limits, Report, STOP_WAIT};
@@ -109,16 +109,16 @@ pub struct SpinOption {
     pub max: i64,
     /// What setting it does (the value is already range-checked).
     apply: fn(&mut Settings, i64),
-    /// The setting's value as the option's: applied to [`Settings::default`] it is the
-    /// default announced, so the defaults live only where the search and the clock
-    /// define them ([`Features::default`], [`time::Policy::default`]).
+    /// The setting's value as the option's: applied to [`Settings::for_game`] it is the
+    /// default announced, so the defaults live only where the search, the game and the
+    /// clock define them ([`Features::for_game`], [`time::Policy::default`]).
     get: fn(&Settings) -> i64,
 }
 
 impl SpinOption {
-    /// Value before any `setoption`.
-    pub fn default(&self) -> i64 {
-        (self.get)(&Settings::default())
+    /// Value before any `setoption` in game `G`'s engine.
+    pub fn default_for<G: Game>(&self) -> i64 {
+        (self.get)(&Settings::for_game::<G>())
     }
 }
 
@@ -142,6 +142,16 @@ impl Default for Settings {
             overhead: time::DEFAULT_OVERHEAD,
             time_policy: time::Policy::default(),
             features: Features::default(),
+        }
+    }
+}
+
+impl Settings {
+    /// The defaults with game `G`'s own search tuning ([`Features::for_game`]).
+    pub fn for_game<G: Game>() -> Settings {
+        Settings {
+            features: Features::for_game::<G>(),
+            ..Settings::default()
         }
     }
 }
@@ -723,7 +733,7 @@ fn first_word(line: &Line) -> Option<&str> {
 
 impl<G: GameIo> Session<G> {
     fn new(dialect: Flavour) -> Session<G> {
-        let settings = Settings::default();
+        let settings = Settings::for_game::<G>();
         let (task_tx, task_rx) = unbounded();
         Session {
             dialect,
@@ -986,7 +996,7 @@ impl<G: GameIo> Session<G> {
                 &format!(
                     "option name {} type spin default {} min {} max {}",
                     o.name,
-                    o.default(),
+                    o.default_for::<G>(),
                     o.min,
                     o.max
                 ),
@@ -1281,14 +1291,40 @@ mod tests {
     /// default is inside its bounds: `get` and `apply` name the same setting.
     #[test]
     fn every_option_reads_back_what_it_sets() {
-        for o in OPTIONS {
-            assert!((o.min..=o.max).contains(&o.default()), "{}", o.name);
-            for v in [o.min, o.max, o.default()] {
-                let mut s = Settings::default();
-                (o.apply)(&mut s, v);
-                assert_eq!((o.get)(&s), v, "{} = {v}", o.name);
+        fn check<G: Game>() {
+            for o in OPTIONS {
+                let default = o.default_for::<G>();
+                assert!((o.min..=o.max).contains(&default), "{}", o.name);
+                for v in [o.min, o.max, default] {
+                    let mut s = Settings::for_game::<G>();
+                    (o.apply)(&mut s, v);
+                    assert_eq!((o.get)(&s), v, "{} = {v}", o.name);
+                }
             }
         }
+        check::<Position>();
+        check::<crate::games::loa::Position>();
+        check::<crate::games::reversi::Position>();
+    }
+
+    /// The options announce each game's own tuning: Ataxx's from its SPSA session, the
+    /// shared values where a game has none of its own.
+    #[test]
+    fn option_defaults_are_the_games_own_tuning() {
+        let default = |name: &str, game: fn(&SpinOption) -> i64| {
+            game(OPTIONS.iter().find(|o| o.name == name).expect(name))
+        };
+        let ataxx = |o: &SpinOption| o.default_for::<Position>();
+        let loa = |o: &SpinOption| o.default_for::<crate::games::loa::Position>();
+        let t = <Position as Game>::TUNING;
+        assert_eq!(default("LMRAggr", ataxx), t.lmr_aggr as i64);
+        assert_eq!(default("RFPMargin", ataxx), t.rfp_margin as i64);
+        assert_eq!(default("RazorMargin", ataxx), t.razor_margin as i64);
+        assert_eq!(default("AspirationWidth", ataxx), t.aspiration_width as i64);
+        assert_eq!(default("HistoryDiv", ataxx), t.history_div as i64);
+        let shared = crate::game::SearchTuning::SHARED;
+        assert_eq!(default("LMRAggr", loa), shared.lmr_aggr as i64);
+        assert_eq!(default("RFPMargin", loa), shared.rfp_margin as i64);
     }
 
     /// A `position` that extends the last one plays only its new moves, and gives the

@@ -9,7 +9,7 @@
 use super::limits::{Clock, Limits};
 use super::report::{solved_score, Iteration, Score, SearchResult, StopReason, INF, MAX_PLY, WIN};
 use super::tt::{Bound, Table};
-use crate::game::{EndgameRound, EndgameStage, Game, Outcome, SolveBudget, Solved};
+use crate::game::{EndgameRound, EndgameStage, Game, Outcome, SearchTuning, SolveBudget, Solved};
 use crate::rng::SplitMix64;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -143,28 +143,51 @@ impl Features {
 /// Deepest remaining depth at which reverse futility pruning and razoring may cut.
 pub const STATIC_CUT_DEPTH: i32 = 4;
 
+impl Features {
+    /// The defaults with game `G`'s own tuning ([`Game::TUNING`]): what its engine
+    /// searches with before any option is set.
+    pub fn for_game<G: Game>() -> Features {
+        Features::tuned(G::TUNING)
+    }
+
+    /// The defaults with these numeric settings.
+    pub fn tuned(t: SearchTuning) -> Features {
+        Features {
+            aspiration_width: t.aspiration_width,
+            rfp_margin: t.rfp_margin,
+            razor_margin: t.razor_margin,
+            lmr_aggr: t.lmr_aggr,
+            history_div: t.history_div,
+            ..Features::default()
+        }
+    }
+}
+
 impl Default for Features {
-    /// The measured best for Ataxx (`docs/strength.md`): killers off (they cost
-    /// strength), the aggressive reductions (`lmr_aggr` 3), null move, reverse futility
-    /// pruning and razoring on; late-move pruning off. Where a game does not opt in
-    /// ([`Game::selective`], [`Game::null_move`]) the search is as before these existed.
+    /// The measured best for Ataxx before its own tuning (`docs/strength.md`): killers
+    /// off (they cost strength), the aggressive reductions, null move, reverse futility
+    /// pruning and razoring on; late-move pruning off; the numeric settings shared by
+    /// every game ([`SearchTuning::SHARED`]; a game's own: [`Features::for_game`]).
+    /// Where a game does not opt in ([`Game::selective`], [`Game::null_move`]) the
+    /// search is as before these existed.
     fn default() -> Features {
+        let t = SearchTuning::SHARED;
         Features {
             aspiration: true,
             lmr: true,
             killers: false,
             history: true,
             lmr_quiet: true,
-            aspiration_width: 40,
+            aspiration_width: t.aspiration_width,
             lmr_log: 0,
-            history_div: 64,
+            history_div: t.history_div,
             iir: false,
             null_move: true,
-            rfp_margin: 150,
-            razor_margin: 200,
+            rfp_margin: t.rfp_margin,
+            razor_margin: t.razor_margin,
             lmp: 0,
             hopeless: 0,
-            lmr_aggr: 3,
+            lmr_aggr: t.lmr_aggr,
             probcut: true,
             predict_stop: false,
             node_time: false,
@@ -231,7 +254,7 @@ impl<G: Game> Searcher<G> {
             score_buf: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             after_null: vec![false; MAX_PLY + 2],
-            features: Features::default(),
+            features: Features::for_game::<G>(),
             nodes: 0,
             seldepth: 0,
             stopped: false,

@@ -1015,16 +1015,16 @@ impl<D: TextDialect> Session<'_, D> {
 /// for a short forced win with a proof search and then searches full width
 /// (`Features::exact_endgame`): the specs' harnesses expect a forced win to be converted
 /// in the fewest moves.
-pub fn ai_features() -> Features {
+pub fn ai_features<G: Game>() -> Features {
     Features {
         exact_endgame: true,
-        ..Features::default()
+        ..Features::for_game::<G>()
     }
 }
 
 fn text_engine<G: Game>(hash_mib: usize) -> Engine<G> {
     let engine = Engine::new(hash_mib);
-    engine.set_features(ai_features());
+    engine.set_features(ai_features::<G>());
     engine
 }
 

@@ -521,10 +521,11 @@ fn proven_margin(pos: &Position, pv: &[Move], sign: i32) -> i32 {
     }
 }
 
-/// A reply, or a `go` / `hint`, waiting for the jobs before it.
+/// A reply, or a `go` / `hint`, waiting for the jobs before it (boxed: a position is
+/// large, since it keeps its evaluation's pattern readings).
 enum Queued {
     Say(String),
-    Think(Ask),
+    Think(Box<Ask>),
 }
 
 /// The session's state: the game's current position and the depth, the engine and
@@ -562,13 +563,13 @@ impl Session {
             let left = [Side::First, Side::Second].map(|s| self.used.left_ms(c, s));
             (left, c.increment_ms)
         });
-        self.queue.push_back(Queued::Think(Ask {
+        self.queue.push_back(Queued::Think(Box::new(Ask {
             pos: self.pos.clone(),
             depth: self.depth,
             hint,
             clock,
             at,
-        }));
+        })));
         self.advance(out);
     }
 
@@ -590,7 +591,7 @@ impl Session {
                     // A hint for one move is the best move; for more, every move's.
                     let each = ask.hint.is_some_and(|n| n > 1);
                     self.engine.rate(ask.pos.clone(), ask.limits(), each);
-                    self.running = Some(ask);
+                    self.running = Some(*ask);
                 }
             }
         }

@@ -25,11 +25,13 @@
 //! The weights are ours, fitted by `tune reversi-eval` to the final disc differences of
 //! our own self-play games whose last 18 empties the exact solver played
 //! (`tune reversi-games`; figures in `docs/reversi.md`), and embedded from
-//! `midgame.bin`. With BMI2 each instance's squares are gathered by `pext` straight
-//! from the two boards; elsewhere they are read square by square (the same sum; a test
-//! compares them).
+//! `midgame.bin`. The search's positions keep every instance's reading up to date move
+//! by move (`indices.rs`, [`evaluate_indexed`]); a bare pair of boards (the solver's) is
+//! read afresh: with BMI2 each instance's squares are gathered by `pext` straight from
+//! the two boards, elsewhere square by square (the same sum; tests compare all three).
 
 use super::bitboard::{moves, neighbours};
+use super::indices::{LANES, OFFSETS};
 use super::pattern::{orient, pext_is_fast};
 use std::sync::OnceLock;
 
@@ -298,8 +300,9 @@ pub fn layout() -> &'static Layout {
     L.get_or_init(build_layout)
 }
 
-/// The scalar terms of `own` to move against `opp`, in weight order.
-#[inline]
+/// The scalar terms of `own` to move against `opp`, in weight order. Always inlined, so
+/// that in the evaluations compiled for POPCNT its counts are the CPU's instruction.
+#[inline(always)]
 pub fn scalars(own: u64, opp: u64) -> [i32; SCALARS] {
     let empty = !(own | opp);
     let mobility = moves(own, opp).count_ones() as i32 - moves(opp, own).count_ones() as i32;
@@ -401,6 +404,42 @@ pub fn evaluate(own: u64, opp: u64) -> i32 {
         return unsafe { evaluate_bmi2(w, own, opp) } * UNITS_PER_DISC / SCALE;
     }
     evaluate_portable(w, own, opp) * UNITS_PER_DISC / SCALE
+}
+
+/// [`evaluate`] from the instances' readings from the side to move's view, which the
+/// position keeps move by move (`indices.rs`): the same weights summed, so the same
+/// value, without reading the patterns from the boards.
+#[inline]
+pub fn evaluate_indexed(readings: &[u16; LANES], own: u64, opp: u64) -> i32 {
+    let w = weights();
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the CPU has POPCNT, checked above.
+        return unsafe { sum_indexed_popcnt(w, readings, own, opp) } * UNITS_PER_DISC / SCALE;
+    }
+    sum_indexed(w, readings, own, opp) * UNITS_PER_DISC / SCALE
+}
+
+/// [`sum_indexed`] with the CPU's population count, which the scalar terms count with.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn sum_indexed_popcnt(weights: &Weights, readings: &[u16; LANES], own: u64, opp: u64) -> i32 {
+    sum_indexed(weights, readings, own, opp)
+}
+
+/// The sum of [`evaluate_portable`] with each instance's weight found from its reading.
+#[inline(always)]
+fn sum_indexed(weights: &Weights, readings: &[u16; LANES], own: u64, opp: u64) -> i32 {
+    let w = weights.table((!(own | opp)).count_ones());
+    let mut sum = 0i32;
+    for (&r, &offset) in readings.iter().zip(&OFFSETS) {
+        sum += w[offset as usize + r as usize] as i32;
+    }
+    let base = layout().per_phase - SCALARS;
+    for (k, v) in scalars(own, opp).into_iter().enumerate() {
+        sum += w[base + k] as i32 * v;
+    }
+    sum
 }
 
 /// Whether to gather with `pext` (checked once).

@@ -6,6 +6,7 @@
 
 pub mod bitboard;
 pub mod eval;
+pub mod indices;
 pub mod midgame;
 pub mod notation;
 pub mod pattern;
@@ -242,8 +243,14 @@ impl Game for Position {
         Position::final_margin(self)
     }
 
+    /// From the pattern readings the position keeps (the same value as
+    /// [`midgame::evaluate`], without reading the patterns again).
     fn evaluate(&self) -> i32 {
-        midgame::evaluate(self.own(), self.opp())
+        midgame::evaluate_indexed(
+            self.indices().view(self.side_to_move()),
+            self.own(),
+            self.opp(),
+        )
     }
 
     /// Corners first, X and C squares last, and among the rest the moves that leave the

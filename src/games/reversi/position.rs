@@ -1,7 +1,9 @@
-//! The Reversi position: two bitboards, the side to move, the incremental Zobrist hash,
-//! make/unmake, the end of the game and its scoring, and bulk-counting perft.
+//! The Reversi position: two bitboards, the side to move, the incremental Zobrist hash
+//! and pattern indices, make/unmake, the end of the game and its scoring, and
+//! bulk-counting perft.
 
 use super::bitboard::{flips, moves, Bits};
+use super::indices::Indices;
 use crate::game::{Outcome, RuleSet, Side};
 use crate::rng;
 use std::fmt;
@@ -115,6 +117,8 @@ pub struct Position {
     discs: [u64; 2],
     side: Side,
     hash: u64,
+    /// The midgame evaluation's pattern readings, kept by make/unmake (`indices.rs`).
+    indices: Indices,
 }
 
 impl Position {
@@ -135,6 +139,7 @@ impl Position {
             discs: [black, white],
             side,
             hash: 0,
+            indices: Indices::new(black, white),
         };
         pos.hash = pos.compute_hash();
         Ok(pos)
@@ -194,6 +199,12 @@ impl Position {
     #[inline]
     pub fn hash(&self) -> u64 {
         self.hash
+    }
+
+    /// The pattern readings of the midgame evaluation, kept incrementally.
+    #[inline]
+    pub fn indices(&self) -> &Indices {
+        &self.indices
     }
 
     /// The squares the side to move can play (0 when it must pass or the game is over).
@@ -285,6 +296,7 @@ impl Position {
             self.hash = h;
             self.discs[us.index()] |= flipped | 1u64 << mv.0;
             self.discs[1 - us.index()] &= !flipped;
+            self.indices.play(us, mv.0, flipped);
         }
         self.side = us.opponent();
         self.hash ^= SIDE_KEY;
@@ -302,6 +314,7 @@ impl Position {
         if !mv.is_pass() {
             self.discs[us.index()] &= !(undo.flipped | 1u64 << mv.0);
             self.discs[1 - us.index()] |= undo.flipped;
+            self.indices.unplay(us, mv.0, undo.flipped);
         }
         self.hash = undo.hash;
     }

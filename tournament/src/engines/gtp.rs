@@ -200,8 +200,20 @@ fn command(p: &mut EngineProcess, cmd: &str, deadline: Instant) -> Result<GtpAns
             break (false, strip_id(rest));
         }
     };
-    for _ in 0..MAX_ANSWER_LINES {
-        let line = p.recv_deadline(deadline)?;
+    read_answer_rest(&mut text, MAX_ANSWER_LINES, || p.recv_deadline(deadline))?;
+    Ok(if ok { Ok(text) } else { Err(text) })
+}
+
+/// Reads the lines of an answer after its first with `next`, up to the blank line
+/// that ends it (at most `max` lines), each added to `text` after a `\n`: the client
+/// and `tournament compliance` read an answer's lines alike.
+pub(crate) fn read_answer_rest<E>(
+    text: &mut String,
+    max: usize,
+    mut next: impl FnMut() -> Result<String, E>,
+) -> Result<(), E> {
+    for _ in 0..max {
+        let line = next()?;
         let line = line.trim_end();
         if line.is_empty() {
             break;
@@ -209,7 +221,7 @@ fn command(p: &mut EngineProcess, cmd: &str, deadline: Instant) -> Result<GtpAns
         text.push('\n');
         text.push_str(line);
     }
-    Ok(if ok { Ok(text) } else { Err(text) })
+    Ok(())
 }
 
 /// The text of an answer line after its marker: an id (digits) and blanks removed.

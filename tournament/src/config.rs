@@ -219,10 +219,7 @@ fn check_index(i: u64, n: u64, what: &str) -> Result<u64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn words(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
-    }
+    use crate::testing::words;
 
     #[test]
     fn parse_and_resolve() {

@@ -43,6 +43,8 @@ pub mod engines;
 pub mod game;
 pub mod matchmaking;
 pub mod output;
+#[cfg(test)]
+mod testing;
 
 use engine::variant::{GameVisitor, Registered};
 

@@ -2,29 +2,15 @@
 //! `fake-engine` (and of our `reversi` behind a faulty wrapper) fail the step that
 //! checks them, by name; the run's `-check` refuses an engine that fails its quick part.
 
-use crate::common::{self, stderr, stdout, FAKE};
+use crate::common::{self, assert_contains, engine_binary, run, stderr, stdout, FAKE};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-
-const TOURNAMENT: &str = env!("CARGO_BIN_EXE_tournament");
-
-fn engine_binary(bin: &str) -> PathBuf {
-    common::engine_binary(TOURNAMENT, bin)
-}
-
-fn tournament(args: &[&str]) -> Output {
-    Command::new(TOURNAMENT)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run tournament")
-}
+use std::process::Output;
 
 fn compliance(args: &[&str]) -> Output {
     let mut all = vec!["compliance"];
     all.extend_from_slice(args);
-    tournament(&all)
+    run(&all)
 }
 
 /// The steps that failed, by name, from the `FAIL STEP: …` lines.
@@ -123,11 +109,7 @@ fn our_engines_pass_in_every_protocol_they_speak() {
     // An option of the spec is set after the handshake.
     let o = compliance(&["-quick", &cmd(&ataxx), "option.Hash=8", "option.threads=2"]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
-    assert!(
-        stdout(&o).contains("ok engine options (2 set)"),
-        "{}",
-        stdout(&o)
-    );
+    assert_contains(&stdout(&o), "ok engine options (2 set)");
 }
 
 /// The fake engine over UAI passes; each of its faults fails the step that checks it
@@ -251,12 +233,8 @@ fn gtp_and_text_faults_fail_the_step_that_checks_them() {
         &[&fake, "proto=text", "args=--text --refuse manual"],
         &["set-up"],
     );
-    assert!(
-        stdout(&o).contains("'error: manual is refused'"),
-        "{}",
-        stdout(&o)
-    );
-    assert!(stdout(&o).contains("steps not run"), "{}", stdout(&o));
+    assert_contains(&stdout(&o), "'error: manual is refused'");
+    assert_contains(&stdout(&o), "steps not run");
 }
 
 /// NBoard faults, made by wrapping our `reversi --nboard` in a shell pipeline: one
@@ -285,11 +263,7 @@ fn nboard_faults_fail_the_step_that_checks_them() {
         "{}",
         stdout(&o)
     );
-    assert!(
-        stdout(&o).contains("expected 'learned' before 'pong"),
-        "{}",
-        stdout(&o)
-    );
+    assert_contains(&stdout(&o), "expected 'learned' before 'pong");
     // The pipeline outlives the engine's `quit` (sed reads on): that fails too.
     let o = sh(format!(
         "sed -u 's/TI.0:03.//' | {} --nboard",
@@ -297,11 +271,7 @@ fn nboard_faults_fail_the_step_that_checks_them() {
     ));
     assert_line_forms(&o);
     assert!(failed_steps(&o).contains("clock"), "{}", stdout(&o));
-    assert!(
-        stdout(&o).contains("expected '=== MOVE/EVAL/TIME' within 1500 ms"),
-        "{}",
-        stdout(&o)
-    );
+    assert_contains(&stdout(&o), "expected '=== MOVE/EVAL/TIME' within 1500 ms");
 }
 
 #[test]
@@ -340,7 +310,7 @@ fn check_refuses_an_engine_that_fails_its_quick_part() {
     let results = dir.join("r.jsonl");
     let results = results.to_str().unwrap();
     let fake = format!("cmd={FAKE}");
-    let o = tournament(&[
+    let o = run(&[
         "-engine",
         &fake,
         "args=--illegal-after 0",
@@ -352,16 +322,10 @@ fn check_refuses_an_engine_that_fails_its_quick_part() {
         results,
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains(
-            "tournament: engine fake-engine fails -check: FAIL position moves: sent position startpos moves"
-        ),
-        "{}",
-        stderr(&o)
-    );
-    assert!(stderr(&o).contains("nothing was played"), "{}", stderr(&o));
+    assert_contains(&stderr(&o), "tournament: engine fake-engine fails -check: FAIL position moves: sent position startpos moves");
+    assert_contains(&stderr(&o), "nothing was played");
     assert!(!std::path::Path::new(results).exists());
-    let o = tournament(&[
+    let o = run(&[
         "-engine",
         &fake,
         "args=--no-readyok",
@@ -371,13 +335,9 @@ fn check_refuses_an_engine_that_fails_its_quick_part() {
         "-check",
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("fails -check: FAIL isready: "),
-        "{}",
-        stderr(&o)
-    );
+    assert_contains(&stderr(&o), "fails -check: FAIL isready: ");
     // Without -check the illegal mover plays (and loses).
-    let o = tournament(&[
+    let o = run(&[
         "-engine",
         &fake,
         "args=--illegal-after 0",
@@ -387,7 +347,7 @@ fn check_refuses_an_engine_that_fails_its_quick_part() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let ataxx = format!("cmd={}", engine_binary("ataxx").display());
-    let o = tournament(&[
+    let o = run(&[
         "-engine",
         &ataxx,
         "depth=1",
@@ -399,16 +359,8 @@ fn check_refuses_an_engine_that_fails_its_quick_part() {
         "-check",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("check: ataxx: 8 steps ok"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(
-        stderr(&o).contains("check: fake-engine: 8 steps ok"),
-        "{}",
-        stderr(&o)
-    );
+    assert_contains(&stderr(&o), "check: ataxx: 8 steps ok");
+    assert_contains(&stderr(&o), "check: fake-engine: 8 steps ok");
     assert!(!stderr(&o).contains("check: random"), "{}", stderr(&o));
-    assert!(stdout(&o).contains("Rank"), "{}", stdout(&o));
+    assert_contains(&stdout(&o), "Rank");
 }

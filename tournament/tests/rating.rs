@@ -3,25 +3,14 @@
 //! files and run directories, a real run's table against `tournament rate` on its
 //! results file, the managers' output formats, `-report html=`, and bad input.
 
-use crate::common::{self, stderr, stdout};
+use crate::common::{self, assert_contains, run, stderr, stdout};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-const TOURNAMENT: &str = env!("CARGO_BIN_EXE_tournament");
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/rating")
         .join(name)
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(TOURNAMENT)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run tournament")
 }
 
 /// The rows of an Ordo-layout list: name → (rating, error if any).
@@ -170,8 +159,8 @@ fn ratings_and_errors_equal_ordos_on_the_kept_runs() {
         "-s",
         "0",
     ]);
-    assert!(g.contains("random  < :  -747.0"), "{g}");
-    assert!(g.contains("random lost every game"), "{g}");
+    assert_contains(&g, "random  < :  -747.0");
+    assert_contains(&g, "random lost every game");
     assert!(
         !g.contains("+inf") && !g.contains("-inf") && !g.contains("NaN"),
         "{g}"
@@ -242,18 +231,18 @@ fn both_pgn_conventions_read_right() {
         (table(&stdout(&o)), stderr(&o))
     };
     let (a, note_a) = read(&[chess.to_str().unwrap()]);
-    assert!(
-        note_a.contains("White moved first (chess convention; no Variant tag)"),
-        "{note_a}"
+    assert_contains(
+        &note_a,
+        "White moved first (chess convention; no Variant tag)",
     );
     let (b, note_b) = read(&[ours_pgn.to_str().unwrap()]);
-    assert!(
-        note_b.contains("Black moved first (Ataxx/Othello convention; Variant tag \"ataxx\")"),
-        "{note_b}"
+    assert_contains(
+        &note_b,
+        "Black moved first (Ataxx/Othello convention; Variant tag \"ataxx\")",
     );
     assert_eq!(a, b);
     let (c, note_c) = read(&["--pgn", "chess", ours_pgn.to_str().unwrap()]);
-    assert!(note_c.contains("as told by --pgn"), "{note_c}");
+    assert_contains(&note_c, "as told by --pgn");
     // Read backwards, d3 (the strongest) comes out last.
     assert!(
         c["d3"].0 < c["d1"].0 && a["d3"].0 > a["d1"].0,
@@ -269,7 +258,7 @@ fn both_pgn_conventions_read_right() {
 #[test]
 fn a_runs_list_equals_tournament_rate_on_its_files() {
     let dir = common::scratch("rating", "run");
-    let ataxx = common::engine_binary(TOURNAMENT, "ataxx");
+    let ataxx = common::engine_binary("ataxx");
     let cmd = format!("cmd={}", ataxx.display());
     let res = dir.join("run.jsonl");
     let pgn = dir.join("run.pgn");
@@ -311,7 +300,7 @@ fn a_runs_list_equals_tournament_rate_on_its_files() {
     .concat());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("Rank Name"), "{out}");
+    assert_contains(&out, "Rank Name");
     let start = out
         .find("Ratings from all games at once")
         .expect("the list");
@@ -335,17 +324,12 @@ fn a_runs_list_equals_tournament_rate_on_its_files() {
         "{page}"
     );
     for (name, (rating, error)) in &listed {
-        assert!(
-            page.contains(&format!(
-                "<td class=\"name\">{name}</td><td class=\"rating\">{rating:.1}</td>"
-            )),
-            "{page}"
+        assert_contains(
+            &page,
+            &format!("<td class=\"name\">{name}</td><td class=\"rating\">{rating:.1}</td>"),
         );
         if let Some(e) = error {
-            assert!(
-                page.contains(&format!("<td class=\"error\">{e:.1}</td>")),
-                "{page}"
-            );
+            assert_contains(&page, &format!("<td class=\"error\">{e:.1}</td>"));
         }
     }
     // The managers' formats: their block, then the list.
@@ -364,10 +348,9 @@ fn a_runs_list_equals_tournament_rate_on_its_files() {
     std::fs::copy(&res, &copy).unwrap();
     let o = run(&["rate", res.to_str().unwrap(), copy.to_str().unwrap()]);
     assert_eq!(table(&stdout(&o)), listed);
-    assert!(
-        stderr(&o).contains("18 already read (same run and id) not counted again"),
-        "{}",
-        stderr(&o)
+    assert_contains(
+        &stderr(&o),
+        "18 already read (same run and id) not counted again",
     );
 }
 
@@ -390,10 +373,7 @@ fn groups_and_sweeps_are_said_and_bounded() {
     let f = dir.join("two.pgn");
     std::fs::write(&f, &text).unwrap();
     let out = rate(&[f.to_str().unwrap(), "-s", "50"]);
-    assert!(
-        out.contains("rated in 2 groups whose ratings cannot be compared"),
-        "{out}"
-    );
+    assert_contains(&out, "rated in 2 groups whose ratings cannot be compared");
     assert!(
         out.contains("group 1: ") && out.contains("group 2: "),
         "{out}"

@@ -4,32 +4,9 @@
 //! `tournament compliance`'s resource options, the `isready` of the check before a run,
 //! the `-tournament` error, and `tournament merge -output`.
 
-use crate::common::{self, stderr, stdout, FAKE};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-const TOURNAMENT: &str = env!("CARGO_BIN_EXE_tournament");
-
-fn run(args: &[&str]) -> Output {
-    Command::new(TOURNAMENT)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run tournament")
-}
-
-fn engine_binary(bin: &str) -> PathBuf {
-    common::engine_binary(TOURNAMENT, bin)
-}
-
-/// The results file's lines.
-fn lines(path: &Path) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect()
-}
+use crate::common::{
+    self, assert_contains, engine_binary, results_so_far, run, stderr, stdout, FAKE,
+};
 
 /// Item 9: under `-rules text` a LOA UGI engine (whose rules draw at a third repetition)
 /// is sent a move after the game its rules ended. It refuses the position, and the game
@@ -66,7 +43,7 @@ fn a_ugi_engine_refusing_a_position_its_rules_ended_is_recorded_as_refused() {
         "-results",
         res.to_str().unwrap(),
     ]);
-    let recs = lines(&res);
+    let recs = results_so_far(&res);
     assert_eq!(recs.len(), 1, "{}", stderr(&o));
     let r = &recs[0];
     assert_eq!(r["result"], "0-1", "{r}");
@@ -107,7 +84,7 @@ fn an_error_report_before_bestmove_loses_as_a_refused_position() {
         res.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let recs = lines(&res);
+    let recs = results_so_far(&res);
     assert_eq!(recs.len(), 2, "{}", stderr(&o));
     for r in &recs {
         assert_eq!(
@@ -142,19 +119,14 @@ fn check_warns_about_chatter_to_stop_and_plays() {
     ]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
-    assert_eq!(lines(&res).len(), 2, "{err}");
-    assert!(
-        err.contains(
-            "check: fake: warning (no manager relies on this; the games are played): \
+    assert_eq!(results_so_far(&res).len(), 2, "{err}");
+    assert_contains(
+        &err,
+        "check: fake: warning (no manager relies on this; the games are played): \
              FAIL stop without search: sent stop; isready; got 'Unknown command: stop' \
-             'readyok'; expected no output to 'stop' when nothing searches"
-        ),
-        "{err}"
+             'readyok'; expected no output to 'stop' when nothing searches",
     );
-    assert!(
-        err.contains("check: fake: 7 steps ok, 1 with a warning"),
-        "{err}"
-    );
+    assert_contains(&err, "check: fake: 7 steps ok, 1 with a warning");
     let o = run(&["compliance", &fake, "args=--stop-chatter"]);
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
     let out = stdout(&o);
@@ -175,13 +147,11 @@ fn compliance_tries_resource_options_small() {
     let o = run(&["compliance", &fake, "args=--huge-options"]);
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{out}");
-    assert!(
-        out.contains(
-            "ok setoption min/max (2 spin options set to min, max and back to default; \
+    assert_contains(
+        &out,
+        "ok setoption min/max (2 spin options set to min, max and back to default; \
              resource options (Hash, Threads) to min, min + 1 and default only, never their \
-             max)"
-        ),
-        "{out}"
+             max)",
     );
 }
 
@@ -211,13 +181,11 @@ fn an_engine_that_never_answers_isready_is_refused_before_the_first_game() {
             res.to_str().unwrap(),
         ]);
         assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-        assert!(
-            stderr(&o)
-                .contains("engine fake handshake failed: no 'readyok' in time; nothing was played"),
-            "{}",
-            stderr(&o)
+        assert_contains(
+            &stderr(&o),
+            "engine fake handshake failed: no 'readyok' in time; nothing was played",
         );
-        assert!(lines(&res).is_empty());
+        assert!(results_so_far(&res).is_empty());
     }
 }
 
@@ -234,10 +202,9 @@ fn an_unknown_tournament_kind_lists_the_known_ones() {
         "swiss",
     ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("-tournament: unknown kind 'swiss' (known: round-robin, gauntlet)"),
-        "{}",
-        stderr(&o)
+    assert_contains(
+        &stderr(&o),
+        "-tournament: unknown kind 'swiss' (known: round-robin, gauntlet)",
     );
 }
 
@@ -340,8 +307,8 @@ fn the_readme_sample_and_help_say_what_the_runner_does() {
         }
     }
     let help = stdout(&run(&["-help"]));
-    assert!(
-        help.contains("tournament compliance [-variant GAME] [-rules NAME] [-quick]"),
-        "{help}"
+    assert_contains(
+        &help,
+        "tournament compliance [-variant GAME] [-rules NAME] [-quick]",
     );
 }

@@ -2,34 +2,15 @@
 //! `fake-engine` (crash, hang, illegal move, garbage, no handshake, text language),
 //! kill-and-resume, and SPRT stopping.
 
-use crate::common::{self, stderr, stdout, FAKE};
+use crate::common::{
+    self, assert_contains, engine_binary, results_json, run, run_strings, stderr, stdout, FAKE,
+    TOURNAMENT,
+};
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-const TOURNAMENT: &str = env!("CARGO_BIN_EXE_tournament");
-
-/// Our real engine, `ataxx`, from the same target directory and profile as the runner.
-/// `cargo test -p tournament` does not build the engine crate's binaries, so it is built
-/// here (a no-op when it is up to date, and never a stale binary from an older build).
-fn ataxx_binary() -> PathBuf {
-    engine_binary("ataxx")
-}
-
-/// One of our engine binaries (`ataxx`, `loa`, `reversi`), built as [`ataxx_binary`] says.
-fn engine_binary(bin: &str) -> PathBuf {
-    common::engine_binary(TOURNAMENT, bin)
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(TOURNAMENT)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run tournament")
-}
 
 /// (id, result, reason, first player) of every line of a results file.
 /// Every game of `recs` ended on the board: full, a side without moves or stones, or
@@ -147,9 +128,9 @@ fn greedy_beats_random_and_everything_is_recorded() {
     assert!(pgn_text.contains("[Black \"greedy\"]") && pgn_text.contains("[White \"greedy\"]"));
     assert_pgn_reads_back_whole(&pgn, &res);
     let out = stdout(&o);
-    assert!(out.contains("Score of greedy vs random:"), "{out}");
-    assert!(out.contains("Pentanomial"), "{out}");
-    assert!(out.contains("LOS:"), "{out}");
+    assert_contains(&out, "Score of greedy vs random:");
+    assert_contains(&out, "Pentanomial");
+    assert_contains(&out, "LOS:");
 }
 
 #[test]
@@ -168,7 +149,7 @@ fn round_robin_table_for_three_engines() {
     let o = run(&three);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("Rank"), "{out}");
+    assert_contains(&out, "Rank");
     assert_eq!(out.matches("Score of").count(), 3, "{out}");
     let o = run(&[&three[..], &["-tournament", "gauntlet"]].concat());
     assert_eq!(stdout(&o).matches("Score of").count(), 2);
@@ -205,7 +186,7 @@ fn round_robin_table_for_three_engines() {
 fn small_command_line_defects() {
     let o = run(&[]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("-help"), "{}", stderr(&o));
+    assert_contains(&stderr(&o), "-help");
     assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
 
     let o = run(&["merge"]);
@@ -226,11 +207,7 @@ fn small_command_line_defects() {
     ];
     let o = run(&null);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(
-        stdout(&o).contains("Score of greedy vs random: 2 - 0 - 0"),
-        "{}",
-        stdout(&o)
-    );
+    assert_contains(&stdout(&o), "Score of greedy vs random: 2 - 0 - 0");
     let o = run(&[&null[..], &["-resume"]].concat());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let spawn = || {
@@ -262,11 +239,7 @@ fn small_command_line_defects() {
         "start=100000",
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("start=100000 is beyond the book"),
-        "{}",
-        stderr(&o)
-    );
+    assert_contains(&stderr(&o), "start=100000 is beyond the book");
 }
 
 #[test]
@@ -519,7 +492,7 @@ fn engines_that_cannot_start_or_handshake_are_refused_before_the_first_game() {
     // failing engine), nothing written.
     let (o, recs) = fake_match("no-handshake", "--no-handshake", "2", &["-recover"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert!(stderr(&o).contains("handshake failed"), "{}", stderr(&o));
+    assert_contains(&stderr(&o), "handshake failed");
     assert!(recs.is_empty(), "{recs:?}");
 }
 
@@ -594,22 +567,18 @@ fn mixed_rules_must_be_named() {
         a.extend(rules.iter().map(|s| s.to_string()));
         a
     };
-    let run_owned = |a: Vec<String>| {
-        let v: Vec<&str> = a.iter().map(String::as_str).collect();
-        run(&v)
-    };
-    let o = run_owned(args(&[]));
+    let o = run_strings(&args(&[]));
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("-rules text or -rules engine"), "{err}");
+    assert_contains(&err, "-rules text or -rules engine");
     assert!(!res.exists());
     for (rules, name) in [("text", "text"), ("engine", "engine"), ("uai", "engine")] {
         let _ = std::fs::remove_file(&res);
-        let o = run_owned(args(&["-rules", rules]));
+        let o = run_strings(&args(&["-rules", rules]));
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         let text = std::fs::read_to_string(&res).unwrap();
-        assert!(text.contains(&format!("\"rules\":\"{name}\"")), "{text}");
+        assert_contains(&text, &format!("\"rules\":\"{name}\""));
     }
     // Two UAI engines need no naming, and are judged by their own rules.
     let _ = std::fs::remove_file(&res);
@@ -670,13 +639,9 @@ fn the_2008_rules_end_games_after_45_consecutive_jumps() {
         if let Some(r) = rules {
             args.extend(["-rules".to_string(), r.to_string()]);
         }
-        let o = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        let o = run_strings(&args);
         assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
-        let lines: Vec<serde_json::Value> = std::fs::read_to_string(&res)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
+        let lines = results_json(&res);
         assert_eq!(lines.len(), 2, "{name}");
         for g in &lines {
             assert_eq!(g["reason"], reason, "{g}");
@@ -700,7 +665,7 @@ fn the_2008_rules_end_games_after_45_consecutive_jumps() {
 /// cannot write (a block on the centre) is refused before the run.
 #[test]
 fn the_2008_text_dialect_plays_as_a_text_engine() {
-    let ataxx = ataxx_binary();
+    let ataxx = engine_binary("ataxx");
     let dir = common::scratch("test", "text-2008");
     let book = dir.join("book.txt");
     std::fs::write(
@@ -732,8 +697,7 @@ fn the_2008_text_dialect_plays_as_a_text_engine() {
             "2008".into(),
         ]
     };
-    let run_owned = |a: Vec<String>| run(&a.iter().map(String::as_str).collect::<Vec<_>>());
-    let o = run_owned(args(&book));
+    let o = run_strings(&args(&book));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let recs = records(&res);
     assert_eq!(recs.len(), 2, "{recs:?}");
@@ -744,11 +708,11 @@ fn the_2008_text_dialect_plays_as_a_text_engine() {
     let centre = dir.join("centre.txt");
     std::fs::write(&centre, "block d4 a7-b6\n").unwrap();
     let _ = std::fs::remove_file(&res);
-    let o = run_owned(args(&centre));
+    let o = run_strings(&args(&centre));
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let err = stderr(&o);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("2008 block notation"), "{err}");
+    assert_contains(&err, "2008 block notation");
     assert!(!res.exists());
 }
 
@@ -810,11 +774,7 @@ fn text_engine_is_told_the_move_that_ended_the_game() {
         res.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&res)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = results_json(&res);
     assert_eq!(lines.len(), 4);
     let mut ugi_ended_one = false;
     for (k, g) in lines.iter().enumerate() {
@@ -856,8 +816,7 @@ fn refused_set_up_loses_the_game_as_such() {
         if recover {
             args.push("-recover".into());
         }
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let o = run(&args);
+        let o = run_strings(&args);
         // Far below the 5 s a time forfeit would have waited.
         assert!(started.elapsed() < Duration::from_secs(4), "{}", stderr(&o));
         let recs = records(&res);
@@ -868,7 +827,7 @@ fn refused_set_up_loses_the_game_as_such() {
             "{recs:?}"
         );
         let text = std::fs::read_to_string(&res).unwrap();
-        assert!(text.contains("\"ending\":\"set-up refused\""), "{text}");
+        assert_contains(&text, "\"ending\":\"set-up refused\"");
         if recover {
             assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
             assert_eq!(recs.len(), 3, "{recs:?}");
@@ -876,7 +835,7 @@ fn refused_set_up_loses_the_game_as_such() {
         } else {
             assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
             assert_eq!(recs.len(), 2, "{recs:?}");
-            assert!(stderr(&o).contains("set-up refused"), "{}", stderr(&o));
+            assert_contains(&stderr(&o), "set-up refused");
         }
     }
 }
@@ -931,12 +890,12 @@ fn killed_run_resumes_without_losing_or_repeating_games() {
     assert!((3..16).contains(&before), "{before} games before the kill");
 
     // Without -resume, an existing results file is refused rather than overwritten.
-    let o = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let o = run_strings(&args);
     assert_eq!(o.status.code(), Some(2));
 
     let mut resumed = args.clone();
     resumed.push("-resume".into());
-    let o = run(&resumed.iter().map(String::as_str).collect::<Vec<_>>());
+    let o = run_strings(&resumed);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stderr(&o).contains("resuming"));
     let recs = records(&res);
@@ -962,7 +921,7 @@ fn killed_run_resumes_without_losing_or_repeating_games() {
     assert_eq!(total, 16, "{line}");
 
     // Resuming a finished run plays nothing more.
-    let o = run(&resumed.iter().map(String::as_str).collect::<Vec<_>>());
+    let o = run_strings(&resumed);
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(records(&res).len(), 16);
 }
@@ -1006,22 +965,19 @@ fn ctrl_c_prints_the_standings_and_resume_continues() {
         assert!(!reason.contains("crash"), "game {id}: {reason}");
     }
     let err = stderr(&o);
-    assert!(
-        err.contains(&format!("interrupted: {} of 16 games played", recs.len())),
-        "{err}"
+    assert_contains(
+        &err,
+        &format!("interrupted: {} of 16 games played", recs.len()),
     );
     let out = stdout(&o);
-    assert!(out.contains("Score of fake vs greedy: "), "{out}");
-    assert!(
-        out.contains(&format!(
-            "Finished match: {} of 16 games, interrupted",
-            recs.len()
-        )),
-        "{out}"
+    assert_contains(&out, "Score of fake vs greedy: ");
+    assert_contains(
+        &out,
+        &format!("Finished match: {} of 16 games, interrupted", recs.len()),
     );
     let mut resumed = args.clone();
     resumed.push("-resume".into());
-    let o = run(&resumed.iter().map(String::as_str).collect::<Vec<_>>());
+    let o = run_strings(&resumed);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let after = records(&res);
     assert_eq!(&after[..recs.len()], &recs[..]);
@@ -1036,7 +992,7 @@ fn ctrl_c_prints_the_standings_and_resume_continues() {
 /// were distinct, counted from the games themselves.
 #[test]
 fn deterministic_replays_are_refused_or_counted() {
-    let ataxx = ataxx_binary();
+    let ataxx = engine_binary("ataxx");
     let cmd = format!("cmd={}", ataxx.display());
     let dir = common::scratch("test", "replays");
     let book = dir.join("book.txt");
@@ -1067,14 +1023,14 @@ fn deterministic_replays_are_refused_or_counted() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let err = stderr(&o);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("2 of 6 games would replay"), "{err}");
-    assert!(err.contains("replays=allow"), "{err}");
+    assert_contains(&err, "2 of 6 games would replay");
+    assert_contains(&err, "replays=allow");
     let o = play("nodes=300", "replays=allow");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(
-        out.contains("Distinct games: 4 of 6 (2 replay an earlier game move for move)\n"),
-        "{out}"
+    assert_contains(
+        &out,
+        "Distinct games: 4 of 6 (2 replay an earlier game move for move)\n",
     );
     // A fixed time per move makes the games depend on the machine: nothing to refuse.
     let o = play("st=0.01", "order=sequential");
@@ -1105,8 +1061,8 @@ fn sprt_stops_early_with_h1() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("H1 accepted"), "{out}");
-    assert!(out.contains("LLR"), "{out}");
+    assert_contains(&out, "H1 accepted");
+    assert_contains(&out, "LLR");
     let n = records(&res).len();
     assert!(n < 1000, "{n} games: the SPRT did not stop the run");
 }
@@ -1147,7 +1103,7 @@ fn real_engine_over_ugi_and_uai() {
     // Our engine over UGI and over UAI, each on a clock (so `go` carries both sides'
     // clocks: all four words) and a node budget (so the games stay short), plus the
     // random built-in: every game ends by the rules, none by a fault.
-    let ataxx = ataxx_binary();
+    let ataxx = engine_binary("ataxx");
     let dir = common::scratch("test", "ugi");
     let res = dir.join("r.jsonl");
     let cmd = format!("cmd={}", ataxx.display());
@@ -1208,7 +1164,7 @@ fn engine_on_a_clock_against_one_without_gets_its_time() {
     // Defect 1 of the new-user report: an engine with a clock playing an opponent
     // without one (a built-in player) was sent a bare `go` and, searching without a
     // limit, lost every game on time. It must get its own clock and play on the board.
-    let ataxx = ataxx_binary();
+    let ataxx = engine_binary("ataxx");
     let dir = common::scratch("test", "clock-vs-builtin");
     let res = dir.join("r.jsonl");
     let o = Command::new(TOURNAMENT)
@@ -1266,19 +1222,18 @@ fn end_reasons_reach_the_console() {
         .collect();
     assert_eq!(progress.len(), 2, "{progress:?}");
     for line in &progress {
-        assert!(line.contains("fake time forfeit"), "{line}");
+        assert_contains(line, "fake time forfeit");
     }
     let out = stdout(&o);
-    assert!(
-        out.contains("Endings other than by the rules: 2 time forfeit (fake 2)"),
-        "{out}"
+    assert_contains(
+        &out,
+        "Endings other than by the rules: 2 time forfeit (fake 2)",
     );
     let (o, _) = fake_match("reasons-illegal", "--illegal-after 1", "1", &[]);
-    assert!(stderr(&o).contains("fake illegal move '"), "{}", stderr(&o));
-    assert!(
-        stdout(&o).contains("Endings other than by the rules: 1 illegal move (fake 1)"),
-        "{}",
-        stdout(&o)
+    assert_contains(&stderr(&o), "fake illegal move '");
+    assert_contains(
+        &stdout(&o),
+        "Endings other than by the rules: 1 illegal move (fake 1)",
     );
 }
 
@@ -1288,7 +1243,7 @@ fn unknown_or_rejected_options_refuse_the_run() {
     // engine's `info string error` answer to a bad value was dropped. An option the
     // engine does not declare, or one it answers with an error, stops the run before
     // the first game with a line naming it; nothing is written.
-    let ataxx = ataxx_binary();
+    let ataxx = engine_binary("ataxx");
     let cmd = format!("cmd={}", ataxx.display());
     let dir = common::scratch("test", "options");
     let res = dir.join("r.jsonl");
@@ -1334,7 +1289,7 @@ fn unknown_or_rejected_options_refuse_the_run() {
         args.extend(["-engine", "builtin=random"]);
         let o = run(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
-        assert!(stderr(&o).contains("no options"), "{}", stderr(&o));
+        assert_contains(&stderr(&o), "no options");
     }
 }
 
@@ -1434,11 +1389,7 @@ fn epd_and_pgn_opening_books() {
             format!("file={}", book.display()),
         ];
         args.extend(extra.iter().map(|s| s.to_string()));
-        let o = Command::new(TOURNAMENT)
-            .args(&args)
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
+        let o = run_strings(&args);
         let fens: Vec<String> = std::fs::read_to_string(&res)
             .unwrap_or_default()
             .lines()
@@ -1524,8 +1475,8 @@ fn log_and_debug_record_engine_traffic_and_stderr() {
     let (o, _) = fake_match("debug", "", "1", &["-debug"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let err = stderr(&o);
-    assert!(err.contains("] fake#1 > go movetime 50"), "{err}");
-    assert!(err.contains("] fake#1 ! fake-engine: started"), "{err}");
+    assert_contains(&err, "] fake#1 > go movetime 50");
+    assert_contains(&err, "] fake#1 ! fake-engine: started");
 }
 
 /// Two fake engines, `a` and `b`, with their own arguments, two games.
@@ -1543,11 +1494,7 @@ fn two_fakes(name: &str, a: &str, b: &str, extra: &[&str]) -> Vec<serde_json::Va
     args.extend_from_slice(extra);
     let o = run(&args);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    std::fs::read_to_string(&res)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    results_json(&res)
 }
 
 #[test]
@@ -1627,13 +1574,13 @@ fn report_ends_with_a_summary() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(recs.len(), 2);
     let out = stdout(&o);
-    assert!(out.contains("Score of fake vs random"), "{out}");
+    assert_contains(&out, "Score of fake vs random");
     assert!(out.contains("Rank ") && out.contains(" fake "), "{out}");
     let endings = out.lines().find(|l| l.starts_with("Endings")).unwrap();
     let forfeits = recs.iter().filter(|r| r.2.contains("time forfeit")).count();
-    assert!(
-        endings.contains(&format!("{forfeits} time forfeit (fake {forfeits})")),
-        "{endings}"
+    assert_contains(
+        endings,
+        &format!("{forfeits} time forfeit (fake {forfeits})"),
     );
     assert!(
         out.lines()
@@ -1652,7 +1599,7 @@ fn round_robin_of_uai_text_and_builtin_players() {
     // The new user's run: our `ataxx` over UAI on a clock, our `ataxx` speaking the text
     // language with a fixed time per move, and the random built-in, round robin. No game
     // may end by a fault, and the PGN must read back whole.
-    let ataxx = ataxx_binary();
+    let ataxx = engine_binary("ataxx");
     let cmd = format!("cmd={}", ataxx.display());
     let dir = common::scratch("test", "three-kinds");
     let (res, pgn) = (dir.join("r.jsonl"), dir.join("g.pgn"));
@@ -1693,7 +1640,7 @@ fn round_robin_of_uai_text_and_builtin_players() {
         6
     );
     let out = stdout(&o);
-    assert!(out.contains("Endings: 6 rules\n"), "{out}");
+    assert_contains(&out, "Endings: 6 rules\n");
     assert_pgn_reads_back_whole(&pgn, &res);
     let text = std::fs::read_to_string(&pgn).unwrap();
     let games = tournament::game::pgn::read_one_line(&text).unwrap();
@@ -1880,7 +1827,7 @@ fn an_nboard_engine_needs_a_depth_or_a_clock() {
         "2",
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("needs a limit"), "{}", stderr(&o));
+    assert_contains(&stderr(&o), "needs a limit");
 }
 
 /// The fake engine speaking GTP (with `fake_args`) against the random built-in, at
@@ -1974,8 +1921,8 @@ fn gtp_engine_faults_lose_as_for_ugi_engines() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_fake_lost_all(&recs, 2, "fake resigns");
     let text = std::fs::read_to_string(&res).unwrap();
-    assert!(text.contains("\"ending\":\"resignation\""), "{text}");
-    assert!(stdout(&o).contains("2 resignation"), "{}", stdout(&o));
+    assert_contains(&text, "\"ending\":\"resignation\"");
+    assert_contains(&stdout(&o), "2 resignation");
 }
 
 #[test]
@@ -2203,14 +2150,14 @@ fn noswap_reverse_wait_and_scoreinterval() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(firsts(&o), vec!["greedy"; 4], "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(
-        out.contains("Pentanomial: none (-noswap: no colour-swapped game pairs)"),
-        "{out}"
+    assert_contains(
+        &out,
+        "Pentanomial: none (-noswap: no colour-swapped game pairs)",
     );
     assert!(!out.contains("Pentanomial ["), "{out}");
     // Without -noswap the same run counts its two pairs.
     let o = run(&[&two[..], &["-games", "4", "-repeat"]].concat());
-    assert!(stdout(&o).contains("(2 pairs)"), "{}", stdout(&o));
+    assert_contains(&stdout(&o), "(2 pairs)");
     assert_eq!(firsts(&o), ["greedy", "random", "greedy", "random"]);
     let o = run(&[&two[..], &["-games", "4", "-reverse"]].concat());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -2321,7 +2268,7 @@ fn epdout_holds_every_final_position() {
 /// comment has them.
 #[test]
 fn pgnout_adds_the_reported_figures() {
-    let ataxx = ataxx_binary();
+    let ataxx = engine_binary("ataxx");
     let dir = common::scratch("test", "pgn-figures");
     let pgn = dir.join("g.pgn");
     let play = |keys: &[&str]| {
@@ -2441,7 +2388,7 @@ fn use_affinity_pins_each_engine_to_its_cpus() {
         args.push(format!("args={tag} b"));
         args.extend(["-games", "2", "-maxmoves", "3"].map(String::from));
         args.extend(extra.iter().map(|s| s.to_string()));
-        run(&args.iter().map(String::as_str).collect::<Vec<_>>())
+        run_strings(&args)
     };
     let mask = |tag: &str, name: &str| {
         let f = dir.join(format!("pinned.sh.{tag}.{name}.cpus"));
@@ -2613,7 +2560,7 @@ fn time_loss_follows_the_clock_and_the_margin() {
             res.to_str().unwrap(),
         ]);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        let games = common::results_json(&res);
+        let games = results_json(&res);
         assert_eq!(games.len(), 4, "{games:?}");
         games
     };
@@ -2704,7 +2651,7 @@ fn wld_of(name: &str, games: &[([String; 2], String)]) -> (u32, u32, u32) {
 /// the lines report. A bad value exits with status 2 and one line.
 #[test]
 fn output_format_prints_as_cutechess_and_fastchess() {
-    let ataxx = ataxx_binary();
+    let ataxx = engine_binary("ataxx");
     let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/ataxx-openings.txt");
     let (e1, e2) = (
         format!("cmd={} name=d1 depth=1", ataxx.display()),
@@ -2878,7 +2825,7 @@ fn output_format_prints_as_cutechess_and_fastchess() {
 fn both_engines_get_ready_for_a_game_at_once() {
     let dir = common::scratch("runner", "ready_at_once");
     let log = dir.join("traffic.log");
-    let ataxx = ataxx_binary();
+    let ataxx = engine_binary("ataxx");
     let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/ataxx-openings.txt");
     let o = run(&[
         "-engine",
@@ -2938,7 +2885,7 @@ fn a_game_is_in_the_results_file_before_it_is_reported() {
     use std::io::{BufRead, BufReader};
     let dir = common::scratch("runner", "reported_after_written");
     let results = dir.join("r.jsonl");
-    let ataxx = ataxx_binary();
+    let ataxx = engine_binary("ataxx");
     let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/ataxx-openings.txt");
     for (format, on_stdout) in [("default", false), ("cutechess", true)] {
         let _ = std::fs::remove_file(&results);

@@ -3,17 +3,9 @@
 //! Every game must end by the rules: no illegal move, no fault, no forfeit. The 200-game
 //! runs of docs/reversi.md and docs/loa.md are the same commands with `-rounds 100`.
 
-use crate::common;
+use crate::common::{assert_contains, engine_binary, TOURNAMENT};
 
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
-
-const TOURNAMENT: &str = env!("CARGO_BIN_EXE_tournament");
-
-/// The engine binary `name` beside the runner, built first with the runner's profile.
-fn engine_binary(name: &str) -> PathBuf {
-    common::engine_binary(TOURNAMENT, name)
-}
 
 /// Plays ten games of `game` and checks each ended by the rules, for a reason that
 /// `by_rules` accepts.
@@ -43,7 +35,7 @@ fn ten_games_end_by_the_rules(game: &str, by_rules: fn(&str) -> bool) {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    assert!(out.contains("Endings: 10 rules"), "{out}");
+    assert_contains(&out, "Endings: 10 rules");
     let text = std::fs::read_to_string(&res).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     let games: Vec<serde_json::Value> = text

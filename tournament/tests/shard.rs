@@ -1,24 +1,16 @@
 //! End-to-end tests of sharded runs (`-shard I/N`) and `tournament merge`: shards run
 //! as separate processes of the real binary, as a scheduler would start them.
 
-use crate::common::{self, stderr, stdout};
+use crate::common::{
+    self, assert_contains, results_so_far, run_strings, stderr, stdout, TOURNAMENT,
+};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-const TOURNAMENT: &str = env!("CARGO_BIN_EXE_tournament");
 
 fn strings(args: &[&str]) -> Vec<String> {
     args.iter().map(|s| s.to_string()).collect()
-}
-
-fn run(args: &[String]) -> Output {
-    Command::new(TOURNAMENT)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run tournament")
 }
 
 fn spawn(args: &[String], env: &[(&str, &str)]) -> Child {
@@ -40,20 +32,11 @@ fn p(path: &Path) -> String {
     path.to_str().unwrap().to_string()
 }
 
-/// Every line of a results file, parsed.
-fn lines(path: &Path) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect()
-}
-
 /// What decides a game, by id: everything but times and dates.
 fn games(files: &[PathBuf]) -> BTreeMap<u64, serde_json::Value> {
     let mut out = BTreeMap::new();
     for f in files {
-        for mut v in lines(f) {
+        for mut v in results_so_far(f) {
             let o = v.as_object_mut().unwrap();
             for timing in ["date", "duration_ms", "info"] {
                 o.remove(timing);
@@ -110,7 +93,7 @@ fn shards_and_merge_equal_the_unsharded_run() {
         &p(&dir.join("full.pgn")),
         "min",
     ]));
-    let o = run(&full);
+    let o = run_strings(&full);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let full_report = stdout(&o);
 
@@ -140,7 +123,10 @@ fn shards_and_merge_equal_the_unsharded_run() {
     }
     let shard_files: Vec<PathBuf> = (0..3).map(|i| dir.join(format!("s{i}.jsonl"))).collect();
     // 13 rounds of one pair: 13 units, 5 + 4 + 4.
-    let sizes: Vec<usize> = shard_files.iter().map(|f| lines(f).len()).collect();
+    let sizes: Vec<usize> = shard_files
+        .iter()
+        .map(|f| results_so_far(f).len())
+        .collect();
     assert_eq!(sizes, [10, 8, 8]);
     assert_eq!(
         games(&shard_files),
@@ -159,7 +145,7 @@ fn shards_and_merge_equal_the_unsharded_run() {
     ]);
     merge.extend(shard_files.iter().map(|f| p(f)));
     merge.extend((0..3).map(|i| p(&dir.join(format!("s{i}.pgn")))));
-    let o = run(&merge);
+    let o = run_strings(&merge);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("merged: 26 of 26 games") && !stderr(&o).contains("missing"),
@@ -173,15 +159,12 @@ fn shards_and_merge_equal_the_unsharded_run() {
             .join("\n")
     };
     let merged = stdout(&o);
-    assert!(
-        full_report.contains("SPRT (normalized, elo0=-200"),
-        "{full_report}"
-    );
+    assert_contains(&full_report, "SPRT (normalized, elo0=-200");
     assert!(full_report.contains("Pentanomial") && full_report.contains("Rank"));
     assert_eq!(report(&merged), report(&full_report));
-    assert!(
-        merged.contains("Finished match: 26 of 26 games, merged from 3 files"),
-        "{merged}"
+    assert_contains(
+        &merged,
+        "Finished match: 26 of 26 games, merged from 3 files",
     );
     assert_eq!(
         without_dates(&dir.join("merged.pgn")),
@@ -211,19 +194,19 @@ fn killed_shard_reruns_without_losing_or_doubling_games() {
     };
     let mut child = spawn(&shard(&base, 1), &[]);
     let started = Instant::now();
-    while lines(&res).len() < 2 && started.elapsed() < Duration::from_secs(60) {
+    while results_so_far(&res).len() < 2 && started.elapsed() < Duration::from_secs(60) {
         std::thread::sleep(Duration::from_millis(20));
     }
     child.kill().unwrap();
     child.wait().unwrap();
-    let before = lines(&res).len();
+    let before = results_so_far(&res).len();
     assert!((2..8).contains(&before), "{before} games before the kill");
 
     // The scheduler's retry: the same command, which resumes.
-    let o = run(&shard(&base, 1));
+    let o = run_strings(&shard(&base, 1));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stderr(&o).contains("resuming"), "{}", stderr(&o));
-    let ids: Vec<u64> = lines(&res)
+    assert_contains(&stderr(&o), "resuming");
+    let ids: Vec<u64> = results_so_far(&res)
         .iter()
         .map(|v| v["id"].as_u64().unwrap())
         .collect();
@@ -238,38 +221,30 @@ fn killed_shard_reruns_without_losing_or_doubling_games() {
     // Another run's settings on this file are refused, and nothing is written.
     let mut other = shard(&base, 1);
     other.extend(strings(&["-seed", "9"]));
-    let o = run(&other);
+    let o = run_strings(&other);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("another run"), "{}", stderr(&o));
+    assert_contains(&stderr(&o), "another run");
     // So is this file for another shard index.
     let mut wrong = shard(&base, 0);
     let at = wrong.iter().position(|a| a.ends_with("s0.jsonl")).unwrap();
     wrong[at] = p(&res);
-    let o = run(&wrong);
+    let o = run_strings(&wrong);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("belongs to shard 1"), "{}", stderr(&o));
-    assert_eq!(lines(&res).len(), 8);
+    assert_contains(&stderr(&o), "belongs to shard 1");
+    assert_eq!(results_so_far(&res).len(), 8);
 
     // The other shard, then the merge: all 16 games, once.
     base.extend(strings(&["-concurrency", "2"]));
-    let o = run(&shard(&base, 0));
+    let o = run_strings(&shard(&base, 0));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let o = run(&strings(&[
+    let o = run_strings(&strings(&[
         "merge",
         &p(&dir.join("s0.jsonl")),
         &p(&dir.join("s1.jsonl")),
     ]));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("merged: 16 of 16 games"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(
-        stdout(&o).contains("Score of fake vs greedy:"),
-        "{}",
-        stdout(&o)
-    );
+    assert_contains(&stderr(&o), "merged: 16 of 16 games");
+    assert_contains(&stdout(&o), "Score of fake vs greedy:");
     let all: HashSet<u64> = games(&[dir.join("s0.jsonl"), res.clone()])
         .into_keys()
         .collect();
@@ -289,14 +264,14 @@ fn merge_refuses_mixed_runs_and_lists_missing_games() {
             "-pgnout",
             &p(&dir.join(format!("s{i}.pgn"))),
         ]));
-        let o = run(&a);
+        let o = run_strings(&a);
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     }
     let f = |name: &str| p(&dir.join(name));
     let merge = |files: &[&str]| {
         let mut a = strings(&["merge"]);
         a.extend(files.iter().map(|n| f(n)));
-        run(&a)
+        run_strings(&a)
     };
 
     // Shard 1 of another seed is another run.
@@ -308,35 +283,23 @@ fn merge_refuses_mixed_runs_and_lists_missing_games() {
     // Its PGN does not fit this run's records either.
     let mut a = strings(&["merge", "-pgnout", &f("m.pgn")]);
     a.extend([f("s0.jsonl"), f("s1.jsonl"), f("s0.pgn"), f("s2.pgn")]);
-    let o = run(&a);
+    let o = run_strings(&a);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("not the same run"), "{}", stderr(&o));
+    assert_contains(&stderr(&o), "not the same run");
 
     // One shard alone: a report of its games and the missing ones named.
     let o = merge(&["s0.jsonl"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let e = stderr(&o);
-    assert!(e.contains("merged: 4 of 8 games"), "{e}");
-    assert!(e.contains("missing: 4 games: ids 2-3, 6-7"), "{e}");
-    assert!(
-        stdout(&o).contains("Score of greedy vs random:"),
-        "{}",
-        stdout(&o)
-    );
+    assert_contains(&e, "merged: 4 of 8 games");
+    assert_contains(&e, "missing: 4 games: ids 2-3, 6-7");
+    assert_contains(&stdout(&o), "Score of greedy vs random:");
 
     // The same games twice count once; a game recorded with another result is an error.
     let o = merge(&["s0.jsonl", "s1.jsonl", "s0.jsonl"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("merged: 8 of 8 games"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(
-        stderr(&o).contains("4 duplicates dropped"),
-        "{}",
-        stderr(&o)
-    );
+    assert_contains(&stderr(&o), "merged: 8 of 8 games");
+    assert_contains(&stderr(&o), "4 duplicates dropped");
     let text = std::fs::read_to_string(dir.join("s0.jsonl")).unwrap();
     let first = text.lines().next().unwrap();
     let flipped = ["1-0", "0-1", "1/2-1/2"]
@@ -352,7 +315,7 @@ fn merge_refuses_mixed_runs_and_lists_missing_games() {
     std::fs::write(dir.join("bad.jsonl"), format!("{flipped}\n")).unwrap();
     let o = merge(&["s0.jsonl", "bad.jsonl"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("differs from game"), "{}", stderr(&o));
+    assert_contains(&stderr(&o), "differs from game");
 
     // A line without a run identity (a runner from before shards), a file that is not
     // there, no files: refused.
@@ -365,7 +328,7 @@ fn merge_refuses_mixed_runs_and_lists_missing_games() {
     std::fs::write(dir.join("old.jsonl"), old).unwrap();
     let o = merge(&["old.jsonl"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("no run identity"), "{}", stderr(&o));
+    assert_contains(&stderr(&o), "no run identity");
     assert_eq!(merge(&["nothing.jsonl"]).status.code(), Some(1));
     assert_eq!(merge(&[]).status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
@@ -414,29 +377,28 @@ fn shards_sharing_a_directory_stop_together_on_the_sprt() {
     let decision: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&decisions[0]).unwrap()).unwrap();
     assert_eq!(decision["decision"], "H1", "{decision}");
-    let played = lines(&shared.join("s0.jsonl")).len() + lines(&shared.join("s1.jsonl")).len();
+    let played = results_so_far(&shared.join("s0.jsonl")).len()
+        + results_so_far(&shared.join("s1.jsonl")).len();
     assert!(
         played < 300,
         "{played} of 668 games: the shards did not stop"
     );
 
     // A shard that starts after the decision plays nothing.
-    let o = run(&shard(2));
+    let o = run_strings(&shard(2));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(lines(&shared.join("s2.jsonl")).is_empty());
+    assert!(results_so_far(&shared.join("s2.jsonl")).is_empty());
 
     let mut merge = strings(&["merge", "-report"]);
     merge.extend(strings(&sprt));
     merge.extend((0..3).map(|i| p(&shared.join(format!("s{i}.jsonl")))));
-    let o = run(&merge);
+    let o = run_strings(&merge);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("H1 accepted"), "{out}");
-    assert!(
-        out.contains(&format!(
-            "Finished match: {played} of 1000 games, stopped by the SPRT"
-        )),
-        "{out}"
+    assert_contains(&out, "H1 accepted");
+    assert_contains(
+        &out,
+        &format!("Finished match: {played} of 1000 games, stopped by the SPRT"),
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -472,10 +434,10 @@ fn a_shard_writes_the_decision_its_last_games_reach() {
             &p(&dir.join(format!("s{i}.jsonl"))),
         ])
     };
-    let o = run(&shard(0));
+    let o = run_strings(&shard(0));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     // Its whole share: it looked only before its first game and at the end.
-    assert_eq!(lines(&dir.join("s0.jsonl")).len(), 100);
+    assert_eq!(results_so_far(&dir.join("s0.jsonl")).len(), 100);
     let decisions: Vec<PathBuf> = std::fs::read_dir(&shared)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -487,9 +449,9 @@ fn a_shard_writes_the_decision_its_last_games_reach() {
     assert_eq!(decision["decision"], "H1", "{decision}");
     assert_eq!(decision["games"], 100, "{decision}");
     assert_eq!(decision["by"], 0, "{decision}");
-    let o = run(&shard(1));
+    let o = run_strings(&shard(1));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(lines(&dir.join("s1.jsonl")).is_empty());
+    assert!(results_so_far(&dir.join("s1.jsonl")).is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -502,17 +464,17 @@ fn resume_refuses_a_file_of_another_run() {
         a.extend(strings(&["-results", &res]));
         a
     };
-    let o = run(&with(&[]));
+    let o = run_strings(&with(&[]));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(lines(&dir.join("r.jsonl"))[0]["run"]["games"], 4);
+    assert_eq!(results_so_far(&dir.join("r.jsonl"))[0]["run"]["games"], 4);
     // Other games: refused, the file untouched.
-    let o = run(&with(&["-resume", "-seed", "2"]));
+    let o = run_strings(&with(&["-resume", "-seed", "2"]));
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("another run"), "{}", stderr(&o));
+    assert_contains(&stderr(&o), "another run");
     // Other output or concurrency: the same run.
-    let o = run(&with(&["-resume", "-concurrency", "2", "-report"]));
+    let o = run_strings(&with(&["-resume", "-concurrency", "2", "-report"]));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(lines(&dir.join("r.jsonl")).len(), 4);
+    assert_eq!(results_so_far(&dir.join("r.jsonl")).len(), 4);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

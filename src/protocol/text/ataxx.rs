@@ -79,15 +79,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
             "board" => w.no_args(Command::Board, "board")?,
             "auto" => Command::Auto(w.side("auto red|blue")?),
             "manual" => Command::Manual(w.side("manual red|blue")?),
-            "block" => {
-                let sq = w.args(1, "block SQUARE (a1..g7)")?[0];
-                Command::Block(parse_square(sq).map_err(|_| {
-                    TextError::refused(format!(
-                        "block: no square {} on the board (a1..g7)",
-                        SPEC.quote_input(sq)
-                    ))
-                })?)
-            }
+            "block" => Command::Block(block_square(w, "block SQUARE (a1..g7)")?),
             _ => Command::Move(parse_move_word(w)?),
         })
     })
@@ -487,6 +479,39 @@ pub fn from_start(base: &Position) -> bool {
         && base.side_to_move() == Side::First
 }
 
+/// The `block` commands that set up `base`'s gaps, one per reflection orbit (a `block`
+/// fills a square's whole orbit), as both editions that have the command take them;
+/// gaps that are not mirror-symmetric cannot be written so.
+pub fn block_commands(base: &Position) -> Result<Vec<String>, String> {
+    let gaps = base.gaps();
+    let mut covered = 0u64;
+    let mut cmds = Vec::new();
+    for sq in crate::games::ataxx::bitboard::Bits(gaps) {
+        if covered & (1 << sq) == 0 {
+            let orbit = block_squares(sq);
+            if orbit & !gaps != 0 {
+                return Err("gaps that are not mirror-symmetric cannot be blocks".into());
+            }
+            covered |= orbit;
+            cmds.push(format!("block {}", square_name(sq)));
+        }
+    }
+    Ok(cmds)
+}
+
+/// The square of a `block` command (else its `usage`), or the refusal of a word that
+/// names no square, quoted as the line's language ([`Words::spec`]) quotes input: the
+/// command of both editions that have it.
+pub fn block_square(w: &Words, usage: &'static str) -> Result<u8, TextError> {
+    let sq = w.args(1, usage)?[0];
+    parse_square(sq).map_err(|_| {
+        TextError::refused(format!(
+            "block: no square {} on the board (a1..g7)",
+            w.spec.quote_input(sq)
+        ))
+    })
+}
+
 /// The opening's moves as typed (set-up moves).
 pub fn typed_moves(opening: &Opening<Position>) -> Vec<String> {
     let mut pos = opening.base.clone();
@@ -510,18 +535,7 @@ impl TextProtocol for AtaxxText {
         played: bool,
     ) -> Result<Vec<String>, String> {
         let mut cmds = kit::setup_start(from_start(&opening.base), seed, played)?;
-        let gaps = opening.base.gaps();
-        let mut covered = 0u64;
-        for sq in crate::games::ataxx::bitboard::Bits(gaps) {
-            if covered & (1 << sq) == 0 {
-                let orbit = block_squares(sq);
-                if orbit & !gaps != 0 {
-                    return Err("gaps that are not mirror-symmetric cannot be blocks".into());
-                }
-                covered |= orbit;
-                cmds.push(format!("block {}", square_name(sq)));
-            }
-        }
+        cmds.extend(block_commands(&opening.base)?);
         cmds.extend(typed_moves(opening));
         cmds.push(format!("manual {}", SPEC.side_word(ai_side.opponent())));
         cmds.push(format!("auto {}", SPEC.side_word(ai_side)));
@@ -557,7 +571,7 @@ pub fn parse_ai_move_line(line: &str) -> Option<(Side, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Outcome;
+    use crate::protocol::text::kit::checks;
 
     fn clean(s: &str) -> bool {
         let l = s.to_ascii_lowercase();
@@ -726,26 +740,18 @@ mod tests {
             parse_ai_move_line("Blue passes."),
             Some((Side::Second, "-".into()))
         );
-        for junk in [
-            "Red wins.",
-            "Red moves a7-b6",
-            "Red moves h7-b6.",
-            "moves",
-            "",
-            "Red moves A7-b6.",
-        ] {
-            assert_eq!(parse_ai_move_line(junk), None, "{junk}");
-        }
-        for o in [
-            Outcome::Win(Side::First),
-            Outcome::Win(Side::Second),
-            Outcome::Draw,
-        ] {
-            assert_eq!(
-                SPEC.parse_result_line(&format!("blue: {}", SPEC.result_line(o))),
-                Some(o)
-            );
-        }
+        checks::not_ai_moves(
+            parse_ai_move_line,
+            &[
+                "Red wins.",
+                "Red moves a7-b6",
+                "Red moves h7-b6.",
+                "moves",
+                "",
+                "Red moves A7-b6.",
+            ],
+        );
+        checks::result_lines_read_back(&SPEC, "blue: ");
         assert_eq!(SPEC.parse_result_line("Red moves a7-b6."), None);
     }
 

@@ -18,7 +18,8 @@
 //! masked.
 
 use super::ataxx::{
-    block_squares, dump, dump_glyph, from_start, parse_move_word, typed_moves, why_illegal,
+    block_commands, block_square, block_squares, dump, dump_glyph, from_start, parse_move_word,
+    typed_moves, why_illegal,
 };
 pub use super::kit::TextError;
 use super::kit::{Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec, Words};
@@ -147,15 +148,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, TextError> {
                 _ => return Err(TextError::BadArgs(USAGE)),
             }
         }
-        "block" => {
-            let sq = w.args(1, "block CR (a square, a1..g7)")?[0];
-            Command::Block(parse_square(sq).map_err(|_| {
-                TextError::refused(format!(
-                    "block: no square {} on the board (a1..g7)",
-                    SPEC.quote_input(sq)
-                ))
-            })?)
-        }
+        "block" => Command::Block(block_square(&w, "block CR (a square, a1..g7)")?),
         _ => Command::Move(parse_move_word(&w)?),
     }))
 }
@@ -458,18 +451,7 @@ impl TextProtocol for Ataxx2022 {
             cmds.push("new".to_string());
         }
         cmds.push(format!("seed {seed}"));
-        let gaps = opening.base.gaps();
-        let mut covered = 0u64;
-        for sq in crate::games::ataxx::bitboard::Bits(gaps) {
-            if covered & (1 << sq) == 0 {
-                let orbit = block_squares(sq);
-                if orbit & !gaps != 0 {
-                    return Err("gaps that are not mirror-symmetric cannot be blocks".into());
-                }
-                covered |= orbit;
-                cmds.push(format!("block {}", square_name(sq)));
-            }
-        }
+        cmds.extend(block_commands(&opening.base)?);
         cmds.extend(typed_moves(opening));
         let auto = format!("auto {}", SPEC.side_word(ai_side));
         if opening.end().side_to_move() == ai_side {
@@ -505,6 +487,7 @@ mod tests {
     use crate::game::Outcome;
     use crate::protocol::input::Line;
     use crate::protocol::text;
+    use crate::protocol::text::kit::checks;
 
     /// Runs a session over `input`; returns (stdout, stderr).
     fn session(input: &str) -> (String, String) {
@@ -677,28 +660,20 @@ mod tests {
             Ataxx2022::parse_ai_move("-> * Blue moves g7-f6."),
             Some((Some(Side::Second), "g7-f6".into()))
         );
-        for junk in [
-            "* Red wins.",
-            "Red moves a7-b6.",
-            "* Red moves a7-b6",
-            "* Red moves A7-b6.",
-            "* Red moves h7-b6.",
-            "* Green moves a7-b6.",
-            "* Red moves a7-b6. now",
-            "*",
-        ] {
-            assert_eq!(parse_ai_move_line(junk), None, "{junk}");
-        }
-        for o in [
-            Outcome::Win(Side::First),
-            Outcome::Win(Side::Second),
-            Outcome::Draw,
-        ] {
-            assert_eq!(
-                SPEC.parse_result_line(&format!("-> {}", SPEC.result_line(o))),
-                Some(o)
-            );
-        }
+        checks::not_ai_moves(
+            parse_ai_move_line,
+            &[
+                "* Red wins.",
+                "Red moves a7-b6.",
+                "* Red moves a7-b6",
+                "* Red moves A7-b6.",
+                "* Red moves h7-b6.",
+                "* Green moves a7-b6.",
+                "* Red moves a7-b6. now",
+                "*",
+            ],
+        );
+        checks::result_lines_read_back(&SPEC, "-> ");
         assert_eq!(
             SPEC.parse_result_line("*   Blue  wins."),
             Some(Outcome::Win(Side::Second))

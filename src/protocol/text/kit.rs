@@ -454,6 +454,36 @@ impl std::fmt::Display for TextError {
     }
 }
 
+/// The checks every dialect's tests make of its AI move and result lines, on its own
+/// lines and prompts.
+#[cfg(test)]
+pub mod checks {
+    use super::Spec;
+    use crate::game::{Outcome, Side};
+    use std::fmt::Debug;
+
+    /// Every result line of `spec` reads back as its outcome, printed after `prompt`.
+    pub fn result_lines_read_back(spec: &Spec, prompt: &str) {
+        for o in [
+            Outcome::Win(Side::First),
+            Outcome::Win(Side::Second),
+            Outcome::Draw,
+        ] {
+            assert_eq!(
+                spec.parse_result_line(&format!("{prompt}{}", spec.result_line(o))),
+                Some(o)
+            );
+        }
+    }
+
+    /// None of `junk` reads as an AI move line by `parse`.
+    pub fn not_ai_moves<T: Debug + PartialEq>(parse: fn(&str) -> Option<T>, junk: &[&str]) {
+        for junk in junk {
+            assert_eq!(parse(junk), None, "{junk}");
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

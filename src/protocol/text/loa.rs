@@ -654,6 +654,7 @@ mod tests {
     use crate::game::Outcome;
     use crate::protocol::input::Line;
     use crate::protocol::text;
+    use crate::protocol::text::kit::checks;
 
     /// Runs a session over `input`; returns (stdout, stderr, exit status).
     fn run_session(input: &str, options: Options) -> (String, String, i32) {
@@ -785,26 +786,18 @@ mod tests {
         assert_eq!(ai_move_line(mv), "* b1-d3");
         assert_eq!(parse_ai_move_line("b>  *  b1-d3 "), Some("b1-d3".into()));
         assert_eq!(parse_ai_move_line("* -"), Some("-".into()));
-        for junk in [
-            "* Black wins.",
-            "b1-d3",
-            "* b1-d4",
-            "* B1-d3",
-            "*",
-            "* b1-d3 x",
-        ] {
-            assert_eq!(parse_ai_move_line(junk), None, "{junk}");
-        }
-        for o in [
-            Outcome::Win(Side::First),
-            Outcome::Win(Side::Second),
-            Outcome::Draw,
-        ] {
-            assert_eq!(
-                SPEC.parse_result_line(&format!("w> {}", SPEC.result_line(o))),
-                Some(o)
-            );
-        }
+        checks::not_ai_moves(
+            parse_ai_move_line,
+            &[
+                "* Black wins.",
+                "b1-d3",
+                "* b1-d4",
+                "* B1-d3",
+                "*",
+                "* b1-d3 x",
+            ],
+        );
+        checks::result_lines_read_back(&SPEC, "w> ");
         assert_eq!(
             SPEC.parse_result_line("*  White   wins."),
             Some(Outcome::Win(Side::Second))

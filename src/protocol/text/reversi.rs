@@ -457,6 +457,7 @@ impl TextProtocol for ReversiText {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::text::kit::checks;
 
     fn clean(s: &str) -> bool {
         let l = s.to_ascii_lowercase();
@@ -552,24 +553,16 @@ mod tests {
             parse_ai_move_line("White passes."),
             Some((Side::Second, "-".into()))
         );
-        for junk in [
-            "Black wins.",
-            "Black moves d3",
-            "Black moves i3.",
-            "Black moves D3.",
-        ] {
-            assert_eq!(parse_ai_move_line(junk), None, "{junk}");
-        }
-        for o in [
-            Outcome::Win(Side::First),
-            Outcome::Win(Side::Second),
-            Outcome::Draw,
-        ] {
-            assert_eq!(
-                SPEC.parse_result_line(&format!("black: {}", SPEC.result_line(o))),
-                Some(o)
-            );
-        }
+        checks::not_ai_moves(
+            parse_ai_move_line,
+            &[
+                "Black wins.",
+                "Black moves d3",
+                "Black moves i3.",
+                "Black moves D3.",
+            ],
+        );
+        checks::result_lines_read_back(&SPEC, "black: ");
     }
 
     #[test]

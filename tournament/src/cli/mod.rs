@@ -751,13 +751,10 @@ fn pgnout_arg(words: &[String]) -> Result<PgnOut, String> {
 mod tests {
     use super::*;
     use crate::engines::player::EngineKind;
-
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
-    }
+    use crate::testing::words;
 
     fn run(s: &str) -> Result<Config, String> {
-        match parse(&args(s))? {
+        match parse(&words(s))? {
             Command::Run(c) => Ok(*c),
             Command::Help => Err("help".into()),
             Command::Version => Err("version".into()),
@@ -1092,8 +1089,8 @@ mod tests {
         ] {
             assert!(run(bad).is_err(), "{bad}");
         }
-        assert_eq!(parse(&args("-help")).unwrap(), Command::Help);
-        assert_eq!(parse(&args("-version")).unwrap(), Command::Version);
-        assert_eq!(parse(&args("--version")).unwrap(), Command::Version);
+        assert_eq!(parse(&words("-help")).unwrap(), Command::Help);
+        assert_eq!(parse(&words("-version")).unwrap(), Command::Version);
+        assert_eq!(parse(&words("--version")).unwrap(), Command::Version);
     }
 }

@@ -19,10 +19,11 @@
 //!   exits within 2 s.
 
 use super::{
-    first_move, ms, run_steps, Conn, Driver, Failure, Report, Step, Target, QUIT, READY, SLOW_MOVE,
+    ms, opening_move, run_steps, Conn, Driver, Failure, Report, Step, Target, QUIT, READY,
+    SLOW_MOVE,
 };
+use crate::engines::gtp::read_answer_rest;
 use crate::engines::othello::{protocol_move, square_of};
-use crate::engines::process::ReadError;
 use engine::game::{Notation, RuleSet};
 use std::time::{Duration, Instant};
 
@@ -71,13 +72,7 @@ pub(super) fn run<G: Notation>(target: Target, quick: bool, report: &mut Report)
             s.conn = None;
             r
         }),
-        Step::own("end of input", false, |s| {
-            let mut c = Conn::start(&s.target)?;
-            let r = answer(&mut c, "protocol_version", s.target.init_timeout)
-                .and_then(|_| c.end_of_input_step());
-            c.kill();
-            r
-        }),
+        Step::end_of_input(),
     ];
     let mut gtp = Gtp {
         target,
@@ -107,13 +102,9 @@ impl<G: Notation> Driver for Gtp<G> {
 fn answer(c: &mut Conn, cmd: &str, limit: Duration) -> Result<Result<String, String>, Failure> {
     c.send(cmd)?;
     let started = Instant::now();
-    let expected = || format!("'= …' or '? …' and a blank line within {} ms", ms(limit));
-    let read = |c: &mut Conn| -> Result<String, Failure> {
-        c.recv(started + limit)
-            .map_err(|e: ReadError| c.fail_read(&e, started.elapsed(), expected()))
-    };
+    let expected = "'= …' or '? …' and a blank line";
     let (ok, mut text) = loop {
-        let line = read(c)?;
+        let line = c.recv_within(started, limit, expected)?;
         let line = line.trim_end();
         let marker = line.chars().next();
         if marker == Some('=') || marker == Some('?') {
@@ -124,39 +115,19 @@ fn answer(c: &mut Conn, cmd: &str, limit: Duration) -> Result<Result<String, Str
             break (marker == Some('='), rest);
         }
         if !line.is_empty() {
-            return Err(c.fail(expected()));
+            return Err(c.fail(format!("{expected} within {} ms", ms(limit))));
         }
     };
-    loop {
-        let line = read(c)?;
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        text.push('\n');
-        text.push_str(line);
-    }
+    read_answer_rest(&mut text, usize::MAX, || {
+        c.recv_within(started, limit, expected)
+    })?;
     Ok(if ok { Ok(text) } else { Err(text) })
 }
 
 impl<G: Notation> Gtp<G> {
-    fn c(&mut self) -> Result<&mut Conn, Failure> {
-        self.conn.as_mut().ok_or_else(|| Failure {
-            minor: false,
-            sent: "nothing".into(),
-            got: "no engine running".into(),
-            expected: "a running engine".into(),
-        })
-    }
-
     /// `play b SQUARE` for the first legal move at the start, and where it leads.
     fn first_play(&self) -> Result<(String, G), Failure> {
-        let mv = first_move(&self.start).ok_or_else(|| Failure {
-            minor: false,
-            sent: "nothing".into(),
-            got: "no legal move at the start".into(),
-            expected: "a game with moves".into(),
-        })?;
+        let mv = opening_move(&self.start)?;
         let mut after = self.start.clone();
         after.make_move(mv);
         let square = square_of(&self.start, mv).unwrap_or_else(|| "pass".into());

@@ -69,6 +69,19 @@ pub struct Failure {
     pub minor: bool,
 }
 
+impl Failure {
+    /// A failure found before anything was sent: the checker's own set-up of the step
+    /// (no engine running, no position to give it).
+    fn unsent(got: impl Into<String>, expected: impl Into<String>) -> Failure {
+        Failure {
+            minor: false,
+            sent: "nothing".into(),
+            got: got.into(),
+            expected: expected.into(),
+        }
+    }
+}
+
 /// The steps run so far and their outcomes.
 #[derive(Debug, Default)]
 pub struct Report {
@@ -310,6 +323,24 @@ impl Conn {
         Ok(line)
     }
 
+    /// The next line within `limit` of `started`, where the step waits for `expected`:
+    /// no line in time, or the end of the engine's output, fails the step ("expected
+    /// EXPECTED within LIMIT ms"). The reading loops of every protocol's steps end so.
+    fn recv_within(
+        &mut self,
+        started: Instant,
+        limit: Duration,
+        expected: &str,
+    ) -> Result<String, Failure> {
+        self.recv(started + limit).map_err(|e| {
+            self.fail_read(
+                &e,
+                started.elapsed(),
+                format!("{expected} within {} ms", ms(limit)),
+            )
+        })
+    }
+
     /// The engine's stderr lines since the mark.
     fn stderr_lines(&self) -> Vec<String> {
         self.stderr.lock().map(|l| l.clone()).unwrap_or_default()
@@ -388,21 +419,14 @@ impl Conn {
         mut other: impl FnMut(&str) -> Result<(), String>,
     ) -> Result<Duration, Failure> {
         let started = Instant::now();
+        let expected = format!("'{token}'");
         loop {
-            match self.recv(started + limit) {
-                Ok(l) if l.trim() == token => return Ok(started.elapsed()),
-                Ok(l) => {
-                    if let Err(why) = other(&l) {
-                        return Err(self.fail(why));
-                    }
-                }
-                Err(e) => {
-                    return Err(self.fail_read(
-                        &e,
-                        started.elapsed(),
-                        format!("'{token}' within {} ms", ms(limit)),
-                    ))
-                }
+            let l = self.recv_within(started, limit, &expected)?;
+            if l.trim() == token {
+                return Ok(started.elapsed());
+            }
+            if let Err(why) = other(&l) {
+                return Err(self.fail(why));
             }
         }
     }
@@ -493,12 +517,47 @@ impl<S> Step<S> {
     }
 }
 
+impl<S: Driver> Step<S> {
+    /// `quit`*, where the protocol's `quit` has no answer: the process exits within
+    /// [`QUIT`].
+    fn quit() -> Self {
+        Step::on("quit", true, |s| {
+            let r = s.c()?.quit_step("quit");
+            *s.conn() = None;
+            r
+        })
+    }
+
+    /// `end of input`: a fresh process, brought to where the steps begin
+    /// ([`Driver::fresh`]), whose input is closed exits within [`END_OF_INPUT`].
+    fn end_of_input() -> Self {
+        Step::own("end of input", false, |s| {
+            s.fresh()?;
+            let r = s.c()?.end_of_input_step();
+            if let Some(c) = s.conn().take() {
+                c.kill();
+            }
+            r
+        })
+    }
+}
+
 /// A protocol's steps share an engine process.
 trait Driver {
     /// The engine process, if one is running.
     fn conn(&mut self) -> &mut Option<Conn>;
     /// Starts the engine and brings it to where the steps begin (handshake done).
     fn fresh(&mut self) -> Result<(), Failure>;
+
+    /// The running engine, for a step that needs one.
+    fn c(&mut self) -> Result<&mut Conn, Failure> {
+        self.conn().as_mut().ok_or_else(no_engine)
+    }
+}
+
+/// The failure of a step that needs a running engine where none runs.
+fn no_engine() -> Failure {
+    Failure::unsent("no engine running", "a running engine")
 }
 
 /// Runs the steps in order (only the quick ones with `quick`), recording each.
@@ -589,6 +648,12 @@ fn first_move<G: Game>(pos: &G) -> Option<G::Move> {
     let mut moves = Vec::new();
     pos.generate_moves(&mut moves);
     moves.first().copied()
+}
+
+/// The first legal move at `start`, for a step that plays one.
+fn opening_move<G: Game>(start: &G) -> Result<G::Move, Failure> {
+    first_move(start)
+        .ok_or_else(|| Failure::unsent("no legal move at the start", "a game with moves"))
 }
 
 /// UGI's word for a game's result, as `query result` answers.

@@ -23,7 +23,7 @@
 //!   closed, exits within 2 s.
 
 use super::{
-    first_move, ms, run_steps, Conn, Driver, Failure, Report, Step, Target, QUIET, READY, SEARCH,
+    ms, opening_move, run_steps, Conn, Driver, Failure, Report, Step, Target, QUIET, READY, SEARCH,
 };
 use crate::engines::nboard::{error_status, parse_answer, search_depth};
 use crate::engines::othello::{ggf_board, protocol_move, square_of};
@@ -60,12 +60,7 @@ pub(super) fn run<G: Notation>(target: Target, quick: bool, report: &mut Report)
         }),
         Step::on("move", false, |s| {
             let start = s.start.clone();
-            let mv = first_move(&start).ok_or_else(|| Failure {
-                minor: false,
-                sent: "nothing".into(),
-                got: "no legal move at the start".into(),
-                expected: "a game with moves".into(),
-            })?;
+            let mv = opening_move(&start)?;
             let mut after = start.clone();
             after.make_move(mv);
             let word =
@@ -80,19 +75,8 @@ pub(super) fn run<G: Notation>(target: Target, quick: bool, report: &mut Report)
             let start = s.start.clone();
             s.go(60, "TI[0:03]", None, &start, Duration::from_millis(1500))
         }),
-        Step::on("quit", true, |s| {
-            let r = s.c()?.quit_step("quit");
-            s.conn = None;
-            r
-        }),
-        Step::own("end of input", false, |s| {
-            s.fresh()?;
-            let r = s.c()?.end_of_input_step();
-            if let Some(c) = s.conn.take() {
-                c.kill();
-            }
-            r
-        }),
+        Step::quit(),
+        Step::end_of_input(),
     ];
     let mut nb = Nboard {
         target,
@@ -117,23 +101,10 @@ impl<G: Notation> Driver for Nboard<G> {
 }
 
 impl<G: Notation> Nboard<G> {
-    fn c(&mut self) -> Result<&mut Conn, Failure> {
-        self.conn.as_mut().ok_or_else(|| Failure {
-            minor: false,
-            sent: "nothing".into(),
-            got: "no engine running".into(),
-            expected: "a running engine".into(),
-        })
-    }
-
     /// The GGF game of the start position with the clock `ti` (`TI[0:05]`).
     fn game(&self, ti: &str) -> Result<String, Failure> {
-        let board = ggf_board(&self.start.fen()).map_err(|e| Failure {
-            minor: false,
-            sent: "nothing".into(),
-            got: e,
-            expected: "a Reversi start position".into(),
-        })?;
+        let board = ggf_board(&self.start.fen())
+            .map_err(|e| Failure::unsent(e, "a Reversi start position"))?;
         Ok(format!("(;GM[Othello]PC[tournament]{ti}TY[8]BO[{board}];)"))
     }
 
@@ -143,25 +114,15 @@ impl<G: Notation> Nboard<G> {
         let started = Instant::now();
         let limit = self.target.init_timeout;
         loop {
-            match c.recv(started + limit) {
-                Ok(l) => {
-                    if let Some(name) = l.trim().strip_prefix("set myname ") {
-                        let detail = format!(
-                            "set myname {} after {} ms",
-                            super::cut(name, 60),
-                            ms(started.elapsed())
-                        );
-                        self.conn = Some(c);
-                        return Ok(detail);
-                    }
-                }
-                Err(e) => {
-                    return Err(c.fail_read(
-                        &e,
-                        started.elapsed(),
-                        format!("'set myname NAME' within {} ms", ms(limit)),
-                    ))
-                }
+            let l = c.recv_within(started, limit, "'set myname NAME'")?;
+            if let Some(name) = l.trim().strip_prefix("set myname ") {
+                let detail = format!(
+                    "set myname {} after {} ms",
+                    super::cut(name, 60),
+                    ms(started.elapsed())
+                );
+                self.conn = Some(c);
+                return Ok(detail);
             }
         }
     }
@@ -203,32 +164,22 @@ impl<G: Notation> Nboard<G> {
         c.send("go")?;
         let started = Instant::now();
         loop {
-            match c.recv(started + limit) {
-                Ok(l) => {
-                    if let Some(error) = error_status(&l) {
-                        return Err(c.fail(format!(
-                            "'=== MOVE/EVAL/TIME', not an error ({})",
-                            super::cut(&error, 80)
-                        )));
-                    }
-                    if l.trim_start().starts_with("===") {
-                        let answer = check_answer(&l, pos).map_err(|why| c.fail(why))?;
-                        let took = started.elapsed();
-                        return Ok(format!(
-                            "{answer} after {} ms, {} ms before the deadline of {} ms",
-                            ms(took),
-                            ms(limit.saturating_sub(took)),
-                            ms(limit)
-                        ));
-                    }
-                }
-                Err(e) => {
-                    return Err(c.fail_read(
-                        &e,
-                        started.elapsed(),
-                        format!("'=== MOVE/EVAL/TIME' within {} ms", ms(limit)),
-                    ))
-                }
+            let l = c.recv_within(started, limit, "'=== MOVE/EVAL/TIME'")?;
+            if let Some(error) = error_status(&l) {
+                return Err(c.fail(format!(
+                    "'=== MOVE/EVAL/TIME', not an error ({})",
+                    super::cut(&error, 80)
+                )));
+            }
+            if l.trim_start().starts_with("===") {
+                let answer = check_answer(&l, pos).map_err(|why| c.fail(why))?;
+                let took = started.elapsed();
+                return Ok(format!(
+                    "{answer} after {} ms, {} ms before the deadline of {} ms",
+                    ms(took),
+                    ms(limit.saturating_sub(took)),
+                    ms(limit)
+                ));
             }
         }
     }

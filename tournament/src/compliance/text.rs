@@ -49,20 +49,8 @@ pub(super) fn run<G: Notation>(
         }),
         Step::on("start", true, Text::start_play),
         Step::on("move", false, Text::reply),
-        Step::on("quit", true, |s| {
-            let c = s.c()?;
-            let r = c.quit_step("quit");
-            s.conn = None;
-            r
-        }),
-        Step::own("end of input", false, |s| {
-            s.fresh()?;
-            let r = s.c()?.end_of_input_step();
-            if let Some(c) = s.conn.take() {
-                c.kill();
-            }
-            r
-        }),
+        Step::quit(),
+        Step::end_of_input(),
     ];
     let mut text = Text::<G> {
         codec,
@@ -92,15 +80,6 @@ fn is_error(line: &str) -> bool {
 }
 
 impl<G: Notation> Text<G> {
-    fn c(&mut self) -> Result<&mut Conn, Failure> {
-        self.conn.as_mut().ok_or_else(|| Failure {
-            minor: false,
-            sent: "nothing".into(),
-            got: "no engine running".into(),
-            expected: "a running engine".into(),
-        })
-    }
-
     fn refused_line(&mut self) -> Result<String, Failure> {
         let mut c = Conn::start(&self.target)?;
         c.send("frobnicate")?;
@@ -150,12 +129,7 @@ impl<G: Notation> Text<G> {
         let codec = self.codec;
         let commands = codec
             .setup_commands(&opening, Side::First, 1, false)
-            .map_err(|e| Failure {
-                minor: false,
-                sent: "nothing".into(),
-                got: e,
-                expected: "a start position the language can set up".into(),
-            })?;
+            .map_err(|e| Failure::unsent(e, "a start position the language can set up"))?;
         self.playing = None;
         let c = self.c()?;
         for cmd in &commands {
@@ -164,19 +138,11 @@ impl<G: Notation> Text<G> {
         let started = Instant::now();
         let mut markers = 0;
         while markers < 2 {
-            match c.recv(started + limit) {
-                Ok(l) if codec.is_dump_marker(&l) => markers += 1,
-                Ok(l) if is_error(&l) => {
-                    return Err(c.fail("the set-up taken: a dump, no error line"))
-                }
-                Ok(_) => {}
-                Err(e) => {
-                    return Err(c.fail_read(
-                        &e,
-                        started.elapsed(),
-                        format!("a board dump within {} ms", ms(limit)),
-                    ))
-                }
+            let l = c.recv_within(started, limit, "a board dump")?;
+            if codec.is_dump_marker(&l) {
+                markers += 1;
+            } else if is_error(&l) {
+                return Err(c.fail("the set-up taken: a dump, no error line"));
             }
         }
         Ok(started.elapsed())
@@ -190,35 +156,21 @@ impl<G: Notation> Text<G> {
     ) -> Result<(G::Move, String), Failure> {
         let started = Instant::now();
         loop {
-            match c.recv(started + SLOW_MOVE) {
-                Ok(l) => {
-                    if let Some((mover, text)) = codec.parse_ai_move(&l) {
-                        if mover.is_some_and(|m| m != Side::First) {
-                            continue;
-                        }
-                        return match codec.parse_move_text(pos, &text) {
-                            Some(mv) => {
-                                Ok((mv, format!("{} after {} ms", text, ms(started.elapsed()))))
-                            }
-                            None => Err(
-                                c.fail(format!("an AI move legal in {} by our rules", pos.fen()))
-                            ),
-                        };
-                    }
-                    if codec.parse_result(&l).is_some() {
-                        return Err(c.fail("an AI move, not a result: the game is not over"));
-                    }
-                    if is_error(&l) {
-                        return Err(c.fail("an AI move, not an error line"));
-                    }
+            let l = c.recv_within(started, SLOW_MOVE, "an AI move line")?;
+            if let Some((mover, text)) = codec.parse_ai_move(&l) {
+                if mover.is_some_and(|m| m != Side::First) {
+                    continue;
                 }
-                Err(e) => {
-                    return Err(c.fail_read(
-                        &e,
-                        started.elapsed(),
-                        format!("an AI move line within {} ms", ms(SLOW_MOVE)),
-                    ))
-                }
+                return match codec.parse_move_text(pos, &text) {
+                    Some(mv) => Ok((mv, format!("{} after {} ms", text, ms(started.elapsed())))),
+                    None => Err(c.fail(format!("an AI move legal in {} by our rules", pos.fen()))),
+                };
+            }
+            if codec.parse_result(&l).is_some() {
+                return Err(c.fail("an AI move, not a result: the game is not over"));
+            }
+            if is_error(&l) {
+                return Err(c.fail("an AI move, not an error line"));
             }
         }
     }
@@ -242,20 +194,13 @@ impl<G: Notation> Text<G> {
             self.start_play()?;
         }
         let Some(mut pos) = self.playing.take() else {
-            return Err(Failure {
-                minor: false,
-                sent: "nothing".into(),
-                got: "no game under way".into(),
-                expected: "a game under way".into(),
-            });
+            return Err(Failure::unsent("no game under way", "a game under way"));
         };
         let Some(mv) = first_move(&pos) else {
-            return Err(Failure {
-                minor: false,
-                sent: "nothing".into(),
-                got: "the game over after one move".into(),
-                expected: "a game that goes on".into(),
-            });
+            return Err(Failure::unsent(
+                "the game over after one move",
+                "a game that goes on",
+            ));
         };
         let codec = self.codec;
         let text = codec.move_text(&pos, mv);

@@ -33,8 +33,8 @@
 //! - `end of input` — a fresh process, handshaken, whose input is closed, exits within 2 s.
 
 use super::{
-    ms, result_word, run_steps, Conn, Driver, Failure, Positions, Report, Step, Target, QUIET,
-    READY, SEARCH, STOP,
+    ms, no_engine, result_word, run_steps, Conn, Driver, Failure, Positions, Report, Step, Target,
+    QUIET, READY, SEARCH, STOP,
 };
 use crate::engines::uci::is_error_report;
 use engine::game::{Notation, RuleSet, Side};
@@ -90,12 +90,7 @@ pub(super) fn run<G: Notation>(target: Target, dialect: Flavour, quick: bool, re
     if dialect == Flavour::Ugi {
         steps.extend(ugi_queries::<G>());
     }
-    steps.push(Step::on("quit", true, |s| {
-        let c = s.conn.as_mut().ok_or_else(no_engine)?;
-        let r = c.quit_step("quit");
-        s.conn = None;
-        r
-    }));
+    steps.push(Step::quit());
     steps.push(Step::own("end of input", false, Uci::end_of_input));
     let mut uci = Uci {
         target,
@@ -179,15 +174,6 @@ fn ugi_queries<G: Notation>() -> Vec<Step<Uci<G>>> {
     ]
 }
 
-fn no_engine() -> Failure {
-    Failure {
-        minor: false,
-        sent: "nothing".into(),
-        got: "no engine running".into(),
-        expected: "a running engine".into(),
-    }
-}
-
 impl<G: Notation> Driver for Uci<G> {
     fn conn(&mut self) -> &mut Option<Conn> {
         &mut self.conn
@@ -250,10 +236,6 @@ fn set_option(c: &mut Conn, name: &str, value: &str, limit: Duration) -> Result<
 }
 
 impl<G: Notation> Uci<G> {
-    fn c(&mut self) -> Result<&mut Conn, Failure> {
-        self.conn.as_mut().ok_or_else(no_engine)
-    }
-
     fn handshake(&mut self) -> Result<String, Failure> {
         let mut c = Conn::start(&self.target)?;
         let (hello, ok) = (self.dialect.hello(), self.dialect.ok());
@@ -262,32 +244,23 @@ impl<G: Notation> Uci<G> {
         let limit = self.target.init_timeout;
         let mut name: Option<String> = None;
         let mut declared = Vec::new();
+        let expected = format!("'id name …', options, then '{ok}'");
         loop {
-            match c.recv(started + limit) {
-                Ok(line) => {
-                    let l = line.trim();
-                    if l == ok {
-                        break;
+            let line = c.recv_within(started, limit, &expected)?;
+            let l = line.trim();
+            if l == ok {
+                break;
+            }
+            if let Some(rest) = l.strip_prefix("id name") {
+                name = Some(rest.trim().to_string());
+            } else if l.split_whitespace().next() == Some("option") {
+                match parse_option(l) {
+                    Ok(d) => declared.push(d),
+                    Err(why) => {
+                        let mut f = c.fail(format!("a well-formed option line: {why}"));
+                        f.got = format!("'{}'", super::cut(l, 160));
+                        return Err(f);
                     }
-                    if let Some(rest) = l.strip_prefix("id name") {
-                        name = Some(rest.trim().to_string());
-                    } else if l.split_whitespace().next() == Some("option") {
-                        match parse_option(l) {
-                            Ok(d) => declared.push(d),
-                            Err(why) => {
-                                let mut f = c.fail(format!("a well-formed option line: {why}"));
-                                f.got = format!("'{}'", super::cut(l, 160));
-                                return Err(f);
-                            }
-                        }
-                    }
-                }
-                Err(e) => {
-                    return Err(c.fail_read(
-                        &e,
-                        started.elapsed(),
-                        format!("'id name …', options, then '{ok}' within {} ms", ms(limit)),
-                    ))
                 }
             }
         }
@@ -353,12 +326,10 @@ impl<G: Notation> Uci<G> {
         let c = self.c()?;
         for (name, value) in &options {
             if !declared.iter().any(|d| d.eq_ignore_ascii_case(name)) {
-                return Err(Failure {
-                    minor: false,
-                    sent: "nothing".into(),
-                    got: format!("the options {}", declared.join(", ")),
-                    expected: format!("option.{name} to be an option the engine declares"),
-                });
+                return Err(Failure::unsent(
+                    format!("the options {}", declared.join(", ")),
+                    format!("option.{name} to be an option the engine declares"),
+                ));
             }
             set_option(c, name, value, limit)?;
         }
@@ -561,19 +532,11 @@ impl<G: Notation> Uci<G> {
             c.send(&format!("query {word}"))?;
             let want = expected(pos);
             let started = Instant::now();
+            let awaited = format!("'response {want}' {label}");
             let answer = loop {
-                match c.recv(started + READY) {
-                    Ok(l) if l.split_whitespace().next() == Some("response") => {
-                        break l.split_whitespace().nth(1).unwrap_or("").to_string()
-                    }
-                    Ok(_) => {}
-                    Err(e) => {
-                        return Err(c.fail_read(
-                            &e,
-                            started.elapsed(),
-                            format!("'response {want}' {label} within {} ms", ms(READY)),
-                        ))
-                    }
+                let l = c.recv_within(started, READY, &awaited)?;
+                if l.split_whitespace().next() == Some("response") {
+                    break l.split_whitespace().nth(1).unwrap_or("").to_string();
                 }
             };
             if answer != want {
@@ -612,39 +575,29 @@ fn bestmove<G: Notation>(
     limit: Duration,
 ) -> Result<String, Failure> {
     loop {
-        match c.recv(started + limit) {
-            Ok(line) => {
-                let mut words = line.split_whitespace();
-                match words.next() {
-                    Some("bestmove") => {
-                        let Some(mv) = words.next() else {
-                            return Err(c.fail("'bestmove MOVE'"));
-                        };
-                        if pos.parse_move(mv).is_none() {
-                            return Err(c.fail(format!(
-                                "a legal move in {} by our rules, not '{}'",
-                                pos.fen(),
-                                super::cut(mv, 40)
-                            )));
-                        }
-                        return Ok(mv.to_string());
-                    }
-                    Some("info") => {
-                        if is_error_report(&line) {
-                            return Err(c.fail("a search, not an error report"));
-                        }
-                        infos.check(&line, pos);
-                    }
-                    _ => {}
+        let line = c.recv_within(started, limit, "'bestmove MOVE'")?;
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("bestmove") => {
+                let Some(mv) = words.next() else {
+                    return Err(c.fail("'bestmove MOVE'"));
+                };
+                if pos.parse_move(mv).is_none() {
+                    return Err(c.fail(format!(
+                        "a legal move in {} by our rules, not '{}'",
+                        pos.fen(),
+                        super::cut(mv, 40)
+                    )));
                 }
+                return Ok(mv.to_string());
             }
-            Err(e) => {
-                return Err(c.fail_read(
-                    &e,
-                    started.elapsed(),
-                    format!("'bestmove MOVE' within {} ms", ms(limit)),
-                ))
+            Some("info") => {
+                if is_error_report(&line) {
+                    return Err(c.fail("a search, not an error report"));
+                }
+                infos.check(&line, pos);
             }
+            _ => {}
         }
     }
 }

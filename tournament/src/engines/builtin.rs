@@ -83,8 +83,6 @@ impl<G: Game> Player<G> for Builtin {
     }
 
     fn game_over(&mut self, _faulted: bool, _final_moves: Option<&[G::Move]>) {}
-
-    fn shutdown(&mut self) {}
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@
 //! `list_commands`, a refusal of them is no fault, and below one second (`st=0.2`)
 //! nothing is sent: the referee's deadline is the clock either way.
 
+use crate::engines::client::ProcessClient;
 use crate::engines::othello::{gtp_colour, protocol_move, square_of};
 use crate::engines::player::{Answer, Fault, GameStart, Limits, MoveRequest, Player, Reply};
 use crate::engines::process::{EngineProcess, Launch, LogTag, ReadError};
@@ -70,40 +71,6 @@ impl<G: Notation> GtpClient<G> {
             applied: 0,
             log,
         }
-    }
-
-    fn kill(&mut self) {
-        if let Some(mut p) = self.process.take() {
-            p.kill();
-        }
-    }
-
-    /// Starts the program and finishes the handshake: `protocol_version` must be
-    /// answered, `list_commands` says whether the clock commands exist, and
-    /// `boardsize 8` must be accepted.
-    fn start_process(&mut self) -> Result<(), Fault> {
-        let mut p = EngineProcess::spawn(&self.launch, self.log.as_ref()).map_err(Fault::Start)?;
-        let deadline = Instant::now() + self.init_timeout;
-        let handshake = |e: ReadError, what: &str| match e {
-            ReadError::Timeout => Fault::Handshake(format!("no answer to '{what}' in time")),
-            ReadError::Closed => Fault::Handshake(format!("exited before answering '{what}'")),
-            ReadError::TooLong => Fault::Garbage(ReadError::too_long_message()),
-        };
-        // Any answer will do: it shows the engine speaks GTP.
-        let _version = command(&mut p, "protocol_version", deadline)
-            .map_err(|e| handshake(e, "protocol_version"))?;
-        let listed = command(&mut p, "list_commands", deadline)
-            .map_err(|e| handshake(e, "list_commands"))?
-            .unwrap_or_default();
-        let has = |c: &str| listed.lines().any(|l| l.trim() == c);
-        self.clock_commands = has("time_settings") && has("time_left");
-        if let Err(e) =
-            command(&mut p, "boardsize 8", deadline).map_err(|e| handshake(e, "boardsize 8"))?
-        {
-            return Err(Fault::Handshake(format!("'boardsize 8' refused: ? {e}")));
-        }
-        self.process = Some(p);
-        Ok(())
     }
 
     /// `time_settings` for the engine's limits, if it has a clock it can be told.
@@ -167,20 +134,12 @@ impl<G: Notation> GtpClient<G> {
     }
 
     fn setup(&mut self, start: &GameStart<'_, G>) -> Result<(), Fault> {
-        if let Some(p) = self.process.as_mut() {
-            if !p.is_alive() {
-                self.kill();
-            }
-        }
-        if self.process.is_none() {
-            self.start_process()?;
-        }
+        self.ensure_running()?;
         let settings = self.time_settings().filter(|_| self.clock_commands);
         let p = self
             .process
             .as_mut()
             .ok_or(Fault::Start("no process".into()))?;
-        p.drain();
         let deadline = Instant::now() + self.init_timeout;
         let base = &start.opening.base;
         if base.fen() != G::startpos(base.rule_set()).fen() {
@@ -241,8 +200,20 @@ fn command(p: &mut EngineProcess, cmd: &str, deadline: Instant) -> Result<GtpAns
             break (false, strip_id(rest));
         }
     };
-    for _ in 0..MAX_ANSWER_LINES {
-        let line = p.recv_deadline(deadline)?;
+    read_answer_rest(&mut text, MAX_ANSWER_LINES, || p.recv_deadline(deadline))?;
+    Ok(if ok { Ok(text) } else { Err(text) })
+}
+
+/// Reads the lines of an answer after its first with `next`, up to the blank line
+/// that ends it (at most `max` lines), each added to `text` after a `\n`: the client
+/// and `tournament compliance` read an answer's lines alike.
+pub(crate) fn read_answer_rest<E>(
+    text: &mut String,
+    max: usize,
+    mut next: impl FnMut() -> Result<String, E>,
+) -> Result<(), E> {
+    for _ in 0..max {
+        let line = next()?;
         let line = line.trim_end();
         if line.is_empty() {
             break;
@@ -250,7 +221,7 @@ fn command(p: &mut EngineProcess, cmd: &str, deadline: Instant) -> Result<GtpAns
         text.push('\n');
         text.push_str(line);
     }
-    Ok(if ok { Ok(text) } else { Err(text) })
+    Ok(())
 }
 
 /// The text of an answer line after its marker: an id (digits) and blanks removed.
@@ -263,34 +234,55 @@ fn strip_id(rest: &str) -> String {
         .collect()
 }
 
+impl<G: Notation> ProcessClient for GtpClient<G> {
+    fn slot(&mut self) -> &mut Option<EngineProcess> {
+        &mut self.process
+    }
+
+    /// Starts the program and finishes the handshake: `protocol_version` must be
+    /// answered, `list_commands` says whether the clock commands exist, and
+    /// `boardsize 8` must be accepted.
+    fn start_process(&mut self) -> Result<(), Fault> {
+        let mut p = EngineProcess::spawn(&self.launch, self.log.as_ref()).map_err(Fault::Start)?;
+        let deadline = Instant::now() + self.init_timeout;
+        let handshake = |e: ReadError, what: &str| match e {
+            ReadError::Timeout => Fault::Handshake(format!("no answer to '{what}' in time")),
+            ReadError::Closed => Fault::Handshake(format!("exited before answering '{what}'")),
+            ReadError::TooLong => Fault::Garbage(ReadError::too_long_message()),
+        };
+        // Any answer will do: it shows the engine speaks GTP.
+        let _version = command(&mut p, "protocol_version", deadline)
+            .map_err(|e| handshake(e, "protocol_version"))?;
+        let listed = command(&mut p, "list_commands", deadline)
+            .map_err(|e| handshake(e, "list_commands"))?
+            .unwrap_or_default();
+        let has = |c: &str| listed.lines().any(|l| l.trim() == c);
+        self.clock_commands = has("time_settings") && has("time_left");
+        if let Err(e) =
+            command(&mut p, "boardsize 8", deadline).map_err(|e| handshake(e, "boardsize 8"))?
+        {
+            return Err(Fault::Handshake(format!("'boardsize 8' refused: ? {e}")));
+        }
+        self.process = Some(p);
+        Ok(())
+    }
+}
+
 impl<G: Notation> Player<G> for GtpClient<G> {
     fn check(&mut self, _start: &GameStart<'_, G>) -> Result<(), Fault> {
-        let r = self.start_process();
-        if r.is_err() {
-            self.kill();
-        }
-        r
+        self.start_process().inspect_err(|_| self.kill())
     }
 
     fn new_game(&mut self, start: &GameStart<'_, G>) -> Result<(), Fault> {
-        let r = self.setup(start);
-        if r.is_err() {
-            self.kill();
-        }
-        r
+        self.setup(start).inspect_err(|_| self.kill())
     }
 
     fn think(&mut self, req: &MoveRequest<'_, G>) -> Result<Answer<G>, Fault> {
-        if self.process.is_none() {
-            return Err(Fault::Crash("engine not running".into()));
-        }
+        self.running()?;
         self.deliver(req.moves, req.deadline)?;
         let time_left = self.time_left(req);
         let colour = gtp_colour(self.side);
-        let p = self
-            .process
-            .as_mut()
-            .ok_or_else(|| Fault::Crash("engine not running".into()))?;
+        let p = self.running()?;
         if let Some(cmd) = time_left {
             // Optional, as time_settings: a refusal is no fault.
             let _ = command(p, &cmd, req.deadline).map_err(Fault::of_move_read)?;
@@ -324,14 +316,8 @@ impl<G: Notation> Player<G> for GtpClient<G> {
         self.known = None;
     }
 
-    fn io_times(&self) -> Option<(Option<Instant>, Option<Instant>)> {
-        self.process.as_ref().map(|p| p.io_times())
-    }
-
-    fn shutdown(&mut self) {
-        if let Some(p) = self.process.take() {
-            p.quit("quit", Duration::from_millis(300));
-        }
+    fn process(&mut self) -> Option<&mut Option<EngineProcess>> {
+        Some(&mut self.process)
     }
 }
 

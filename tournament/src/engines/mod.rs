@@ -1,9 +1,11 @@
 //! The players: engine processes (their pipes, deadlines and traffic log), one client per
 //! protocol (UAI/UGI, the course text languages, NBoard, GTP) and the built-in players,
-//! all behind [`player::Player`].
+//! all behind [`player::Player`] ([`client::ProcessClient`]: what the clients that keep
+//! one process across games share).
 
 pub mod affinity;
 pub mod builtin;
+pub mod client;
 pub mod gtp;
 pub mod io;
 pub mod nboard;

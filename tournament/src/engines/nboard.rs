@@ -20,6 +20,7 @@
 //! told `set depth 60` and no time, is refused as every engine without a limit is). The depth is `depth=`, else 60 (the time decides). The referee's deadline
 //! is enforced as for every engine: a late `===` forfeits.
 
+use crate::engines::client::ProcessClient;
 use crate::engines::othello::{ggf_board, ggf_time, protocol_move, square_of};
 use crate::engines::player::{Answer, Eval, Fault, GameStart, Limits, MoveRequest, Player, Reply};
 use crate::engines::process::{EngineProcess, Launch, LogTag, ReadError};
@@ -69,12 +70,6 @@ impl<G: Notation> NboardClient<G> {
         }
     }
 
-    fn kill(&mut self) {
-        if let Some(mut p) = self.process.take() {
-            p.kill();
-        }
-    }
-
     /// `ping N`, then reads up to `pong N`: the barrier behind which everything the
     /// engine said before is.
     fn sync(&mut self, deadline: Instant) -> Result<(), Fault> {
@@ -107,14 +102,6 @@ impl<G: Notation> NboardClient<G> {
         }
     }
 
-    /// Starts the program: `nboard 2`, then a `ping` it must answer.
-    fn start_process(&mut self) -> Result<(), Fault> {
-        let mut p = EngineProcess::spawn(&self.launch, self.log.as_ref()).map_err(Fault::Start)?;
-        p.send("nboard 2").map_err(Fault::Handshake)?;
-        self.process = Some(p);
-        self.sync(Instant::now() + self.init_timeout)
-    }
-
     /// The GGF game of the opening: its base position, its moves, and the clock.
     fn game_record(&self, start: &GameStart<'_, G>) -> Result<String, Fault> {
         let base = &start.opening.base;
@@ -145,21 +132,13 @@ impl<G: Notation> NboardClient<G> {
     }
 
     fn setup(&mut self, start: &GameStart<'_, G>) -> Result<(), Fault> {
-        if let Some(p) = self.process.as_mut() {
-            if !p.is_alive() {
-                self.kill();
-            }
-        }
-        if self.process.is_none() {
-            self.start_process()?;
-        }
+        self.ensure_running()?;
         let ggf = self.game_record(start)?;
         let depth = self.limits.depth.unwrap_or(DEFAULT_DEPTH);
         let p = self
             .process
             .as_mut()
             .ok_or(Fault::Start("no process".into()))?;
-        p.drain();
         for cmd in [format!("set depth {depth}"), format!("set game {ggf}")] {
             p.send(&cmd).map_err(Fault::Handshake)?;
         }
@@ -240,32 +219,33 @@ pub(crate) fn search_depth(line: &str) -> Option<u32> {
     digits.parse().ok()
 }
 
+impl<G: Notation> ProcessClient for NboardClient<G> {
+    fn slot(&mut self) -> &mut Option<EngineProcess> {
+        &mut self.process
+    }
+
+    /// Starts the program: `nboard 2`, then a `ping` it must answer.
+    fn start_process(&mut self) -> Result<(), Fault> {
+        let mut p = EngineProcess::spawn(&self.launch, self.log.as_ref()).map_err(Fault::Start)?;
+        p.send("nboard 2").map_err(Fault::Handshake)?;
+        self.process = Some(p);
+        self.sync(Instant::now() + self.init_timeout)
+    }
+}
+
 impl<G: Notation> Player<G> for NboardClient<G> {
     fn check(&mut self, _start: &GameStart<'_, G>) -> Result<(), Fault> {
-        let r = self.start_process();
-        if r.is_err() {
-            self.kill();
-        }
-        r
+        self.start_process().inspect_err(|_| self.kill())
     }
 
     fn new_game(&mut self, start: &GameStart<'_, G>) -> Result<(), Fault> {
-        let r = self.setup(start);
-        if r.is_err() {
-            self.kill();
-        }
-        r
+        self.setup(start).inspect_err(|_| self.kill())
     }
 
     fn think(&mut self, req: &MoveRequest<'_, G>) -> Result<Answer<G>, Fault> {
-        if self.process.is_none() {
-            return Err(Fault::Crash("engine not running".into()));
-        }
+        self.running()?;
         self.deliver(req)?;
-        let p = self
-            .process
-            .as_mut()
-            .ok_or_else(|| Fault::Crash("engine not running".into()))?;
+        let p = self.running()?;
         p.send("go").map_err(Fault::Crash)?;
         let mut eval = Eval::default();
         loop {
@@ -297,14 +277,8 @@ impl<G: Notation> Player<G> for NboardClient<G> {
         self.known = None;
     }
 
-    fn io_times(&self) -> Option<(Option<Instant>, Option<Instant>)> {
-        self.process.as_ref().map(|p| p.io_times())
-    }
-
-    fn shutdown(&mut self) {
-        if let Some(p) = self.process.take() {
-            p.quit("quit", Duration::from_millis(300));
-        }
+    fn process(&mut self) -> Option<&mut Option<EngineProcess>> {
+        Some(&mut self.process)
     }
 }
 

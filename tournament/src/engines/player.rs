@@ -2,10 +2,10 @@
 //! protocol, or a built-in player. Faults are values, never panics, so one bad engine
 //! costs one game.
 
-use crate::engines::process::{Launch, ReadError};
+use crate::engines::process::{EngineProcess, Launch, ReadError};
 use crate::output::results::{Ending, Score};
 use engine::game::{Game, Notation, Opening, Side};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Which protocol a process engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -330,15 +330,29 @@ pub trait Player<G: Game>: Send {
     /// otherwise (adjudication, a fault), and such an engine's game must be abandoned.
     fn game_over(&mut self, faulted: bool, final_moves: Option<&[G::Move]>);
 
-    /// Stops the player for good (end of the run).
-    fn shutdown(&mut self);
+    /// The engine program's process, for a player that runs one (the slot: `None` in
+    /// it while no process runs); `None` for a built-in player (the default). Every
+    /// process client ends its process and reads its stamps alike, so
+    /// [`Player::shutdown`] and [`Player::io_times`] are provided from it.
+    fn process(&mut self) -> Option<&mut Option<EngineProcess>> {
+        None
+    }
+
+    /// Stops the player for good (end of the run): its process, if one runs, is sent
+    /// `quit` and killed if it has not exited within [`QUIT_GRACE`].
+    fn shutdown(&mut self) {
+        if let Some(p) = self.process().and_then(Option::take) {
+            p.quit("quit", QUIT_GRACE);
+        }
+    }
 
     /// For a process engine, when its last request line was written to it and when
     /// the last line it answered with was read ([`EngineProcess::io_times`]), each
     /// `None` until there is one; `None` for a built-in player (no input or output).
-    ///
-    /// [`EngineProcess::io_times`]: crate::engines::process::EngineProcess::io_times
-    fn io_times(&self) -> Option<(Option<Instant>, Option<Instant>)> {
-        None
+    fn io_times(&mut self) -> Option<(Option<Instant>, Option<Instant>)> {
+        self.process()?.as_ref().map(EngineProcess::io_times)
     }
 }
+
+/// How long an engine told `quit` may take to exit before it is killed.
+pub const QUIT_GRACE: Duration = Duration::from_millis(300);

@@ -20,7 +20,7 @@
 //! engine never learnt the last move, refused the next game's `clear`, and was scored a
 //! time forfeit.)
 
-use crate::engines::player::{Answer, Fault, GameStart, MoveRequest, Player, Reply};
+use crate::engines::player::{Answer, Fault, GameStart, MoveRequest, Player, Reply, QUIT_GRACE};
 use crate::engines::process::{EngineProcess, Launch, LogTag, ReadError};
 use engine::game::{Game, Side};
 use engine::protocol::text::TextCodec;
@@ -174,19 +174,11 @@ fn error_line(line: &str) -> Option<String> {
 
 impl<G: Game> Player<G> for TextClient<G> {
     fn check(&mut self, start: &GameStart<'_, G>) -> Result<(), Fault> {
-        let r = self.setup(start, false);
-        if r.is_err() {
-            self.kill();
-        }
-        r
+        self.setup(start, false).inspect_err(|_| self.kill())
     }
 
     fn new_game(&mut self, start: &GameStart<'_, G>) -> Result<(), Fault> {
-        let r = self.setup(start, true);
-        if r.is_err() {
-            self.kill();
-        }
-        r
+        self.setup(start, true).inspect_err(|_| self.kill())
     }
 
     fn think(&mut self, req: &MoveRequest<'_, G>) -> Result<Answer<G>, Fault> {
@@ -238,20 +230,14 @@ impl<G: Game> Player<G> for TextClient<G> {
             let delivered = final_moves.is_some_and(|moves| self.deliver(moves).is_ok());
             if !delivered {
                 if let Some(p) = self.process.take() {
-                    p.quit("quit", Duration::from_millis(300));
+                    p.quit("quit", QUIT_GRACE);
                 }
             }
         }
         self.known = None;
     }
 
-    fn io_times(&self) -> Option<(Option<Instant>, Option<Instant>)> {
-        self.process.as_ref().map(|p| p.io_times())
-    }
-
-    fn shutdown(&mut self) {
-        if let Some(p) = self.process.take() {
-            p.quit("quit", Duration::from_millis(300));
-        }
+    fn process(&mut self) -> Option<&mut Option<EngineProcess>> {
+        Some(&mut self.process)
     }
 }

@@ -3,6 +3,7 @@
 //! handshake, the new game and the clocks ([`Flavour`]); FEN and moves are the game's
 //! protocol notation ([`Notation::fen`], [`Notation::move_name`]).
 
+use crate::engines::client::ProcessClient;
 use crate::engines::player::{Answer, Eval, Fault, GameStart, MoveRequest, Player, Reply};
 use crate::engines::process::{EngineProcess, Launch, LogTag, ReadError};
 use crate::output::results::Score;
@@ -83,57 +84,6 @@ impl UciClient {
             log,
             ready_asked: None,
             position: None,
-        }
-    }
-
-    /// Starts the program, finishes the handshake and sets the options. An option the
-    /// engine did not declare in its handshake (`option name …`; names compared without
-    /// regard to case, as UCI engines read them) is refused before anything is sent;
-    /// each `setoption` is followed by an `isready`/`readyok` round trip, and an error
-    /// report before the `readyok` (`info string …error…`, or Stockfish's `No such
-    /// option`) refuses the option.
-    fn start_process(&mut self) -> Result<(), Fault> {
-        let mut p = EngineProcess::spawn(&self.launch, self.log.as_ref()).map_err(Fault::Start)?;
-        let deadline = Instant::now() + self.init_timeout;
-        p.send(self.dialect.hello()).map_err(Fault::Handshake)?;
-        let mut declared: Vec<String> = Vec::new();
-        wait_for(&p, self.dialect.ok(), deadline, |line| {
-            declared.extend(declared_option(line));
-            Ok(())
-        })?;
-        for (name, value) in &self.options {
-            if !declared.iter().any(|d| d.eq_ignore_ascii_case(name)) {
-                return Err(Fault::Config(format!(
-                    "'{name}' is not an option the engine declares ({})",
-                    if declared.is_empty() {
-                        "it declares none".to_string()
-                    } else {
-                        format!("it declares: {}", declared.join(", "))
-                    }
-                )));
-            }
-            p.send(&format!("setoption name {name} value {value}"))
-                .map_err(Fault::Handshake)?;
-            p.send("isready").map_err(Fault::Handshake)?;
-            wait_for(&p, "readyok", deadline, |line| {
-                if is_error_report(line) {
-                    Err(Fault::Config(format!(
-                        "option.{name}={value} refused: '{}'",
-                        line.trim()
-                    )))
-                } else {
-                    Ok(())
-                }
-            })?;
-        }
-        self.process = Some(p);
-        Ok(())
-    }
-
-    fn kill(&mut self) {
-        self.ready_asked = None;
-        if let Some(mut p) = self.process.take() {
-            p.kill();
         }
     }
 }
@@ -322,23 +272,79 @@ pub fn go_command<G: Game>(dialect: Flavour, req: &MoveRequest<'_, G>) -> String
     go
 }
 
+impl ProcessClient for UciClient {
+    fn slot(&mut self) -> &mut Option<EngineProcess> {
+        &mut self.process
+    }
+
+    /// Starts the program, finishes the handshake and sets the options. An option the
+    /// engine did not declare in its handshake (`option name …`; names compared without
+    /// regard to case, as UCI engines read them) is refused before anything is sent;
+    /// each `setoption` is followed by an `isready`/`readyok` round trip, and an error
+    /// report before the `readyok` (`info string …error…`, or Stockfish's `No such
+    /// option`) refuses the option.
+    fn start_process(&mut self) -> Result<(), Fault> {
+        let mut p = EngineProcess::spawn(&self.launch, self.log.as_ref()).map_err(Fault::Start)?;
+        let deadline = Instant::now() + self.init_timeout;
+        p.send(self.dialect.hello()).map_err(Fault::Handshake)?;
+        let mut declared: Vec<String> = Vec::new();
+        wait_for(&p, self.dialect.ok(), deadline, |line| {
+            declared.extend(declared_option(line));
+            Ok(())
+        })?;
+        for (name, value) in &self.options {
+            if !declared.iter().any(|d| d.eq_ignore_ascii_case(name)) {
+                return Err(Fault::Config(format!(
+                    "'{name}' is not an option the engine declares ({})",
+                    if declared.is_empty() {
+                        "it declares none".to_string()
+                    } else {
+                        format!("it declares: {}", declared.join(", "))
+                    }
+                )));
+            }
+            p.send(&format!("setoption name {name} value {value}"))
+                .map_err(Fault::Handshake)?;
+            p.send("isready").map_err(Fault::Handshake)?;
+            wait_for(&p, "readyok", deadline, |line| {
+                if is_error_report(line) {
+                    Err(Fault::Config(format!(
+                        "option.{name}={value} refused: '{}'",
+                        line.trim()
+                    )))
+                } else {
+                    Ok(())
+                }
+            })?;
+        }
+        self.process = Some(p);
+        Ok(())
+    }
+
+    /// Also forgets an `isready` asked ahead: the next process has not been asked.
+    fn kill(&mut self) {
+        self.ready_asked = None;
+        if let Some(mut p) = self.process.take() {
+            p.kill();
+        }
+    }
+}
+
 impl<G: Notation> Player<G> for UciClient {
     /// The handshake and the options, then `isready` → `readyok` (UGI asks for it once
     /// after `ugiok`): an engine that never answers it would pass, then lose its first
     /// game's new-game sync and stop the run after a recorded game.
     fn check(&mut self, _start: &GameStart<'_, G>) -> Result<(), Fault> {
-        let r = self.start_process().and_then(|()| {
-            let p = self
-                .process
-                .as_mut()
-                .ok_or(Fault::Start("no process".into()))?;
-            p.send("isready").map_err(Fault::Handshake)?;
-            wait_for(p, "readyok", Instant::now() + self.init_timeout, |_| Ok(()))
-        });
-        if r.is_err() {
-            self.kill();
-        }
-        r
+        self.start_process()
+            .and_then(|()| {
+                let p = self
+                    .process
+                    .as_mut()
+                    .ok_or(Fault::Start("no process".into()))?;
+                p.send("isready").map_err(Fault::Handshake)?;
+                wait_for(p, "readyok", Instant::now() + self.init_timeout, |_| Ok(()))
+            })
+            .inspect_err(|_| self.kill())
     }
 
     /// A running engine is told about the new game at once; one to be (re)started is
@@ -359,34 +365,19 @@ impl<G: Notation> Player<G> for UciClient {
 
     fn new_game(&mut self, _start: &GameStart<'_, G>) -> Result<(), Fault> {
         if let (Some(asked), Some(p)) = (self.ready_asked.take(), self.process.as_ref()) {
-            let r = wait_for(p, "readyok", asked + self.init_timeout, |_| Ok(()));
-            if r.is_err() {
-                self.kill();
-            }
-            return r;
+            return wait_for(p, "readyok", asked + self.init_timeout, |_| Ok(()))
+                .inspect_err(|_| self.kill());
         }
-        if let Some(p) = self.process.as_mut() {
-            if !p.is_alive() {
-                self.kill();
-            }
-        }
-        if self.process.is_none() {
-            self.start_process()?;
-        }
+        self.ensure_running()?;
         let p = self
             .process
             .as_mut()
             .ok_or(Fault::Start("no process".into()))?;
-        p.drain();
         let deadline = Instant::now() + self.init_timeout;
-        let r = p
-            .send_lines(&[self.dialect.new_game(), "isready"])
+        p.send_lines(&[self.dialect.new_game(), "isready"])
             .map_err(Fault::Handshake)
-            .and_then(|_| wait_for(p, "readyok", deadline, |_| Ok(())));
-        if r.is_err() {
-            self.kill();
-        }
-        r
+            .and_then(|_| wait_for(p, "readyok", deadline, |_| Ok(())))
+            .inspect_err(|_| self.kill())
     }
 
     fn think(&mut self, req: &MoveRequest<'_, G>) -> Result<Answer<G>, Fault> {
@@ -461,14 +452,8 @@ impl<G: Notation> Player<G> for UciClient {
         }
     }
 
-    fn io_times(&self) -> Option<(Option<Instant>, Option<Instant>)> {
-        self.process.as_ref().map(|p| p.io_times())
-    }
-
-    fn shutdown(&mut self) {
-        if let Some(p) = self.process.take() {
-            p.quit("quit", Duration::from_millis(300));
-        }
+    fn process(&mut self) -> Option<&mut Option<EngineProcess>> {
+        Some(&mut self.process)
     }
 }
 

@@ -2,10 +2,9 @@
 //! appended (and flushed) as the game is recorded, like the PGN file; with `-resume`
 //! the file is rewritten with the games already played first.
 
+use crate::game::{in_id_order, GameFile};
 use crate::output::results::GameRecord;
 use engine::game::{GameIo, RuleSet};
-use std::fs::{File, OpenOptions};
-use std::io::Write;
 use std::path::Path;
 
 /// The position a game ended in: its start position (after the opening) and its
@@ -27,23 +26,17 @@ pub fn final_fen<G: GameIo>(rec: &GameRecord) -> Option<String> {
 
 /// The open EPD file.
 pub struct EpdWriter {
-    file: File,
+    file: GameFile,
 }
 
 impl EpdWriter {
     /// Creates (truncates) `path` and writes the final positions of `existing` (the
     /// games a resumed run already has), in id order.
     pub fn open<G: GameIo>(path: &Path, existing: &[GameRecord]) -> Result<EpdWriter, String> {
-        let file = OpenOptions::new()
-            .create(true)
-            .write(true)
-            .truncate(true)
-            .open(path)
-            .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-        let mut w = EpdWriter { file };
-        let mut sorted: Vec<&GameRecord> = existing.iter().collect();
-        sorted.sort_by_key(|r| r.id);
-        for r in sorted {
+        let mut w = EpdWriter {
+            file: GameFile::create(path, "EPD")?,
+        };
+        for r in in_id_order(existing) {
             w.append::<G>(r)?;
         }
         Ok(w)
@@ -57,37 +50,23 @@ impl EpdWriter {
                 rec.id, rec.fen
             )
         })?;
-        writeln!(self.file, "{fen}")
-            .and_then(|_| self.file.flush())
-            .map_err(|e| format!("cannot write the EPD file: {e}"))
+        self.file.write(&format!("{fen}\n"))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::results::GameResult;
+    use crate::testing::record;
     use engine::game::Notation;
     use engine::games::ataxx::{Position, Rules};
 
     #[test]
     fn the_final_position_replays_the_moves() {
         let rec = GameRecord {
-            id: 0,
-            round: 0,
-            variant: "ataxx".into(),
-            players: ["a".into(), "b".into()],
-            opening: String::new(),
-            fen: "x5o/7/7/7/7/7/o5x x 0 1".into(),
-            result: GameResult::Draw,
-            reason: "r".into(),
-            ending: None,
-            info: Vec::new(),
             moves: vec!["f2".into(), "a1a3".into()],
-            date: String::new(),
-            duration_ms: 0,
-            pair_key: None,
             rules: Some("engine".into()),
+            ..record()
         };
         let fen = final_fen::<Position>(&rec).unwrap();
         let mut pos = Position::from_fen(&rec.fen, Rules::Uai).unwrap();

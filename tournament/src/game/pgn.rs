@@ -7,11 +7,10 @@
 //! tags, no comments).
 
 use crate::engines::player::Limits;
+use crate::game::{in_id_order, GameFile};
 use crate::output::results::{GameRecord, MoveInfo};
 use engine::game::{fen_fullmove_number, Notation, RuleSet, Side};
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// `-pgnout FILE [min]` / `-pgnout file=FILE [min=true]`.
@@ -463,7 +462,7 @@ pub fn read_one_line(text: &str) -> Result<Vec<PgnGame>, String> {
 
 /// The PGN file, written game by game.
 pub struct PgnWriter {
-    file: File,
+    file: GameFile,
     style: PgnStyle,
 }
 
@@ -475,16 +474,11 @@ impl PgnWriter {
         style: PgnStyle,
         existing: &[GameRecord],
     ) -> Result<PgnWriter, String> {
-        let file = OpenOptions::new()
-            .create(true)
-            .write(true)
-            .truncate(true)
-            .open(path)
-            .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-        let mut w = PgnWriter { file, style };
-        let mut sorted: Vec<&GameRecord> = existing.iter().collect();
-        sorted.sort_by_key(|r| r.id);
-        for r in sorted {
+        let mut w = PgnWriter {
+            file: GameFile::create(path, "PGN")?,
+            style,
+        };
+        for r in in_id_order(existing) {
             w.append::<G>(r)?;
         }
         Ok(w)
@@ -492,10 +486,7 @@ impl PgnWriter {
 
     /// Appends one game.
     pub fn append<G: Notation>(&mut self, rec: &GameRecord) -> Result<(), String> {
-        self.file
-            .write_all(format::<G>(rec, &self.style).as_bytes())
-            .and_then(|_| self.file.flush())
-            .map_err(|e| format!("cannot write the PGN file: {e}"))
+        self.file.write(&format::<G>(rec, &self.style))
     }
 }
 
@@ -503,6 +494,7 @@ impl PgnWriter {
 mod tests {
     use super::*;
     use crate::output::results::{Ending, GameResult, MoveInfo};
+    use crate::testing::record;
     use engine::games::ataxx::Position;
 
     #[test]
@@ -544,20 +536,11 @@ mod tests {
     fn pgn_layout() {
         let rec = GameRecord {
             id: 4,
-            round: 0,
-            variant: "ataxx".into(),
-            players: ["a".into(), "b".into()],
-            opening: String::new(),
             fen: "x5o/7/7/7/7/7/o5x o 0 1".into(),
             result: GameResult::SecondWins,
-            reason: "r".into(),
-            ending: None,
-            info: Vec::new(),
             moves: vec!["g6".into(), "f2".into(), "a1a3".into()],
             date: "2024.01.02".into(),
-            duration_ms: 0,
-            pair_key: None,
-            rules: None,
+            ..record()
         };
         let text = format::<Position>(&rec, &PgnStyle::default());
         assert!(text.contains("[White \"b\"]\n[Black \"a\"]\n"));
@@ -731,20 +714,12 @@ mod tests {
             .collect();
         GameRecord {
             id,
-            round: 0,
-            variant: "ataxx".into(),
-            players: ["a".into(), "b".into()],
-            opening: String::new(),
             fen: Position::startpos(engine::games::ataxx::Rules::Uai).fen(),
-            result: GameResult::Draw,
             reason: "adjudication: {curly} (and parentheses); 1-0".into(),
-            ending: None,
             info,
             moves,
             date: "2024.01.02".into(),
-            duration_ms: 0,
-            pair_key: None,
-            rules: None,
+            ..record()
         }
     }
 

@@ -354,7 +354,7 @@ impl<G: Notation + Referee> Game<G> {
         let reply = players[i].think(&req);
         let elapsed = now.elapsed().as_millis() as i64;
         if reply.is_ok() {
-            self.stamp(&*players[i], now);
+            self.stamp(players[i].io_times(), now);
         }
         let answer = match reply {
             Ok(a) => a,
@@ -373,12 +373,12 @@ impl<G: Notation + Referee> Game<G> {
         self.adjudicate(m, side, answer.eval.score)
     }
 
-    /// The turnaround since the last answer, from the process's own stamps (a stamp
-    /// from before this request, sent at `asked`, is stale: the request's side is then
-    /// taken as the call).
-    fn stamp(&mut self, player: &dyn Player<G>, asked: Instant) {
+    /// The turnaround since the last answer, from the answering process's own stamps
+    /// `io_times` ([`Player::io_times`]; a stamp from before this request, sent at
+    /// `asked`, is stale: the request's side is then taken as the call).
+    fn stamp(&mut self, io_times: Option<(Option<Instant>, Option<Instant>)>, asked: Instant) {
         let answered = Instant::now();
-        let (sent, read) = player.io_times().unwrap_or((None, None));
+        let (sent, read) = io_times.unwrap_or((None, None));
         let sent = sent.filter(|&t| t >= asked).unwrap_or(asked);
         let read = read.filter(|&t| t >= asked).unwrap_or(answered);
         if let Some(prev) = self.last_read {

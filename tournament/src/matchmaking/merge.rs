@@ -465,10 +465,7 @@ fn ranges(ids: &[u64], max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn words(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
-    }
+    use crate::testing::words;
 
     #[test]
     fn command_line() {

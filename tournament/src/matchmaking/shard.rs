@@ -506,10 +506,7 @@ fn publish_first(path: &Path, text: &str, shard: u64) -> Result<(), String> {
 mod tests {
     use super::*;
     use crate::matchmaking::schedule::{self, OpeningPolicy, TournamentKind};
-
-    fn words(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
-    }
+    use crate::testing::words;
 
     /// The shards' summed counts give the LLR that the tally of all their games gives
     /// ([`Tally::llr`]): with colour-swapped pairs (pentanomial) and without

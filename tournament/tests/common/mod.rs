@@ -1,15 +1,34 @@
 //! What the tournament crate's test binaries share.
 
-use std::path::PathBuf;
-use std::process::Output;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// The runner under test, the `tournament` binary.
+pub const TOURNAMENT: &str = env!("CARGO_BIN_EXE_tournament");
 
 /// The misbehaving engine of the tests (`src/bin/fake-engine.rs`).
 pub const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
 
-/// One of our engine binaries (`ataxx`, `loa`, `reversi`) beside `runner` (the
-/// `tournament` binary under test), built first with the runner's profile.
-pub fn engine_binary(runner: &str, bin: &str) -> PathBuf {
-    testkit::sibling_binary(runner, "ataxx-engine", bin)
+/// One of our engine binaries (`ataxx`, `loa`, `reversi`) beside the runner, from the
+/// same target directory and profile. `cargo test -p tournament` does not build the
+/// engine crate's binaries, so it is built here (a no-op when it is up to date, and
+/// never a stale binary from an older build).
+pub fn engine_binary(bin: &str) -> PathBuf {
+    testkit::sibling_binary(TOURNAMENT, "ataxx-engine", bin)
+}
+
+/// Runs the runner with `args` and no input, to its end: every suite drives it so.
+pub fn run(args: &[&str]) -> Output {
+    Command::new(TOURNAMENT)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run tournament")
+}
+
+/// [`run`] for a command line built as owned strings.
+pub fn run_strings(args: &[String]) -> Output {
+    run(&args.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
 /// A fresh scratch directory for test `name` of suite `suite` (suites share one process,
@@ -23,11 +42,29 @@ pub fn scratch(suite: &str, name: &str) -> PathBuf {
 }
 
 /// A results file's games, one JSON value a line (a test's run wrote it whole).
-pub fn results_json(path: &std::path::Path) -> Vec<serde_json::Value> {
+pub fn results_json(path: &Path) -> Vec<serde_json::Value> {
     let text = std::fs::read_to_string(path).unwrap();
     text.lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
+}
+
+/// The games of a results file written so far, for a run that may still be writing
+/// it (or have written nothing): none before the file exists, and a line not yet
+/// whole is left out.
+pub fn results_so_far(path: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+/// Asserts that `text` (what a run printed, or a file it wrote) contains `part`,
+/// showing the whole text when it does not: the suites' most common check.
+#[track_caller]
+pub fn assert_contains(text: &str, part: &str) {
+    assert!(text.contains(part), "{text}");
 }
 
 pub fn stdout(o: &Output) -> String {

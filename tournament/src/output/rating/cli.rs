@@ -261,14 +261,11 @@ fn run(a: &Args) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
-    }
+    use crate::testing::words;
 
     #[test]
     fn options_parse_in_both_spellings() {
-        let a = parse(&args("anchor=d1:1500 -W draw=fit -s 10 x.pgn"))
+        let a = parse(&words("anchor=d1:1500 -W draw=fit -s 10 x.pgn"))
             .unwrap()
             .unwrap();
         assert_eq!(a.settings.reference, Reference::Anchor("d1".into(), 1500.0));
@@ -276,7 +273,7 @@ mod tests {
         assert_eq!(a.settings.draw, Param::Fitted);
         assert_eq!(a.settings.simulations, 10);
         assert_eq!(a.files, vec![PathBuf::from("x.pgn")]);
-        let a = parse(&args("-A d1 -a 2300 -d 30 -w 12 x.jsonl"))
+        let a = parse(&words("-A d1 -a 2300 -d 30 -w 12 x.jsonl"))
             .unwrap()
             .unwrap();
         assert_eq!(a.settings.reference, Reference::Anchor("d1".into(), 2300.0));
@@ -295,7 +292,7 @@ mod tests {
             ("x.pgn colour=red", "unknown key 'colour'"),
             ("-W", "no files to rate"),
         ] {
-            let e = parse(&args(line)).unwrap_err();
+            let e = parse(&words(line)).unwrap_err();
             assert!(e.contains(says), "{line}: {e}");
         }
     }

@@ -1311,20 +1311,28 @@ mod tests {
     /// shared values where a game has none of its own.
     #[test]
     fn option_defaults_are_the_games_own_tuning() {
-        let default = |name: &str, game: fn(&SpinOption) -> i64| {
-            game(OPTIONS.iter().find(|o| o.name == name).expect(name))
-        };
-        let ataxx = |o: &SpinOption| o.default_for::<Position>();
-        let loa = |o: &SpinOption| o.default_for::<crate::games::loa::Position>();
-        let t = <Position as Game>::TUNING;
-        assert_eq!(default("LMRAggr", ataxx), t.lmr_aggr as i64);
-        assert_eq!(default("RFPMargin", ataxx), t.rfp_margin as i64);
-        assert_eq!(default("RazorMargin", ataxx), t.razor_margin as i64);
-        assert_eq!(default("AspirationWidth", ataxx), t.aspiration_width as i64);
-        assert_eq!(default("HistoryDiv", ataxx), t.history_div as i64);
-        let shared = crate::game::SearchTuning::SHARED;
-        assert_eq!(default("LMRAggr", loa), shared.lmr_aggr as i64);
-        assert_eq!(default("RFPMargin", loa), shared.rfp_margin as i64);
+        fn default<G: Game>(name: &str) -> i64 {
+            OPTIONS
+                .iter()
+                .find(|o| o.name == name)
+                .expect(name)
+                .default_for::<G>()
+        }
+        type Loa = crate::games::loa::Position;
+        let (t, shared) = (
+            <Position as Game>::TUNING,
+            crate::game::SearchTuning::SHARED,
+        );
+        assert_eq!(default::<Position>("LMRAggr"), t.lmr_aggr as i64);
+        assert_eq!(default::<Position>("RFPMargin"), t.rfp_margin as i64);
+        assert_eq!(default::<Position>("RazorMargin"), t.razor_margin as i64);
+        assert_eq!(
+            default::<Position>("AspirationWidth"),
+            t.aspiration_width as i64
+        );
+        assert_eq!(default::<Position>("HistoryDiv"), t.history_div as i64);
+        assert_eq!(default::<Loa>("LMRAggr"), shared.lmr_aggr as i64);
+        assert_eq!(default::<Loa>("RFPMargin"), shared.rfp_margin as i64);
     }
 
     /// A `position` that extends the last one plays only its new moves, and gives the

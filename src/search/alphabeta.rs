@@ -147,11 +147,7 @@ impl Features {
     /// The defaults with game `G`'s own tuning ([`Game::TUNING`]): what its engine
     /// searches with before any option is set.
     pub fn for_game<G: Game>() -> Features {
-        Features::tuned(G::TUNING)
-    }
-
-    /// The defaults with these numeric settings.
-    pub fn tuned(t: SearchTuning) -> Features {
+        let t = G::TUNING;
         Features {
             aspiration_width: t.aspiration_width,
             rfp_margin: t.rfp_margin,

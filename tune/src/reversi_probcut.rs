@@ -100,11 +100,7 @@ pub fn run(args: &[&str]) -> Result<(), String> {
     println!("shallow deep      a       b   sigma  sigma(discs)");
     for r in 1..=4usize {
         for deep in (r + 1)..=depth as usize {
-            let pairs: Vec<(f64, f64)> = scores
-                .iter()
-                .filter_map(|s| Some((f64::from(s[deep - r]?), f64::from(s[deep]?))))
-                .filter(|(x, y)| x.abs() < 2000.0 && y.abs() < 2000.0)
-                .collect();
+            let pairs = score_pairs(scores.iter(), deep - r, deep);
             let Some((a, b, sigma)) = fit(&pairs) else {
                 continue;
             };
@@ -125,6 +121,19 @@ pub fn run(args: &[&str]) -> Result<(), String> {
     Ok(())
 }
 
+/// Each position's (shallow, deep) scores where both searches finished, leaving out
+/// proven wins and losses (beyond 2,000 units), which no line predicts.
+fn score_pairs<'a>(
+    scores: impl Iterator<Item = &'a Vec<Option<i32>>>,
+    shallow: usize,
+    deep: usize,
+) -> Vec<(f64, f64)> {
+    scores
+        .filter_map(|s| Some((f64::from(s[shallow]?), f64::from(s[deep]?))))
+        .filter(|(x, y)| x.abs() < 2000.0 && y.abs() < 2000.0)
+        .collect()
+}
+
 /// The pairs of depths `depth - 4` and `depth`, the reduction the engine's probcut
 /// uses, per stage of 4 empties: the line and the spread of the deeper score around it.
 fn by_stage(sample: &[&Position], scores: &[Vec<Option<i32>>], depth: usize) {
@@ -134,13 +143,12 @@ fn by_stage(sample: &[&Position], scores: &[Vec<Option<i32>>], depth: usize) {
     println!("by stage, depths {} and {depth}:", depth - 4);
     println!("empties positions      a       b   sigma  sigma(discs)");
     for lo in (25..=53).step_by(4) {
-        let pairs: Vec<(f64, f64)> = sample
+        let in_stage = sample
             .iter()
             .zip(scores)
             .filter(|(p, _)| (lo..lo + 4).contains(&p.empty().count_ones()))
-            .filter_map(|(_, s)| Some((f64::from(s[depth - 4]?), f64::from(s[depth]?))))
-            .filter(|(x, y)| x.abs() < 2000.0 && y.abs() < 2000.0)
-            .collect();
+            .map(|(_, s)| s);
+        let pairs = score_pairs(in_stage, depth - 4, depth);
         let Some((a, b, sigma)) = fit(&pairs) else {
             continue;
         };

@@ -20,7 +20,7 @@ use std::time::Duration;
 
 mod board;
 use crate::protocol::text::board::{Action, History, View};
-use crate::protocol::text::{Table, Turns};
+use crate::protocol::text::{Table, Turn, Turns};
 pub(crate) use board::{ataxx_view, ATAXX_BOARD, ATAXX_COLOURS};
 
 pub use super::kit::State;
@@ -367,6 +367,12 @@ pub fn resolve_typed(pos: &Position, state: State, tm: TextMove) -> Result<Move,
 }
 
 impl AtaxxText {
+    /// Plays a move (set-up or game) and records it.
+    fn play(&mut self, mv: Move) {
+        self.table.play(mv);
+        self.moves_played = true;
+    }
+
     /// What a command that only looks prints (`help`, `dump`, `board`); `None` for
     /// the others.
     fn shown(&self, cmd: &Command) -> Option<String> {
@@ -391,7 +397,7 @@ impl AtaxxText {
             return Err(TextError::refused("it is not a manual player's turn"));
         }
         let mv = resolve_typed(&self.table.pos, self.state, tm)?;
-        self.play(mv, host);
+        self.play(mv);
         // Nothing follows a set-up move: the turns are played from `start` on.
         Ok(self.play_turns(host))
     }
@@ -409,33 +415,33 @@ impl Turns for AtaxxText {
         self.state == State::Playing
     }
 
-    fn ai_plays(&self, side: Side) -> bool {
-        self.auto[side.index()]
+    fn turn(&self, side: Side) -> Turn {
+        if self.auto[side.index()] {
+            Turn::Ai
+        } else {
+            Turn::Person
+        }
     }
 
-    fn at_end(&mut self, outcome: Option<Outcome>, host: &mut AtaxxHost) -> bool {
-        let Some(o) = outcome else { return false };
-        host.say(SPEC.result_line(o));
+    fn at_end(&mut self, outcome: Option<Outcome>, host: &mut AtaxxHost) -> Option<Flow> {
+        host.say(SPEC.result_line(outcome?));
         self.state = State::Finished;
-        true
+        Some(Flow::Continue)
     }
 
-    fn play(&mut self, mv: Move, _host: &mut AtaxxHost) {
-        self.table.play(mv);
-        self.moves_played = true;
-    }
-
-    fn ai_moves(&mut self, mv: Move, host: &mut AtaxxHost) {
+    fn ai_moves(&mut self, mv: Move, host: &mut AtaxxHost) -> Option<Flow> {
         host.say(&ai_move_line(&self.table.pos, mv));
-        self.play(mv, host);
+        self.play(mv);
+        None
     }
 
-    fn set_ai(&mut self, side: Side, ai: bool) {
+    fn set_player(&mut self, side: Side, ai: bool) -> Result<(), TextError> {
         self.auto[side.index()] = ai;
+        Ok(())
     }
 
     /// `clear` and `start`, keeping the players and the blocks.
-    fn new_game(&mut self) {
+    fn new_game(&mut self) -> Result<(), TextError> {
         let gaps = self.table.pos.gaps();
         let (auto, seed) = (self.auto, self.table.seed);
         *self = AtaxxText::new();
@@ -445,6 +451,7 @@ impl Turns for AtaxxText {
         self.table.restart(Position::startpos(Rules::Text));
         let _ = self.table.pos.add_gaps(gaps);
         self.state = State::Playing;
+        Ok(())
     }
 
     /// Takes back the last move, and further back while the AI plays the side to move
@@ -585,7 +592,7 @@ mod tests {
         let mut session = AtaxxText::new();
         session.table.seed = 42;
         session.auto = [true, false];
-        session.new_game();
+        assert!(session.new_game().is_ok());
         assert_eq!(session.table.seed, 42);
         assert_eq!(session.auto, [true, false]);
         assert_eq!(session.state, State::Playing);

@@ -27,7 +27,7 @@ use crate::game::{Opening, Outcome, Side};
 use crate::games::ataxx::{parse_square, square_name, Move, Position, Rules, TextMove};
 use crate::protocol::text::board::{Action, History, View};
 use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol};
-use crate::protocol::text::{Table, Turns};
+use crate::protocol::text::{Table, Turn, Turns};
 
 mod board;
 
@@ -247,11 +247,11 @@ impl TextDialect for Ataxx2022 {
         match cmd {
             Command::Common(Common::Quit) => return Ok(Flow::Quit),
             Command::New => {
-                self.new_game();
+                self.new_game()?;
                 host.new_game();
             }
-            Command::Auto(side) => self.set_ai(side, true),
-            Command::Manual(side) => self.set_ai(side, false),
+            Command::Auto(side) => self.set_player(side, true)?,
+            Command::Manual(side) => self.set_player(side, false)?,
             Command::Common(Common::Seed(n)) => self.table.seed = n,
             Command::Block(sq) => self.block(sq)?,
             Command::Undo => self.undo()?,
@@ -356,6 +356,14 @@ impl Ataxx2022 {
         self.play(mv, host);
         Ok(())
     }
+
+    /// Plays a move and records it; verbose mode shows the board after it.
+    fn play(&mut self, mv: Move, host: &mut AtaxxHost) {
+        self.table.play(mv);
+        if self.verbose {
+            host.say(&board_text(&self.table.pos));
+        }
+    }
 }
 
 /// The 2022 turns, after every command: the end is announced once (`undo` or `new`
@@ -367,51 +375,52 @@ impl Turns for Ataxx2022 {
         &self.table
     }
 
-    fn ai_plays(&self, side: Side) -> bool {
-        self.auto[side.index()]
+    fn turn(&self, side: Side) -> Turn {
+        if self.auto[side.index()] {
+            Turn::Ai
+        } else {
+            Turn::Person
+        }
     }
 
-    fn at_end(&mut self, outcome: Option<Outcome>, host: &mut AtaxxHost) -> bool {
+    fn at_end(&mut self, outcome: Option<Outcome>, host: &mut AtaxxHost) -> Option<Flow> {
         let Some(o) = outcome else {
             self.announced = false;
-            return false;
+            return None;
         };
         if !self.announced {
             host.say(SPEC.result_line(o));
             self.announced = true;
         }
+        Some(Flow::Continue)
+    }
+
+    fn forced(&mut self, ai: bool, host: &mut AtaxxHost) -> bool {
+        let pos = &self.table.pos;
+        if !ai || pos.can_move(pos.side_to_move()) {
+            return false;
+        }
+        host.say(&ai_move_line(pos, Move::PASS));
+        self.play(Move::PASS, host);
         true
     }
 
-    fn forced(&mut self, ai: bool, host: &mut AtaxxHost) -> Option<Move> {
-        let pos = &self.table.pos;
-        if !ai || pos.can_move(pos.side_to_move()) {
-            return None;
-        }
-        host.say(&ai_move_line(pos, Move::PASS));
-        Some(Move::PASS)
-    }
-
-    fn play(&mut self, mv: Move, host: &mut AtaxxHost) {
-        self.table.play(mv);
-        if self.verbose {
-            host.say(&board_text(&self.table.pos));
-        }
-    }
-
-    fn ai_moves(&mut self, mv: Move, host: &mut AtaxxHost) {
+    fn ai_moves(&mut self, mv: Move, host: &mut AtaxxHost) -> Option<Flow> {
         host.say(&ai_move_line(&self.table.pos, mv));
         self.play(mv, host);
+        None
     }
 
     /// `auto C` / `manual C`.
-    fn set_ai(&mut self, side: Side, ai: bool) {
+    fn set_player(&mut self, side: Side, ai: bool) -> Result<(), TextError> {
         self.auto[side.index()] = ai;
+        Ok(())
     }
 
     /// `new`: the start position, the players kept.
-    fn new_game(&mut self) {
+    fn new_game(&mut self) -> Result<(), TextError> {
         self.table.restart(Position::startpos(RULES));
+        Ok(())
     }
 
     /// `undo`: takes back the last move, and the one before it too when the AI plays

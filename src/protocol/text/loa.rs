@@ -29,7 +29,7 @@ use std::time::Duration;
 
 mod board;
 use crate::protocol::text::board::{Action, History, View};
-use crate::protocol::text::{Table, Turns};
+use crate::protocol::text::{Table, Turn, Turns};
 
 /// The largest `limit` accepted (moves per side).
 pub const MAX_LIMIT: u32 = 100_000;
@@ -391,20 +391,23 @@ impl Turns for LoaText {
         self.playing
     }
 
-    fn ai_plays(&self, side: Side) -> bool {
-        self.auto[side.index()]
+    fn turn(&self, side: Side) -> Turn {
+        if self.auto[side.index()] {
+            Turn::Ai
+        } else {
+            Turn::Person
+        }
     }
 
-    fn at_end(&mut self, outcome: Option<Outcome>, host: &mut LoaHost) -> bool {
-        let Some(o) = outcome else { return false };
-        host.say(SPEC.result_line(o));
+    fn at_end(&mut self, outcome: Option<Outcome>, host: &mut LoaHost) -> Option<Flow> {
+        host.say(SPEC.result_line(outcome?));
         self.playing = false;
-        true
+        Some(Flow::Continue)
     }
 
-    fn forced(&mut self, ai: bool, host: &mut LoaHost) -> Option<Move> {
+    fn forced(&mut self, ai: bool, host: &mut LoaHost) -> bool {
         if self.table.pos.can_move() {
-            return None;
+            return false;
         }
         let side = self.table.pos.side_to_move();
         if ai {
@@ -416,31 +419,31 @@ impl Turns for LoaText {
                 colour_name(side)
             ));
         }
-        Some(Move::PASS)
+        self.table.play(Move::PASS);
+        true
     }
 
-    fn play(&mut self, mv: Move, _host: &mut LoaHost) {
-        self.table.play(mv);
-    }
-
-    fn ai_moves(&mut self, mv: Move, host: &mut LoaHost) {
+    fn ai_moves(&mut self, mv: Move, host: &mut LoaHost) -> Option<Flow> {
         host.say(&ai_move_line(mv));
         // A comment: replaying the log lets the AI find the move again.
         let side = self.table.pos.side_to_move();
         self.log(&format!("# {} AI: {}", colour_name(side), mv.text()));
-        self.play(mv, host);
+        self.table.play(mv);
+        None
     }
 
-    fn set_ai(&mut self, side: Side, ai: bool) {
+    fn set_player(&mut self, side: Side, ai: bool) -> Result<(), TextError> {
         self.auto[side.index()] = ai;
+        Ok(())
     }
 
     /// `new`: the start position (the move limit kept), the players kept.
-    fn new_game(&mut self) {
+    fn new_game(&mut self) -> Result<(), TextError> {
         let mut start = Position::startpos(Rules::Text);
         start.set_move_limit(self.table.pos.move_limit());
         self.table.restart(start);
         self.playing = true;
+        Ok(())
     }
 
     /// Takes back the last move (a pass with it), and further back while the AI

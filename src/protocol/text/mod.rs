@@ -29,7 +29,7 @@ use std::collections::VecDeque;
 use std::io::Write;
 use std::net::Ipv4Addr;
 use std::time::{Duration, Instant};
-pub use table::{Table, Turns};
+pub use table::{Table, Turn, Turns};
 
 /// Nested `load` files deeper than this are refused (a file loading itself).
 pub const MAX_LOAD_DEPTH: usize = 16;

@@ -1,7 +1,8 @@
 //! The game every text session keeps, whatever its dialect: the position, the moves
 //! that led to it (the board page's undo and move list), and the seed and ply count
 //! that the AI's choices are mixed with, so that a seed and the same input give the
-//! same moves.
+//! same moves; and the one turn loop every dialect plays it with ([`Turns`]), where a
+//! side is moved by a person, the AI, or a remote program ([`Turn`]).
 
 use super::board::{Action, History};
 use super::{Flow, Host, TextDialect, ThinkError};
@@ -74,12 +75,23 @@ impl<G: GameIo> Table<G> {
     }
 }
 
-/// A session whose AI plays its sides' turns one after the other, until a person is to
-/// move or the game ends (the 2016, 2022 and LOA sessions): one loop,
-/// [`Turns::play_turns`], with the dialects' differences as its steps (whether a game is
-/// in play, how an end is announced, what a side without a move does, what an AI move
-/// prints and records). The board page's actions ([`Turns::page_action`]) are carried
-/// out with the same steps and followed by the same loop.
+/// Who moves for a side: the person at the keyboard (or the page), the AI of this
+/// program, or a remote program over the connection (`host` / `join`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turn {
+    Person,
+    Ai,
+    Remote,
+}
+
+/// Every text session's turns, whatever its dialect: one loop,
+/// [`Turns::play_turns`], that lets the AI and a remote program move while a game is
+/// in play and one of them is to move, until a person is to move or the game ends.
+/// The dialects' differences are its steps: whether a game is in play, who moves
+/// for each side, how an end is announced, what a side without a move does, what an
+/// AI move prints and records, how a remote move arrives. The board page's actions
+/// ([`Turns::page_action`]) are carried out once for all, with the dialects' own
+/// player, new-game and undo models, and followed by the same loop.
 pub trait Turns: TextDialect {
     /// The session's game.
     fn game(&self) -> &Table<Self::Game>;
@@ -89,36 +101,53 @@ pub trait Turns: TextDialect {
         true
     }
 
-    /// Whether the AI plays `side`.
-    fn ai_plays(&self, side: Side) -> bool;
+    /// Who moves for `side`.
+    fn turn(&self, side: Side) -> Turn;
 
-    /// Before each turn: the game's outcome, if it is over, to announce (and leave play
-    /// where the dialect does); returns true if it is over.
-    fn at_end(&mut self, outcome: Option<Outcome>, host: &mut Host<Self::Game>) -> bool;
+    /// Before each turn: if the game is over, announces its outcome (and leaves play
+    /// where the dialect does) and returns what the session does next; `None` while
+    /// the game goes on.
+    fn at_end(&mut self, outcome: Option<Outcome>, host: &mut Host<Self::Game>) -> Option<Flow>;
 
-    /// A move made for the side to move without thinking (`ai`: the AI plays it), said
-    /// as the dialect says it: the pass of a side with no move, where the language
-    /// passes for it. `None` where the side moves as always.
-    fn forced(
-        &mut self,
-        ai: bool,
-        host: &mut Host<Self::Game>,
-    ) -> Option<<Self::Game as Game>::Move> {
+    /// Plays a move for the side to move without thinking, said as the dialect says
+    /// it (`ai`: the AI plays the side): the pass of a side with no move, where the
+    /// language passes for it. False where the side moves as always.
+    fn forced(&mut self, ai: bool, host: &mut Host<Self::Game>) -> bool {
         let _ = (ai, host);
-        None
+        false
     }
 
-    /// Plays `mv` (the AI's, or a forced one) as the session records moves.
-    fn play(&mut self, mv: <Self::Game as Game>::Move, host: &mut Host<Self::Game>);
+    /// The AI's move in the game's position: by default within the dialect's AI
+    /// limits, the lines that act at once ending the search.
+    fn think(&self, host: &mut Host<Self::Game>) -> Result<<Self::Game as Game>::Move, ThinkError> {
+        let limits = Self::SPEC.ai.limits();
+        self.game()
+            .think(host, limits, Self::acts_at_once, &|l| self.look(l))
+    }
 
-    /// The AI's move: its line said, then the move played.
-    fn ai_moves(&mut self, mv: <Self::Game as Game>::Move, host: &mut Host<Self::Game>);
+    /// The AI's move: its line said, then the move played (and sent to a remote
+    /// program that waits for it). `Some(flow)` when play stops here.
+    fn ai_moves(
+        &mut self,
+        mv: <Self::Game as Game>::Move,
+        host: &mut Host<Self::Game>,
+    ) -> Option<Flow>;
 
-    /// The board page makes `side` an AI player (`ai`) or a manual one.
-    fn set_ai(&mut self, side: Side, ai: bool);
+    /// A remote program's turn: its move read, said and played. `Some(flow)` when play
+    /// stops here (the peer is gone or broke the sequence, or the person's line ended
+    /// the wait). Only dialects with remote play have remote turns.
+    fn remote_turn(&mut self, host: &mut Host<Self::Game>) -> Option<Flow> {
+        let _ = host;
+        log::error!("a remote turn in a dialect without remote play");
+        Some(Flow::Continue)
+    }
 
-    /// The board page's new game: the dialect's new game, the players kept.
-    fn new_game(&mut self);
+    /// The board page makes `side` an AI player (`ai`) or a manual one, or refuses.
+    fn set_player(&mut self, side: Side, ai: bool) -> Result<(), Self::Error>;
+
+    /// The board page's new game: the dialect's new game, the players kept; or a
+    /// refusal that changed nothing.
+    fn new_game(&mut self) -> Result<(), Self::Error>;
 
     /// The board page's undo: takes back the last move, and further back as the
     /// dialect gives a person their turn back; refused if there is none.
@@ -130,24 +159,20 @@ pub trait Turns: TextDialect {
     where
         Self: Sized,
     {
-        match action {
-            Action::Player(side, ai) => self.set_ai(side, ai),
-            Action::NewGame => {
-                self.new_game();
-                host.new_game();
-            }
-            Action::Undo => {
-                if let Err(why) = self.undo() {
-                    Self::error(host, &why.to_string());
-                }
-            }
+        let done = match action {
+            Action::Player(side, ai) => self.set_player(side, ai),
+            Action::NewGame => self.new_game().map(|()| host.new_game()),
+            Action::Undo => self.undo(),
+        };
+        if let Err(why) = done {
+            Self::error(host, &why.to_string());
         }
         self.play_turns(host)
     }
 
-    /// Lets the AI move while a game is in play and it is to move, announcing the end
-    /// when it comes; the board page follows each move. Returns `Quit` if `quit` came
-    /// while the AI thought.
+    /// Lets the AI and a remote program move while a game is in play and one of them
+    /// is to move, announcing the end when it comes; the board page follows each move.
+    /// Returns what the session does next (`Quit` if `quit` came while the AI thought).
     fn play_turns(&mut self, host: &mut Host<Self::Game>) -> Flow
     where
         Self: Sized,
@@ -155,25 +180,26 @@ pub trait Turns: TextDialect {
         while self.in_play() {
             let pos = &self.game().pos;
             let (outcome, side) = (pos.outcome(), pos.side_to_move());
-            if self.at_end(outcome, host) {
-                break;
+            if let Some(flow) = self.at_end(outcome, host) {
+                return flow;
             }
-            let ai = self.ai_plays(side);
-            if let Some(mv) = self.forced(ai, host) {
-                self.play(mv, host);
-            } else if ai {
-                // The page shows the move just played (a person's) while the AI thinks.
-                host.show(self);
-                let limits = Self::SPEC.ai.limits();
-                match self
-                    .game()
-                    .think(host, limits, Self::acts_at_once, &|l| self.look(l))
-                {
-                    Ok(mv) => self.ai_moves(mv, host),
-                    Err(e) => return self.think_failed(e, host),
+            let stop = match self.turn(side) {
+                Turn::Remote => self.remote_turn(host),
+                // A side without a move may pass at once, whoever plays it.
+                turn if self.forced(turn == Turn::Ai, host) => None,
+                Turn::Person => break,
+                Turn::Ai => {
+                    // The page shows the move just played (a person's) while the AI
+                    // thinks.
+                    host.show(self);
+                    match self.think(host) {
+                        Ok(mv) => self.ai_moves(mv, host),
+                        Err(e) => Some(self.think_failed(e, host)),
+                    }
                 }
-            } else {
-                break;
+            };
+            if let Some(flow) = stop {
+                return flow;
             }
             host.show(self);
         }

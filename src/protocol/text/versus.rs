@@ -5,10 +5,11 @@
 //! Opponent: an AI here, or another running program after `host ID` / `join ID@HOST`
 //! (the shared transport of `protocol/remote.rs`). [`Versus`] holds what both keep
 //! (state, position, the Player, the seed, the link and the role, the moves for the
-//! board page's undo) and runs what both do alike: play until the User is to move, AI
-//! moves, the remote Opponent's moves, the end of a game with its acknowledgement, a
-//! peer that gives up or breaks the message sequence, the host's wait for the visitor's
-//! greeting, prompts, and the board page's actions.
+//! board page's undo) and runs what both do alike: the steps of the shared turn loop
+//! ([`Turns`]: the remote Opponent is its third kind of turn, beside the User and the
+//! AI), the end of a game with its acknowledgement, a peer that gives up or breaks the
+//! message sequence, the host's wait for the visitor's greeting, prompts, and the
+//! board page's model of players, new game and undo.
 //!
 //! What differs is an [`Edition`] (the game and its rules, the commands and words, the
 //! set-up relay, the dialect's own state such as Ataxx's blocks) and its [`Wire`] (the
@@ -17,9 +18,9 @@
 
 use super::board::{Action, History, View};
 use super::kit::{Common, Spec, State, TextError, Words};
-use super::Table;
 use super::{Flow, Host, OtherProtocol, PeerRead as Got, RemoteEvent, TextDialect, ThinkError};
-use crate::game::{Game, GameIo, Side};
+use super::{Table, Turn, Turns};
+use crate::game::{Game, GameIo, Outcome, Side};
 use crate::protocol::remote::{self, says, Breach};
 
 type Move<E> = <<E as Edition>::Game as Game>::Move;
@@ -201,6 +202,9 @@ pub struct Versus<E: Edition> {
     pub(super) role: Role,
     /// The game ID hosted or joined (for messages).
     pub(super) game_id: String,
+    /// This program sent the last move of the game (or its `start`), so at the game's
+    /// end it waits for a remote Opponent's acknowledgement rather than sending one.
+    sent_last: bool,
     /// The dialect's own state.
     pub(super) own: E,
 }
@@ -227,6 +231,7 @@ impl<E: Edition> TextDialect for Versus<E> {
             link: Link::Off,
             role: Role::Local,
             game_id: String::new(),
+            sent_last: false,
             own: E::default(),
         }
     }
@@ -274,7 +279,7 @@ impl<E: Edition> TextDialect for Versus<E> {
     }
 
     fn act(&mut self, action: Action, host: &mut Host<E::Game>) -> Flow {
-        self.board_action(action, host)
+        self.page_action(action, host)
     }
 
     fn table(&self) -> Option<&Table<E::Game>> {
@@ -327,7 +332,123 @@ impl<E: Edition> TextDialect for Versus<E> {
     }
 }
 
+/// The Player-vs-Opponent turns: in the playing state the Player moves (the User, or
+/// the AI after `auto`), the Opponent is this program's AI or, once connected, the
+/// remote program; the end waits for (or sends) the remote acknowledgement before
+/// the result line. The board page's model: making the Opponent's side manual hands
+/// the User that colour (the other side becomes the AI's); in a remote game only the
+/// local Player can be switched, and undo and a new game are refused.
+impl<E: Edition> Turns for Versus<E> {
+    fn game(&self) -> &Table<E::Game> {
+        &self.table
+    }
+
+    fn in_play(&self) -> bool {
+        self.state == State::Playing
+    }
+
+    fn turn(&self, side: Side) -> Turn {
+        match (side == self.player, self.player_ai) {
+            (true, false) => Turn::Person,
+            (true, true) => Turn::Ai,
+            (false, _) if self.link == Link::Connected => Turn::Remote,
+            (false, _) => Turn::Ai,
+        }
+    }
+
+    fn at_end(&mut self, outcome: Option<Outcome>, host: &mut Host<E::Game>) -> Option<Flow> {
+        outcome?;
+        Some(self.game_over(host))
+    }
+
+    fn think(&self, host: &mut Host<E::Game>) -> Result<Move<E>, ThinkError> {
+        E::think(self, host)
+    }
+
+    /// The Player's AI move is sent to a remote Opponent; the local Opponent's is only
+    /// played.
+    fn ai_moves(&mut self, mv: Move<E>, host: &mut Host<E::Game>) -> Option<Flow> {
+        host.say(&E::ai_move_line(&self.table.pos, mv));
+        if self.table.pos.side_to_move() == self.player {
+            return self.our_move(mv, host);
+        }
+        self.play(mv);
+        None
+    }
+
+    /// Waits (without a time limit) for the remote Opponent's move and plays it. The
+    /// User's lines that only look run meanwhile; those that act end the wait.
+    fn remote_turn(&mut self, host: &mut Host<E::Game>) -> Option<Flow> {
+        let m = loop {
+            match host.read_peer(None, E::breaks_move_wait) {
+                Got::Message(m) => break m,
+                Got::Interrupted(line) if E::only_looks(&line) => {
+                    self.execute(&line, host);
+                }
+                Got::Interrupted(line) => return Some(self.execute(&line, host)),
+                Got::Fault(why) => return Some(self.peer_forfeits(host, &why)),
+            }
+        };
+        match E::Wire::parse(&m).and_then(|msg| E::Wire::move_in(&msg, &self.table.pos)) {
+            Some(Some(mv)) => {
+                host.say(&E::ai_move_line(&self.table.pos, mv));
+                self.play(mv);
+                None
+            }
+            Some(None) => Some(self.breach(Breach::IllegalMove, &m, host)),
+            None => Some(self.unexpected(&m, host)),
+        }
+    }
+
+    fn set_player(&mut self, side: Side, ai: bool) -> Result<(), TextError> {
+        if side == self.player {
+            self.player_ai = ai;
+        } else if !ai {
+            // The Opponent's side is the AI's already, so only a manual one changes.
+            if self.remote_board() {
+                return Err(TextError::refused(
+                    "in a remote game the remote program plays its side",
+                ));
+            }
+            self.player = side;
+            self.player_ai = false;
+        }
+        Ok(())
+    }
+
+    /// The dialect's new game, in play at once.
+    fn new_game(&mut self) -> Result<(), TextError> {
+        if self.link != Link::Off {
+            return Err(TextError::refused(E::NEW_GAME_REFUSED));
+        }
+        E::new_game(self);
+        self.state = State::Playing;
+        self.sent_last = true;
+        Ok(())
+    }
+
+    /// Takes moves back as the dialect's model says; a finished game is in play again.
+    fn undo(&mut self) -> Result<(), TextError> {
+        if self.remote_board() {
+            return Err(TextError::refused("undo is not available in a remote game"));
+        }
+        if E::undo(self) == 0 {
+            return Err(TextError::refused("no move to take back"));
+        }
+        if self.state == State::Finished {
+            self.state = State::Playing;
+        }
+        Ok(())
+    }
+}
+
 impl<E: Edition> Versus<E> {
+    /// The board is a remote game's: connected or waiting, or (in 2008, until
+    /// `clear`) one that was.
+    fn remote_board(&self) -> bool {
+        self.link != Link::Off || self.role != Role::Local
+    }
+
     /// True for message `m` if it is the message `what` (both parsed).
     pub(super) fn is(m: &str, what: &str) -> bool {
         E::Wire::parse(m).is_some_and(|m| Some(m) == E::Wire::parse(what))
@@ -390,6 +511,7 @@ impl<E: Edition> Versus<E> {
     /// Plays a move (set-up or game) and records it.
     pub(super) fn play(&mut self, mv: Move<E>) {
         self.table.play(mv);
+        self.sent_last = false;
         E::played(self, mv);
     }
 
@@ -398,19 +520,20 @@ impl<E: Edition> Versus<E> {
     pub(super) fn user_plays(&mut self, mv: Move<E>, host: &mut Host<E::Game>) -> Flow {
         match self.our_move(mv, host) {
             Some(flow) => flow,
-            None => self.proceed(host),
+            None => self.play_turns(host),
         }
     }
 
     /// Plays the Player's move in a game in progress and sends it to a remote
-    /// Opponent. `Some(flow)` when play stops here (the game ended, or the peer is gone).
+    /// Opponent. `Some(flow)` when play stops here (the peer is gone).
     fn our_move(&mut self, mv: Move<E>, host: &mut Host<E::Game>) -> Option<Flow> {
         let text = E::Wire::move_message(&self.table.pos, mv);
         self.play(mv);
+        self.sent_last = true;
         if self.link == Link::Connected && !host.send_peer(&text) {
             return Some(self.peer_forfeits(host, "the remote program disconnected"));
         }
-        self.ended(host, true)
+        None
     }
 
     /// Enters the playing state (`start` here, or the host's `start` on a client).
@@ -418,72 +541,9 @@ impl<E: Edition> Versus<E> {
     /// it is the side that waits for the acknowledgement.
     pub(super) fn begin(&mut self, host: &mut Host<E::Game>, we_started: bool) -> Flow {
         self.state = State::Playing;
+        self.sent_last = we_started;
         host.new_game();
-        match self.ended(host, we_started) {
-            Some(flow) => flow,
-            None => self.proceed(host),
-        }
-    }
-
-    /// Plays until the User is to move or the game ends: AI moves here, a remote
-    /// Opponent's moves from the connection.
-    pub(super) fn proceed(&mut self, host: &mut Host<E::Game>) -> Flow {
-        while self.state == State::Playing {
-            let ours = self.table.pos.side_to_move() == self.player;
-            let stop = if ours && !self.player_ai {
-                return Flow::Continue;
-            } else if ours || self.link != Link::Connected {
-                self.ai_move(host, ours)
-            } else {
-                self.remote_move(host)
-            };
-            if let Some(flow) = stop {
-                return flow;
-            }
-            host.show(self);
-        }
-        Flow::Continue
-    }
-
-    /// One AI move: the Player's if `ours` (sent to a remote Opponent), else the local
-    /// Opponent's. `Some(flow)` when play stops here.
-    fn ai_move(&mut self, host: &mut Host<E::Game>, ours: bool) -> Option<Flow> {
-        // The page shows the move just played (a person's) while the AI thinks.
-        host.show(self);
-        let mv = match E::think(self, host) {
-            Ok(mv) => mv,
-            Err(e) => return Some(self.think_failed(e, host)),
-        };
-        host.say(&E::ai_move_line(&self.table.pos, mv));
-        if ours {
-            return self.our_move(mv, host);
-        }
-        self.play(mv);
-        self.ended(host, false)
-    }
-
-    /// Waits (without a time limit) for the remote Opponent's move and plays it. The
-    /// User's lines that only look run meanwhile; those that act end the wait.
-    fn remote_move(&mut self, host: &mut Host<E::Game>) -> Option<Flow> {
-        let m = loop {
-            match host.read_peer(None, E::breaks_move_wait) {
-                Got::Message(m) => break m,
-                Got::Interrupted(line) if E::only_looks(&line) => {
-                    self.execute(&line, host);
-                }
-                Got::Interrupted(line) => return Some(self.execute(&line, host)),
-                Got::Fault(why) => return Some(self.peer_forfeits(host, &why)),
-            }
-        };
-        match E::Wire::parse(&m).and_then(|msg| E::Wire::move_in(&msg, &self.table.pos)) {
-            Some(Some(mv)) => {
-                host.say(&E::ai_move_line(&self.table.pos, mv));
-                self.play(mv);
-                self.ended(host, false)
-            }
-            Some(None) => Some(self.breach(Breach::IllegalMove, &m, host)),
-            None => Some(self.unexpected(&m, host)),
-        }
+        self.play_turns(host)
     }
 
     /// Reads the peer's next message within the remote timeout; the User's lines that
@@ -492,23 +552,16 @@ impl<E: Edition> Versus<E> {
         host.read_peer(Some(host.remote_timeout()), E::breaks_wait)
     }
 
-    /// If the game is over on the board, ends it (`we_sent_last`: this program sent
-    /// the last move, so it waits for a remote Opponent's acknowledgement).
-    fn ended(&mut self, host: &mut Host<E::Game>, we_sent_last: bool) -> Option<Flow> {
-        self.table.pos.outcome()?;
-        Some(self.game_over(host, we_sent_last))
-    }
-
     /// The game is over on the board. With a remote Opponent, the side that sent the
-    /// last move (`we_sent_last`) waits for the other's acknowledgement; the other
-    /// sends it. Then the result is announced and the connection closed.
-    fn game_over(&mut self, host: &mut Host<E::Game>, we_sent_last: bool) -> Flow {
+    /// last move waits for the other's acknowledgement; the other sends it. Then the
+    /// result is announced and the connection closed.
+    fn game_over(&mut self, host: &mut Host<E::Game>) -> Flow {
         let Some(outcome) = self.table.pos.outcome() else {
             return Flow::Continue;
         };
         let mut then = None;
         if self.link == Link::Connected {
-            if we_sent_last {
+            if self.sent_last {
                 match self.read_peer_timed(host) {
                     Got::Message(m) if Self::is(&m, E::Wire::ACK) => {}
                     Got::Message(m) => return self.breach(Breach::NotAnAck, &m, host),
@@ -588,52 +641,6 @@ impl<E: Edition> Versus<E> {
         if !E::REMOTE_UNTIL_CLEAR {
             self.role = Role::Local;
         }
-    }
-
-    /// The board page's actions, in a model where making the Opponent's side manual
-    /// hands the User that colour (the other side becomes the AI's); in a remote game
-    /// only the local Player can be switched, and undo and a new game are refused.
-    fn board_action(&mut self, action: Action, host: &mut Host<E::Game>) -> Flow {
-        let remote = self.link != Link::Off || self.role != Role::Local;
-        let refused = match action {
-            Action::Player(side, ai) if side == self.player => {
-                self.player_ai = ai;
-                None
-            }
-            // The Opponent's side is the AI's already.
-            Action::Player(_, true) => None,
-            Action::Player(side, false) if !remote => {
-                self.player = side;
-                self.player_ai = false;
-                None
-            }
-            Action::Player(..) => Some("in a remote game the remote program plays its side"),
-            Action::NewGame if self.link != Link::Off => Some(E::NEW_GAME_REFUSED),
-            Action::NewGame => {
-                E::new_game(self);
-                return self.begin(host, true);
-            }
-            Action::Undo if remote => Some("undo is not available in a remote game"),
-            Action::Undo => self.board_undo(),
-        };
-        if let Some(why) = refused {
-            Self::error(host, why);
-        }
-        if self.state == State::Playing {
-            return self.proceed(host);
-        }
-        Flow::Continue
-    }
-
-    /// The board page's undo; a finished game is in play again.
-    fn board_undo(&mut self) -> Option<&'static str> {
-        if E::undo(self) == 0 {
-            return Some("no move to take back");
-        }
-        if self.state == State::Finished {
-            self.state = State::Playing;
-        }
-        None
     }
 
     /// The board page's labels: who plays each side, the mode line, the result.

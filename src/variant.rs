@@ -10,7 +10,7 @@
 use crate::game::{GameIo, RuleSet};
 use crate::games;
 use crate::protocol::cli::{self, Binary};
-use crate::protocol::text::{self, Codec, TextCodec, TextDialect, TextProtocol};
+use crate::protocol::text::{self, Codec, TextCodec, TextDialect};
 
 pub use crate::protocol::text::Playable;
 
@@ -25,14 +25,49 @@ pub trait Registered: GameIo {
     /// language.
     fn text_codecs() -> &'static [&'static dyn TextCodec<Self>];
 
-    /// The text dialect whose games are played by `rules`, else the default: the one a
-    /// run judged by those rules drives its text engines in. `None`: no text language.
-    fn text_codec(rules: Option<Self::Rules>) -> Option<&'static dyn TextCodec<Self>> {
+    /// Its dialects' codecs, each with the name `-rules` and the records give the rules
+    /// its games are judged by: the rule set's own name ([`RuleSet::name`]), or the
+    /// edition's where an earlier dialect plays by the same rules (Ataxx's 2022
+    /// edition plays by the 2016 rules: a run judged as `2022` drives its dialect).
+    fn named_codecs() -> Vec<(&'static str, &'static dyn TextCodec<Self>)> {
         let all = Self::text_codecs();
-        all.iter()
-            .copied()
-            .find(|c| Some(c.rules()) == rules)
-            .or(all.first().copied())
+        let named = |(i, &c): (usize, &&'static dyn TextCodec<Self>)| {
+            let shared = all[..i].iter().any(|e| e.rules() == c.rules());
+            match c.edition() {
+                Some(edition) if shared => (edition, c),
+                _ => (c.rules().name(), c),
+            }
+        };
+        all.iter().enumerate().map(named).collect()
+    }
+
+    /// The rules called `name` and their name as `-rules` and the records write it:
+    /// `engine`, `uai` and `ugi` name the engine protocols' rules, `text` those of the
+    /// default dialect, an edition's name (Ataxx's `2016`, `2022`) its dialect's, any
+    /// other word a rule set of the game's own. `None` for a name the game does not know.
+    fn rules_named(name: &str) -> Option<(Self::Rules, &'static str)> {
+        let engine = Self::Rules::ENGINE;
+        let codecs = Self::named_codecs();
+        let codec = match name {
+            "engine" | "uai" | "ugi" => return Some((engine, engine.name())),
+            "text" => codecs.first(),
+            _ => codecs
+                .iter()
+                .find(|&&(n, c)| n == name || c.edition() == Some(name)),
+        };
+        match codec {
+            Some(&(n, c)) => Some((c.rules(), n)),
+            None => Self::Rules::from_name(name).map(|r| (r, r.name())),
+        }
+    }
+
+    /// The text dialect whose games are judged by the rules called `name` (as
+    /// [`Registered::rules_named`] names them), else the default: the one a run judged
+    /// by those rules drives its text engines in. `None`: no text language.
+    fn text_codec(name: Option<&str>) -> Option<&'static dyn TextCodec<Self>> {
+        let all = Self::named_codecs();
+        let found = all.iter().find(|&&(n, _)| Some(n) == name);
+        found.or(all.first()).map(|&(_, c)| c)
     }
 }
 
@@ -109,7 +144,8 @@ macro_rules! registry {
             impl Registered for $game_ty {
                 const OTHELLO: bool = $othello;
                 fn text_codecs() -> &'static [&'static dyn TextCodec<Self>] {
-                    const CODECS: &[&dyn TextCodec<$game_ty>] = &[$(&Codec::<$ty>::NEW),+];
+                    const CODECS: &[&dyn TextCodec<$game_ty>] =
+                        &[$(&Codec::<$ty>::new(registry!(@edition $($edition)?))),+];
                     CODECS
                 }
             }
@@ -213,27 +249,29 @@ impl Variant {
         impl GameVisitor for Names {
             type Output = Vec<&'static str>;
             fn visit<G: Registered>(self) -> Vec<&'static str> {
-                G::Rules::ALL.iter().map(|r| r.name()).collect()
+                let mut names: Vec<&str> = G::Rules::ALL.iter().map(|r| r.name()).collect();
+                for (name, _) in G::named_codecs() {
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+                names
             }
         }
         self.visit_game(Names)
     }
 
-    /// The rule set `name` names in this game, by its own name ([`RuleSet::name`]):
-    /// `engine`, `uai` and `ugi` name the engine protocols' rules, `text` those of the
-    /// default dialect, any other word a rule set of the game's own (Ataxx's `2008`,
-    /// `2016`). `None` for a name the game does not know.
+    /// The rules `name` names in this game, by the name `-rules` and the records give
+    /// them ([`Registered::rules_named`]): `engine`, `uai` and `ugi` name the engine
+    /// protocols' rules, `text` those of the default dialect, an edition's name its
+    /// dialect's (Ataxx's `2016` is `text`, `2022` is `2022`), any other word a rule set
+    /// of the game's own. `None` for a name the game does not know.
     pub fn rules_named(self, name: &str) -> Option<&'static str> {
         struct Named<'a>(&'a str);
         impl GameVisitor for Named<'_> {
             type Output = Option<&'static str>;
             fn visit<G: Registered>(self) -> Option<&'static str> {
-                let rules = match self.0 {
-                    "engine" | "uai" | "ugi" => Some(G::Rules::ENGINE),
-                    "text" => G::text_codec(None).map(|c| c.rules()),
-                    name => G::Rules::from_name(name),
-                };
-                rules.map(RuleSet::name)
+                G::rules_named(self.0).map(|(_, name)| name)
             }
         }
         self.visit_game(Named(name))
@@ -264,16 +302,19 @@ impl Dialect {
         self.visit(Remote)
     }
 
-    /// The name of the rule set its games are played by ([`TextProtocol::RULES`]).
+    /// The name `-rules` and the records give the rules its games are judged by
+    /// ([`Registered::named_codecs`]).
     pub fn rules_name(self) -> &'static str {
-        struct Rules;
-        impl VariantVisitor for Rules {
+        struct NameAt(usize);
+        impl GameVisitor for NameAt {
             type Output = &'static str;
-            fn visit<D: Playable>(self) -> &'static str {
-                <D as TextProtocol>::RULES.name()
+            fn visit<G: Registered>(self) -> &'static str {
+                G::named_codecs()[self.0].0
             }
         }
-        self.visit(Rules)
+        let variant = self.variant();
+        let at = variant.dialects().iter().position(|&d| d == self);
+        variant.visit_game(NameAt(at.expect("a dialect is listed under its game")))
     }
 }
 
@@ -290,9 +331,12 @@ mod tests {
         impl GameVisitor for Codecs {
             type Output = (Vec<&'static str>, &'static str);
             fn visit<G: Registered>(self) -> Self::Output {
-                let names = G::text_codecs().iter().map(|c| c.rules().name()).collect();
-                let engine = G::text_codec(Some(G::Rules::ENGINE)).expect("a text language");
-                (names, engine.rules().name())
+                let names = G::named_codecs().iter().map(|&(n, _)| n).collect();
+                let engine = G::text_codec(Some(G::Rules::ENGINE.name())).expect("a text language");
+                (
+                    names,
+                    G::rules_named(engine.rules().name()).expect("known").1,
+                )
             }
         }
         for &v in Variant::ALL {

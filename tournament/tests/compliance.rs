@@ -106,6 +106,14 @@ fn our_engines_pass_in_every_protocol_they_speak() {
         "proto=text",
         "args=--edition 2008",
     ]);
+    // The 2022 edition's, chosen by its name (it plays by the 2016 rules).
+    assert_passes(&[
+        "-rules",
+        "2022",
+        &cmd(&ataxx),
+        "proto=text",
+        "args=--edition 2022",
+    ]);
     // An option of the spec is set after the handshake.
     let o = compliance(&["-quick", &cmd(&ataxx), "option.Hash=8", "option.threads=2"]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));

@@ -716,6 +716,40 @@ fn the_2008_text_dialect_plays_as_a_text_engine() {
     assert!(!res.exists());
 }
 
+/// Issue 52: the 2022 edition plays by the 2016 rules (there is no rule set of its own),
+/// yet `-rules 2022` still drives text engines in its dialect (`ataxx --edition 2022`,
+/// whose set-up is `new`, `seed`, `auto`) and the records name the judge `2022`.
+#[test]
+fn the_2022_edition_is_judged_and_recorded_by_its_own_name() {
+    let ataxx = engine_binary("ataxx");
+    let dir = common::scratch("test", "text-2022");
+    let res = dir.join("r.jsonl");
+    let o = run_strings(&[
+        "-engine".to_string(),
+        format!("cmd={}", ataxx.display()),
+        "name=t2022".into(),
+        "proto=text".into(),
+        "args=--edition 2022".into(),
+        "st=5".into(),
+        "-engine".into(),
+        format!("cmd={FAKE}"),
+        "name=uai".into(),
+        "st=1".into(),
+        "-games".into(),
+        "2".into(),
+        "-results".into(),
+        res.display().to_string(),
+        "-rules".into(),
+        "2022".into(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let recs = records(&res);
+    assert_eq!(recs.len(), 2, "{recs:?}");
+    assert_rule_endings(&recs, "25 consecutive jumps");
+    let text = std::fs::read_to_string(&res).unwrap();
+    assert_eq!(text.matches("\"rules\":\"2022\"").count(), 2, "{text}");
+}
+
 /// A Reversi opening `plies` moves deep (no passes), from seeded random play, in
 /// protocol notation: games from it end within a few moves.
 fn deep_reversi_opening(plies: usize, seed: u64) -> String {

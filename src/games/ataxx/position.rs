@@ -20,18 +20,14 @@ pub enum Rules {
     /// `ataxx-2008.txt` (the 2008 text edition): as [`Rules::Text`], but 45 consecutive
     /// jumps end the game.
     Text2008,
-    /// The 2022 text edition (`ataxx --edition 2022`): the rules of [`Rules::Text`] (its
-    /// course's jump limit is also 25), under the edition's own name, so that each
-    /// edition has its own rule set and a run judged by these (`-rules 2022`) drives
-    /// that edition's dialect.
-    Text2022,
 }
 
 /// `-rules` and the records name the UAI rules `engine` and the 2016 edition's `text`
-/// (their names from before the 2008 edition had its own), the 2008 and 2022 editions'
-/// `2008` and `2022`.
+/// (their names from before the 2008 edition had its own), the 2008 edition's `2008`.
+/// The 2022 edition plays by the 2016 rules (its course's jump limit is also 25); the
+/// registry names a run of its dialect `2022` (`engine::variant::Registered::named_codecs`).
 impl RuleSet for Rules {
-    const ALL: &'static [Rules] = &[Rules::Uai, Rules::Text, Rules::Text2008, Rules::Text2022];
+    const ALL: &'static [Rules] = &[Rules::Uai, Rules::Text, Rules::Text2008];
     const ENGINE: Rules = Rules::Uai;
 
     fn name(self) -> &'static str {
@@ -39,14 +35,14 @@ impl RuleSet for Rules {
             Rules::Uai => "engine",
             Rules::Text => "text",
             Rules::Text2008 => "2008",
-            Rules::Text2022 => "2022",
         }
     }
 
-    /// Also `2016`, the name `--edition` gives the 2016 rules.
+    /// Also `2016` and `2022`, the editions (`--edition`) that play by the 2016 rules:
+    /// a record of a `-rules 2022` run replays by them.
     fn from_name(name: &str) -> Option<Rules> {
         match name {
-            "2016" => Some(Rules::Text),
+            "2016" | "2022" => Some(Rules::Text),
             _ => Rules::ALL.iter().copied().find(|r| r.name() == name),
         }
     }
@@ -56,7 +52,7 @@ impl Rules {
     /// The clock value at which the game ends under these rules.
     pub fn clock_limit(self) -> u32 {
         match self {
-            Rules::Text | Rules::Text2022 => 25,
+            Rules::Text => 25,
             Rules::Uai => 100,
             Rules::Text2008 => 45,
         }
@@ -65,7 +61,7 @@ impl Rules {
     /// True for the text languages' rules: the clock counts consecutive jumps, and
     /// reaching its limit ends the game on the piece count.
     pub fn counts_jumps(self) -> bool {
-        matches!(self, Rules::Text | Rules::Text2008 | Rules::Text2022)
+        matches!(self, Rules::Text | Rules::Text2008)
     }
 }
 

@@ -8,7 +8,7 @@
 //! Whenever the side to move is played by the AI it moves at once: after the other
 //! side's move, `auto`, `new` or `undo`, so two AIs play a game out without reading
 //! input, as the course's program does. The rules are the 2016 edition's (25
-//! consecutive jumps end a game), named for this edition ([`RULES`]).
+//! consecutive jumps end a game: [`RULES`]).
 //!
 //! A line is parsed completely into a [`Command`] before anything changes, so a refused
 //! command changes nothing. The course harness (`test-ataxx`) reads `*` lines and
@@ -34,8 +34,8 @@ mod board;
 /// The rule set the 2022 edition's games are played by: the 2016 edition's (the
 /// course's `Board.JUMP_LIMIT` is 25 consecutive jumps, which passes neither count nor
 /// reset; a side without pieces loses; when neither side can move the piece count
-/// decides) under its own name, `2022`.
-pub const RULES: Rules = Rules::Text2022;
+/// decides). The registry names a run of this edition `2022` (`-rules 2022`, the records).
+pub const RULES: Rules = Rules::Text;
 
 /// The language as data: `#` only as a line's first non-blank character, extra words
 /// refused (the course's command patterns match whole lines), errors on stderr, prompts
@@ -842,8 +842,12 @@ mod tests {
     #[test]
     fn the_rules_are_2016s_under_their_own_name() {
         use crate::game::RuleSet;
+        use crate::variant::{Dialect, Variant};
         assert_eq!(Rules::from_name("2022"), Some(RULES));
-        assert_eq!(RULES.name(), "2022");
+        // The registry names the edition's runs `2022` (`-rules 2022`, the records).
+        assert_eq!(Dialect::Ataxx2022.rules_name(), "2022");
+        assert_eq!(Variant::Ataxx.rules_named("2022"), Some("2022"));
+        assert_eq!(Variant::Ataxx.dialect_for(Some("2022")), Dialect::Ataxx2022);
         // Jumps back and forth: the 25th ends the game on the piece count, as in 2016.
         let mut ours = Position::startpos(RULES);
         let mut sixteen = Position::startpos(Rules::Text);

@@ -322,6 +322,8 @@ pub trait TextProtocol: TextDialect {
 pub trait TextCodec<G: Game>: Sync {
     /// The rule set the language's games are played by ([`TextProtocol::RULES`]).
     fn rules(&self) -> G::Rules;
+    /// The edition's name, for games with more than one (`ataxx --edition 2022`).
+    fn edition(&self) -> Option<&'static str>;
     /// [`TextProtocol::setup_commands`].
     fn setup_commands(
         &self,
@@ -344,17 +346,30 @@ pub trait TextCodec<G: Game>: Sync {
     fn is_dump_marker(&self, line: &str) -> bool;
 }
 
-/// The [`TextCodec`] of dialect `D`: a value standing for the type.
-pub struct Codec<D>(std::marker::PhantomData<fn() -> D>);
+/// The [`TextCodec`] of dialect `D`: a value standing for the type, with the edition's
+/// name the registry gives it.
+pub struct Codec<D> {
+    edition: Option<&'static str>,
+    dialect: std::marker::PhantomData<fn() -> D>,
+}
 
 impl<D> Codec<D> {
-    /// The codec (a constant, so `&Codec::<D>::NEW` lives for the whole program).
-    pub const NEW: Codec<D> = Codec(std::marker::PhantomData);
+    /// The codec of the edition called `edition` (a constant function, so that the
+    /// registry's `&Codec::<D>::new(..)` lives for the whole program).
+    pub const fn new(edition: Option<&'static str>) -> Codec<D> {
+        Codec {
+            edition,
+            dialect: std::marker::PhantomData,
+        }
+    }
 }
 
 impl<D: TextProtocol> TextCodec<D::Game> for Codec<D> {
     fn rules(&self) -> <D::Game as Game>::Rules {
         D::RULES
+    }
+    fn edition(&self) -> Option<&'static str> {
+        self.edition
     }
     fn setup_commands(
         &self,

@@ -25,7 +25,7 @@ mod uci;
 
 use crate::engines::player::{EngineKind, EngineSpec, Proto};
 use crate::engines::process::{EngineProcess, Launch, LogTag, ReadError, TrafficLog};
-use engine::game::{Game, Notation, Outcome, RuleSet, Side};
+use engine::game::{Game, Notation, Outcome, Side};
 use engine::protocol::uci::Flavour;
 use engine::rng::SplitMix64;
 use engine::variant::{GameVisitor, Registered, Variant};
@@ -667,14 +667,14 @@ fn result_word(outcome: Option<Outcome>) -> &'static str {
 }
 
 /// Runs the compliance check of `spec` in game `G` (a `proto=text` engine speaks its
-/// dialect whose rules are `rules`, else its default): every step, or only the quick
+/// dialect judged by the rules named `rules`, else its default): every step, or only the quick
 /// part. `log`: the traffic log and
 /// the engine's tag in it. With `print`, each step's line goes to stdout as it ends.
 /// `Err` (one line) when the spec cannot be checked at all: a built-in player, a
 /// protocol the game does not speak.
 pub fn check<G: Registered>(
     spec: &EngineSpec,
-    rules: Option<G::Rules>,
+    rules: Option<&str>,
     quick: bool,
     log: Option<(Arc<TrafficLog>, String)>,
     print: bool,
@@ -753,8 +753,7 @@ impl GameVisitor for Visit<'_> {
     type Output = Result<Report, String>;
 
     fn visit<G: Registered>(self) -> Self::Output {
-        let rules = self.rules.and_then(G::Rules::from_name);
-        check::<G>(self.spec, rules, self.quick, self.log, true)
+        check::<G>(self.spec, self.rules, self.quick, self.log, true)
     }
 }
 
@@ -870,7 +869,7 @@ impl Args {
 /// play, one after the other. `Err` names the engine and its first failing step.
 pub fn check_before_run<G: Registered>(
     engines: &[&EngineSpec],
-    rules: G::Rules,
+    rules: &str,
     log: Option<&Arc<TrafficLog>>,
 ) -> Result<(), String> {
     for spec in engines {

@@ -5,7 +5,7 @@
 use crate::engines::player::{Eval, Fault, GameStart, Limits, MoveRequest, Player, Reply};
 use crate::matchmaking::schedule::GameSpec;
 use crate::output::results::{today, Ending, GameRecord, GameResult, MoveInfo, Score};
-use engine::game::{Notation, Opening, Outcome, Referee, RuleSet, Side};
+use engine::game::{Notation, Opening, Outcome, Referee, Side};
 use std::time::{Duration, Instant};
 
 /// `-adjudicate material=M plies=P`.
@@ -128,6 +128,9 @@ pub struct Match<'a, G: Notation + Referee> {
     pub opening: &'a Opening<G>,
     /// The opening's line, for the record.
     pub opening_text: &'a str,
+    /// The name of the rules that judge the game, for the record (`-rules`'s: Ataxx's
+    /// 2022 edition plays the 2016 rules, and its runs are recorded as `2022`).
+    pub rules_name: &'a str,
     /// Engine names, `[first mover, second mover]`.
     pub names: [&'a str; 2],
     /// Limits, `[first mover, second mover]`.
@@ -543,6 +546,6 @@ fn record<G: Notation + Referee>(
         date: today(),
         duration_ms: started.elapsed().as_millis() as u64,
         pair_key: m.spec.pair_key,
-        rules: Some(m.opening.base.rule_set().name().to_string()),
+        rules: Some(m.rules_name.to_string()),
     }
 }

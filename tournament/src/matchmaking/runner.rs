@@ -111,7 +111,7 @@ pub fn run<G: Registered>(cfg: &Config) -> Result<i32, RunError> {
     let log = traffic_log(cfg, started)?;
     if cfg.check {
         let engines = engines_to_check(cfg, &plan, &done);
-        crate::compliance::check_before_run::<G>(&engines, plan.rules, log.as_ref())
+        crate::compliance::check_before_run::<G>(&engines, plan.rules_name, log.as_ref())
             .map_err(RunError::Usage)?;
     }
     check_engines::<G>(cfg, &plan, &done, log.as_ref())?;
@@ -161,8 +161,9 @@ pub fn run<G: Registered>(cfg: &Config) -> Result<i32, RunError> {
 /// What is to be played: the checked engines and openings, and the schedule.
 struct Plan<G: Registered> {
     book: Book<G>,
-    /// The rules that judge the games.
-    rules: G::Rules,
+    /// The name of the rules that judge the games, as `-rules` and the records give it
+    /// ([`Registered::rules_named`]: Ataxx's 2022 edition plays the 2016 rules as `2022`).
+    rules_name: &'static str,
     /// The text dialect `proto=text` engines speak: the one whose rules judge the run.
     text: Option<&'static dyn TextCodec<G>>,
     schedule: Vec<GameSpec>,
@@ -179,8 +180,8 @@ impl<G: Registered> Plan<G> {
             .engines
             .iter()
             .any(|e| e.proto::<G>() == Some(Proto::Text));
-        let rules = judging_rules::<G>(cfg).map_err(usage)?;
-        let text = G::text_codec(Some(rules));
+        let (rules, rules_name) = judging_rules::<G>(cfg).map_err(usage)?;
+        let text = G::text_codec(Some(rules_name));
         if text_engines && text.is_none() {
             return Err(usage(format!(
                 "{} has no text language (proto=text)",
@@ -214,7 +215,7 @@ impl<G: Registered> Plan<G> {
         Self::check_replays(cfg, &schedule, book.len()).map_err(usage)?;
         Ok(Plan {
             book,
-            rules,
+            rules_name,
             text,
             schedule,
             shard: None,
@@ -296,14 +297,16 @@ impl<G: Registered> Plan<G> {
 /// rule sets differ) is refused unless `-rules` names the judge: either choice judges
 /// one of them by a rule it cannot know (issue 25 item 2: a UAI engine lost a game by
 /// the text rules' 25 consecutive jumps while its own 100-ply rule let it shuffle on).
-pub fn judging_rules<G: Registered>(cfg: &Config) -> Result<G::Rules, String> {
+///
+/// Returns the rules and their name as the records write it.
+pub fn judging_rules<G: Registered>(cfg: &Config) -> Result<(G::Rules, &'static str), String> {
     let speaks = |p: Proto| cfg.engines.iter().any(|e| e.proto::<G>() == Some(p));
     let text = speaks(Proto::Text);
     let engine = [Proto::Uai, Proto::Ugi, Proto::Nboard, Proto::Gtp]
         .into_iter()
         .any(speaks);
     if let Some(name) = &cfg.rules {
-        return G::Rules::from_name(name)
+        return G::rules_named(name)
             .ok_or_else(|| format!("-rules: {} has no rules named '{name}'", G::NAME));
     }
     let text_rules = G::text_codec(None).map_or(G::Rules::ENGINE, |c| c.rules());
@@ -314,7 +317,8 @@ pub fn judging_rules<G: Registered>(cfg: &Config) -> Result<G::Rules, String> {
             G::NAME
         ));
     }
-    Ok(if text { text_rules } else { G::Rules::ENGINE })
+    let rules = if text { text_rules } else { G::Rules::ENGINE };
+    Ok((rules, rules.name()))
 }
 
 /// Whether an engine plays the same moves whenever it meets the same position: a
@@ -922,6 +926,7 @@ fn worker<G: Registered>(
             spec: &spec,
             opening: &opening.opening,
             opening_text: &opening.text,
+            rules_name: plan.rules_name,
             names: [&cfg.engines[f].name, &cfg.engines[s].name],
             limits: [cfg.engines[f].limits, cfg.engines[s].limits],
             builtin: [

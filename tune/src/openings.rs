@@ -5,7 +5,7 @@
 use engine::game::{Notation, RuleSet, Side};
 use engine::games::ataxx::block_squares;
 use engine::games::ataxx::{square_name, Move, Position, Rules};
-use engine::protocol::text::{TextDialect, TextProtocol};
+use engine::protocol::text::{EngineSetup, TextDialect, TextProtocol};
 use engine::rng::SplitMix64;
 use engine::search::{Limits, Searcher};
 use engine::variant::{Dialect, GameVisitor, Playable, Registered, Variant, VariantVisitor};
@@ -164,7 +164,14 @@ fn settable(d: Dialect, line: &str) -> bool {
         type Output = bool;
         fn visit<D: Playable>(self) -> bool {
             <D as TextDialect>::Game::opening(self.0, <D as TextProtocol>::RULES)
-                .and_then(|o| <D as TextProtocol>::setup_commands(&o, Side::First, 0, false))
+                .and_then(|o| {
+                    <D as TextProtocol>::setup_commands(&EngineSetup::new(
+                        &o,
+                        Side::First,
+                        0,
+                        false,
+                    ))
+                })
                 .is_ok()
         }
     }

@@ -10,7 +10,7 @@ pub mod reversi;
 use super::input::{self, Line};
 use super::remote;
 use super::terminal;
-use super::text::{self, TextDialect};
+use super::text::{self, Playable, TextDialect};
 use super::uci::{self, Flavour};
 use crate::bench;
 use crate::game::{Benchmark, GameIo, Notation, RuleSet};
@@ -417,7 +417,7 @@ fn display_config<D: TextDialect>(p: &Parsed) -> Result<super::display::Config, 
 /// Reads the first non-blank line to pick the protocol (unless a flag chose it), then
 /// hands over. A person at a terminal sees the text language's prompt at once, and
 /// edits lines with history when stdout is the terminal too ([`terminal`]).
-fn interactive<D: TextDialect>(forced: Option<Flavour>, setup: text::Setup<D::Options>) -> u8 {
+fn interactive<D: Playable>(forced: Option<Flavour>, setup: text::Setup<D::Options>) -> u8 {
     let edited = if terminal::wanted() {
         terminal::spawn()
     } else {
@@ -484,7 +484,7 @@ impl FirstPrompt<'_> {
 
 /// [`interactive`] once the input is chosen: `prompter` is the line editor's, when
 /// lines are edited (prompts then go to it, not to `out`).
-fn choose_and_run<D: TextDialect>(
+fn choose_and_run<D: Playable>(
     forced: Option<Flavour>,
     mut setup: text::Setup<D::Options>,
     lines: crossbeam_channel::Receiver<Line>,

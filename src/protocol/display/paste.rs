@@ -8,8 +8,8 @@
 //! [`TextProtocol::setup_commands`]: crate::protocol::text::TextProtocol::setup_commands
 
 use crate::game::{Game, Notation, Opening, Side};
-use crate::protocol::text::Playable;
 use crate::protocol::text::TextDialect;
+use crate::protocol::text::{EngineSetup, Playable};
 
 /// The lines that set up what `text` holds, for a session whose sides are played by
 /// `players` (the view's: the side the AI plays keeps it; the other is typed); why not,
@@ -60,7 +60,8 @@ pub fn lines<D: Playable>(text: &str, players: [&str; 2]) -> Result<Vec<String>,
         Side::Second
     };
     // The seed the person chose stays: the set-up's own `seed` line is left out.
-    let mut out: Vec<String> = D::setup_commands(&Opening { base, moves }, ai_side, 0, true)?
+    let opening = Opening { base, moves };
+    let mut out: Vec<String> = D::setup_commands(&EngineSetup::new(&opening, ai_side, 0, true))?
         .into_iter()
         .filter(|l| !l.starts_with("seed "))
         .collect();

@@ -15,11 +15,11 @@ use super::kit::{
 use crate::game::{Opening, Outcome, Side};
 pub use crate::games::ataxx::block_squares;
 use crate::games::ataxx::{parse_square, square_name, Cell, Move, Position, Rules, TextMove};
-use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol};
+use crate::protocol::text::{EngineSetup, Flow, Host, TextDialect, TextProtocol};
 use std::time::Duration;
 
 mod board;
-use crate::protocol::text::board::{Action, History, View};
+use crate::protocol::text::board::{History, View};
 use crate::protocol::text::{Table, Turn, Turns};
 pub(crate) use board::{ataxx_view, ATAXX_BOARD, ATAXX_COLOURS};
 
@@ -307,14 +307,6 @@ impl TextDialect for AtaxxText {
         Some(self.board_view())
     }
 
-    fn act(&mut self, action: Action, host: &mut AtaxxHost) -> Flow {
-        self.page_action(action, host)
-    }
-
-    fn table(&self) -> Option<&Table<Position>> {
-        Some(&self.table)
-    }
-
     fn picture(pos: &Position, history: &History<Position>) -> View {
         board::picture(pos, history)
     }
@@ -535,13 +527,9 @@ impl TextProtocol for AtaxxText {
 
     /// `clear` (after an earlier game), `seed`, one `block` per reflection orbit of the
     /// base's gaps, the opening's moves as set-up moves, `manual`/`auto`, `dump`.
-    fn setup_commands(
-        opening: &Opening<Position>,
-        ai_side: Side,
-        seed: u64,
-        played: bool,
-    ) -> Result<Vec<String>, String> {
-        let mut cmds = kit::setup_start(from_start(&opening.base), seed, played)?;
+    fn setup_commands(s: &EngineSetup<Position>) -> Result<Vec<String>, String> {
+        let (opening, ai_side) = (s.opening, s.ai_side);
+        let mut cmds = kit::setup_start(from_start(&opening.base), s.seed, s.played)?;
         cmds.extend(block_commands(&opening.base)?);
         cmds.extend(typed_moves(opening));
         cmds.push(format!("manual {}", SPEC.side_word(ai_side.opponent())));
@@ -716,7 +704,8 @@ mod tests {
     fn setup_commands_rebuild_the_opening() {
         use crate::game::Notation;
         let o = Position::opening("block c4 f2 g7f5", Rules::Text).unwrap();
-        let cmds = AtaxxText::setup_commands(&o, Side::Second, 7, false).unwrap();
+        let cmds =
+            AtaxxText::setup_commands(&EngineSetup::new(&o, Side::Second, 7, false)).unwrap();
         assert_eq!(
             cmds,
             [
@@ -730,7 +719,7 @@ mod tests {
             ]
         );
         let fen = Position::opening("x5o/7/7/7/7/7/o5x o 0 1", Rules::Text).unwrap();
-        assert!(AtaxxText::setup_commands(&fen, Side::First, 0, true).is_err());
+        assert!(AtaxxText::setup_commands(&EngineSetup::new(&fen, Side::First, 0, true)).is_err());
     }
 
     #[test]

@@ -39,11 +39,13 @@ use super::ataxx::{
 };
 use super::kit::{self, Common, Spec, TextError, Words};
 use super::versus::{self, Edition, Link, Role, Versus, Wire};
-use crate::game::{Opening, Side};
+use crate::game::Side;
 use crate::games::ataxx::{parse_square, square_name, Move, Position, Rules, TextMove};
 use crate::protocol::remote::{self, says, Breach};
 use crate::protocol::text::board::{History, View};
-use crate::protocol::text::{Flow, Host, PeerRead as Got, TextDialect, TextProtocol, ThinkError};
+use crate::protocol::text::{
+    EngineSetup, Flow, Host, PeerRead as Got, TextDialect, TextProtocol, ThinkError,
+};
 
 mod board;
 
@@ -586,14 +588,10 @@ impl TextProtocol for Ataxx2008 {
     /// `clear` (after an earlier game), `seed`, `blocks` for the base's gaps, the
     /// opening's moves as set-up moves, `color` (the typed side: the Opponent, an AI,
     /// plays `ai_side`), `dump`.
-    fn setup_commands(
-        opening: &Opening<Position>,
-        ai_side: Side,
-        seed: u64,
-        played: bool,
-    ) -> Result<Vec<String>, String> {
+    fn setup_commands(s: &EngineSetup<Position>) -> Result<Vec<String>, String> {
+        let (opening, ai_side) = (s.opening, s.ai_side);
         let base = &opening.base;
-        let mut cmds = kit::setup_start(from_start(base), seed, played)?;
+        let mut cmds = kit::setup_start(from_start(base), s.seed, s.played)?;
         if base.gaps() != 0 {
             let config = canonical_blocks(base.gaps())
                 .ok_or("these gaps cannot be written in the 2008 block notation")?;
@@ -841,7 +839,7 @@ mod tests {
     fn setup_commands_rebuild_the_opening() {
         use crate::game::Notation;
         let o = Position::opening("block c4 block b7 g1-f2 g7f5", Rules::Text).unwrap();
-        let cmds = Ataxx2008::setup_commands(&o, Side::Second, 7, true).unwrap();
+        let cmds = Ataxx2008::setup_commands(&EngineSetup::new(&o, Side::Second, 7, true)).unwrap();
         assert_eq!(
             cmds,
             [
@@ -855,6 +853,8 @@ mod tests {
             ]
         );
         let centre = Position::opening("block d4", Rules::Text).unwrap();
-        assert!(Ataxx2008::setup_commands(&centre, Side::First, 0, false).is_err());
+        assert!(
+            Ataxx2008::setup_commands(&EngineSetup::new(&centre, Side::First, 0, false)).is_err()
+        );
     }
 }

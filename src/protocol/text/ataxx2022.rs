@@ -22,11 +22,11 @@ use super::ataxx::{
     typed_moves, why_illegal,
 };
 pub use super::kit::TextError;
-use super::kit::{Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec, Words};
-use crate::game::{Opening, Outcome, Side};
+use super::kit::{self, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec, Words};
+use crate::game::{Outcome, Side};
 use crate::games::ataxx::{parse_square, square_name, Move, Position, Rules, TextMove};
-use crate::protocol::text::board::{Action, History, View};
-use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol};
+use crate::protocol::text::board::{History, View};
+use crate::protocol::text::{EngineSetup, Flow, Host, TextDialect, TextProtocol};
 use crate::protocol::text::{Table, Turn, Turns};
 
 mod board;
@@ -288,14 +288,6 @@ impl TextDialect for Ataxx2022 {
         Some(self.board_view())
     }
 
-    fn act(&mut self, action: Action, host: &mut AtaxxHost) -> Flow {
-        self.page_action(action, host)
-    }
-
-    fn table(&self) -> Option<&Table<Position>> {
-        Some(&self.table)
-    }
-
     fn picture(pos: &Position, history: &History<Position>) -> View {
         board::picture(pos, history)
     }
@@ -446,30 +438,15 @@ impl TextProtocol for Ataxx2022 {
     /// set-up state and `auto` makes the AI move at once when its side is to move, so
     /// then `auto` comes after the `dump`, which is still read before the AI's first
     /// move line.
-    fn setup_commands(
-        opening: &Opening<Position>,
-        ai_side: Side,
-        seed: u64,
-        played: bool,
-    ) -> Result<Vec<String>, String> {
+    fn setup_commands(s: &EngineSetup<Position>) -> Result<Vec<String>, String> {
+        let opening = s.opening;
         if !from_start(&opening.base) {
             return Err("the text language starts from the start position (no FEN)".into());
         }
-        let mut cmds = vec!["manual red".to_string(), "manual blue".to_string()];
-        if played {
-            cmds.push("new".to_string());
-        }
-        cmds.push(format!("seed {seed}"));
+        let mut cmds = kit::manual_start(&SPEC, s);
         cmds.extend(block_commands(&opening.base)?);
         cmds.extend(typed_moves(opening));
-        let auto = format!("auto {}", SPEC.side_word(ai_side));
-        if opening.end().side_to_move() == ai_side {
-            cmds.push("dump".to_string());
-            cmds.push(auto);
-        } else {
-            cmds.push(auto);
-            cmds.push("dump".to_string());
-        }
+        kit::auto_and_dump(&mut cmds, &SPEC, s, opening.end().side_to_move());
         Ok(cmds)
     }
 
@@ -813,7 +790,7 @@ mod tests {
     fn setup_commands_rebuild_the_opening() {
         use crate::game::Notation;
         let o = Position::opening("block c4 f2 g7f5", RULES).unwrap();
-        let cmds = Ataxx2022::setup_commands(&o, Side::First, 7, true).unwrap();
+        let cmds = Ataxx2022::setup_commands(&EngineSetup::new(&o, Side::First, 7, true)).unwrap();
         assert_eq!(
             cmds,
             [
@@ -833,10 +810,11 @@ mod tests {
         let lines = harness_lines(&out);
         assert_eq!(lines[..9].join("\n"), dump(&o.end()));
         assert!(parse_ai_move_line(lines[9]).is_some(), "{out}");
-        let cmds = Ataxx2022::setup_commands(&o, Side::Second, 7, false).unwrap();
+        let cmds =
+            Ataxx2022::setup_commands(&EngineSetup::new(&o, Side::Second, 7, false)).unwrap();
         assert_eq!(cmds[cmds.len() - 2..], ["auto blue", "dump"]);
         let fen = Position::opening("x5o/7/7/7/7/7/o5x o 0 1", RULES).unwrap();
-        assert!(Ataxx2022::setup_commands(&fen, Side::First, 0, false).is_err());
+        assert!(Ataxx2022::setup_commands(&EngineSetup::new(&fen, Side::First, 0, false)).is_err());
     }
 
     #[test]

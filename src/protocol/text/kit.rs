@@ -8,7 +8,8 @@
 //! a harness reads is written and recognised here from the spec, so the engine and the
 //! tournament runner's text client (through [`super::TextProtocol`]) cannot disagree.
 
-use crate::game::{Outcome, Side};
+use super::EngineSetup;
+use crate::game::{Game, Outcome, Side};
 use crate::protocol::remote;
 use crate::search::Limits;
 use std::borrow::Cow;
@@ -139,6 +140,36 @@ pub fn setup_start(from_start: bool, seed: u64, played: bool) -> Result<Vec<Stri
     }
     let clear = played.then(|| "clear".to_string());
     Ok(clear.into_iter().chain([format!("seed {seed}")]).collect())
+}
+
+/// The first set-up commands of a language with no set-up state, where `auto` makes
+/// the AI move at once (2022, LOA): both sides manual, so that nothing moves while the
+/// game is set up, `new` after an earlier game, then `seed`.
+pub fn manual_start<G: Game>(spec: &Spec, s: &EngineSetup<G>) -> Vec<String> {
+    let manual = spec.side_words.map(|w| format!("manual {w}"));
+    let new = s.played.then(|| "new".to_string());
+    let seed = format!("seed {}", s.seed);
+    manual.into_iter().chain(new).chain([seed]).collect()
+}
+
+/// The last set-up commands of such a language: `auto` for the AI's side and the
+/// `dump` barrier. When the AI is to move (`to_move` after the opening) it moves as
+/// soon as `auto` is read, so `auto` comes last: the barrier is then still read before
+/// the AI's first move line.
+pub fn auto_and_dump<G: Game>(
+    cmds: &mut Vec<String>,
+    spec: &Spec,
+    s: &EngineSetup<G>,
+    to_move: Side,
+) {
+    let auto = format!("auto {}", spec.side_word(s.ai_side));
+    let dump = "dump".to_string();
+    let order = if to_move == s.ai_side {
+        [dump, auto]
+    } else {
+        [auto, dump]
+    };
+    cmds.extend(order);
 }
 
 impl Spec {

@@ -18,17 +18,17 @@
 
 pub use super::kit::TextError;
 use super::kit::{self, AiBudget, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec};
-use crate::game::{Notation, Opening, Outcome, Side};
+use crate::game::{Notation, Outcome, Side};
 use crate::games::loa::bitboard::{file_of, rank_of, square};
 use crate::games::loa::notation::{colour_name, parse_square, square_name};
 use crate::games::loa::position::{Move, Position, Rules};
-use crate::protocol::text::{Flow, Host, TextDialect, TextProtocol};
+use crate::protocol::text::{EngineSetup, Flow, Host, TextDialect, TextProtocol};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 mod board;
-use crate::protocol::text::board::{Action, History, View};
+use crate::protocol::text::board::{History, View};
 use crate::protocol::text::{Table, Turn, Turns};
 
 /// The largest `limit` accepted (moves per side).
@@ -271,16 +271,8 @@ impl TextDialect for LoaText {
         Some(self.board_view())
     }
 
-    fn table(&self) -> Option<&Table<Position>> {
-        Some(&self.table)
-    }
-
     fn picture(pos: &Position, history: &History<Position>) -> View {
         board::picture(pos, history)
-    }
-
-    fn act(&mut self, action: Action, host: &mut LoaHost) -> Flow {
-        self.page_action(action, host)
     }
 
     fn prompt(&self) -> Option<String> {
@@ -601,17 +593,9 @@ impl TextProtocol for LoaText {
     /// has no set-up state and `auto` makes the AI move at once when its side is to
     /// move, so in that case `auto` comes after the `dump`: the barrier is then still
     /// read before the AI's first move line.
-    fn setup_commands(
-        opening: &Opening<Position>,
-        ai_side: Side,
-        seed: u64,
-        played: bool,
-    ) -> Result<Vec<String>, String> {
-        let mut cmds = vec!["manual black".to_string(), "manual white".to_string()];
-        if played {
-            cmds.push("new".to_string());
-        }
-        cmds.push(format!("seed {seed}"));
+    fn setup_commands(s: &EngineSetup<Position>) -> Result<Vec<String>, String> {
+        let opening = s.opening;
+        let mut cmds = kit::manual_start(&SPEC, s);
         let base = &opening.base;
         if base.fen() != Position::startpos(Rules::Text).fen() {
             cmds.extend(set_commands(base).ok_or_else(|| {
@@ -627,14 +611,7 @@ impl TextProtocol for LoaText {
             }
             pos.make_move(mv);
         }
-        let auto = format!("auto {}", side_word(ai_side));
-        if pos.side_to_move() == ai_side {
-            cmds.push("dump".to_string());
-            cmds.push(auto);
-        } else {
-            cmds.push(auto);
-            cmds.push("dump".to_string());
-        }
+        kit::auto_and_dump(&mut cmds, &SPEC, s, pos.side_to_move());
         Ok(cmds)
     }
 
@@ -654,7 +631,7 @@ impl TextProtocol for LoaText {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Outcome;
+    use crate::game::{Opening, Outcome};
     use crate::protocol::input::Line;
     use crate::protocol::text;
     use crate::protocol::text::kit::checks;
@@ -849,7 +826,7 @@ mod tests {
     #[test]
     fn setup_commands_rebuild_the_opening() {
         let rebuild = |o: &Opening<Position>, ai: Side| {
-            let cmds = LoaText::setup_commands(o, ai, 3, true).unwrap();
+            let cmds = LoaText::setup_commands(&EngineSetup::new(o, ai, 3, true)).unwrap();
             let (out, err) = session(&cmds.join("\n"), Options::default());
             (cmds, out, err)
         };

@@ -208,12 +208,6 @@ pub trait TextDialect {
         None
     }
 
-    /// The session's game (position, moves kept behind it, seed, ply): the board
-    /// page's move list; `None` where the dialect has no view.
-    fn table(&self) -> Option<&Table<Self::Game>> {
-        None
-    }
-
     /// `pos` drawn as the page draws this dialect's board (squares, counts, side to
     /// move, legal moves, and the last move of `history` if it led to `pos`), for the
     /// move list's earlier positions and the analysis of one of them.
@@ -221,24 +215,15 @@ pub trait TextDialect {
         let _ = (pos, history);
         View::default()
     }
-
-    /// Carries out one of the board page's actions (undo, a side to AI or manual, a
-    /// new game) in the dialect's model, reporting a refusal as an error line, then
-    /// lets the AI move if it is to move.
-    fn act(&mut self, action: Action, host: &mut Host<Self::Game>) -> Flow {
-        let _ = action;
-        Self::error(host, "the board page's actions are not available here");
-        Flow::Continue
-    }
 }
 
 /// Everything a game offers the layers above the search, as one bound: its rules and
 /// notation ([`crate::game::GameIo`]) through one of its course text dialects, which also
 /// knows how its lines are driven from outside. The registry ([`crate::variant`]) lists
 /// one per dialect.
-pub trait Playable: TextProtocol + 'static {}
+pub trait Playable: TextProtocol + Turns + 'static {}
 
-impl<D: TextProtocol + 'static> Playable for D {}
+impl<D: TextProtocol + Turns + 'static> Playable for D {}
 
 pub use super::OtherProtocol;
 
@@ -274,20 +259,40 @@ pub enum PeerRead {
 /// so the lines are produced and parsed in one place; the game and the language's
 /// lines ([`TextDialect::SPEC`], from which the AI move, result and dump lines are
 /// recognised) are the dialect's, declared once.
+/// What a text engine's game is set up from ([`TextProtocol::setup_commands`]).
+#[derive(Clone, Copy, Debug)]
+pub struct EngineSetup<'a, G: Game> {
+    /// The opening: a base position and the moves played from it.
+    pub opening: &'a Opening<G>,
+    /// The side the program's AI plays; the other is typed.
+    pub ai_side: Side,
+    /// The AI's seed.
+    pub seed: u64,
+    /// Games were played in this program before: the set-up begins with the language's
+    /// new game.
+    pub played: bool,
+}
+
+impl<'a, G: Game> EngineSetup<'a, G> {
+    pub fn new(opening: &'a Opening<G>, ai_side: Side, seed: u64, played: bool) -> Self {
+        EngineSetup {
+            opening,
+            ai_side,
+            seed,
+            played,
+        }
+    }
+}
+
 pub trait TextProtocol: TextDialect {
     /// The rule set the language's games are played by (Ataxx 2008: 45 consecutive
     /// jumps): the runner drives a text engine in the dialect whose rules judge the run.
     const RULES: <Self::Game as Game>::Rules;
 
-    /// Commands that make a program (fresh, or after `played` earlier games) ready to
-    /// play `opening` with the AI on `ai_side`, seeded with `seed`, the other side typed.
-    /// Ends with a command that prints a dump (the barrier), but does not start play.
-    fn setup_commands(
-        opening: &Opening<Self::Game>,
-        ai_side: Side,
-        seed: u64,
-        played: bool,
-    ) -> Result<Vec<String>, String>;
+    /// Commands that make a program (fresh, or after earlier games) ready to play the
+    /// set-up's opening with the AI on its side, seeded, the other side typed. Ends
+    /// with a command that prints a dump (the barrier), but does not start play.
+    fn setup_commands(s: &EngineSetup<Self::Game>) -> Result<Vec<String>, String>;
 
     /// Commands that begin play after the set-up (may be none).
     fn start_commands() -> Vec<String>;
@@ -325,13 +330,7 @@ pub trait TextCodec<G: Game>: Sync {
     /// The edition's name, for games with more than one (`ataxx --edition 2022`).
     fn edition(&self) -> Option<&'static str>;
     /// [`TextProtocol::setup_commands`].
-    fn setup_commands(
-        &self,
-        opening: &Opening<G>,
-        ai_side: Side,
-        seed: u64,
-        played: bool,
-    ) -> Result<Vec<String>, String>;
+    fn setup_commands(&self, s: &EngineSetup<G>) -> Result<Vec<String>, String>;
     /// [`TextProtocol::start_commands`].
     fn start_commands(&self) -> Vec<String>;
     /// [`TextProtocol::move_text`].
@@ -371,14 +370,8 @@ impl<D: TextProtocol> TextCodec<D::Game> for Codec<D> {
     fn edition(&self) -> Option<&'static str> {
         self.edition
     }
-    fn setup_commands(
-        &self,
-        opening: &Opening<D::Game>,
-        ai_side: Side,
-        seed: u64,
-        played: bool,
-    ) -> Result<Vec<String>, String> {
-        D::setup_commands(opening, ai_side, seed, played)
+    fn setup_commands(&self, s: &EngineSetup<D::Game>) -> Result<Vec<String>, String> {
+        D::setup_commands(s)
     }
     fn start_commands(&self) -> Vec<String> {
         D::start_commands()
@@ -550,14 +543,13 @@ impl<'a, G: GameIo> Host<'a, G> {
     /// Publishes `dialect`'s view and the game behind it to the board page, if one is
     /// served (a dialect calls it after each AI move, so the page shows the moves and
     /// the move list as they come).
-    pub fn show<D: TextDialect<Game = G>>(&mut self, dialect: &D) {
+    pub fn show<D: Turns<Game = G>>(&mut self, dialect: &D) {
         if let Some(board) = self.board.as_mut() {
             if let Some(v) = dialect.view() {
                 (board.view)(&v);
             }
-            if let Some(t) = dialect.table() {
-                (board.game)(&t.pos, &t.history);
-            }
+            let t = dialect.game();
+            (board.game)(&t.pos, &t.history);
         }
     }
 
@@ -872,12 +864,12 @@ impl<'a, G: GameIo> Host<'a, G> {
 }
 
 /// A session: the dialect's state and the host it talks through.
-struct Session<'a, D: TextDialect> {
+struct Session<'a, D: Turns> {
     dialect: D,
     host: Host<'a, D::Game>,
 }
 
-impl<D: TextDialect> Session<'_, D> {
+impl<D: Turns> Session<'_, D> {
     /// Runs one line (from input or from a loaded file); false when the session ends.
     fn run_line(&mut self, line: &Line, depth: usize) -> bool {
         if line.too_long {
@@ -889,7 +881,7 @@ impl<D: TextDialect> Session<'_, D> {
         }
         let flow = match line.source {
             Source::PageAction => match Action::parse(&line.text) {
-                Some(action) => self.dialect.act(action, &mut self.host),
+                Some(action) => self.dialect.page_action(action, &mut self.host),
                 None => {
                     D::error(&mut self.host, "unknown board page action");
                     Flow::Continue
@@ -1069,7 +1061,7 @@ impl<O: Default> Default for Setup<O> {
 /// session's [`View`] is published at the start, after each line or remote event, and
 /// after each AI move. Returns the process exit status (0: errors in the input are
 /// reported and play goes on; the dialect may say otherwise).
-pub fn run<D: TextDialect>(
+pub fn run<D: Turns>(
     first: Option<Line>,
     input: Receiver<Line>,
     out: &mut dyn Write,
@@ -1192,14 +1184,14 @@ mod thinking_tests {
 /// appears as soon as it is played, before the AI's answer is searched.
 #[cfg(test)]
 mod page_tests {
-    use super::{run, Publisher, Setup, TextDialect};
+    use super::{run, Publisher, Setup};
     use crate::protocol::input::{Line, Source};
     use std::cell::RefCell;
     use std::rc::Rc;
 
     /// Runs `lines` (from the page) in a session of `D` and returns the view's
     /// squares as published when each AI search started, and at the start.
-    fn cells_when_the_ai_starts<D: TextDialect>(lines: &[&str]) -> (String, Vec<String>) {
+    fn cells_when_the_ai_starts<D: super::Turns>(lines: &[&str]) -> (String, Vec<String>) {
         let last = Rc::new(RefCell::new(String::new()));
         let at_ai = Rc::new(RefCell::new(Vec::new()));
         let first = Rc::new(RefCell::new(None::<String>));

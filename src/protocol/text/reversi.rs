@@ -20,10 +20,12 @@ use super::kit::{
     self, AiBudget, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec, Words,
 };
 use super::versus::{self, Edition, Link, Versus};
-use crate::game::{Opening, Outcome, Side};
+use crate::game::{Outcome, Side};
 use crate::games::reversi::{parse_square, Move, Position};
 use crate::protocol::text::board::{History, View};
-use crate::protocol::text::{Flow, Host, OtherProtocol, TextDialect, TextProtocol, ThinkError};
+use crate::protocol::text::{
+    EngineSetup, Flow, Host, OtherProtocol, TextDialect, TextProtocol, ThinkError,
+};
 use crate::search::Limits;
 use std::time::Duration;
 
@@ -422,18 +424,14 @@ impl TextProtocol for ReversiText {
     /// `clear` (after an earlier game), `seed`, the opening's moves as set-up moves,
     /// `color` (the Player, typed by the runner, takes the side the AI does not play),
     /// `manual`, `dump`. The AI side is the Opponent.
-    fn setup_commands(
-        opening: &Opening<Position>,
-        ai_side: Side,
-        seed: u64,
-        played: bool,
-    ) -> Result<Vec<String>, String> {
+    fn setup_commands(s: &EngineSetup<Position>) -> Result<Vec<String>, String> {
+        let (opening, ai_side) = (s.opening, s.ai_side);
         let start = Position::startpos();
         let base = &opening.base;
         let from_start = base.discs(Side::First) == start.discs(Side::First)
             && base.discs(Side::Second) == start.discs(Side::Second)
             && base.side_to_move() == Side::First;
-        let mut cmds = kit::setup_start(from_start, seed, played)?;
+        let mut cmds = kit::setup_start(from_start, s.seed, s.played)?;
         cmds.extend(opening.moves.iter().map(|m| m.text()));
         cmds.push(format!("color {}", SPEC.side_word(ai_side.opponent())));
         cmds.push("manual".to_string());
@@ -457,6 +455,7 @@ impl TextProtocol for ReversiText {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Opening;
     use crate::protocol::text::kit::checks;
 
     fn clean(s: &str) -> bool {
@@ -577,7 +576,8 @@ mod tests {
             base,
             moves: vec![d3, c3],
         };
-        let cmds = ReversiText::setup_commands(&o, Side::Second, 7, true).unwrap();
+        let cmds =
+            ReversiText::setup_commands(&EngineSetup::new(&o, Side::Second, 7, true)).unwrap();
         assert_eq!(
             cmds,
             [

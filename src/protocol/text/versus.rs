@@ -16,7 +16,7 @@
 //! messages of the specification's §4: `ready` / `stop` in 2008, the empty message and
 //! `resign` in Reversi).
 
-use super::board::{Action, History, View};
+use super::board::{History, View};
 use super::kit::{Common, Spec, State, TextError, Words};
 use super::{Flow, Host, OtherProtocol, PeerRead as Got, RemoteEvent, TextDialect, ThinkError};
 use super::{Table, Turn, Turns};
@@ -276,14 +276,6 @@ impl<E: Edition> TextDialect for Versus<E> {
 
     fn view(&self) -> Option<View> {
         Some(E::view(self))
-    }
-
-    fn act(&mut self, action: Action, host: &mut Host<E::Game>) -> Flow {
-        self.page_action(action, host)
-    }
-
-    fn table(&self) -> Option<&Table<E::Game>> {
-        Some(&self.table)
     }
 
     fn picture(pos: &E::Game, history: &History<E::Game>) -> View {

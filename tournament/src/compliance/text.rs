@@ -19,7 +19,7 @@ use super::{
 };
 use crate::engines::process::ReadError;
 use engine::game::{Notation, Opening, Side};
-use engine::protocol::text::TextCodec;
+use engine::protocol::text::{EngineSetup, TextCodec};
 use std::time::{Duration, Instant};
 
 struct Text<G: Notation> {
@@ -128,7 +128,7 @@ impl<G: Notation> Text<G> {
         let limit = self.target.init_timeout;
         let codec = self.codec;
         let commands = codec
-            .setup_commands(&opening, Side::First, 1, false)
+            .setup_commands(&EngineSetup::new(&opening, Side::First, 1, false))
             .map_err(|e| Failure::unsent(e, "a start position the language can set up"))?;
         self.playing = None;
         let c = self.c()?;

@@ -23,7 +23,7 @@
 use crate::engines::player::{Answer, Fault, GameStart, MoveRequest, Player, Reply, QUIT_GRACE};
 use crate::engines::process::{EngineProcess, Launch, LogTag, ReadError};
 use engine::game::{Game, Side};
-use engine::protocol::text::TextCodec;
+use engine::protocol::text::{EngineSetup, TextCodec};
 use std::time::{Duration, Instant};
 
 /// A text-language engine process, started lazily and reused across games.
@@ -94,7 +94,12 @@ impl<G: Game> TextClient<G> {
         let deadline = Instant::now() + self.init_timeout;
         let commands = self
             .codec
-            .setup_commands(start.opening, start.side, start.seed, self.games_played > 0)
+            .setup_commands(&EngineSetup::new(
+                start.opening,
+                start.side,
+                start.seed,
+                self.games_played > 0,
+            ))
             .map_err(Fault::Handshake)?;
         for c in &commands {
             p.send(c).map_err(Fault::Handshake)?;

@@ -330,6 +330,7 @@ mod tests {
     use super::*;
     use engine::games::ataxx::{Position, Rules};
     use engine::protocol::text::ataxx::AtaxxText;
+    use engine::protocol::text::EngineSetup;
     use engine::protocol::text::TextProtocol;
 
     fn book_file(name: &str, text: &str) -> PathBuf {
@@ -377,7 +378,8 @@ mod tests {
         assert_eq!(b.get(3).line_no, 4, "the book wraps around");
         // A FEN cannot be set up in the text language: the check names its line.
         let text_ok = |o: &Opening<Position>| {
-            AtaxxText::setup_commands(o, engine::game::Side::First, 0, false).map(drop)
+            AtaxxText::setup_commands(&EngineSetup::new(o, engine::game::Side::First, 0, false))
+                .map(drop)
         };
         let e = b.check(text_ok).unwrap_err();
         assert!(e.starts_with("-openings: line 4:"), "{e}");

@@ -21,7 +21,7 @@ use crate::output::results::{self, GameRecord, ResultsWriter};
 use crate::output::stats::{self, SprtDecision};
 use crate::output::tally::Tally;
 use engine::game::RuleSet;
-use engine::protocol::text::TextCodec;
+use engine::protocol::text::{EngineSetup, TextCodec};
 use engine::protocol::uci::Flavour;
 use engine::variant::Registered;
 use std::io::Write;
@@ -245,7 +245,7 @@ impl<G: Registered> Plan<G> {
         if let Some(dialect) = text.filter(|_| text_engines) {
             book.check(|o| {
                 dialect
-                    .setup_commands(o, engine::game::Side::First, 0, false)
+                    .setup_commands(&EngineSetup::new(o, engine::game::Side::First, 0, false))
                     .map(drop)
             })?;
         }

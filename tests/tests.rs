@@ -22,23 +22,21 @@ mod forced_wins;
 mod harness;
 mod invariants;
 mod layers;
-mod loa_cli;
 mod loa_harness;
 mod loa_rules;
 mod loa_search;
-mod loa_ugi;
 mod loa_vs_random;
 mod perft;
 mod protocol_fuzz;
 mod remote_faults;
 mod remote_games;
-mod reversi_cli;
 mod reversi_ffo;
 mod reversi_remote;
 mod reversi_session;
 mod terminal;
 mod text_junk;
 mod uai;
+mod ugi;
 
 /// With `autotests = false` a new file in tests/ runs only once it is declared above.
 #[test]

@@ -10,7 +10,6 @@
 mod common;
 mod loa_harness_support;
 
-mod ataxx2008_session;
 mod ataxx2022_harness;
 mod bench;
 mod browser;
@@ -31,8 +30,7 @@ mod protocol_fuzz;
 mod remote_faults;
 mod remote_games;
 mod reversi_ffo;
-mod reversi_remote;
-mod reversi_session;
+mod session;
 mod terminal;
 mod text_junk;
 mod uai;

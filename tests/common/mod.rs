@@ -14,6 +14,7 @@
 
 pub mod fake;
 pub mod prover;
+pub mod remote;
 pub mod tty;
 
 use std::io::{BufRead, BufReader, Read, Write};

@@ -1,7 +1,22 @@
-//! The shared command line of the game binaries (`src/protocol/cli/mod.rs`), through `ataxx`
-//! (and, for what every binary must do alike, `loa` and `reversi` too).
+//! The command line of every game binary (`src/protocol/cli/`): `--version` and `--help`,
+//! usage errors (status 2, the reason and the usage on stderr), `perft` and `bench`,
+//! `--display` (the board served beside stdin), `--debug`, the options an edition has no
+//! use for, the remote-play options of the dialects that play remote games, and the
+//! protocols a first line or a flag chooses. Written once over the binaries
+//! ([`common::binaries`]) and dialects ([`Dialect::ALL`]), each row holding a game's own
+//! arguments and expectations; the options only one game has are in its module (LOA's
+//! course options `--strict`, `--log` and files; Reversi's `solve` and `--nboard`;
+//! Ataxx's editions).
 
-use std::process::{Command, Stdio};
+use crate::common;
+
+use engine::variant::Dialect;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
 
 const BINS: [(&str, &str); 3] = [
     ("ataxx", env!("CARGO_BIN_EXE_ataxx")),
@@ -9,67 +24,176 @@ const BINS: [(&str, &str); 3] = [
     ("reversi", env!("CARGO_BIN_EXE_reversi")),
 ];
 
-fn run(args: &[&str]) -> (i32, String, String) {
-    run_bin(env!("CARGO_BIN_EXE_ataxx"), args, "")
-}
+const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// Runs `bin args` with `input` on stdin: status, stdout, stderr.
-fn run_bin(bin: &str, args: &[&str], input: &str) -> (i32, String, String) {
-    use std::io::Write;
+/// Runs `bin args` in `dir` with `input` on stdin; killed after 60 s.
+fn run_in(bin: &str, dir: &Path, args: &[&str], input: &[u8]) -> Output {
     let mut child = Command::new(bin)
         .args(args)
+        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("start the binary");
-    let mut stdin = child.stdin.take().unwrap();
-    let _ = stdin.write_all(input.as_bytes());
-    drop(stdin);
-    let out = child.wait_with_output().expect("run the binary");
+        .unwrap_or_else(|e| panic!("starting {bin}: {e}"));
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_vec();
+    thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let pid = child.id();
+    let (tx, rx) = mpsc::channel::<()>();
+    let watchdog = thread::spawn(move || {
+        if rx.recv_timeout(Duration::from_secs(60)).is_err() {
+            let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+        }
+    });
+    let out = child.wait_with_output().expect("waiting for the binary");
+    let _ = tx.send(());
+    let _ = watchdog.join();
+    out
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Runs `bin args` with `input` on stdin: status, stdout, stderr.
+fn run_bin(bin: &str, args: &[&str], input: &str) -> (i32, String, String) {
+    let out = run_in(bin, Path::new("."), args, input.as_bytes());
     (
         out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+        text(&out.stdout),
+        text(&out.stderr),
     )
 }
 
+/// A fresh scratch directory for one test.
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("creating a scratch directory");
+    dir
+}
+
+/// `--version` (and `-version`) print the name and version, `--help` the usage.
 #[test]
-fn version_help_and_bad_arguments() {
-    for version in ["--version", "-version"] {
-        let (code, out, _) = run(&[version]);
-        assert_eq!(
-            (code, out.trim()),
-            (0, concat!("ataxx ", env!("CARGO_PKG_VERSION"))),
-            "{version}"
+fn version_and_help() {
+    for (name, bin) in common::binaries() {
+        for version in ["--version", "-version"] {
+            let (code, out, _) = run_bin(&bin, &[version], "");
+            assert_eq!(
+                (code, out.as_str()),
+                (0, format!("{name} {VERSION}\n").as_str()),
+                "{version}"
+            );
+        }
+        let (code, out, _) = run_bin(&bin, &["--help"], "");
+        assert!(
+            code == 0 && out.starts_with(&format!("usage: {name}")),
+            "{out}"
         );
-    }
-    let (code, out, _) = run(&["--help"]);
-    assert!(code == 0 && out.starts_with("usage: ataxx"), "{out}");
-    // `--display` serves the board (tests/display.rs); a bad port is a usage error.
-    let (code, _, err) = run(&["--display", "--port", "x"]);
-    assert!(code == 2 && err.contains("bad --port"), "{err}");
-    for bad in [
-        &["--nope"][..],
-        &["perft", "x"],
-        &["perft", "13"],
-        &["bench", "0"],
-        &["perft", "2", "bad/fen"],
-    ] {
-        let (code, out, err) = run(bad);
-        assert_eq!(code, 2, "{bad:?}");
-        assert!(out.is_empty() && err.contains("usage:"), "{bad:?}: {err}");
     }
 }
 
+/// A command line a binary cannot run is a usage error: status 2, nothing on stdout
+/// (the session does not start), the reason and the usage on stderr. The same mistakes
+/// for every binary, then each game's own (with a word its reason must contain).
 #[test]
-fn perft_from_the_command_line() {
-    let (code, out, _) = run(&["perft", "1"]);
-    assert_eq!(code, 0);
-    assert!(out.starts_with("nodes 16 "), "{out}");
-    let (code, out, _) = run(&["perft", "2", "x5o/7/2-1-2/7/2-1-2/7/o5x", "x", "0", "1"]);
-    assert_eq!(code, 0);
-    assert!(out.starts_with("nodes 196 "), "{out}");
+fn bad_arguments_are_usage_errors() {
+    const EVERY: [(&[&str], &str); 10] = [
+        (&["--nope"], "--nope"),
+        (&["--bogus"], "--bogus"),
+        (&["-q"], "-q"),
+        (&["--debug=x"], "bad debug level 'x'"),
+        (&["perft", "x"], "'x'"),
+        (&["perft", "13"], "'13'"),
+        (&["bench", "0"], "'0'"),
+        (&["perft", "2", "bad/fen"], "bad FEN"),
+        // `--display` serves the board (tests/display.rs); a bad port is a usage error.
+        (&["--display", "--port", "x"], "bad --port"),
+        (&["a", "b", "c"], ""),
+    ];
+    let [(_, ataxx), (_, loa), (_, reversi)] = BINS;
+    let own: [(&str, &[&str], &str); 7] = [
+        (ataxx, &["--edition", "1999"], "unknown edition '1999'"),
+        (ataxx, &["--edition"], "--edition"),
+        (
+            ataxx,
+            &["--edition", "2008", "--display", "--port", "x"],
+            "bad --port",
+        ),
+        (
+            ataxx,
+            &["--edition", "2008", "--remote-timeout", "x"],
+            "bad --remote-timeout 'x'",
+        ),
+        (
+            ataxx,
+            &["--edition", "2008", "--listen", "nowhere"],
+            "bad --listen 'nowhere'",
+        ),
+        (loa, &["--log="], "--log"),
+        (reversi, &["solve"], "usage: reversi solve"),
+    ];
+    let rows = BINS
+        .iter()
+        .flat_map(|&(_, bin)| EVERY.map(|(args, why)| (bin, args, why)))
+        .chain(own);
+    for (bin, args, why) in rows {
+        let name = Path::new(bin).file_name().unwrap().to_string_lossy();
+        let (code, out, err) = run_bin(bin, args, "dump\n");
+        assert_eq!(code, 2, "{name} {args:?}: {err}");
+        assert!(out.is_empty(), "{name} {args:?}: {out}");
+        assert!(
+            err.contains(&format!("usage: {name}")) && err.contains(why),
+            "{name} {args:?}: {err}"
+        );
+    }
+}
+
+/// `perft DEPTH [FEN]` and `bench DEPTH` from the command line, in each game.
+#[test]
+fn perft_and_bench_from_the_command_line() {
+    let [(_, ataxx), (_, loa), (_, reversi)] = BINS;
+    for (bin, args, want) in [
+        (ataxx, &["perft", "1"][..], "nodes 16 "),
+        (
+            ataxx,
+            &["perft", "2", "x5o/7/2-1-2/7/2-1-2/7/o5x", "x", "0", "1"],
+            "nodes 196 ",
+        ),
+        (loa, &["perft", "3"], "nodes 44952 "),
+        (
+            loa,
+            &["perft", "2", "4o3/8/8/4x3/3o4/2o5/8/3xx3", "o"],
+            "nodes ",
+        ),
+        (loa, &["bench", "2"], "nodes "),
+        (reversi, &["perft", "6"], "nodes 8200 "),
+    ] {
+        let (code, out, err) = run_bin(bin, args, "");
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(out.starts_with(want), "{args:?}: {out}");
+    }
+}
+
+/// `--display` serves the board beside stdin, which still works: `quit` ends it, status
+/// 0, nothing on stdout, the page's address (with its token) on stderr.
+#[test]
+fn display_serves_the_board_beside_stdin() {
+    for (name, bin) in common::binaries() {
+        let (code, out, err) = run_bin(&bin, &["--display"], "quit\n");
+        assert_eq!(code, 0, "{name}: {err}");
+        assert!(out.is_empty(), "{name}: {out}");
+        assert!(
+            err.contains(&format!("{name}: the board is at http://127.0.0.1:"))
+                && err.contains("/?token="),
+            "{name}: {err}"
+        );
+    }
 }
 
 /// An option that means nothing for the edition chosen is refused with one line (exit
@@ -263,5 +387,294 @@ fn every_registered_dialect_runs() {
         );
         let (code, _, err) = run_bin(&bin, &args, "quit\n");
         assert_eq!(code, 0, "{d:?}: {err}");
+    }
+}
+
+/// Every dialect with remote play takes its options (`--remote-timeout SECONDS`,
+/// `--listen ADDR`): a bad value is a usage error that lists them, `--help` lists them,
+/// and with good values (which go with any invocation) the text language runs as usual.
+#[test]
+fn remote_play_options() {
+    let remote: Vec<Dialect> = Dialect::ALL
+        .iter()
+        .copied()
+        .filter(|d| d.remote_play())
+        .collect();
+    assert!(!remote.is_empty());
+    for d in remote {
+        // A set-up move and the dump that shows it.
+        let (script, shows) = match d {
+            Dialect::Ataxx2008 => ("a7-b6\ndump\n", "===\n  r - - - - - b\n  - r - - - - -\n"),
+            Dialect::Reversi => ("d3\ndump\n", "Moves: 1"),
+            other => panic!("{other:?} plays remote games: give it a row here"),
+        };
+        let bin = common::binary(d.variant());
+        let with = |more: &[&'static str]| {
+            let mut args: Vec<&str> = d.edition().map_or(vec![], |e| vec!["--edition", e]);
+            args.extend(more);
+            args
+        };
+        for bad in [
+            &["--remote-timeout", "0"][..],
+            &["--remote-timeout", "x"][..],
+            &["--remote-timeout"][..],
+            &["--listen", "localhost"][..],
+        ] {
+            let (code, out, err) = run_bin(&bin, &with(bad), "");
+            assert_eq!(code, 2, "{d:?} {bad:?}");
+            assert!(out.is_empty(), "{d:?} {bad:?}: {out}");
+            assert!(err.contains("--remote-timeout SECONDS"), "{d:?}: {err}");
+        }
+        let (code, help, _) = run_bin(&bin, &with(&["--help"]), "");
+        assert_eq!(code, 0, "{d:?}");
+        assert!(help.contains("--listen ADDR"), "{d:?}: {help}");
+        let good = with(&["--remote-timeout", "2.5", "--listen", "0.0.0.0"]);
+        let (code, out, err) = run_bin(&bin, &good, script);
+        assert_eq!(code, 0, "{d:?}: {err}");
+        assert!(out.contains(shows), "{d:?}: {out}");
+    }
+}
+
+mod ataxx {
+    //! Ataxx's editions, chosen by `--edition`.
+
+    use crate::common::{Engine, BIN};
+    use std::time::Duration;
+
+    const LIMIT: Duration = Duration::from_secs(60);
+
+    /// The 2016 edition stays the default and can be named; UAI is there in the 2008
+    /// edition too.
+    #[test]
+    fn the_2016_edition_is_the_default_and_the_2008_one_speaks_uai() {
+        for args in [&[][..], &["--edition", "2016"][..]] {
+            let e = Engine::spawn_bin(BIN, args);
+            e.send("manual blue");
+            e.send("blocks 3");
+            let t = e.finish(LIMIT);
+            assert_eq!(t.lines, ["error: unknown command 'blocks' (type help)"]);
+        }
+        let e = Engine::spawn_bin(BIN, &["--edition", "2008"]);
+        e.send("uai");
+        e.send("quit");
+        let t = e.finish(LIMIT);
+        assert_eq!(t.lines.last().map(String::as_str), Some("uaiok"));
+    }
+}
+
+mod loa {
+    //! The LOA course program's own options (`loa [--log=LOGFILE] [--strict]
+    //! [INPUT-FILE [OUTPUT-FILE]]`): input and output files, the log that replays a
+    //! session, `--strict`.
+
+    use super::{run_in, scratch_dir, text};
+    use std::path::PathBuf;
+    use std::process::Output;
+
+    const BIN: &str = env!("CARGO_BIN_EXE_loa");
+
+    fn run(d: &std::path::Path, args: &[&str], input: &[u8]) -> Output {
+        run_in(BIN, d, args, input)
+    }
+
+    fn dir(name: &str) -> PathBuf {
+        scratch_dir(&format!("loa-{name}"))
+    }
+
+    const START_DUMP: &str =
+        "===\n    - b b b b b b -\n    w - - - - - - w\n    w - - - - - - w\n    \
+         w - - - - - - w\n    w - - - - - - w\n    w - - - - - - w\n    w - - - - - - w\n    \
+         - b b b b b b -\nNext move: black\n===\n";
+
+    /// `--debug=0` keeps stderr empty; the session runs as usual.
+    #[test]
+    fn debug_0_is_silent() {
+        let out = run(&dir("debug"), &["--debug=0"], b"dump\n");
+        assert!(out.status.success());
+        assert_eq!(text(&out.stdout), START_DUMP);
+        assert!(out.stderr.is_empty());
+    }
+
+    #[test]
+    fn input_and_output_files() {
+        let d = dir("files");
+        std::fs::write(
+            d.join("in.txt"),
+            "# a file of commands\nmanual white\nb1-d3\ndump\nnew\ndump\n",
+        )
+        .unwrap();
+        // Output to a file: stdout stays empty.
+        let out = run(&d, &["in.txt", "out.txt"], b"ignored\n");
+        assert!(out.status.success());
+        assert!(out.stdout.is_empty() && out.stderr.is_empty());
+        let written = std::fs::read_to_string(d.join("out.txt")).unwrap();
+        assert!(written.ends_with(START_DUMP) && written.contains("Next move: white"));
+        // Input from a file, output on stdout; `-` reads stdin.
+        let out = run(&d, &["in.txt"], b"");
+        assert_eq!(text(&out.stdout), written);
+        let out = run(&d, &["-"], b"dump\n");
+        assert_eq!(text(&out.stdout), START_DUMP);
+        let out = run(&d, &["-", "out2.txt"], b"dump\n");
+        assert!(out.status.success());
+        assert_eq!(
+            std::fs::read_to_string(d.join("out2.txt")).unwrap(),
+            START_DUMP
+        );
+        // Files that cannot be opened: one line on stderr, status 1.
+        for args in [
+            &["missing.txt"][..],
+            &["in.txt", "no/such/dir/out.txt"],
+            &["--log=no/such/dir/x.log"],
+        ] {
+            let out = run(&d, args, b"dump\n");
+            assert_eq!(out.status.code(), Some(1), "{args:?}");
+            assert!(out.stdout.is_empty());
+            assert_eq!(text(&out.stderr).lines().count(), 1, "{args:?}");
+        }
+    }
+
+    #[test]
+    fn the_log_replays_the_session() {
+        let d = dir("log");
+        let session = "seed 77\nb1-d3\nbogus\nauto black\nlimit 6\n";
+        let first = run(&d, &["--log=game.log"], session.as_bytes());
+        assert!(first.status.success());
+        let log = std::fs::read_to_string(d.join("game.log")).unwrap();
+        let lines: Vec<&str> = log.lines().collect();
+        assert_eq!(lines[..2], ["seed 77", "b1-d3"]);
+        assert!(lines[2].starts_with("# white AI: "), "{log}");
+        assert!(lines.contains(&"bogus") && lines.contains(&"limit 6"));
+        assert!(lines.iter().any(|l| l.starts_with("# black AI: ")), "{log}");
+        // Appending: a second session adds to the file.
+        let again = run(&d, &["--log=game.log"], b"dump\n");
+        assert!(again.status.success());
+        let longer = std::fs::read_to_string(d.join("game.log")).unwrap();
+        assert_eq!(longer, format!("{log}dump\n"));
+        // Feeding the first log back replays the same game, move for move.
+        let replay = run(&d, &[], log.as_bytes());
+        assert_eq!(text(&replay.stdout), text(&first.stdout));
+        assert!(text(&first.stdout).contains("* "), "the AIs moved");
+    }
+
+    #[test]
+    fn strict_ends_on_an_erroneous_move() {
+        let d = dir("strict");
+        let input = b"bogus\nseed 3\nb1-b2\ndump\n";
+        let relaxed = run(&d, &[], input);
+        assert!(relaxed.status.success());
+        assert_eq!(text(&relaxed.stdout), START_DUMP);
+        let strict = run(&d, &["--strict"], input);
+        assert_eq!(strict.status.code(), Some(1));
+        assert!(strict.stdout.is_empty(), "ended before the dump");
+        let err = text(&strict.stderr);
+        assert_eq!(err.lines().count(), 2, "{err}");
+        // Other errors are not moves: strict carries on after them.
+        let out = run(&d, &["--strict"], b"limit x\nset z9 - black\ndump\n");
+        assert!(out.status.success());
+        assert_eq!(text(&out.stdout), START_DUMP);
+        // A malformed move and a move after the end count too.
+        for input in [
+            &b"b1-b9\ndump\n"[..],
+            b"manual white\nlimit 1\nb1-d3\na3-d3\nb8-b6\ndump\n",
+        ] {
+            let out = run(&d, &["--strict"], input);
+            assert_eq!(out.status.code(), Some(1));
+            assert!(!text(&out.stdout).contains("Next move"));
+        }
+    }
+}
+
+mod reversi {
+    //! Reversi's own modes: `solve FILE` on OBF positions, and NBoard chosen by its
+    //! first command or by `--nboard`.
+
+    use super::{run_bin, text};
+    use engine::games::reversi::Position;
+    use std::process::Output;
+
+    const BIN: &str = env!("CARGO_BIN_EXE_reversi");
+
+    fn run(args: &[&str], input: &str) -> Output {
+        super::run_in(BIN, std::path::Path::new("."), args, input.as_bytes())
+    }
+
+    fn stdout(o: &Output) -> String {
+        text(&o.stdout)
+    }
+
+    /// The FFO suite's positions #40 to #49 (OBF, answers after `;`).
+    const FFO: &str = include_str!("data/reversi/ffo40-49.obf");
+
+    #[test]
+    fn solve_ffo40_and_its_reply() {
+        // #40 (20 empties; a2, +38) is the fastest of the suite.
+        let ffo40 = FFO.lines().next().unwrap();
+        assert!(ffo40.contains("A2:+38"));
+        let mut after = Position::from_obf(ffo40).unwrap();
+        let a2 = engine::games::reversi::Move::parse_text("a2").unwrap();
+        after.make_move(a2);
+        let file = std::env::temp_dir().join(format!("reversi-solve-{}.obf", std::process::id()));
+        std::fs::write(
+            &file,
+            format!(
+                "; FFO #40 and the position after its best move\n{ffo40}\n\n{}\n",
+                after.to_obf()
+            ),
+        )
+        .unwrap();
+        let o = run(&["solve", file.to_str().unwrap()], "");
+        let _ = std::fs::remove_file(&file);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let out = stdout(&o);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2, "{out}");
+        let re = regex::Regex::new(
+            r"^(\d) \S+ [XO] empties (\d+) move ([a-h][1-8]) score (-?\d+) nodes \d+ time \d+$",
+        )
+        .unwrap();
+        let c = re
+            .captures(lines[0])
+            .unwrap_or_else(|| panic!("{}", lines[0]));
+        assert_eq!((&c[1], &c[2], &c[3], &c[4]), ("1", "20", "a2", "38"));
+        let c = re
+            .captures(lines[1])
+            .unwrap_or_else(|| panic!("{}", lines[1]));
+        assert_eq!((&c[1], &c[2], &c[4]), ("2", "19", "-38"));
+    }
+
+    /// A file that cannot be read is refused with status 2 (`solve` without a file is a
+    /// usage error: [`super::bad_arguments_are_usage_errors`]).
+    #[test]
+    fn solve_refuses_bad_input() {
+        let o = run(&["solve", "/nonexistent/reversi.obf"], "");
+        assert_eq!(o.status.code(), Some(2));
+        let (code, _, _) = run_bin(BIN, &["solve"], "");
+        assert_eq!(code, 2);
+    }
+
+    #[test]
+    fn nboard_by_first_command_and_by_flag() {
+        let script = "set depth 3\nmove F5\nping 1\ngo\n";
+        let by_hello = stdout(&run(&[], &format!("nboard 2\n{script}")));
+        let by_flag = stdout(&run(&["--nboard"], script));
+        assert!(
+            by_hello.starts_with("set myname reversi-engine "),
+            "{by_hello}"
+        );
+        let reply = |out: &str| {
+            out.lines()
+                .find(|l| l.starts_with("=== "))
+                .map(|l| l.split('/').next().unwrap().to_string())
+        };
+        assert_eq!(reply(&by_hello), reply(&by_flag));
+        // After f5, White's legal replies are d6, f6 and f4.
+        let mv = reply(&by_hello).expect(&by_hello);
+        assert!(
+            ["=== D6", "=== F6", "=== F4"].contains(&mv.as_str()),
+            "{mv}"
+        );
+        assert!(by_flag.contains("pong 1\n"), "{by_flag}");
+        let help = stdout(&run(&["--help"], ""));
+        assert!(help.contains("--nboard"), "{help}");
     }
 }

@@ -1,140 +1,246 @@
-//! Random junk typed at the text language never crashes the program and never changes
-//! its state: each junk line gets exactly one error line, the board is unchanged, and the
-//! program still plays afterwards and exits with status 0.
+//! Random junk typed at the text language never crashes the program ([`junk_session_never_crashes`],
+//! written once for every dialect: status 0, no panic, UTF-8 output, each error one short
+//! line in the dialect's own form); where the junk is predicted line by line (Ataxx) it
+//! never changes the state either: each junk line gets exactly one error line, the board
+//! is unchanged, and the program still plays afterwards. Errors that say why, `load`'s
+//! errors and the byte order mark, in each game's language.
 
 use crate::common;
 
 use common::Engine;
-use engine::games::ataxx::{Position, Rules};
-use engine::protocol::text::ataxx::{parse, Command};
-use engine::protocol::text::kit::Common;
-use engine::rng::SplitMix64;
+use engine::protocol::text::kit::{Errors, Masked};
+use engine::variant::Playable;
 use std::time::Duration;
 
-const WORDS: &[&str] = &[
-    "clear",
-    "start",
-    "quit",
-    "auto",
-    "manual",
-    "block",
-    "seed",
-    "dump",
-    "help",
-    "load",
-    "board",
-    "red",
-    "blue",
-    "green",
-    "a7-b6",
-    "a1-b1",
-    "g1-h1",
-    "a7-a4",
-    "b7c7",
-    "-",
-    "--",
-    "a0-a1",
-    "z9",
-    "d4",
-    "99999999999999999999999",
-    "-5",
-    "#",
-    "é",
-    "\t",
-    "ñ-ñ",
-    "a7-",
-    "-a7",
-    "a7--b6",
-    "RED",
-    "Auto",
-    "x",
-    "0000",
-    "f2",
-    "uai",
-    "isready",
-];
-
-/// A junk line as bytes (no newline), sometimes invalid UTF-8.
-fn junk(rng: &mut SplitMix64) -> Vec<u8> {
-    match rng.below(4) {
-        0 => (0..1 + rng.below(39))
-            .map(|_| 1 + rng.below(255) as u8)
-            .filter(|&b| b != b'\n')
-            .collect(),
-        _ => {
-            let n = 1 + rng.below(4);
-            let words: Vec<&str> = (0..n).map(|_| *rng.choose(WORDS).unwrap()).collect();
-            words.join(" ").into_bytes()
-        }
-    }
-}
-
-/// What the program will do with `line` in the playing state with both players manual
-/// and the start position on the board: `Some(true)` = one error line, `Some(false)` =
-/// nothing, `None` = the line would legitimately change state (not junk; skipped).
-fn expected_errors(line: &[u8], pos: &Position) -> Option<bool> {
-    let text = String::from_utf8_lossy(line);
-    let text = text.trim_end_matches(['\r', '\n']);
-    match parse(text) {
-        Err(_) => Some(true),
-        Ok(None) => Some(false),
-        Ok(Some(Command::Move(m))) => m.resolve(pos).is_none().then_some(true),
-        Ok(Some(
-            Command::Auto(_)
-            | Command::Manual(_)
-            | Command::Common(Common::Seed(_))
-            | Command::Block(_)
-            | Command::Start,
-        )) => Some(true),
-        Ok(Some(_)) => None,
-    }
-}
-
-#[test]
-fn junk_never_crashes_or_changes_state() {
-    let pos = Position::startpos(Rules::Text);
-    let mut rng = SplitMix64::new(99);
-    let mut input: Vec<u8> = b"manual blue\nstart\ndump\n".to_vec();
-    let mut errors = 0;
-    let mut lines = 0;
-    while lines < 3000 {
-        let line = junk(&mut rng);
-        let Some(err) = expected_errors(&line, &pos) else {
-            continue;
-        };
-        errors += err as usize;
-        lines += 1;
-        input.extend_from_slice(&line);
-        input.push(b'\n');
-    }
-    input.extend_from_slice(b"dump\na7-b6\ndump\n");
-
-    let program = Engine::spawn(&[]);
-    program.send_bytes(&input);
+/// Runs `bin args` on `input` (junk between the lines that set the session up and
+/// check it) and checks what every dialect promises of junk: status 0, no panic, UTF-8
+/// output, every error line in the dialect's form (`error: ` on stdout, or `Error: `
+/// and `Note: ` on stderr), short, without escapes or the words the dialect masks; and
+/// `errors` error lines if given. Returns stdout.
+fn junk_session_never_crashes<D: Playable>(
+    bin: &str,
+    args: &[&str],
+    input: &[u8],
+    errors: Option<usize>,
+) -> String {
+    let program = Engine::spawn_bin(bin, args);
+    program.send_bytes(input);
     let run = program.finish(Duration::from_secs(60));
     let (status, err) = (run.status, &run.stderr);
     assert!(status.success(), "exit status {status}; stderr: {err}");
     assert!(!err.contains("panicked"), "panic: {err}");
     assert_eq!(run.invalid_utf8_lines, 0, "output is not UTF-8");
     let out = run.stdout();
-
-    let error_lines = out.lines().filter(|l| l.starts_with("error: ")).count();
-    assert_eq!(error_lines, errors, "one error line per junk line");
-    for l in out.lines().filter(|l| l.starts_with("error: ")) {
-        let low = l.to_lowercase();
-        for word in ["wins", "passes", "moves", "draw"] {
-            assert!(!low.contains(word), "reserved word in {l:?}");
+    // The error lines (and on stderr, the notes beside them).
+    let (lines, prefix): (Vec<&str>, &str) = match D::SPEC.errors {
+        Errors::Stdout => (
+            out.lines().filter(|l| l.starts_with("error: ")).collect(),
+            "error: ",
+        ),
+        Errors::Stderr => {
+            for l in err.lines() {
+                assert!(l.starts_with("Error: ") || l.starts_with("Note: "), "{l}");
+            }
+            (err.lines().collect(), "Error: ")
+        }
+    };
+    if let Some(n) = errors {
+        let count = lines.iter().filter(|l| l.starts_with(prefix)).count();
+        assert_eq!(count, n, "one error line per junk line");
+    }
+    for l in lines {
+        assert!(l.len() < 200 && !l.contains('\u{1b}'), "{l}");
+        if let Masked::Words(words) = D::SPEC.masked {
+            let low = l.to_lowercase();
+            for word in words {
+                assert!(!low.contains(word), "reserved word in {l:?}");
+            }
         }
     }
-    let dumps: Vec<&str> = out.split("===\n").filter(|s| s.starts_with("  ")).collect();
-    assert_eq!(dumps.len(), 3, "three dumps in {out}");
-    assert_eq!(dumps[0], dumps[1], "junk changed the board");
-    assert_eq!(dumps[0].lines().next(), Some("  r - - - - - b"));
-    assert_eq!(
-        dumps[2].lines().nth(1),
-        Some("  - r - - - - -"),
-        "the program still plays"
-    );
+    out
+}
+
+mod ataxx {
+    //! The 2016 edition, with every junk line's effect predicted by the language's own
+    //! parser.
+
+    use super::junk_session_never_crashes;
+    use engine::games::ataxx::{Position, Rules};
+    use engine::protocol::text::ataxx::{parse, AtaxxText, Command};
+    use engine::protocol::text::kit::Common;
+    use engine::rng::SplitMix64;
+
+    const WORDS: &[&str] = &[
+        "clear",
+        "start",
+        "quit",
+        "auto",
+        "manual",
+        "block",
+        "seed",
+        "dump",
+        "help",
+        "load",
+        "board",
+        "red",
+        "blue",
+        "green",
+        "a7-b6",
+        "a1-b1",
+        "g1-h1",
+        "a7-a4",
+        "b7c7",
+        "-",
+        "--",
+        "a0-a1",
+        "z9",
+        "d4",
+        "99999999999999999999999",
+        "-5",
+        "#",
+        "é",
+        "\t",
+        "ñ-ñ",
+        "a7-",
+        "-a7",
+        "a7--b6",
+        "RED",
+        "Auto",
+        "x",
+        "0000",
+        "f2",
+        "uai",
+        "isready",
+    ];
+
+    /// A junk line as bytes (no newline), sometimes invalid UTF-8.
+    fn junk(rng: &mut SplitMix64) -> Vec<u8> {
+        match rng.below(4) {
+            0 => (0..1 + rng.below(39))
+                .map(|_| 1 + rng.below(255) as u8)
+                .filter(|&b| b != b'\n')
+                .collect(),
+            _ => {
+                let n = 1 + rng.below(4);
+                let words: Vec<&str> = (0..n).map(|_| *rng.choose(WORDS).unwrap()).collect();
+                words.join(" ").into_bytes()
+            }
+        }
+    }
+
+    /// What the program will do with `line` in the playing state with both players manual
+    /// and the start position on the board: `Some(true)` = one error line, `Some(false)` =
+    /// nothing, `None` = the line would legitimately change state (not junk; skipped).
+    fn expected_errors(line: &[u8], pos: &Position) -> Option<bool> {
+        let text = String::from_utf8_lossy(line);
+        let text = text.trim_end_matches(['\r', '\n']);
+        match parse(text) {
+            Err(_) => Some(true),
+            Ok(None) => Some(false),
+            Ok(Some(Command::Move(m))) => m.resolve(pos).is_none().then_some(true),
+            Ok(Some(
+                Command::Auto(_)
+                | Command::Manual(_)
+                | Command::Common(Common::Seed(_))
+                | Command::Block(_)
+                | Command::Start,
+            )) => Some(true),
+            Ok(Some(_)) => None,
+        }
+    }
+
+    #[test]
+    fn junk_never_crashes_or_changes_state() {
+        let pos = Position::startpos(Rules::Text);
+        let mut rng = SplitMix64::new(99);
+        let mut input: Vec<u8> = b"manual blue\nstart\ndump\n".to_vec();
+        let mut errors = 0;
+        let mut lines = 0;
+        while lines < 3000 {
+            let line = junk(&mut rng);
+            let Some(err) = expected_errors(&line, &pos) else {
+                continue;
+            };
+            errors += err as usize;
+            lines += 1;
+            input.extend_from_slice(&line);
+            input.push(b'\n');
+        }
+        input.extend_from_slice(b"dump\na7-b6\ndump\n");
+
+        // One error line each, none with a reserved word (the language masks them).
+        let out =
+            junk_session_never_crashes::<AtaxxText>(crate::common::BIN, &[], &input, Some(errors));
+        let dumps: Vec<&str> = out.split("===\n").filter(|s| s.starts_with("  ")).collect();
+        assert_eq!(dumps.len(), 3, "three dumps in {out}");
+        assert_eq!(dumps[0], dumps[1], "junk changed the board");
+        assert_eq!(dumps[0].lines().next(), Some("  r - - - - - b"));
+        assert_eq!(
+            dumps[2].lines().nth(1),
+            Some("  - r - - - - -"),
+            "the program still plays"
+        );
+    }
+}
+
+mod loa {
+    //! LOA's text language: random words and bytes, and a line far over the length limit.
+
+    use super::junk_session_never_crashes;
+    use engine::protocol::text::loa::LoaText;
+    use engine::rng::SplitMix64;
+
+    #[test]
+    fn junk_never_crashes() {
+        let mut rng = SplitMix64::new(0x10A_7C4B);
+        let words = [
+            "new",
+            "auto",
+            "manual",
+            "set",
+            "seed",
+            "limit",
+            "dump",
+            "help",
+            "?",
+            "black",
+            "white",
+            "-",
+            "b1-d3",
+            "a3-d3",
+            "a1",
+            "h8",
+            "99999999999999999999",
+            "-1",
+            "0",
+            "#",
+            "*",
+            "===",
+            ">",
+            "\u{0}",
+            "\u{1b}[2J",
+            "é",
+            "\t",
+            "b1--d3",
+            "z9-a1",
+        ];
+        let mut input = Vec::new();
+        for _ in 0..400 {
+            let n = rng.below(5);
+            let line: Vec<&str> = (0..n).map(|_| words[rng.below(words.len())]).collect();
+            input.extend_from_slice(line.join(" ").as_bytes());
+            input.push(b'\n');
+            if rng.below(40) == 0 {
+                input.extend((0..rng.below(200)).map(|_| rng.below(256) as u8));
+                input.push(b'\n');
+            }
+        }
+        input.extend(std::iter::repeat_n(b'x', 70_000));
+        input.extend_from_slice(b"\ndump\n");
+        let out =
+            junk_session_never_crashes::<LoaText>(env!("CARGO_BIN_EXE_loa"), &[], &input, None);
+        assert!(out.trim_end().ends_with("==="));
+    }
 }
 
 /// Errors that say why (item 13 of issue 25): the illegal move's reason, the extra

@@ -793,24 +793,6 @@ fn self_play_with_clocks_never_flags_and_only_plays_legal_moves() {
 }
 
 #[test]
-fn each_engine_names_itself_and_its_authors() {
-    for (bin, game) in [
-        (env!("CARGO_BIN_EXE_ataxx"), "ataxx"),
-        (env!("CARGO_BIN_EXE_loa"), "loa"),
-        (env!("CARGO_BIN_EXE_reversi"), "reversi"),
-    ] {
-        let mut e = Engine::spawn_bin(bin, &[]);
-        e.send("ugi");
-        e.send("quit");
-        e.close_stdin();
-        let t = e.finish(SHORT);
-        let version = env!("CARGO_PKG_VERSION");
-        assert_eq!(t.lines[0], format!("id name {game}-engine {version}"));
-        assert_eq!(t.lines[1], format!("id author the {game}-engine authors"));
-    }
-}
-
-#[test]
 fn threads_search_and_sum_their_nodes() {
     let _cpu = cpu();
     let mut e = Uai::start();

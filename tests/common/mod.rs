@@ -14,6 +14,8 @@
 
 pub mod fake;
 pub mod prover;
+pub mod remote;
+pub mod test_loa;
 pub mod tty;
 
 use std::io::{BufRead, BufReader, Read, Write};

@@ -15,10 +15,7 @@
 //! Our own tests may add `NAME-1.stderr`: the expected stderr, compared the same way
 //! (the course harness ignores stderr; ours checks every error message).
 //!
-//! Also home of [`Child`], a child process with deadline reads, which `loa_ugi.rs` and
-//! `loa_cli.rs` share.
-
-#![allow(dead_code)]
+//! `harness.rs` runs it (its `loa` module).
 
 use regex::Regex;
 use std::io::{BufRead, BufReader, Write};
@@ -659,111 +656,5 @@ pub fn run_test(first: &Path) -> Result<Vec<ProgramReport>, String> {
         Ok(reports)
     } else {
         Err(problems.join("\n\n"))
-    }
-}
-
-/// A line of a child's output, or why none came.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Next {
-    Line(String),
-    Eof,
-    Timeout,
-}
-
-/// Our binary as a child process with stdin written line by line and stdout read with
-/// deadlines (for the UGI and command-line tests). Killed when dropped.
-pub struct Child {
-    child: std::process::Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-}
-
-impl Child {
-    pub fn spawn(args: &[&str], dir: &Path) -> Child {
-        let mut child = Command::new(BIN)
-            .args(args)
-            .current_dir(dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"));
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { return };
-                if tx.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        Child {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    pub fn send(&mut self, line: &str) {
-        if let Some(s) = self.stdin.as_mut() {
-            let _ = writeln!(s, "{line}").and_then(|_| s.flush());
-        }
-    }
-
-    pub fn next(&self, timeout: Duration) -> Next {
-        match self.lines.recv_timeout(timeout) {
-            Ok(l) => Next::Line(l),
-            Err(RecvTimeoutError::Timeout) => Next::Timeout,
-            Err(RecvTimeoutError::Disconnected) => Next::Eof,
-        }
-    }
-
-    /// The next line; panics after `timeout` or at the end of output.
-    pub fn recv(&self, timeout: Duration) -> String {
-        match self.next(timeout) {
-            Next::Line(l) => l,
-            other => panic!("expected a line, got {other:?}"),
-        }
-    }
-
-    /// Lines up to and including the first for which `done` holds.
-    pub fn until(&self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.next(left) {
-                Next::Line(l) => {
-                    let stop = done(&l);
-                    seen.push(l);
-                    if stop {
-                        return seen;
-                    }
-                }
-                other => panic!("{other:?} before the awaited line; saw {seen:?}"),
-            }
-        }
-    }
-
-    /// Closes stdin and waits for the exit status.
-    pub fn finish(mut self, timeout: Duration) -> std::process::ExitStatus {
-        self.stdin = None;
-        let deadline = Instant::now() + timeout;
-        loop {
-            if let Ok(Some(st)) = self.child.try_wait() {
-                return st;
-            }
-            assert!(Instant::now() < deadline, "no exit within {timeout:?}");
-            thread::sleep(Duration::from_millis(5));
-        }
-    }
-}
-
-impl Drop for Child {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }

@@ -314,29 +314,17 @@ mod ataxx2008 {
         );
     }
 
-    #[test]
-    fn peer_stalls_before_ready() {
-        super::peer_stalls_before_its_first_message::<D>();
-    }
-
-    #[test]
-    fn peer_acknowledges_the_last_move() {
-        super::peer_acknowledges_the_last_move::<D>();
-    }
-
-    #[test]
-    fn peer_stalls_before_acknowledging_the_last_move() {
-        super::peer_stalls_before_acknowledging_the_last_move::<D>();
-    }
+    // The visitor's first message here is `ready`.
+    promises_for_d!(
+        peer_stalls_before_its_first_message,
+        peer_acknowledges_the_last_move,
+        peer_stalls_before_acknowledging_the_last_move,
+        a_foreign_host_plays_a_game_with_our_visitor,
+    );
 
     #[test]
     fn peer_answers_the_last_move_with_another() {
         super::peer_answers_the_last_move_with_another_message::<D>("a1-a2");
-    }
-
-    #[test]
-    fn a_foreign_host_plays_a_game_with_our_client() {
-        super::a_foreign_host_plays_a_game_with_our_visitor::<D>();
     }
 
     /// In the relay (after `color`) a stall is a forfeit.
@@ -485,29 +473,16 @@ mod reversi {
         );
     }
 
-    #[test]
-    fn peer_stalls_before_its_first_message() {
-        super::peer_stalls_before_its_first_message::<D>();
-    }
-
-    #[test]
-    fn peer_acknowledges_the_last_move() {
-        super::peer_acknowledges_the_last_move::<D>();
-    }
-
-    #[test]
-    fn peer_stalls_before_acknowledging_the_last_move() {
-        super::peer_stalls_before_acknowledging_the_last_move::<D>();
-    }
+    promises_for_d!(
+        peer_stalls_before_its_first_message,
+        peer_acknowledges_the_last_move,
+        peer_stalls_before_acknowledging_the_last_move,
+        a_foreign_host_plays_a_game_with_our_visitor,
+    );
 
     #[test]
     fn peer_answers_the_last_move_with_another() {
         super::peer_answers_the_last_move_with_another_message::<D>("resign");
-    }
-
-    #[test]
-    fn a_foreign_host_plays_a_game_with_our_visitor() {
-        super::a_foreign_host_plays_a_game_with_our_visitor::<D>();
     }
 
     /// The host program answers the empty message at once: its `color` has a deadline.

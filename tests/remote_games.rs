@@ -342,25 +342,15 @@ mod ataxx2008 {
     use super::Who;
     use engine::protocol::text::ataxx2008::Ataxx2008 as D;
 
-    #[test]
-    fn ai_against_ai_with_blocks_and_setup_moves() {
-        super::ai_against_ai_with_set_up_moves::<D>();
-    }
-
-    #[test]
-    fn users_play_through_the_connection() {
-        super::users_play_through_the_connection::<D>();
-    }
-
-    #[test]
-    fn a_user_plays_a_remote_ai() {
-        super::a_user_plays_a_remote_ai::<D>();
-    }
-
-    #[test]
-    fn a_set_up_that_ended_the_game() {
-        super::a_set_up_that_ended_the_game::<D>();
-    }
+    // The set-up moves come with blocks.
+    promises_for_d!(
+        ai_against_ai_with_set_up_moves,
+        users_play_through_the_connection,
+        a_user_plays_a_remote_ai,
+        a_set_up_that_ended_the_game,
+        a_second_visitor_is_refused,
+        joining_nobody_fails_and_leaves_local_mode,
+    );
 
     /// The visitor's User abandons on its turn: the host's Player wins by forfeit;
     /// the visitor is back in local mode and plays the AI.
@@ -384,11 +374,6 @@ mod ataxx2008 {
     }
 
     #[test]
-    fn a_second_visitor_is_refused() {
-        super::a_second_visitor_is_refused::<D>();
-    }
-
-    #[test]
     fn hosting_waits_and_clear_cancels() {
         let waiting =
             "error: waiting for an opponent to join: only clear, quit, help, dump, board and load now";
@@ -405,11 +390,6 @@ mod ataxx2008 {
     }
 
     #[test]
-    fn joining_nobody_fails_and_leaves_local_mode() {
-        super::joining_nobody_fails_and_leaves_local_mode::<D>();
-    }
-
-    #[test]
     fn either_side_quitting_during_set_up_prints_no_result() {
         super::either_side_quitting_during_set_up_prints_no_result::<D>(&["a7-b6", "g7-f6"]);
     }
@@ -419,26 +399,16 @@ mod reversi {
     use super::Who;
     use engine::protocol::text::reversi::ReversiText as D;
 
-    /// With a relayed `clear` among the set-up moves.
-    #[test]
-    fn ai_against_ai_with_set_up_moves_and_a_relayed_clear() {
-        super::ai_against_ai_with_set_up_moves::<D>();
-    }
-
-    #[test]
-    fn users_play_through_the_connection_with_passes() {
-        super::users_play_through_the_connection::<D>();
-    }
-
-    #[test]
-    fn a_user_plays_a_remote_ai() {
-        super::a_user_plays_a_remote_ai::<D>();
-    }
-
-    #[test]
-    fn a_set_up_that_ended_the_game() {
-        super::a_set_up_that_ended_the_game::<D>();
-    }
+    // The set-up moves come with a relayed `clear`; the game through the connection
+    // has passes.
+    promises_for_d!(
+        ai_against_ai_with_set_up_moves,
+        users_play_through_the_connection,
+        a_user_plays_a_remote_ai,
+        a_set_up_that_ended_the_game,
+        a_second_visitor_is_refused,
+        joining_nobody_fails_and_leaves_local_mode,
+    );
 
     /// The host's User resigns while it waits for the visitor's move; the visitor
     /// (black, to move) quits: that resigns the game.
@@ -446,11 +416,6 @@ mod reversi {
     fn resign_while_waiting_and_quit_in_a_game() {
         super::giving_a_game_up::<D>(Who::Host, false, "resign");
         super::giving_a_game_up::<D>(Who::Visitor, true, "quit");
-    }
-
-    #[test]
-    fn a_second_visitor_is_refused() {
-        super::a_second_visitor_is_refused::<D>();
     }
 
     /// A second `host` (or a `join`) while waiting says so; hosting goes on.
@@ -473,11 +438,6 @@ mod reversi {
             ],
             &["No longer hosting; the opponent is the computer again."],
         );
-    }
-
-    #[test]
-    fn joining_nobody_fails_and_leaves_local_mode() {
-        super::joining_nobody_fails_and_leaves_local_mode::<D>();
     }
 
     #[test]

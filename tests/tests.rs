@@ -26,6 +26,7 @@
 //! time. Run one suite with `cargo test --profile ci --test tests SUITE::` (e.g.
 //! `perft::`), one game's part of it with `SUITE::GAME::` (e.g. `session::reversi::`).
 
+#[macro_use]
 mod common;
 
 mod bench;

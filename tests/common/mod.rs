@@ -12,6 +12,20 @@
 
 #![allow(dead_code)]
 
+/// One `#[test]` per named generic promise of the enclosing suite (`super::NAME::<D>()`),
+/// for the type `D` the invoking module imports: the suites' per-game modules list the
+/// promises that need no data of their own this way.
+macro_rules! promises_for_d {
+    ($($name:ident),+ $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                super::$name::<D>();
+            }
+        )+
+    };
+}
+
 pub mod fake;
 pub mod prover;
 pub mod remote;

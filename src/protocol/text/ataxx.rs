@@ -408,11 +408,7 @@ impl Turns for AtaxxText {
     }
 
     fn turn(&self, side: Side) -> Turn {
-        if self.auto[side.index()] {
-            Turn::Ai
-        } else {
-            Turn::Person
-        }
+        Turn::local(self.auto[side.index()])
     }
 
     fn at_end(&mut self, outcome: Option<Outcome>, host: &mut AtaxxHost) -> Option<Flow> {

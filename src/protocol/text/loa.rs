@@ -384,11 +384,7 @@ impl Turns for LoaText {
     }
 
     fn turn(&self, side: Side) -> Turn {
-        if self.auto[side.index()] {
-            Turn::Ai
-        } else {
-            Turn::Person
-        }
+        Turn::local(self.auto[side.index()])
     }
 
     fn at_end(&mut self, outcome: Option<Outcome>, host: &mut LoaHost) -> Option<Flow> {

@@ -84,6 +84,17 @@ pub enum Turn {
     Remote,
 }
 
+impl Turn {
+    /// The AI's turn if `ai`, else a person's (a side no remote program plays).
+    pub fn local(ai: bool) -> Turn {
+        if ai {
+            Turn::Ai
+        } else {
+            Turn::Person
+        }
+    }
+}
+
 /// Every text session's turns, whatever its dialect: one loop,
 /// [`Turns::play_turns`], that lets the AI and a remote program move while a game is
 /// in play and one of them is to move, until a person is to move or the game ends.

@@ -4,9 +4,9 @@
 //! moment, a new game), and the [`History`] of moves that undo walks back.
 //!
 //! Each dialect builds its view from its own state (`text/<game>/board.rs`) and carries
-//! the actions out in its own model (the 2016, 2022 and LOA sessions as steps of their
-//! [`super::Turns`], the Player-vs-Opponent ones in `versus.rs`), so the page drives
-//! the very session the text language drives.
+//! the actions out in its own model, as steps of its [`super::Turns`] (the
+//! Player-vs-Opponent dialects' in `versus.rs`), so the page drives the very session
+//! the text language drives.
 
 use super::kit::Spec;
 use crate::game::{Game, Side};

@@ -435,7 +435,7 @@ pub type GameSink<G> = dyn FnMut(&G, &History<G>);
 pub struct Publisher<G: Game> {
     pub view: Box<dyn FnMut(&View)>,
     pub thinking: Box<dyn FnMut(&Thinking)>,
-    /// The position and the moves kept behind it ([`TextDialect::table`]), with the view.
+    /// The position and the moves kept behind it ([`Turns::game`]), with the view.
     pub game: Box<GameSink<G>>,
     /// The AI starts (`true`) or has ended (`false`) a search of its own move: the
     /// page's analysis stops and waits.

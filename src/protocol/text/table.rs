@@ -164,7 +164,7 @@ pub trait Turns: TextDialect {
     /// dialect gives a person their turn back; refused if there is none.
     fn undo(&mut self) -> Result<(), Self::Error>;
 
-    /// Carries out one of the board page's actions (see [`TextDialect::act`]), a
+    /// Carries out one of the board page's actions (undo, a side to AI or manual, a new game), a
     /// refusal reported as an error line, then plays the turns that follow.
     fn page_action(&mut self, action: Action, host: &mut Host<Self::Game>) -> Flow
     where

@@ -11,12 +11,7 @@
 use crate::common;
 
 use engine::variant::Dialect;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::sync::mpsc;
-use std::thread;
-use std::time::Duration;
 
 const BINS: [(&str, &str); 3] = [
     ("ataxx", env!("CARGO_BIN_EXE_ataxx")),
@@ -26,41 +21,13 @@ const BINS: [(&str, &str); 3] = [
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// Runs `bin args` in `dir` with `input` on stdin; killed after 60 s.
-fn run_in(bin: &str, dir: &Path, args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(bin)
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("starting {bin}: {e}"));
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input = input.to_vec();
-    thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let pid = child.id();
-    let (tx, rx) = mpsc::channel::<()>();
-    let watchdog = thread::spawn(move || {
-        if rx.recv_timeout(Duration::from_secs(60)).is_err() {
-            let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
-        }
-    });
-    let out = child.wait_with_output().expect("waiting for the binary");
-    let _ = tx.send(());
-    let _ = watchdog.join();
-    out
-}
-
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
 /// Runs `bin args` with `input` on stdin: status, stdout, stderr.
 fn run_bin(bin: &str, args: &[&str], input: &str) -> (i32, String, String) {
-    let out = run_in(bin, Path::new("."), args, input.as_bytes());
+    let out = common::run_with_input(bin, Path::new("."), args, input.as_bytes());
     (
         out.status.code().unwrap_or(-1),
         text(&out.stdout),
@@ -467,14 +434,14 @@ mod loa {
     //! [INPUT-FILE [OUTPUT-FILE]]`): input and output files, the log that replays a
     //! session, `--strict`.
 
-    use super::{run_in, scratch_dir, text};
+    use super::{common, scratch_dir, text};
     use std::path::PathBuf;
     use std::process::Output;
 
     const BIN: &str = env!("CARGO_BIN_EXE_loa");
 
     fn run(d: &std::path::Path, args: &[&str], input: &[u8]) -> Output {
-        run_in(BIN, d, args, input)
+        common::run_with_input(BIN, d, args, input)
     }
 
     fn dir(name: &str) -> PathBuf {
@@ -595,7 +562,7 @@ mod reversi {
     const BIN: &str = env!("CARGO_BIN_EXE_reversi");
 
     fn run(args: &[&str], input: &str) -> Output {
-        super::run_in(BIN, std::path::Path::new("."), args, input.as_bytes())
+        crate::common::run_with_input(BIN, std::path::Path::new("."), args, input.as_bytes())
     }
 
     fn stdout(o: &Output) -> String {

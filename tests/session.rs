@@ -17,11 +17,7 @@
 use engine::game::{Game, Notation, Outcome};
 use engine::protocol::text::kit::{Errors, Masked};
 use engine::variant::{Playable, Variant};
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
-use std::time::Duration;
 
 /// A dialect as these tests drive it.
 trait Session: Playable {
@@ -47,28 +43,7 @@ fn any_dump<D: Session>() -> String {
 fn run<D: Session>(dir: &Path, input: &str) -> (i32, String, String) {
     let variant = Variant::from_name(<D::Game as Notation>::NAME).expect("a registered game");
     let bin = crate::common::binary(variant);
-    let mut child = Command::new(&bin)
-        .args(D::ARGS)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("start {bin}: {e}"));
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
-    std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let pid = child.id();
-    let (tx, rx) = mpsc::channel::<()>();
-    std::thread::spawn(move || {
-        if rx.recv_timeout(Duration::from_secs(60)).is_err() {
-            let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
-        }
-    });
-    let out = child.wait_with_output().expect("the program's output");
-    let _ = tx.send(());
+    let out = crate::common::run_with_input(&bin, dir, D::ARGS, input.as_bytes());
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).expect("utf-8 stdout"),

@@ -41,6 +41,43 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
+/// Starts `bin args` in `dir` with its three standard streams piped.
+pub fn spawn_piped<S: AsRef<std::ffi::OsStr>>(
+    bin: &str,
+    args: &[S],
+    dir: &Path,
+) -> std::io::Result<Child> {
+    Command::new(bin)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+}
+
+/// Runs `bin args` in `dir` with `input` on stdin, to its end; killed after 60 s (a
+/// hung program fails its test instead of hanging the suite).
+pub fn run_with_input(bin: &str, dir: &Path, args: &[&str], input: &[u8]) -> std::process::Output {
+    let mut child = spawn_piped(bin, args, dir).unwrap_or_else(|e| panic!("starting {bin}: {e}"));
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_vec();
+    thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let pid = child.id();
+    let (tx, rx) = mpsc::channel::<()>();
+    let watchdog = thread::spawn(move || {
+        if rx.recv_timeout(Duration::from_secs(60)).is_err() {
+            let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+        }
+    });
+    let out = child.wait_with_output().expect("waiting for the program");
+    let _ = tx.send(());
+    let _ = watchdog.join();
+    out
+}
+
 /// The program under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_ataxx");
 
@@ -133,14 +170,8 @@ impl Engine {
 
     /// Starts program `bin` with `args` and its working directory set to `dir`.
     pub fn spawn_bin_in(bin: &str, dir: &Path, args: &[&str]) -> Result<Engine, String> {
-        let mut child = Command::new(bin)
-            .args(args)
-            .current_dir(dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("cannot start {bin}: {e}"))?;
+        let mut child =
+            spawn_piped(bin, args, dir).map_err(|e| format!("cannot start {bin}: {e}"))?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr_pipe = child.stderr.take().expect("piped stderr");

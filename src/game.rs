@@ -1,9 +1,10 @@
 //! The `Game` trait: the only view of a game that the search, perft and bench have, and
 //! its companions by concern, what the front ends, the tournament runner and the tools
 //! need on top: [`Notation`] (names, FEN, move notation, pictures, openings, end
-//! reasons), [`Benchmark`] (bench positions and depth, perft), [`Tunable`] (the linear
-//! evaluation model `tune fit` fits) and [`Referee`] (the runner's adjudication policy);
-//! [`GameIo`] is all four. Every game implements them in its own folder under `games/`;
+//! reasons), [`Diagram`] (the board as a display draws it), [`Benchmark`] (bench
+//! positions and depth, perft), [`Tunable`] (the linear evaluation model `tune fit`
+//! fits) and [`Referee`] (the runner's adjudication policy); [`GameIo`] is all five.
+//! Every game implements them in its own folder under `games/`;
 //! nothing here may mention a particular game.
 
 use std::fmt::{Debug, Display};
@@ -526,6 +527,54 @@ pub trait Notation: Game {
     fn end_reason(&self) -> String;
 }
 
+/// What stands on a square, as a board display draws it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Square {
+    Empty,
+    /// A square no piece may stand on (Ataxx's blocks).
+    Blocked,
+    Piece(Side),
+}
+
+/// The board as a display draws it, from the rules alone: a grid of squares numbered
+/// row by row from the top left (`row * WIDTH + col`), the names of its columns and
+/// rows, what stands on each square, and the squares a move is entered by. The board
+/// page (`--display`) draws every registered game from this, whatever its language.
+pub trait Diagram: Notation {
+    /// Columns and rows.
+    const WIDTH: usize;
+    const HEIGHT: usize;
+
+    /// The columns' names left to right and the rows' top to bottom. By default columns
+    /// are letters from `a` and rows numbers counted from the bottom row, `1`.
+    fn labels() -> (String, Vec<String>) {
+        let files = (0..Self::WIDTH)
+            .map(|c| char::from(b'a' + c as u8))
+            .collect();
+        let ranks = (0..Self::HEIGHT).map(|r| (Self::HEIGHT - r).to_string());
+        (files, ranks.collect())
+    }
+
+    /// What stands on the square numbered `index`.
+    fn square(&self, index: usize) -> Square;
+
+    /// The squares a person enters a move by: where a piece leaves (`None` for a
+    /// placement, or a move that moves no piece, such as an Ataxx clone) and the square
+    /// it is played to; `None` for a pass.
+    fn move_squares(&self, mv: Self::Move) -> Option<(Option<usize>, usize)>;
+
+    /// Each side's pieces on the board.
+    fn counts(&self) -> [u32; 2] {
+        let mut n = [0; 2];
+        for i in 0..Self::WIDTH * Self::HEIGHT {
+            if let Square::Piece(side) = self.square(i) {
+                n[side.index()] += 1;
+            }
+        }
+        n
+    }
+}
+
 /// The game's `perft` and `bench` signature: the fixed positions and depth whose node
 /// total tells that a change left the search alone.
 pub trait Benchmark: Game {
@@ -586,7 +635,7 @@ pub trait Referee: Game {
 
 /// Everything the layers above the search may ask of a game, for the places that need
 /// all of it (a game's front-end session, the runner's generic match code). Implemented
-/// for every type with the four parts; users that need less name the narrower trait.
-pub trait GameIo: Notation + Benchmark + Tunable + Referee {}
+/// for every type with the five parts; users that need less name the narrower trait.
+pub trait GameIo: Notation + Diagram + Benchmark + Tunable + Referee {}
 
-impl<G: Notation + Benchmark + Tunable + Referee> GameIo for G {}
+impl<G: Notation + Diagram + Benchmark + Tunable + Referee> GameIo for G {}

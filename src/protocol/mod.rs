@@ -20,6 +20,7 @@ pub mod cli;
 pub mod display;
 pub mod input;
 pub mod nboard;
+pub mod play;
 pub mod remote;
 pub mod terminal;
 pub mod text;

@@ -27,6 +27,7 @@ use crate::game::{Game as _, Side};
 use crate::games::reversi::notation::{parse_square, square_name};
 use crate::games::reversi::position::{Move, Position};
 use crate::protocol::input::Line;
+use crate::protocol::play::Play;
 use crate::protocol::uci::{self, engine_name, GoParams};
 use crate::protocol::OtherProtocol;
 use crate::protocol::{emit, quote};
@@ -532,7 +533,7 @@ enum Queued {
 /// what waits for it. One job runs on the engine at a time, so replies keep the
 /// commands' order.
 struct Session {
-    pos: Position,
+    game: Play<Position>,
     /// The game's time control (`TI` of the last `set game`), and what each side used.
     clock: Option<GgfClock>,
     used: Used,
@@ -564,7 +565,7 @@ impl Session {
             (left, c.increment_ms)
         });
         self.queue.push_back(Queued::Think(Box::new(Ask {
-            pos: self.pos.clone(),
+            pos: self.game.pos.clone(),
             depth: self.depth,
             hint,
             clock,
@@ -675,15 +676,15 @@ impl Session {
             Command::Hello => self.say(out, format!("set myname {}", engine_name::<Position>())),
             Command::Depth(d) => self.depth = d,
             Command::Game(game) => {
-                self.pos = game.pos;
+                self.game.restart(game.pos);
                 self.clock = game.clock;
                 self.used = game.used;
             }
             Command::Contempt => {}
             Command::Move(mv, took) => {
-                if self.pos.is_legal(mv) {
-                    self.used.charge(self.pos.side_to_move(), took);
-                    self.pos.make_move(mv);
+                if self.game.pos.is_legal(mv) {
+                    self.used.charge(self.game.pos.side_to_move(), took);
+                    self.game.play(mv);
                 } else {
                     self.say(out, format!("status error: illegal move {}", move_name(mv)));
                 }
@@ -708,7 +709,7 @@ impl Session {
 /// `quit` or the end of input. Returns the exit status (0).
 pub fn run(first: Option<Line>, input: Receiver<Line>, out: &mut dyn Write) -> i32 {
     let mut s = Session {
-        pos: Position::startpos(),
+        game: Play::new(Position::startpos()),
         clock: None,
         used: Used::default(),
         depth: DEFAULT_DEPTH,

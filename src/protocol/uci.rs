@@ -10,6 +10,7 @@
 //! 100-ply draw). Clocks start when the `go` line arrived, not when it is handled.
 
 use super::input::{Line, MAX_LINE};
+use super::play::Play;
 use super::{emit, quote};
 use crate::bench;
 use crate::game::{Benchmark, EndgameStage, Game, GameIo, Notation, Outcome, RuleSet, Side};
@@ -695,7 +696,8 @@ struct Queued {
 /// session after answering what is queued without doing any work (see [`Session::quit`]).
 pub struct Session<G: GameIo> {
     dialect: Flavour,
-    position: G,
+    /// The game the GUI set up.
+    game: Play<G>,
     /// The `position` command `position` was set by (its base and moves), if it was:
     /// a manager sends the game's whole move list before each move, and a command
     /// that extends it only needs its new moves played.
@@ -737,7 +739,7 @@ impl<G: GameIo> Session<G> {
         let (task_tx, task_rx) = unbounded();
         Session {
             dialect,
-            position: G::startpos(G::Rules::ENGINE),
+            game: Play::new(G::startpos(G::Rules::ENGINE)),
             set_by: None,
             engine: Engine::new(settings.hash_mib),
             settings,
@@ -856,7 +858,7 @@ impl<G: GameIo> Session<G> {
                     Ok(())
                 }
                 Ok(Command::NewGame) => {
-                    self.position = G::startpos(G::Rules::ENGINE);
+                    self.game = Play::new(G::startpos(G::Rules::ENGINE));
                     Ok(())
                 }
                 // Checked (a bad value is still refused), not applied.
@@ -878,15 +880,15 @@ impl<G: GameIo> Session<G> {
     /// best), or `0000` when the game is over.
     fn answer_at_once(&mut self, out: &mut dyn Write) {
         let mut moves = Vec::new();
-        self.position.generate_moves(&mut moves);
+        self.game.pos.generate_moves(&mut moves);
         let mut best: Option<(G::Move, i32)> = None;
         for &m in &moves {
-            let hint = self.position.move_order_hint(m);
+            let hint = self.game.pos.move_order_hint(m);
             if best.is_none_or(|(_, h)| hint > h) {
                 best = Some((m, hint));
             }
         }
-        let name = best.map_or_else(|| "0000".to_string(), |(m, _)| self.position.move_name(m));
+        let name = best.map_or_else(|| "0000".to_string(), |(m, _)| self.game.pos.move_name(m));
         emit(out, &format!("bestmove {name}"));
     }
 
@@ -972,7 +974,7 @@ impl<G: GameIo> Session<G> {
             Command::Stop | Command::Quit => {}
             Command::Display => self.display(out),
             Command::Perft(depth) => {
-                let pos = self.position.clone();
+                let pos = self.game.pos.clone();
                 self.spawn_task("perft", move |tx| perft_task(pos, depth, tx))?;
             }
             Command::Bench(depth) => {
@@ -1041,7 +1043,7 @@ impl<G: GameIo> Session<G> {
     fn new_game(&mut self) {
         self.engine.new_game();
         self.table_work_queued = true;
-        self.position = G::startpos(G::Rules::ENGINE);
+        self.game = Play::new(G::startpos(G::Rules::ENGINE));
         self.set_by = None;
     }
 
@@ -1053,46 +1055,46 @@ impl<G: GameIo> Session<G> {
             Some((b, m)) if *b == base && moves.starts_with(m) => m.len(),
             _ => 0,
         };
-        let mut pos = match (&base, played) {
-            (_, 1..) => self.position.clone(),
-            (Base::StartPos, 0) => G::startpos(G::Rules::ENGINE),
-            (Base::Fen(fen), 0) => G::from_fen(fen, G::Rules::ENGINE)?,
+        let mut game = match (&base, played) {
+            (_, 1..) => self.game.clone(),
+            (Base::StartPos, 0) => Play::new(G::startpos(G::Rules::ENGINE)),
+            (Base::Fen(fen), 0) => Play::new(G::from_fen(fen, G::Rules::ENGINE)?),
         };
         for (i, text) in moves.iter().enumerate().skip(played) {
             // A move after the end of the game (by these rules: a manager judging by
             // others, e.g. LOA's text rules, which know no repetition) is no move at
             // all; say why rather than call a legal-looking move illegal.
-            if pos.outcome().is_some() {
+            if game.pos.outcome().is_some() {
                 return Err(format!(
                     "the game is over ({}) before move {} (number {}) in {}",
-                    pos.end_reason(),
+                    game.pos.end_reason(),
                     quote(text),
                     i + 1,
-                    pos.fen()
+                    game.pos.fen()
                 ));
             }
-            let mv = pos.parse_move(text).ok_or_else(|| {
+            let mv = game.pos.parse_move(text).ok_or_else(|| {
                 format!(
                     "illegal move {} (number {}) in {}",
                     quote(text),
                     i + 1,
-                    pos.fen()
+                    game.pos.fen()
                 )
             })?;
-            pos.make_move(mv);
+            game.play(mv);
         }
-        self.position = pos;
+        self.game = game;
         self.set_by = Some((base, moves));
         Ok(())
     }
 
     /// UGI's `query`: `response …`.
     fn query(&self, q: Query, out: &mut dyn Write) {
-        let outcome = self.position.outcome();
+        let outcome = self.game.pos.outcome();
         let yes_no = |b: bool| if b { "true" } else { "false" };
         let answer = match q {
             Query::GameOver => yes_no(outcome.is_some()),
-            Query::P1Turn => yes_no(self.position.side_to_move() == Side::First),
+            Query::P1Turn => yes_no(self.game.pos.side_to_move() == Side::First),
             Query::Result => match outcome {
                 None => "none",
                 Some(Outcome::Draw) => "draw",
@@ -1111,33 +1113,33 @@ impl<G: GameIo> Session<G> {
             || (params.depth.is_none()
                 && params.nodes.is_none()
                 && params.movetime.is_none()
-                && params.time[self.position.side_to_move().index()].is_none());
+                && params.time[self.game.pos.side_to_move().index()].is_none());
         if stopped || (self.input_closed && unbounded) {
             self.answer_at_once(out);
             return;
         }
-        let side = self.position.side_to_move();
+        let side = self.game.pos.side_to_move();
         let limits = limits_for(
             params,
             side,
-            self.position.moves_left(),
+            self.game.pos.moves_left(),
             self.settings.overhead,
             &self.settings.time_policy,
             at,
         );
-        log::debug!("go {:?} on {}", limits, self.position.fen());
-        self.search_root = self.position.clone();
-        self.engine.go(self.position.clone(), limits, None);
+        log::debug!("go {:?} on {}", limits, self.game.pos.fen());
+        self.search_root = self.game.pos.clone();
+        self.engine.go(self.game.pos.clone(), limits, None);
         self.searching = true;
         self.search_unbounded = unbounded;
     }
 
     /// `d`: the board and its FEN.
     fn display(&self, out: &mut dyn Write) {
-        for l in self.position.pretty().lines() {
+        for l in self.game.pos.pretty().lines() {
             emit(out, l);
         }
-        emit(out, &format!("Fen: {}", self.position.fen()));
+        emit(out, &format!("Fen: {}", self.game.pos.fen()));
     }
 
     /// Runs `f` on its own thread so the loop stays responsive; its lines come back

@@ -2,14 +2,17 @@
 //! rules traits (`Game` and the contract above it, `engine::game`) and the registry's
 //! [`Registered`] with no text dialect, and the generic parts run it unchanged: the UGI
 //! session (`toy-ugi`, this crate's binary), perft, the runner's referee and its
-//! compliance check (`tournament/tests/toy.rs`). Nothing outside the test kit names it.
+//! compliance check, and the board page's view (`tournament/tests/toy.rs`). Nothing
+//! outside the test kit names it.
 //!
 //! The board is three rows `a`–`c` of three files `1`–`3` (`a1` top left), cells
 //! numbered 0–8 row by row; the first player (`x`) starts. A move is its cell's name;
 //! there is no pass (the game ends before a side could have none). FEN: the three rows
 //! top down, `x`, `o` or `-` a cell, `/` between rows, then the side to move (`x`/`o`).
 
-use engine::game::{Benchmark, Game, Notation, Outcome, Referee, RuleSet, Side, Tunable};
+use engine::game::{
+    Benchmark, Diagram, Game, Notation, Outcome, Referee, RuleSet, Side, Square, Tunable,
+};
 use engine::protocol::text::TextCodec;
 use engine::variant::Registered;
 
@@ -203,6 +206,25 @@ impl Notation for TicTacToe {
             Some(_) => "three in a line".into(),
             None => "board full".into(),
         }
+    }
+}
+
+/// Rows `a`–`c` from the top, files `1`–`3`; a move places a mark.
+impl Diagram for TicTacToe {
+    const WIDTH: usize = 3;
+    const HEIGHT: usize = 3;
+
+    fn labels() -> (String, Vec<String>) {
+        ("123".into(), ["a", "b", "c"].map(String::from).to_vec())
+    }
+    fn square(&self, index: usize) -> Square {
+        match self.cells[index] {
+            0 => Square::Empty,
+            c => Square::Piece(if c == 1 { Side::First } else { Side::Second }),
+        }
+    }
+    fn move_squares(&self, mv: u16) -> Option<(Option<usize>, usize)> {
+        Some((None, usize::from(mv)))
     }
 }
 

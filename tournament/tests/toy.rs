@@ -1,10 +1,12 @@
 //! The test kit's tic-tac-toe (`testkit::toy`): a game with no course language that
 //! implements only the rules traits and `Registered`, registered nowhere, run through the
 //! generic parts unchanged: perft, the UGI session as a process (`toy-ugi`), the
-//! compliance check (`tournament compliance`'s steps) and the runner's referee in a round
-//! robin against the built-in players (issue 52 item 5).
+//! compliance check (`tournament compliance`'s steps), the runner's referee in a round
+//! robin against the built-in players, and the board page's view (issue 52 item 5).
 
-use engine::game::{Benchmark, Notation};
+use engine::game::{Benchmark, Game, Notation};
+use engine::protocol::play::History;
+use engine::protocol::text::board::{PageStyle, View};
 use std::path::PathBuf;
 use testkit::toy::{TicTacToe, ToyRules};
 use tournament::cli::{self, spec::engine_spec, Command};
@@ -37,6 +39,62 @@ fn perft_of_the_toy_agrees_with_the_generic_walk_and_by_hand() {
         fen
     );
     assert!(TicTacToe::from_fen("xo/---/--- x", ToyRules::Standard).is_err());
+}
+
+/// The board page draws the toy from its rules alone ([`engine::game::Diagram`]), by the
+/// same code that draws every game's page: its squares and their names, the pieces, the
+/// side to move, each legal move with the square it is clicked on, and the last move.
+#[test]
+fn the_board_page_draws_the_toy() {
+    let mut pos = TicTacToe::from_fen("xo-/-x-/--- o", ToyRules::Standard).unwrap();
+    let mut history = History::default();
+    let before = pos.clone();
+    let c3 = pos.parse_move("c3").expect("c3 is empty");
+    pos.make_move(c3);
+    history.record(before, c3, &pos);
+
+    let v = View::diagram(&PageStyle::PLAIN, &pos, &history, |mv| pos.move_name(mv));
+    assert_eq!((v.width, v.height, v.cells.as_str()), (3, 3, "01..0...1"));
+    assert_eq!(
+        (v.files.as_str(), v.ranks.join("")),
+        ("123", "abc".to_string())
+    );
+    assert_eq!(
+        (v.counts, v.to_move, v.sides),
+        ([2, 2], Some(0), ["Black", "White"])
+    );
+    let clicks: Vec<(Option<usize>, usize, &str)> = v
+        .moves
+        .iter()
+        .map(|(f, t, l)| (*f, *t, l.as_str()))
+        .collect();
+    assert_eq!(
+        clicks,
+        [
+            (None, 2, "a3"),
+            (None, 3, "b1"),
+            (None, 5, "b3"),
+            (None, 6, "c1"),
+            (None, 7, "c2")
+        ]
+    );
+    assert_eq!((&v.pass, v.last.as_slice()), (&None, &[8][..]));
+    let json = v.to_json();
+    assert!(json.contains(r#""cells":"01..0...1""#), "{json}");
+    assert!(json.contains(r#""moves":[[null,2,"a3"],"#), "{json}");
+
+    // Three in a line: nothing left to click.
+    let before = TicTacToe::from_fen("xx-/oo-/--- x", ToyRules::Standard).unwrap();
+    let (mut won, mut history) = (before.clone(), History::default());
+    let a3 = before.parse_move("a3").unwrap();
+    won.make_move(a3);
+    history.record(before, a3, &won);
+    let v = View::diagram(&PageStyle::PLAIN, &won, &history, |mv| won.move_name(mv));
+    assert!(won.is_over() && v.moves.is_empty() && v.pass.is_none());
+    assert_eq!(
+        (v.cells.as_str(), v.last.as_slice()),
+        ("00011....", &[2][..])
+    );
 }
 
 /// Every step of the UGI check (handshake, positions, search limits, `stop`, `quit`,

@@ -13,7 +13,8 @@ pub use notation::{block_squares, parse_square, square_name, NotationError, Text
 pub use position::{Cell, Move, Position, Rules, Undo};
 
 use crate::game::{
-    Benchmark, Game, Notation, Opening, Outcome, Phase, Referee, SearchTuning, Side, Tunable,
+    Benchmark, Diagram, Game, Notation, Opening, Outcome, Phase, Referee, SearchTuning, Side,
+    Square, Tunable,
 };
 use bitboard::ADJACENT;
 
@@ -224,6 +225,36 @@ impl Notation for Position {
         };
         format!("{why} {x}-{o}")
     }
+}
+
+/// A 7×7 board, rank 1 at the bottom; a clone moves no piece, so it is entered by its
+/// target square alone.
+impl Diagram for Position {
+    const WIDTH: usize = 7;
+    const HEIGHT: usize = 7;
+
+    fn square(&self, index: usize) -> Square {
+        match self.cell(display_square(index)) {
+            Cell::Empty => Square::Empty,
+            Cell::Gap => Square::Blocked,
+            Cell::Piece(side) => Square::Piece(side),
+        }
+    }
+
+    fn move_squares(&self, mv: Move) -> Option<(Option<usize>, usize)> {
+        let from = mv.is_double().then(|| display_index(mv.from()));
+        (!mv.is_pass()).then(|| (from, display_index(mv.to())))
+    }
+}
+
+/// The square drawn at display index `index` (row by row from the top left).
+fn display_square(index: usize) -> u8 {
+    bitboard::square(index % 7, 6 - index / 7)
+}
+
+/// The display index of square `sq` (see [`Diagram`]).
+pub fn display_index(sq: u8) -> usize {
+    (6 - bitboard::rank_of(sq)) * 7 + bitboard::file_of(sq)
 }
 
 impl Benchmark for Position {

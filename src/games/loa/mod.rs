@@ -10,7 +10,9 @@ pub mod position;
 pub use notation::{colour_name, parse_square, square_name, NotationError};
 pub use position::{Move, Position, Rules, Undo, DEFAULT_MOVE_LIMIT};
 
-use crate::game::{Benchmark, Game, Notation, Outcome, Phase, Referee, Side, Tunable};
+use crate::game::{
+    Benchmark, Diagram, Game, Notation, Outcome, Phase, Referee, Side, Square, Tunable,
+};
 use bitboard::{distance, is_connected};
 
 impl Game for Position {
@@ -145,6 +147,22 @@ impl Notation for Position {
                 Rules::Text => "move limit".to_string(),
             },
         }
+    }
+}
+
+/// An 8×8 board, rank 1 at the bottom.
+impl Diagram for Position {
+    const WIDTH: usize = 8;
+    const HEIGHT: usize = 8;
+
+    fn square(&self, index: usize) -> Square {
+        let sq = bitboard::square(index % 8, 7 - index / 8);
+        self.piece_at(sq).map_or(Square::Empty, Square::Piece)
+    }
+
+    fn move_squares(&self, mv: Move) -> Option<(Option<usize>, usize)> {
+        let at = |sq: u8| (7 - bitboard::rank_of(sq)) * 8 + bitboard::file_of(sq);
+        (!mv.is_pass()).then(|| (Some(at(mv.from())), at(mv.to())))
     }
 }
 

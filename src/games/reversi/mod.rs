@@ -17,8 +17,8 @@ pub use notation::{parse_square, square_name, NotationError};
 pub use position::{final_score, Move, Position, Rules, Undo};
 
 use crate::game::{
-    Benchmark, EndgameRound, EndgameStage, Game, Notation, Outcome, ProbCut, Referee, Side,
-    SolveBudget, Solved, Tunable,
+    Benchmark, Diagram, EndgameRound, EndgameStage, Game, Notation, Outcome, ProbCut, Referee,
+    Side, SolveBudget, Solved, Square, Tunable,
 };
 use bitboard::{moves, CORNERS, C_SQUARES, EDGES, X_SQUARES};
 use solve::{SolveLimit, Solver};
@@ -389,6 +389,26 @@ impl Notation for Position {
             self.count(Side::First),
             self.count(Side::Second)
         )
+    }
+}
+
+/// An 8×8 board whose row 1 is the top one (Othello's notation); a move places a disc.
+impl Diagram for Position {
+    const WIDTH: usize = 8;
+    const HEIGHT: usize = 8;
+
+    fn labels() -> (String, Vec<String>) {
+        ("abcdefgh".into(), (1..=8).map(|r| r.to_string()).collect())
+    }
+
+    fn square(&self, index: usize) -> Square {
+        let sq = bitboard::square(index % 8, index / 8);
+        self.disc_at(sq).map_or(Square::Empty, Square::Piece)
+    }
+
+    fn move_squares(&self, mv: Move) -> Option<(Option<usize>, usize)> {
+        let sq = mv.square();
+        (!mv.is_pass()).then(|| (None, bitboard::row_of(sq) * 8 + bitboard::col_of(sq)))
     }
 }
 

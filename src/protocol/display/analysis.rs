@@ -11,7 +11,8 @@
 
 use super::Hub;
 use crate::game::{Game, Notation};
-use crate::protocol::text::board::{json_string, History};
+use crate::protocol::play::History;
+use crate::protocol::text::board::json_string;
 use crate::protocol::text::score_text;
 use crate::protocol::text::Playable;
 use crate::protocol::text::TextDialect;

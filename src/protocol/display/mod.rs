@@ -19,7 +19,8 @@ mod paste;
 pub mod record;
 
 use super::input::{self, Line, Source};
-use super::text::board::{json_string, Action, History, View};
+use super::play::History;
+use super::text::board::{json_string, Action, View};
 use super::text::{self, TextDialect};
 use crate::protocol::text::Playable;
 use analysis::{Analysis, Analyst};

@@ -4,7 +4,8 @@
 //! tournament runner's form (so the runner's PGN reader reads it back).
 
 use crate::game::{Game, Notation, Outcome, RuleSet, Side};
-use crate::protocol::text::board::{json_string, History};
+use crate::protocol::play::History;
+use crate::protocol::text::board::json_string;
 use crate::protocol::text::Playable;
 use crate::protocol::text::TextDialect;
 

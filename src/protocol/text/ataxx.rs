@@ -19,8 +19,10 @@ use crate::protocol::text::{EngineSetup, Flow, Host, TextDialect, TextProtocol};
 use std::time::Duration;
 
 mod board;
-use crate::protocol::text::board::{History, View};
-use crate::protocol::text::{Table, Turn, Turns};
+use crate::protocol::play::History;
+use crate::protocol::play::Play;
+use crate::protocol::text::board::View;
+use crate::protocol::text::{Turn, Turns};
 pub(crate) use board::{ataxx_view, ATAXX_BOARD, ATAXX_COLOURS};
 
 pub use super::kit::State;
@@ -216,7 +218,7 @@ Commands (one a line; # starts a comment; words are case-insensitive):
 /// The 2016 dialect's session state.
 pub struct AtaxxText {
     state: State,
-    table: Table<Position>,
+    table: Play<Position>,
     moves_played: bool,
     auto: [bool; 2],
 }
@@ -235,7 +237,7 @@ impl TextDialect for AtaxxText {
     fn new() -> AtaxxText {
         AtaxxText {
             state: State::Setup,
-            table: Table::new(Position::startpos(Rules::Text)),
+            table: Play::new(Position::startpos(Rules::Text)),
             moves_played: false,
             auto: [false, true],
         }
@@ -399,7 +401,7 @@ impl AtaxxText {
 /// move, the game ends with its result line and the finished state, and a side
 /// without a move passes as any move (`-`, which the AI finds too).
 impl Turns for AtaxxText {
-    fn game(&self) -> &Table<Position> {
+    fn game(&self) -> &Play<Position> {
         &self.table
     }
 

@@ -41,8 +41,9 @@ use super::kit::{self, Common, Spec, TextError, Words};
 use super::versus::{self, Edition, Link, Role, Versus, Wire};
 use crate::game::Side;
 use crate::games::ataxx::{parse_square, square_name, Move, Position, Rules, TextMove};
+use crate::protocol::play::History;
 use crate::protocol::remote::{self, says, Breach};
-use crate::protocol::text::board::{History, View};
+use crate::protocol::text::board::View;
 use crate::protocol::text::{
     EngineSetup, Flow, Host, PeerRead as Got, TextDialect, TextProtocol, ThinkError,
 };
@@ -298,8 +299,7 @@ impl Edition for Edition2008 {
 
     fn think(v: &Ataxx2008, host: &mut AtaxxHost) -> Result<Move, ThinkError> {
         let limits = SPEC.ai.limits();
-        v.table
-            .think(host, limits, is_abandon, &|l| Self::look(v, l))
+        host.think(&v.table, limits, is_abandon, &|l| Self::look(v, l))
     }
 
     fn ai_move_line(pos: &Position, mv: Move) -> String {

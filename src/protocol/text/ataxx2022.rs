@@ -25,9 +25,11 @@ pub use super::kit::TextError;
 use super::kit::{self, Comments, Common, Errors, ExtraWords, Masked, MoveLines, Spec, Words};
 use crate::game::{Outcome, Side};
 use crate::games::ataxx::{parse_square, square_name, Move, Position, Rules, TextMove};
-use crate::protocol::text::board::{History, View};
+use crate::protocol::play::History;
+use crate::protocol::play::Play;
+use crate::protocol::text::board::View;
 use crate::protocol::text::{EngineSetup, Flow, Host, TextDialect, TextProtocol};
-use crate::protocol::text::{Table, Turn, Turns};
+use crate::protocol::text::{Turn, Turns};
 
 mod board;
 
@@ -209,7 +211,7 @@ Red moves first; red is typed and blue is the AI until auto or manual says other
 /// The 2022 dialect's session state.
 pub struct Ataxx2022 {
     /// The game since `new`: `block` is refused once a move (passes included) is in it.
-    table: Table<Position>,
+    table: Play<Position>,
     /// Which sides the AI plays, by [`Side::index`].
     auto: [bool; 2],
     /// `verbose`: the board is printed after every move.
@@ -232,7 +234,7 @@ impl TextDialect for Ataxx2022 {
 
     fn new() -> Ataxx2022 {
         Ataxx2022 {
-            table: Table::new(Position::startpos(RULES)),
+            table: Play::new(Position::startpos(RULES)),
             auto: [false, true],
             verbose: false,
             announced: false,
@@ -363,7 +365,7 @@ impl Ataxx2022 {
 /// plays the side to move, and passes without thinking when it has no move (a person
 /// types `-`).
 impl Turns for Ataxx2022 {
-    fn game(&self) -> &Table<Position> {
+    fn game(&self) -> &Play<Position> {
         &self.table
     }
 

@@ -1,7 +1,7 @@
 //! What a board display (`--display`, `protocol/display/`) needs from a text session,
 //! in terms no game owns: a [`View`] of the state to draw, the [`Action`]s the page may
 //! take outside the text language (undo, switching a side between AI and manual at any
-//! moment, a new game), and the [`History`] of moves that undo walks back.
+//! moment, a new game).
 //!
 //! Each dialect builds its view from its own state (`text/<game>/board.rs`) and carries
 //! the actions out in its own model, as steps of its [`super::Turns`] (the
@@ -9,7 +9,8 @@
 //! the text language drives.
 
 use super::kit::Spec;
-use crate::game::{Game, Side};
+use crate::game::{Diagram, Side, Square};
+use crate::protocol::play::History;
 
 /// The state of a session, for drawing. Squares are numbered row by row from the top
 /// left of the board as the page draws it (`row * width + col`).
@@ -139,71 +140,64 @@ impl View {
         )
     }
 
-    /// An empty view of a `width` x `height` board whose squares are named by a
-    /// letter (`a`…) and a number, numbered from the top when `top_is_first` (Reversi)
-    /// or from the bottom (Ataxx, LOA); `cell` gives each square's character from its
-    /// name.
-    pub fn grid(
+    /// `pos` as the page draws any game, from its [`Diagram`]: the squares, their
+    /// names, the pieces counted, the side to move, its legal moves each with the line
+    /// `line` writes for it (and the pass's, when it must pass), and the squares of the
+    /// last move of `history` if it led here. The sides are named as its PGN tags name
+    /// them until [`View::with_sides`] names them as a language does.
+    pub fn diagram<G: Diagram>(
         style: &'static PageStyle,
-        width: usize,
-        height: usize,
-        top_is_first: bool,
-        cell: impl Fn(&str) -> char,
+        pos: &G,
+        history: &History<G>,
+        line: impl Fn(G::Move) -> String,
     ) -> View {
-        let files: String = (0..width).map(|c| (b'a' + c as u8) as char).collect();
-        let ranks: Vec<String> = (0..height)
-            .map(|r| if top_is_first { r + 1 } else { height - r }.to_string())
+        let (files, ranks) = G::labels();
+        let cells = (0..G::WIDTH * G::HEIGHT)
+            .map(|i| match pos.square(i) {
+                Square::Empty => '.',
+                Square::Blocked => '#',
+                Square::Piece(Side::First) => '0',
+                Square::Piece(Side::Second) => '1',
+            })
             .collect();
-        let mut cells = String::with_capacity(width * height);
-        for rank in &ranks {
-            for f in files.chars() {
-                cells.push(cell(&format!("{f}{rank}")));
-            }
-        }
-        View {
+        let mut v = View {
             style,
-            width,
-            height,
+            width: G::WIDTH,
+            height: G::HEIGHT,
             cells,
             files,
             ranks,
+            sides: G::PGN_PLAYERS,
+            counts: pos.counts(),
+            to_move: Some(pos.side_to_move().index()),
             ..View::default()
+        };
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        for mv in moves {
+            match pos.move_squares(mv) {
+                Some((from, to)) => v.moves.push((from, to, line(mv))),
+                None => v.pass = Some(line(mv)),
+            }
         }
-    }
-
-    /// The character of a square holding `side`'s piece (`0`, `1`), or of an empty
-    /// one (`.`).
-    pub fn piece(side: Option<Side>) -> char {
-        match side {
-            Some(Side::First) => '0',
-            Some(Side::Second) => '1',
-            None => '.',
+        if let Some((before, mv)) = history.last(pos) {
+            if let Some((from, to)) = before.move_squares(mv) {
+                v.last = from.into_iter().chain([to]).collect();
+            }
         }
+        v
     }
 
     /// This view with the sides named as `spec`'s output lines write them (capitalised,
-    /// `Red`), their piece `counts`, and `to_move` to move.
-    pub fn with_sides(self, spec: &Spec, counts: [u32; 2], to_move: Side) -> View {
+    /// `Red`).
+    pub fn with_sides(self, spec: &Spec) -> View {
         View {
             sides: [
                 spec.colour_name(Side::First),
                 spec.colour_name(Side::Second),
             ],
-            counts,
-            to_move: Some(to_move.index()),
             ..self
         }
-    }
-
-    /// The display index of the square named `name` (`c4`): column from its letter,
-    /// row from its number, counted from the top when `top_is_first` (Reversi's row 1
-    /// is the top row) or from the bottom otherwise.
-    pub fn index_of(&self, name: &str, top_is_first: bool) -> usize {
-        let b = name.as_bytes();
-        let col = (b[0].to_ascii_lowercase() - b'a') as usize;
-        let n: usize = name[1..].parse().unwrap_or(1);
-        let row = if top_is_first { n - 1 } else { self.height - n };
-        row * self.width + col
     }
 }
 
@@ -258,81 +252,6 @@ impl Action {
     }
 }
 
-/// Most moves kept for undo (a game of any of these games is far shorter).
-const MAX_HISTORY: usize = 2048;
-
-/// The moves played, each with the position before it, so that undo can walk back.
-/// Each entry also remembers the position it led to: if the session's position has
-/// changed in another way since (a new game, a `set`, blocks), the history no longer
-/// describes it and undo refuses rather than restore a position from another game.
-#[derive(Clone, Debug)]
-pub struct History<G: Game> {
-    entries: Vec<(G, G::Move, u64)>,
-}
-
-impl<G: Game> Default for History<G> {
-    fn default() -> Self {
-        History {
-            entries: Vec::new(),
-        }
-    }
-}
-
-impl<G: Game> History<G> {
-    /// Records that `mv` took `before` to `after`.
-    pub fn record(&mut self, before: G, mv: G::Move, after: &G) {
-        if self.entries.len() == MAX_HISTORY {
-            self.entries.remove(0);
-        }
-        self.entries.push((before, mv, after.hash()));
-    }
-
-    /// The last move, with the position it was played in, if it led to `current`.
-    pub fn last(&self, current: &G) -> Option<(&G, G::Move)> {
-        match self.entries.last() {
-            Some((before, mv, after)) if *after == current.hash() => Some((before, *mv)),
-            _ => None,
-        }
-    }
-
-    /// Takes back the last move if it led to `current`: the position before it.
-    pub fn pop(&mut self, current: &G) -> Option<G> {
-        self.last(current)?;
-        self.entries.pop().map(|(before, _, _)| before)
-    }
-
-    /// How many moves are kept.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// True when no move is kept.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// Forgets every move.
-    pub fn clear(&mut self) {
-        self.entries.clear();
-    }
-
-    /// The game that led to `current`, for the board page's move list: the position it
-    /// started from and the moves since, as far back as the kept moves follow one
-    /// another (a `set`, blocks or a new game between two moves cut the line there).
-    /// No move when the last one kept did not lead to `current`.
-    pub fn line(&self, current: &G) -> (G, Vec<G::Move>) {
-        if self.last(current).is_none() {
-            return (current.clone(), Vec::new());
-        }
-        let mut first = self.entries.len() - 1;
-        while first > 0 && self.entries[first - 1].2 == self.entries[first].0.hash() {
-            first -= 1;
-        }
-        let moves = self.entries[first..].iter().map(|e| e.1).collect();
-        (self.entries[first].0.clone(), moves)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -356,32 +275,6 @@ mod tests {
 
     /// The line behind the current position follows the kept moves back to where they
     /// stop following one another; a position the last move did not lead to has none.
-    #[test]
-    fn the_line_goes_back_to_where_the_moves_follow_one_another() {
-        use crate::games::reversi::Position;
-        let start = Position::startpos();
-        let mut h = History::default();
-        let mut pos = start.clone();
-        let mut played = Vec::new();
-        for _ in 0..3 {
-            let mv = pos.legal_moves()[0];
-            let before = pos.clone();
-            pos.make_move(mv);
-            h.record(before, mv, &pos);
-            played.push(mv);
-        }
-        assert_eq!(h.line(&pos), (start.clone(), played.clone()));
-        // A position set in another way, then a move: the line starts there.
-        let set = pos.clone();
-        let mut elsewhere = Position::startpos();
-        let mv = elsewhere.legal_moves()[1];
-        let before = elsewhere.clone();
-        elsewhere.make_move(mv);
-        h.record(before.clone(), mv, &elsewhere);
-        assert_eq!(h.line(&elsewhere), (before, vec![mv]));
-        assert_eq!(h.line(&set), (set.clone(), vec![]));
-    }
-
     #[test]
     fn json_escapes() {
         assert_eq!(json_string("a\"b\\\n\u{1}"), "\"a\\\"b\\\\\\n\\u0001\"");

@@ -28,8 +28,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 mod board;
-use crate::protocol::text::board::{History, View};
-use crate::protocol::text::{Table, Turn, Turns};
+use crate::protocol::play::History;
+use crate::protocol::play::Play;
+use crate::protocol::text::board::View;
+use crate::protocol::text::{Turn, Turns};
 
 /// The largest `limit` accepted (moves per side).
 pub const MAX_LIMIT: u32 = 100_000;
@@ -203,7 +205,7 @@ pub struct Options {
 
 /// The Lines of Action dialect's session state.
 pub struct LoaText {
-    table: Table<Position>,
+    table: Play<Position>,
     /// A game is in progress (false once it ended, until `new`).
     playing: bool,
     /// Which sides the AI plays, by [`Side::index`].
@@ -229,7 +231,7 @@ impl TextDialect for LoaText {
 
     fn with_options(options: Options) -> LoaText {
         LoaText {
-            table: Table::new(Position::startpos(Rules::Text)),
+            table: Play::new(Position::startpos(Rules::Text)),
             playing: true,
             auto: [false, true],
             options,
@@ -375,7 +377,7 @@ impl LoaText {
 /// side without a move passes at once (the AI's pass line, or a note for a person), and
 /// the AI moves while it is to move; `--log` records the AI's moves as comments.
 impl Turns for LoaText {
-    fn game(&self) -> &Table<Position> {
+    fn game(&self) -> &Play<Position> {
         &self.table
     }
 

@@ -21,15 +21,16 @@ use super::input::{read_line_head, strip_bom, Line, LineEnd, Source, MAX_LINE};
 use super::remote::{self, Hosting, Peer, PeerEvent};
 use super::terminal::Prompter;
 use crate::game::{Game, GameIo, Opening, Outcome, Side};
+use crate::protocol::play::{History, Play};
 use crate::rng;
 use crate::search::{Engine, Features, Limits, Report, STOP_WAIT};
-use board::{Action, History, View};
+use board::{Action, View};
 use crossbeam_channel::{select, Receiver};
 use std::collections::VecDeque;
 use std::io::Write;
 use std::net::Ipv4Addr;
 use std::time::{Duration, Instant};
-pub use table::{Table, Turn, Turns};
+pub use table::{Turn, Turns};
 
 /// Nested `load` files deeper than this are refused (a file loading itself).
 pub const MAX_LOAD_DEPTH: usize = 16;
@@ -568,7 +569,7 @@ impl<'a, G: GameIo> Host<'a, G> {
     /// search goes on.
     pub fn think(
         &mut self,
-        table: &Table<G>,
+        table: &Play<G>,
         limits: Limits,
         acts_now: fn(&str) -> bool,
         look: &dyn Fn(&str) -> Option<String>,

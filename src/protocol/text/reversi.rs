@@ -22,7 +22,8 @@ use super::kit::{
 use super::versus::{self, Edition, Link, Versus};
 use crate::game::{Outcome, Side};
 use crate::games::reversi::{parse_square, Move, Position};
-use crate::protocol::text::board::{History, View};
+use crate::protocol::play::History;
+use crate::protocol::text::board::View;
 use crate::protocol::text::{
     EngineSetup, Flow, Host, OtherProtocol, TextDialect, TextProtocol, ThinkError,
 };
@@ -228,8 +229,7 @@ impl Edition for ReversiEdition {
             fresh_solve: true,
             ..SPEC.ai.limits()
         };
-        v.table
-            .think(host, limits, Self::acts_at_once, &|l| Self::look(v, l))
+        host.think(&v.table, limits, Self::acts_at_once, &|l| Self::look(v, l))
     }
 
     fn look(v: &ReversiText, line: &str) -> Option<String> {

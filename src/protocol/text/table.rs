@@ -1,79 +1,10 @@
-//! The game every text session keeps, whatever its dialect: the position, the moves
-//! that led to it (the board page's undo and move list), and the seed and ply count
-//! that the AI's choices are mixed with, so that a seed and the same input give the
-//! same moves; and the one turn loop every dialect plays it with ([`Turns`]), where a
-//! side is moved by a person, the AI, or a remote program ([`Turn`]).
+//! The one turn loop every text dialect plays its game ([`Play`]) with ([`Turns`]),
+//! where a side is moved by a person, the AI, or a remote program ([`Turn`]).
 
-use super::board::{Action, History};
+use super::board::Action;
 use super::{Flow, Host, TextDialect, ThinkError};
-use crate::game::{Game, GameIo, Outcome, Side};
-use crate::search::Limits;
-
-/// A session's game: see the module documentation.
-pub struct Table<G: GameIo> {
-    pub pos: G,
-    /// The moves played, for undo and the board page.
-    pub history: History<G>,
-    /// The AI's seed (`seed N`).
-    pub seed: u64,
-    /// Moves played (passes and set-up moves included) since the game was set up:
-    /// mixed into the AI's seed.
-    pub ply: u64,
-}
-
-impl<G: GameIo> Table<G> {
-    /// A new game from `pos`, with seed 0.
-    pub fn new(pos: G) -> Table<G> {
-        Table {
-            pos,
-            history: History::default(),
-            seed: 0,
-            ply: 0,
-        }
-    }
-
-    /// A new game from `pos` that keeps the seed (`clear`, `new`).
-    pub fn restart(&mut self, pos: G) {
-        *self = Table {
-            seed: self.seed,
-            ..Table::new(pos)
-        };
-    }
-
-    /// Plays `mv` (legal in [`Table::pos`]) and records it.
-    pub fn play(&mut self, mv: G::Move) {
-        let before = self.pos.clone();
-        self.pos.make_move(mv);
-        self.history.record(before, mv, &self.pos);
-        self.ply += 1;
-    }
-
-    /// Takes back the last move, if it is kept; false if there is none.
-    pub fn take_back(&mut self) -> bool {
-        match self.history.pop(&self.pos) {
-            Some(before) => {
-                self.pos = before;
-                // A `set` that edits the position keeps no move behind it, so the
-                // count never goes below the moves kept; saturating all the same.
-                self.ply = self.ply.saturating_sub(1);
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// The AI's move in [`Table::pos`] within `limits`, seeded with the seed and ply
-    /// (see [`Host::think`] for the lines that arrive meanwhile).
-    pub fn think(
-        &self,
-        host: &mut Host<G>,
-        limits: Limits,
-        acts_now: fn(&str) -> bool,
-        look: &dyn Fn(&str) -> Option<String>,
-    ) -> Result<G::Move, ThinkError> {
-        host.think(self, limits, acts_now, look)
-    }
-}
+use crate::game::{Game, Outcome, Side};
+use crate::protocol::play::Play;
 
 /// Who moves for a side: the person at the keyboard (or the page), the AI of this
 /// program, or a remote program over the connection (`host` / `join`).
@@ -105,7 +36,7 @@ impl Turn {
 /// player, new-game and undo models, and followed by the same loop.
 pub trait Turns: TextDialect {
     /// The session's game.
-    fn game(&self) -> &Table<Self::Game>;
+    fn game(&self) -> &Play<Self::Game>;
 
     /// Whether a game is in play (not being set up, not over): the AI moves only then.
     fn in_play(&self) -> bool {
@@ -132,8 +63,7 @@ pub trait Turns: TextDialect {
     /// limits, the lines that act at once ending the search.
     fn think(&self, host: &mut Host<Self::Game>) -> Result<<Self::Game as Game>::Move, ThinkError> {
         let limits = Self::SPEC.ai.limits();
-        self.game()
-            .think(host, limits, Self::acts_at_once, &|l| self.look(l))
+        host.think(self.game(), limits, Self::acts_at_once, &|l| self.look(l))
     }
 
     /// The AI's move: its line said, then the move played (and sent to a remote
@@ -215,28 +145,5 @@ pub trait Turns: TextDialect {
             host.show(self);
         }
         Flow::Continue
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Table;
-    use crate::games::ataxx::{Position, Rules};
-
-    #[test]
-    fn plays_and_takes_back() {
-        let start = Position::startpos(Rules::Text);
-        let mut t = Table::new(start.clone());
-        t.seed = 7;
-        let mv = start.legal_moves()[0];
-        t.play(mv);
-        assert_eq!((t.ply, t.history.len()), (1, 1));
-        assert_ne!(t.pos.hash(), start.hash());
-        assert!(t.take_back());
-        assert_eq!((t.ply, t.pos.hash()), (0, start.hash()));
-        assert!(!t.take_back());
-        t.play(mv);
-        t.restart(start.clone());
-        assert_eq!((t.seed, t.ply, t.history.len()), (7, 0, 0));
     }
 }

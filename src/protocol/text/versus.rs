@@ -16,11 +16,13 @@
 //! messages of the specification's §4: `ready` / `stop` in 2008, the empty message and
 //! `resign` in Reversi).
 
-use super::board::{History, View};
+use super::board::View;
 use super::kit::{Common, Spec, State, TextError, Words};
 use super::{Flow, Host, OtherProtocol, PeerRead as Got, RemoteEvent, TextDialect, ThinkError};
-use super::{Table, Turn, Turns};
+use super::{Turn, Turns};
 use crate::game::{Game, GameIo, Outcome, Side};
+use crate::protocol::play::History;
+use crate::protocol::play::Play;
 use crate::protocol::remote::{self, says, Breach};
 
 type Move<E> = <<E as Edition>::Game as Game>::Move;
@@ -193,7 +195,7 @@ pub trait Edition: Default + Sized + 'static {
 pub struct Versus<E: Edition> {
     pub(super) state: State,
     /// The game since `clear` (set-up moves included).
-    pub(super) table: Table<E::Game>,
+    pub(super) table: Play<E::Game>,
     /// The Player's colour; the Opponent plays the other.
     pub(super) player: Side,
     /// The Player is an AI (`auto`), not the User.
@@ -225,7 +227,7 @@ impl<E: Edition> TextDialect for Versus<E> {
     fn new() -> Self {
         Versus {
             state: State::Setup,
-            table: Table::new(E::start()),
+            table: Play::new(E::start()),
             player: Side::First,
             player_ai: false,
             link: Link::Off,
@@ -331,7 +333,7 @@ impl<E: Edition> TextDialect for Versus<E> {
 /// the User that colour (the other side becomes the AI's); in a remote game only the
 /// local Player can be switched, and undo and a new game are refused.
 impl<E: Edition> Turns for Versus<E> {
-    fn game(&self) -> &Table<E::Game> {
+    fn game(&self) -> &Play<E::Game> {
         &self.table
     }
 

@@ -3,10 +3,10 @@
 //! manual at any moment, a new game) are steps of its turns ([`Turns`](crate::protocol::text::Turns)).
 
 use super::{AtaxxText, State, SPEC};
-use crate::game::Side;
 use crate::games::ataxx::bitboard::{distance, Bits};
-use crate::games::ataxx::{parse_square, square_name, Cell, Position};
-use crate::protocol::text::board::{History, PageStyle, View};
+use crate::games::ataxx::{display_index, square_name, Position};
+use crate::protocol::play::History;
+use crate::protocol::text::board::{PageStyle, View};
 
 /// How the page draws the 2016 edition: red and blue pieces, a click blocks squares in
 /// set-up.
@@ -25,47 +25,43 @@ pub(crate) const ATAXX_COLOURS: [&str; 2] = ["#d8342c", "#2f64c8"];
 /// The board's squares.
 pub(crate) const ATAXX_BOARD: &str = "#c9c4b8";
 
-/// The board, counts, legal moves (each with the line that plays it: a clone may be
-/// written from any neighbouring piece, so each of those is offered) and the last
-/// move of an Ataxx position.
+/// The board, counts, legal moves and the last move of an Ataxx position. A clone is
+/// written from any neighbouring piece (`f1-f2`), so each of those is offered as its
+/// `from` square.
 pub(crate) fn ataxx_view(
     style: &'static PageStyle,
     pos: &Position,
     history: &History<Position>,
 ) -> View {
-    let counts = [Side::First, Side::Second].map(|s| pos.count(s));
-    let mut v = View::grid(style, 7, 7, false, |name| {
-        match parse_square(name).map(|sq| pos.cell(sq)) {
-            Ok(Cell::Piece(side)) => View::piece(Some(side)),
-            Ok(Cell::Gap) => '#',
-            _ => View::piece(None),
+    let name = |sq: u8| square_name(sq);
+    // A double's line; a clone's is written below, once for each piece it may come from.
+    let mut v = View::diagram(style, pos, history, |mv| {
+        if mv.is_pass() {
+            "-".into()
+        } else {
+            format!("{}-{}", name(mv.from()), name(mv.to()))
         }
     })
-    .with_sides(&SPEC, counts, pos.side_to_move());
-    let at = |v: &View, sq: u8| v.index_of(&square_name(sq), false);
+    .with_sides(&SPEC);
     let own = pos.pieces(pos.side_to_move());
-    for mv in pos.legal_moves() {
-        if mv.is_pass() {
-            v.pass = Some("-".into());
-        } else if mv.is_double() {
-            let line = format!("{}-{}", square_name(mv.from()), square_name(mv.to()));
-            v.moves
-                .push((Some(at(&v, mv.from())), at(&v, mv.to()), line));
-        } else {
-            for from in Bits(own).filter(|&f| distance(f, mv.to()) == 1) {
-                let line = format!("{}-{}", square_name(from), square_name(mv.to()));
-                v.moves.push((Some(at(&v, from)), at(&v, mv.to()), line));
+    let mut moves = Vec::with_capacity(v.moves.len());
+    for (mv, entry) in pos
+        .legal_moves()
+        .into_iter()
+        .filter(|m| !m.is_pass())
+        .zip(v.moves)
+    {
+        match entry {
+            (None, to, _) => {
+                for from in Bits(own).filter(|&f| distance(f, mv.to()) == 1) {
+                    let line = format!("{}-{}", name(from), name(mv.to()));
+                    moves.push((Some(display_index(from)), to, line));
+                }
             }
+            double => moves.push(double),
         }
     }
-    if let Some((_, mv)) = history.last(pos) {
-        if mv.is_double() {
-            v.last.push(at(&v, mv.from()));
-        }
-        if !mv.is_pass() {
-            v.last.push(at(&v, mv.to()));
-        }
-    }
+    v.moves = moves;
     v
 }
 

@@ -4,8 +4,9 @@
 
 use super::{Ataxx2008, Role, State};
 use crate::games::ataxx::{Position, Rules};
+use crate::protocol::play::History;
 use crate::protocol::text::ataxx::{ataxx_view, ATAXX_BOARD, ATAXX_COLOURS};
-use crate::protocol::text::board::{History, PageStyle, View};
+use crate::protocol::text::board::{PageStyle, View};
 use crate::protocol::text::versus::Link;
 
 /// How the page draws the 2008 edition: as 2016's board, blocks typed in its notation,

@@ -5,8 +5,9 @@
 
 use super::{Ataxx2022, SPEC};
 use crate::games::ataxx::Position;
+use crate::protocol::play::History;
 use crate::protocol::text::ataxx::{ataxx_view, ATAXX_BOARD, ATAXX_COLOURS};
-use crate::protocol::text::board::{History, PageStyle, View};
+use crate::protocol::text::board::{PageStyle, View};
 
 /// How the page draws the 2022 edition: the 2016 board, and no set-up tools (there is
 /// no set-up state; `block` is typed in the command box before the first move).

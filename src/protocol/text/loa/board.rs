@@ -4,10 +4,9 @@
 //! page's own.
 
 use super::{LoaText, SPEC};
-use crate::game::Side;
-use crate::games::loa::notation::{parse_square, square_name};
 use crate::games::loa::position::Position;
-use crate::protocol::text::board::{History, PageStyle, View};
+use crate::protocol::play::History;
+use crate::protocol::text::board::{PageStyle, View};
 
 /// How the page draws Lines of Action: black and white pieces on a checkered board, a
 /// move limit.
@@ -22,24 +21,13 @@ const STYLE: PageStyle = PageStyle {
 };
 
 /// `pos` as the page draws Lines of Action: squares, counts, legal moves, the side
-/// to move, and the last move of `history` if it led here.
+/// to move, and the last move of `history` if it led here. The language has no pass
+/// for a person to enter: a side without a move loses.
 pub(super) fn picture(pos: &Position, history: &History<Position>) -> View {
-    let counts = [Side::First, Side::Second].map(|s| pos.count(s));
-    let mut v = View::grid(&STYLE, 8, 8, false, |name| {
-        View::piece(parse_square(name).ok().and_then(|sq| pos.piece_at(sq)))
-    })
-    .with_sides(&SPEC, counts, pos.side_to_move());
-    let at = |v: &View, sq: u8| v.index_of(&square_name(sq), false);
-    for mv in pos.legal_moves().into_iter().filter(|m| !m.is_pass()) {
-        let (from, to) = (at(&v, mv.from()), at(&v, mv.to()));
-        v.moves.push((Some(from), to, mv.text()));
+    View {
+        pass: None,
+        ..View::diagram(&STYLE, pos, history, |mv| mv.text()).with_sides(&SPEC)
     }
-    if let Some((_, mv)) = history.last(pos) {
-        if !mv.is_pass() {
-            v.last = vec![at(&v, mv.from()), at(&v, mv.to())];
-        }
-    }
-    v
 }
 
 impl LoaText {

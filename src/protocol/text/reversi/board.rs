@@ -3,10 +3,9 @@
 //! with the move before it.
 
 use super::{ReversiText, State, SPEC};
-use crate::game::Side;
 use crate::games::reversi::Position;
-use crate::games::reversi::{parse_square, square_name};
-use crate::protocol::text::board::{History, PageStyle, View};
+use crate::protocol::play::History;
+use crate::protocol::text::board::{PageStyle, View};
 use crate::protocol::text::versus::Role;
 
 /// How the page draws Reversi: black and white discs placed on a green board, remote
@@ -24,25 +23,7 @@ const STYLE: PageStyle = PageStyle {
 /// `pos` as the page draws Reversi: discs, counts, legal moves, the side to move, and
 /// the last move of `history` if it led here.
 pub(super) fn picture(pos: &Position, history: &History<Position>) -> View {
-    let counts = [Side::First, Side::Second].map(|s| pos.count(s));
-    let mut v = View::grid(&STYLE, 8, 8, true, |name| {
-        View::piece(parse_square(name).ok().and_then(|sq| pos.disc_at(sq)))
-    })
-    .with_sides(&SPEC, counts, pos.side_to_move());
-    let at = |v: &View, sq: u8| v.index_of(&square_name(sq), true);
-    for mv in pos.legal_moves() {
-        if mv.is_pass() {
-            v.pass = Some(mv.text());
-        } else {
-            v.moves.push((None, at(&v, mv.square()), mv.text()));
-        }
-    }
-    if let Some((_, mv)) = history.last(pos) {
-        if !mv.is_pass() {
-            v.last = vec![at(&v, mv.square())];
-        }
-    }
-    v
+    View::diagram(&STYLE, pos, history, |mv| mv.text()).with_sides(&SPEC)
 }
 
 impl ReversiText {

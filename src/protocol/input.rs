@@ -6,7 +6,8 @@
 //! first bytes are kept, the rest is skipped up to the newline, and the line arrives
 //! marked [`Line::too_long`] so the front end can refuse it with one clear error.
 
-use crossbeam_channel::{unbounded, Receiver};
+use crossbeam_channel::{never, unbounded, Receiver};
+use std::collections::VecDeque;
 use std::io::{self, BufRead};
 use std::time::Instant;
 
@@ -56,6 +57,110 @@ impl Line {
             source: Source::Input,
             unterminated: false,
         }
+    }
+}
+
+/// Most lines an [`Inbox`] holds: a session refuses more while it is busy (a flood of
+/// lines never grows memory without bound).
+pub const MAX_WAITING: usize = 10_000;
+
+/// Every front end's one queue of input lines: the channel they arrive on and the lines
+/// read but not yet run, in arrival order. A line waits while its session is busy (a
+/// search, a perft, a remote program's move) and runs when it reaches the front; a
+/// session may take one out early ([`Inbox::take`]), put one back first
+/// ([`Inbox::put_back`]), and mark every waiting line when a `stop` arrives after it
+/// ([`Inbox::stop_waiting`]): it then comes out marked, and a search it asks for
+/// answers at once.
+pub struct Inbox {
+    channel: Receiver<Line>,
+    /// Lines read and not yet run, each with whether a `stop` came after it.
+    waiting: VecDeque<(Line, bool)>,
+    /// The channel has closed: no line will arrive.
+    closed: bool,
+}
+
+impl Inbox {
+    /// An inbox over `channel`, with `first` (the line that chose the protocol, or
+    /// none) waiting first.
+    pub fn new(channel: Receiver<Line>, first: Option<Line>) -> Inbox {
+        Inbox {
+            channel,
+            waiting: first.map(|l| (l, false)).into_iter().collect(),
+            closed: false,
+        }
+    }
+
+    /// The channel new lines arrive on, to wait on beside other events; one that never
+    /// delivers once input has ended. A line received from it is the session's: it
+    /// runs it, or [`Inbox::wait`]s it.
+    pub fn arrivals(&self) -> Receiver<Line> {
+        if self.closed {
+            never()
+        } else {
+            self.channel.clone()
+        }
+    }
+
+    /// Input has ended (the channel closed).
+    pub fn close(&mut self) {
+        self.closed = true;
+    }
+
+    /// Whether input has ended. Lines may still wait.
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    /// Queues a line behind those waiting.
+    pub fn wait(&mut self, line: Line) {
+        self.waiting.push_back((line, false));
+    }
+
+    /// Puts a line back in front of those waiting: it runs next.
+    pub fn put_back(&mut self, line: Line) {
+        self.waiting.push_front((line, false));
+    }
+
+    /// How many lines wait.
+    pub fn len(&self) -> usize {
+        self.waiting.len()
+    }
+
+    /// True when [`MAX_WAITING`] lines wait: the session refuses the next.
+    pub fn is_full(&self) -> bool {
+        self.waiting.len() >= MAX_WAITING
+    }
+
+    /// True when no line waits.
+    pub fn is_empty(&self) -> bool {
+        self.waiting.is_empty()
+    }
+
+    /// The line that runs next, if any waits.
+    pub fn front(&self) -> Option<&Line> {
+        self.waiting.front().map(|(l, _)| l)
+    }
+
+    /// Takes the line that runs next, with whether a `stop` came after it.
+    pub fn pop(&mut self) -> Option<(Line, bool)> {
+        self.waiting.pop_front()
+    }
+
+    /// A `stop` arrived: every line waiting now comes out marked.
+    pub fn stop_waiting(&mut self) {
+        for (_, stopped) in self.waiting.iter_mut() {
+            *stopped = true;
+        }
+    }
+
+    /// Takes the first waiting line for which `wanted` holds out of its place (a line
+    /// too long to read is never wanted), leaving the others in order.
+    pub fn take(&mut self, wanted: impl Fn(&str) -> bool) -> Option<Line> {
+        let i = self
+            .waiting
+            .iter()
+            .position(|(l, _)| !l.too_long && wanted(&l.text))?;
+        self.waiting.remove(i).map(|(l, _)| l)
     }
 }
 
@@ -293,5 +398,42 @@ mod tests {
             Some(LineEnd::EndOfInput)
         );
         assert_eq!(buf, b"ab");
+    }
+
+    #[test]
+    fn the_inbox_keeps_arrival_order_and_marks_what_a_stop_came_after() {
+        let (tx, rx) = unbounded();
+        let mut inbox = Inbox::new(rx, Some(Line::new("uai")));
+        inbox.wait(Line::new("go"));
+        inbox.stop_waiting();
+        inbox.wait(Line::new("isready"));
+        inbox.put_back(Line::new("first"));
+        let texts: Vec<&str> = inbox.waiting.iter().map(|(l, _)| l.text.as_str()).collect();
+        assert_eq!(texts, ["first", "uai", "go", "isready"]);
+        assert_eq!((inbox.len(), inbox.is_full()), (4, false));
+        assert_eq!(
+            inbox.take(|t| t.starts_with('i')).map(|l| l.text),
+            Some("isready".into())
+        );
+        assert!(inbox.take(|t| t == "quit").is_none());
+        let mut popped = Vec::new();
+        while let Some((l, stopped)) = inbox.pop() {
+            popped.push((l.text, stopped));
+        }
+        assert_eq!(
+            popped,
+            [("first", false), ("uai", true), ("go", true)].map(|(t, s)| (t.to_string(), s))
+        );
+        // Arrivals come from the channel until input ends, then never.
+        tx.send(Line::new("d")).unwrap();
+        assert_eq!(
+            inbox.arrivals().try_recv().map(|l| l.text),
+            Ok("d".to_string())
+        );
+        drop(tx);
+        assert!(inbox.arrivals().recv().is_err());
+        inbox.close();
+        assert!(inbox.is_closed() && inbox.arrivals().try_recv().is_err());
+        assert!(inbox.is_empty() && inbox.front().is_none());
     }
 }

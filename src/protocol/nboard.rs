@@ -26,7 +26,7 @@
 use crate::game::{Game as _, Side};
 use crate::games::reversi::notation::{parse_square, square_name};
 use crate::games::reversi::position::{Move, Position};
-use crate::protocol::input::Line;
+use crate::protocol::input::{Inbox, Line};
 use crate::protocol::play::Play;
 use crate::protocol::uci::{self, engine_name, GoParams};
 use crate::protocol::OtherProtocol;
@@ -34,7 +34,6 @@ use crate::protocol::{emit, quote};
 use crate::search::time;
 use crate::search::{Engine, Limits, Rated, Rating, Report, SOLVE_MARGIN, STOP_WAIT};
 use crossbeam_channel::{select, Receiver};
-use std::collections::VecDeque;
 use std::io::Write;
 use std::time::Instant;
 
@@ -522,16 +521,10 @@ fn proven_margin(pos: &Position, pv: &[Move], sign: i32) -> i32 {
     }
 }
 
-/// A reply, or a `go` / `hint`, waiting for the jobs before it (boxed: a position is
-/// large, since it keeps its evaluation's pattern readings).
-enum Queued {
-    Say(String),
-    Think(Box<Ask>),
-}
-
-/// The session's state: the game's current position and the depth, the engine and
-/// what waits for it. One job runs on the engine at a time, so replies keep the
-/// commands' order.
+/// The session's state: the game, the depth, the engine and the lines waiting for it.
+/// One job runs on the engine at a time, and the lines that came after it wait in the
+/// inbox until it has answered, so replies keep the commands' order; only `ping` and
+/// `quit` act at once.
 struct Session {
     game: Play<Position>,
     /// The game's time control (`TI` of the last `set game`), and what each side used.
@@ -541,60 +534,73 @@ struct Session {
     engine: Engine<Position>,
     /// The job the engine runs.
     running: Option<Ask>,
-    queue: VecDeque<Queued>,
+    /// The lines not yet run, and the channel they arrive on.
+    inbox: Inbox,
 }
 
 impl Session {
-    fn busy(&self) -> bool {
-        self.running.is_some() || !self.queue.is_empty()
-    }
-
-    /// Writes a reply, after whatever the jobs before it still have to say.
-    fn say(&mut self, out: &mut dyn Write, line: String) {
-        if self.busy() {
-            self.queue.push_back(Queued::Say(line));
-        } else {
-            emit(out, &line);
+    /// A line from the GUI: `ping` and `quit` act at once, any other line runs when the
+    /// running job and the lines before it are done. False at `quit`.
+    fn on_input(&mut self, line: Line, out: &mut dyn Write) -> bool {
+        let cmd = (!line.too_long).then(|| parse(&line.text));
+        match cmd {
+            Some(Ok(Some(Command::Ping(n)))) => {
+                self.stop_all(out);
+                emit(out, &format!("pong {n}"));
+                true
+            }
+            Some(Ok(Some(Command::Quit))) => {
+                self.quit(out);
+                false
+            }
+            _ if self.running.is_some() || !self.inbox.is_empty() => {
+                if self.inbox.is_full() {
+                    emit(out, "status error: busy: too many commands waiting");
+                } else {
+                    self.inbox.wait(line);
+                }
+                true
+            }
+            _ => self.on_line(&line, cmd, false, out),
         }
     }
 
-    /// Queues a `go` or `hint` for the current position; `at`: when it arrived.
+    /// Starts a `go` or `hint` for the current position; `at`: when it arrived.
     fn think(&mut self, out: &mut dyn Write, hint: Option<u32>, at: Instant) {
+        if self.game.pos.is_over() {
+            let what = match hint {
+                None => "there is no move",
+                Some(_) => "there is nothing to evaluate",
+            };
+            emit(out, &format!("status error: the game is over, {what}"));
+            return;
+        }
         let clock = self.clock.map(|c| {
             let left = [Side::First, Side::Second].map(|s| self.used.left_ms(c, s));
             (left, c.increment_ms)
         });
-        self.queue.push_back(Queued::Think(Box::new(Ask {
+        let ask = Ask {
             pos: self.game.pos.clone(),
             depth: self.depth,
             hint,
             clock,
             at,
-        })));
-        self.advance(out);
+        };
+        emit(out, "status thinking");
+        // A hint for one move is the best move; for more, every move's.
+        let each = hint.is_some_and(|n| n > 1);
+        self.engine.rate(ask.pos.clone(), ask.limits(), each);
+        self.running = Some(ask);
     }
 
-    /// Writes queued replies and starts the next job, until one runs or none is left.
-    fn advance(&mut self, out: &mut dyn Write) {
+    /// Runs the lines that waited, in order, until one starts a job or none is left.
+    fn resume(&mut self, out: &mut dyn Write) {
         while self.running.is_none() {
-            match self.queue.pop_front() {
-                None => break,
-                Some(Queued::Say(line)) => emit(out, &line),
-                Some(Queued::Think(ask)) if ask.pos.is_over() => {
-                    let what = match ask.hint {
-                        None => "there is no move",
-                        Some(_) => "there is nothing to evaluate",
-                    };
-                    emit(out, &format!("status error: the game is over, {what}"));
-                }
-                Some(Queued::Think(ask)) => {
-                    emit(out, "status thinking");
-                    // A hint for one move is the best move; for more, every move's.
-                    let each = ask.hint.is_some_and(|n| n > 1);
-                    self.engine.rate(ask.pos.clone(), ask.limits(), each);
-                    self.running = Some(*ask);
-                }
-            }
+            let Some((line, stopped)) = self.inbox.pop() else {
+                break;
+            };
+            let cmd = (!line.too_long).then(|| parse(&line.text));
+            self.on_line(&line, cmd, stopped, out);
         }
     }
 
@@ -607,7 +613,7 @@ impl Session {
                 }
                 emit(out, "status");
             }
-            self.advance(out);
+            self.resume(out);
         }
     }
 
@@ -620,16 +626,17 @@ impl Session {
             Ok(report) => self.on_report(report, out),
             Err(_) => {
                 self.running = None;
-                self.queue.clear();
+                while self.inbox.pop().is_some() {}
             }
         }
         true
     }
 
-    /// Stops the running job (its answer is dropped unless it had finished) and drops
-    /// the queued ones, writing the queued replies.
+    /// Stops the running job (its answer is dropped unless it had finished), and runs
+    /// the lines that waited without starting a job: a `go` or `hint` among them is
+    /// dropped, the GUI having moved on.
     fn stop_all(&mut self, out: &mut dyn Write) {
-        self.queue.retain(|q| matches!(q, Queued::Say(_)));
+        self.inbox.stop_waiting();
         if self.running.is_some() {
             let stopper = self.engine.stopper();
             if !stopper.stop_and_wait(Instant::now() + STOP_WAIT, |r| self.on_report(r, out)) {
@@ -637,43 +644,52 @@ impl Session {
                 self.running = None;
             }
         }
-        self.advance(out);
+        self.resume(out);
     }
 
     /// Writes what every job asked still says (the end of input).
     fn finish(&mut self, out: &mut dyn Write) {
+        self.resume(out);
         while self.wait(out) {}
     }
 
-    /// `quit`: stops the running job and drops the queued ones (their answers would be
-    /// read by nobody), but writes the replies already due, in order.
+    /// `quit`: stops the running job and drops the `go`s and `hint`s waiting (their
+    /// answers would be read by nobody), but runs the other lines that came first, in
+    /// order.
     fn quit(&mut self, out: &mut dyn Write) {
-        self.queue.retain(|q| matches!(q, Queued::Say(_)));
+        self.inbox.stop_waiting();
         if self.running.take().is_some() {
             // The stopped job's answer is dropped; only its end is awaited.
             self.engine
                 .stopper()
                 .stop_and_wait(Instant::now() + STOP_WAIT, |_| {});
         }
-        self.advance(out);
+        self.resume(out);
     }
 
-    /// Handles one input line; false at `quit`.
-    fn on_line(&mut self, line: &Line, out: &mut dyn Write) -> bool {
-        if line.too_long {
-            self.say(out, "status error: line too long".into());
-            return true;
-        }
-        let cmd = match parse(&line.text) {
-            Ok(Some(cmd)) => cmd,
-            Ok(None) => return true,
-            Err(e) => {
-                self.say(out, format!("status error: {e}"));
+    /// Runs one line, parsed as `cmd` (`None`: too long); `stopped`: a `ping` or `quit`
+    /// came after it while it waited, so a `go` or `hint` is dropped.
+    fn on_line(
+        &mut self,
+        line: &Line,
+        cmd: Option<Result<Option<Command>, String>>,
+        stopped: bool,
+        out: &mut dyn Write,
+    ) -> bool {
+        let cmd = match cmd {
+            None => {
+                emit(out, "status error: line too long");
+                return true;
+            }
+            Some(Ok(Some(cmd))) => cmd,
+            Some(Ok(None)) => return true,
+            Some(Err(e)) => {
+                emit(out, &format!("status error: {e}"));
                 return true;
             }
         };
         match cmd {
-            Command::Hello => self.say(out, format!("set myname {}", engine_name::<Position>())),
+            Command::Hello => emit(out, &format!("set myname {}", engine_name::<Position>())),
             Command::Depth(d) => self.depth = d,
             Command::Game(game) => {
                 self.game.restart(game.pos);
@@ -686,20 +702,18 @@ impl Session {
                     self.used.charge(self.game.pos.side_to_move(), took);
                     self.game.play(mv);
                 } else {
-                    self.say(out, format!("status error: illegal move {}", move_name(mv)));
+                    emit(
+                        out,
+                        &format!("status error: illegal move {}", move_name(mv)),
+                    );
                 }
             }
+            Command::Hint(_) | Command::Go if stopped => {}
             Command::Hint(n) => self.think(out, Some(n), line.at),
             Command::Go => self.think(out, None, line.at),
-            Command::Ping(n) => {
-                self.stop_all(out);
-                emit(out, &format!("pong {n}"));
-            }
-            Command::Learn => self.say(out, "learned".into()),
-            Command::Quit => {
-                self.quit(out);
-                return false;
-            }
+            // Acted on when it arrived (`on_input`).
+            Command::Ping(_) | Command::Quit => {}
+            Command::Learn => emit(out, "learned"),
         }
         true
     }
@@ -715,24 +729,25 @@ pub fn run(first: Option<Line>, input: Receiver<Line>, out: &mut dyn Write) -> i
         depth: DEFAULT_DEPTH,
         engine: Engine::new(HASH_MIB),
         running: None,
-        queue: VecDeque::new(),
+        inbox: Inbox::new(input, None),
     };
     if let Some(line) = first {
-        if !s.on_line(&line, out) {
+        if !s.on_input(line, out) {
             return 0;
         }
     }
     let reports = s.engine.reports().clone();
     loop {
         select! {
-            recv(input) -> line => match line {
+            recv(s.inbox.arrivals()) -> line => match line {
                 Ok(line) => {
-                    if !s.on_line(&line, out) {
+                    if !s.on_input(line, out) {
                         break;
                     }
                 }
                 // End of input: what was asked still gets its answer.
                 Err(_) => {
+                    s.inbox.close();
                     s.finish(out);
                     break;
                 }

@@ -9,7 +9,7 @@
 //! at once whatever is running. Searches use the game's engine rule set (Ataxx: the
 //! 100-ply draw). Clocks start when the `go` line arrived, not when it is handled.
 
-use super::input::{Line, MAX_LINE};
+use super::input::{Inbox, Line, MAX_LINE};
 use super::play::Play;
 use super::{emit, quote};
 use crate::bench;
@@ -17,8 +17,7 @@ use crate::game::{Benchmark, EndgameStage, Game, GameIo, Notation, Outcome, Rule
 use crate::search::report::{Iteration, Score};
 use crate::search::time::{self, TimeControl};
 use crate::search::{nps, Engine, Features, Limits, Report, STOP_WAIT};
-use crossbeam_channel::{never, select, unbounded, Receiver, Sender};
-use std::collections::VecDeque;
+use crossbeam_channel::{select, unbounded, Receiver, Sender};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -96,9 +95,6 @@ pub fn engine_author<G: Notation>() -> String {
 pub const MAX_PERFT_DEPTH: u32 = 12;
 /// Deepest `bench` accepted.
 pub const MAX_BENCH_DEPTH: u32 = 30;
-/// Lines held back while a `perft` or `bench` runs (or behind a queued `go`); beyond
-/// this they are refused.
-const MAX_PENDING: usize = 10_000;
 /// A spin (integer) option. Every option lives in [`OPTIONS`]; the handshake, the
 /// defaults and `setoption` all read that one table.
 pub struct SpinOption {
@@ -679,14 +675,6 @@ enum TaskMsg {
     Done,
 }
 
-/// A line waiting its turn (see [`Session::on_input`]).
-struct Queued {
-    line: Line,
-    /// A `stop` (or the end of input, for a search without a bound) arrived after this
-    /// line was queued: if it is a `go`, it answers at once instead of searching.
-    stopped: bool,
-}
-
 /// The state of a UCI-family session.
 ///
 /// Lines run in the order they arrive, through one queue: a line runs when it reaches the
@@ -715,10 +703,10 @@ pub struct Session<G: GameIo> {
     table_work_queued: bool,
     /// `readyok` is owed once the search thread has done the queued table work.
     syncing: bool,
-    /// Lines that have not run yet, in arrival order.
-    pending: VecDeque<Queued>,
-    /// The input has ended: the queue runs out, searches without a bound are stopped.
-    input_closed: bool,
+    /// The lines that have not run yet, in arrival order, and the channel they arrive
+    /// on. Once input has ended the queue runs out, and searches without a bound are
+    /// stopped.
+    inbox: Inbox,
     /// `quit` has been handled: nothing more runs.
     quitting: bool,
     /// `quit` left the search thread busy (table work, a search that did not stop in
@@ -734,7 +722,7 @@ fn first_word(line: &Line) -> Option<&str> {
 }
 
 impl<G: GameIo> Session<G> {
-    fn new(dialect: Flavour) -> Session<G> {
+    fn new(dialect: Flavour, input: Receiver<Line>) -> Session<G> {
         let settings = Settings::for_game::<G>();
         let (task_tx, task_rx) = unbounded();
         Session {
@@ -749,8 +737,7 @@ impl<G: GameIo> Session<G> {
             task_running: false,
             table_work_queued: false,
             syncing: false,
-            pending: VecDeque::new(),
-            input_closed: false,
+            inbox: Inbox::new(input, None),
             quitting: false,
             abandon: false,
             task_tx,
@@ -779,12 +766,12 @@ impl<G: GameIo> Session<G> {
 
     /// Nothing runs and nothing waits: the session may end once the input has.
     fn idle(&self) -> bool {
-        !self.searching && !self.task_running && !self.syncing && self.pending.is_empty()
+        !self.searching && !self.task_running && !self.syncing && self.inbox.is_empty()
     }
 
     /// `quit` has been handled, or the input has ended and everything has run out.
     fn finished(&self) -> bool {
-        self.quitting || (self.input_closed && self.idle())
+        self.quitting || (self.inbox.is_closed() && self.idle())
     }
 
     /// A line from the GUI. Reports that arrived first are printed first, so `bestmove`
@@ -804,23 +791,18 @@ impl<G: GameIo> Session<G> {
             }
             _ => {}
         }
-        if self.pending.len() >= MAX_PENDING {
+        if self.inbox.is_full() {
             emit(out, "info string error: busy: too many commands waiting");
             return;
         }
-        self.pending.push_back(Queued {
-            line,
-            stopped: false,
-        });
+        self.inbox.wait(line);
         self.resume(out)
     }
 
     /// `stop`: every queued `go` will answer at once, and the running search is stopped
     /// and its `bestmove` printed before the next line is read.
     fn stop(&mut self, out: &mut dyn Write) {
-        for q in self.pending.iter_mut() {
-            q.stopped = true;
-        }
+        self.inbox.stop_waiting();
         self.stop_and_wait(out);
     }
 
@@ -828,7 +810,7 @@ impl<G: GameIo> Session<G> {
     /// bound finish, so piped scripts work), but a search that only `stop` could end is
     /// stopped, and so is every such `go` still queued.
     fn close_input(&mut self) {
-        self.input_closed = true;
+        self.inbox.close();
         if self.searching && self.search_unbounded {
             self.engine.stop();
         }
@@ -847,8 +829,8 @@ impl<G: GameIo> Session<G> {
             self.syncing = false;
             emit(out, "readyok");
         }
-        while let Some(q) = self.pending.pop_front() {
-            let answered = match self.parse_line(&q.line) {
+        while let Some((line, _)) = self.inbox.pop() {
+            let answered = match self.parse_line(&line) {
                 Ok(Command::Go(_)) => {
                     self.answer_at_once(out);
                     Ok(())
@@ -866,7 +848,7 @@ impl<G: GameIo> Session<G> {
                     option_value(&name, value.as_deref()).map(|_| ())
                 }
                 Ok(Command::Perft(_) | Command::Bench(_) | Command::Stop | Command::Quit) => Ok(()),
-                Ok(cmd) => self.execute(cmd, q.line.at, false, out),
+                Ok(cmd) => self.execute(cmd, line.at, false, out),
                 Err(e) => Err(e),
             };
             if let Err(e) = answered {
@@ -895,14 +877,14 @@ impl<G: GameIo> Session<G> {
     /// Runs the lines that waited, in order, until one of them must wait again.
     fn resume(&mut self, out: &mut dyn Write) {
         while !self.quitting {
-            let Some(front) = self.pending.front() else {
+            let Some(front) = self.inbox.front() else {
                 break;
             };
-            if self.holds(&front.line) {
+            if self.holds(front) {
                 break;
             }
-            let q = self.pending.pop_front().expect("the front line");
-            self.handle_line(&q.line, q.stopped, out);
+            let (line, stopped) = self.inbox.pop().expect("the front line");
+            self.handle_line(&line, stopped, out);
         }
     }
 
@@ -1114,7 +1096,7 @@ impl<G: GameIo> Session<G> {
                 && params.nodes.is_none()
                 && params.movetime.is_none()
                 && params.time[self.game.pos.side_to_move().index()].is_none());
-        if stopped || (self.input_closed && unbounded) {
+        if stopped || (self.inbox.is_closed() && unbounded) {
             self.answer_at_once(out);
             return;
         }
@@ -1231,19 +1213,14 @@ pub fn run<G: GameIo>(
     input: Receiver<Line>,
     out: &mut dyn Write,
 ) -> i32 {
-    let mut session = Session::<G>::new(dialect);
+    let mut session = Session::<G>::new(dialect, input);
     if let Some(line) = first {
         session.on_input(line, out);
     }
     let reports = session.engine.reports().clone();
     let tasks = session.task_rx.clone();
-    let closed = never();
     while !session.finished() {
-        let lines = if session.input_closed {
-            &closed
-        } else {
-            &input
-        };
+        let lines = session.inbox.arrivals();
         select! {
             recv(lines) -> line => match line {
                 Ok(line) => {

@@ -17,7 +17,7 @@ pub mod reversi;
 pub mod table;
 pub mod versus;
 
-use super::input::{read_line_head, strip_bom, Line, LineEnd, Source, MAX_LINE};
+use super::input::{read_line_head, strip_bom, Inbox, Line, LineEnd, Source, MAX_LINE};
 use super::remote::{self, Hosting, Peer, PeerEvent};
 use super::terminal::Prompter;
 use crate::game::{Game, GameIo, Opening, Outcome, Side};
@@ -26,7 +26,6 @@ use crate::rng;
 use crate::search::{Engine, Features, Limits, Report, STOP_WAIT};
 use board::{Action, View};
 use crossbeam_channel::{select, Receiver};
-use std::collections::VecDeque;
 use std::io::Write;
 use std::net::Ipv4Addr;
 use std::time::{Duration, Instant};
@@ -398,10 +397,9 @@ impl<D: TextProtocol> TextCodec<D::Game> for Codec<D> {
 pub struct Host<'a, G: GameIo> {
     out: &'a mut dyn Write,
     err: &'a mut dyn Write,
-    input: Receiver<Line>,
-    /// Lines that arrived while the AI was thinking, in order.
-    pending: VecDeque<Line>,
-    input_closed: bool,
+    /// The input lines, and those that arrived while the AI thought or the session
+    /// waited on the remote program, in order.
+    inbox: Inbox,
     /// A person is typing (stdin is a terminal): prompts, and `quit` acts at once.
     interactive: bool,
     /// stdout can no longer be written: nobody reads us, so stop.
@@ -602,11 +600,7 @@ impl<'a, G: GameIo> Host<'a, G> {
         // The page shows the search as it goes, and its last report beside the move.
         let mut last: Option<Thinking> = None;
         loop {
-            let input = if self.input_closed {
-                crossbeam_channel::never()
-            } else {
-                self.input.clone()
-            };
+            let input = self.inbox.arrivals();
             select! {
                 recv(reports) -> r => match r {
                     Ok(Report::Done(result)) => {
@@ -641,7 +635,7 @@ impl<'a, G: GameIo> Host<'a, G> {
                     // is run next, and the dialect resumes play after it.
                     Ok(l) if matches!(l.source, Source::PageAction | Source::PagePaste) => {
                         self.stop_search();
-                        self.pending.push_front(l);
+                        self.inbox.put_back(l);
                         return Err(ThinkError::Interrupted(String::new()));
                     }
                     Ok(l) if (self.interactive || l.source == Source::Page)
@@ -654,15 +648,15 @@ impl<'a, G: GameIo> Host<'a, G> {
                     // Only a person's: a harness's lines keep their order.
                     Ok(l) if (self.interactive || l.source == Source::Page)
                         && !l.too_long
-                        && self.pending.is_empty() =>
+                        && self.inbox.is_empty() =>
                     {
                         match look(&l.text) {
                             Some(text) => self.say(&text),
-                            None => self.pending.push_back(l),
+                            None => self.inbox.wait(l),
                         }
                     }
-                    Ok(l) => self.pending.push_back(l),
-                    Err(_) => self.input_closed = true,
+                    Ok(l) => self.inbox.wait(l),
+                    Err(_) => self.inbox.close(),
                 },
             }
         }
@@ -745,11 +739,7 @@ impl<'a, G: GameIo> Host<'a, G> {
         };
         let deadline = timeout.map(|t| Instant::now() + t);
         loop {
-            let input = if self.input_closed {
-                crossbeam_channel::never()
-            } else {
-                self.input.clone()
-            };
+            let input = self.inbox.arrivals();
             let timer = match deadline {
                 Some(d) => crossbeam_channel::at(d),
                 None => crossbeam_channel::never(),
@@ -760,8 +750,8 @@ impl<'a, G: GameIo> Host<'a, G> {
                     Ok(l) if !l.too_long && interrupts(&l.text) => {
                         return RemoteEvent::Interrupted(l.text);
                     }
-                    Ok(l) => self.pending.push_back(l),
-                    Err(_) => self.input_closed = true,
+                    Ok(l) => self.inbox.wait(l),
+                    Err(_) => self.inbox.close(),
                 },
                 recv(timer) -> _ => {
                     self.disconnect();
@@ -777,11 +767,7 @@ impl<'a, G: GameIo> Host<'a, G> {
     /// that arrive during the wait, so a dialect calls this first to honour, say, a
     /// `clear` typed while its AI was thinking, before waiting on the peer again.
     pub fn take_pending(&mut self, wanted: fn(&str) -> bool) -> Option<String> {
-        let i = self
-            .pending
-            .iter()
-            .position(|l| !l.too_long && wanted(&l.text))?;
-        self.pending.remove(i).map(|l| l.text)
+        self.inbox.take(wanted).map(|l| l.text)
     }
 
     /// The peer's next message within `timeout` (none: as long as it takes), the way a
@@ -829,22 +815,22 @@ impl<'a, G: GameIo> Host<'a, G> {
     /// The next thing to act on while idle: an input line (`None` at end of input) or
     /// a remote event.
     fn next_event(&mut self) -> Option<Result<Line, RemoteEvent>> {
-        if let Some(l) = self.pending.pop_front() {
+        if let Some((l, _)) = self.inbox.pop() {
             return Some(Ok(l));
         }
-        if self.input_closed {
+        if self.inbox.is_closed() {
             return None; // end of input is `quit`, whatever the peer is doing
         }
         let accepted = self.hosting.as_ref().map(|h| h.accepted().clone());
         let events = self.peer.as_ref().map(|p| p.events().clone());
-        let input = self.input.clone();
+        let input = self.inbox.arrivals();
         let accepted = accepted.unwrap_or_else(crossbeam_channel::never);
         let events = events.unwrap_or_else(crossbeam_channel::never);
         select! {
             recv(input) -> line => match line {
                 Ok(l) => Some(Ok(self.took(l))),
                 Err(_) => {
-                    self.input_closed = true;
+                    self.inbox.close();
                     None
                 }
             },
@@ -990,7 +976,7 @@ impl<D: Turns> Session<'_, D> {
     }
 
     fn prompt(&mut self) {
-        if !self.host.interactive || !self.host.pending.is_empty() {
+        if !self.host.interactive || !self.host.inbox.is_empty() {
             return;
         }
         if let Some(p) = self.dialect.prompt() {
@@ -1076,9 +1062,7 @@ pub fn run<D: Turns>(
         host: Host {
             out,
             err,
-            input,
-            pending: first.into_iter().collect(),
-            input_closed: false,
+            inbox: Inbox::new(input, first),
             interactive,
             broken: false,
             at_prompt: None,

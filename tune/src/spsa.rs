@@ -126,7 +126,8 @@ pub fn parse_args(mut args: &[&str]) -> Result<Options, String> {
     let mut o = Options {
         dir: PathBuf::new(),
         engine: String::new(),
-        variant: "ataxx".into(),
+        // The runner's default game (the registry's first).
+        variant: engine::variant::Variant::ALL[0].name().into(),
         params: Vec::new(),
         iterations: 0,
         batch: 8,

@@ -12,9 +12,10 @@ pub fn command(args: &[&str]) -> Option<Result<(), String>> {
     Some(variant.visit_game(Fit { files: &files, l2 }))
 }
 
-/// `fit`'s arguments: `[--variant NAME] [--l2 L] FILES...` (Ataxx by default).
+/// `fit`'s arguments: `[--variant NAME] [--l2 L] FILES...` (by default the registry's
+/// first game, as the runner's).
 fn fit_args<'a>(mut args: &[&'a str]) -> Option<(Variant, f64, Vec<&'a str>)> {
-    let (mut variant, mut l2) = (Variant::Ataxx, 0.0);
+    let (mut variant, mut l2) = (Variant::ALL[0], 0.0);
     loop {
         match args {
             ["--variant", name, rest @ ..] => {

@@ -12,12 +12,10 @@
 
 use super::datagen::{self, Game, MAGIC};
 use super::games_file::{Record, Stats};
-use super::nnue::symmetries;
-use super::window::map_board;
+use super::nnue::canonical;
 use engine::games::ataxx::Position;
 use std::collections::HashSet;
 use std::io::Write;
-use std::sync::OnceLock;
 
 /// `tune datagen-merge --out FILE IN...`.
 pub fn run(args: &[&str]) -> Result<(), String> {
@@ -141,22 +139,6 @@ fn game_key(g: &Game) -> u64 {
     tournament::matchmaking::shard::fnv1a64(&bytes[4..])
 }
 
-/// The eight symmetries of the board as square maps (`tune nnue`'s), made once.
-fn maps() -> &'static [[u8; 49]; 8] {
-    static MAPS: OnceLock<[[u8; 49]; 8]> = OnceLock::new();
-    MAPS.get_or_init(|| symmetries().map(|m| m.map(|sq| sq as u8)))
-}
-
-/// The side to move's view of a position (own, opponent's, gaps), the least of its
-/// eight symmetric images: equal for positions the rules treat alike.
-pub fn canonical(own: u64, opp: u64, gaps: u64) -> (u64, u64, u64) {
-    maps()
-        .iter()
-        .map(|m| (map_board(own, m), map_board(opp, m), map_board(gaps, m)))
-        .min()
-        .expect("eight images")
-}
-
 fn position_key(pos: &Position) -> u64 {
     let us = pos.side_to_move();
     let (a, b, c) = canonical(pos.pieces(us), pos.pieces(us.opponent()), pos.gaps());
@@ -167,19 +149,6 @@ fn position_key(pos: &Position) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A position and its mirror image are one; a position and its colours swapped
-    /// are not.
-    #[test]
-    fn symmetric_positions_are_one() {
-        let (own, opp) = (1u64 << 0, 1u64 << 8);
-        let m = &maps()[1];
-        assert_eq!(
-            canonical(own, opp, 0),
-            canonical(map_board(own, m), map_board(opp, m), 0)
-        );
-        assert_ne!(canonical(own, opp, 0), canonical(opp, own, 0));
-    }
 
     /// Two shards of a run hold different games, together the unsharded run's; a
     /// merge of them (one given twice) holds each game once.

@@ -17,6 +17,7 @@
 use engine::games::ataxx::nnue::{self, Net, HIDDEN, INPUTS, QA, QB, W1_LIMIT, W2_LIMIT};
 use engine::games::ataxx::{eval, Position};
 use engine::rng::SplitMix64;
+use std::sync::OnceLock;
 
 /// The float model's output is `OUT_SCALE · (w2 · h + b2)`: its parameters stay near 1.
 const OUT_SCALE: f32 = 100.0;
@@ -177,6 +178,32 @@ pub(crate) fn symmetries() -> [[usize; 49]; 8] {
         }
     }
     maps
+}
+
+/// The eight symmetries of the board as square maps (those above), made once.
+fn maps() -> &'static [[u8; 49]; 8] {
+    static MAPS: OnceLock<[[u8; 49]; 8]> = OnceLock::new();
+    MAPS.get_or_init(|| symmetries().map(|m| m.map(|sq| sq as u8)))
+}
+
+/// The side to move's view of a position (own, opponent's, gaps), the least of its
+/// eight symmetric images: equal for positions the rules treat alike.
+pub fn canonical(own: u64, opp: u64, gaps: u64) -> (u64, u64, u64) {
+    maps()
+        .iter()
+        .map(|m| (map_board(own, m), map_board(opp, m), map_board(gaps, m)))
+        .min()
+        .expect("eight images")
+}
+
+/// `bb` with each square moved by `map`.
+pub(crate) fn map_board(bb: u64, map: &[u8; 49]) -> u64 {
+    let (mut out, mut b) = (0, bb);
+    while b != 0 {
+        out |= 1u64 << map[b.trailing_zeros() as usize];
+        b &= b - 1;
+    }
+    out
 }
 
 /// The float model: `w1` by input, then `b1`, `w2`, `b2`, in one vector for Adam.
@@ -377,4 +404,22 @@ pub fn train(o: &Options) -> Result<(), String> {
     std::fs::write(&o.out, net.encode()).map_err(|e| format!("{}: {e}", o.out))?;
     eprintln!("wrote {}", o.out);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A position and its mirror image are one; a position and its colours swapped
+    /// are not.
+    #[test]
+    fn symmetric_positions_are_one() {
+        let (own, opp) = (1u64 << 0, 1u64 << 8);
+        let m = &maps()[1];
+        assert_eq!(
+            canonical(own, opp, 0),
+            canonical(map_board(own, m), map_board(opp, m), 0)
+        );
+        assert_ne!(canonical(own, opp, 0), canonical(opp, own, 0));
+    }
 }

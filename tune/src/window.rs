@@ -23,7 +23,7 @@
 //! result independent of the thread count.
 
 use super::datagen;
-use super::nnue::{cross_entropy, golden_section, sigmoid, symmetries};
+use super::nnue::{canonical, cross_entropy, golden_section, map_board, sigmoid, symmetries};
 use engine::game::Side;
 use engine::games::ataxx::network::{
     for_each_feature, Net, FEATURES, HIDDEN, OUT_SCALE, QA, QB, W1_LIMIT, W2_LIMIT, WINDOWS,
@@ -175,7 +175,7 @@ fn merge_repeats(samples: Vec<Sample>) -> (Vec<Sample>, usize) {
     let mut sums: Vec<(f64, u32)> = Vec::with_capacity(samples.len());
     let n = samples.len();
     for s in samples {
-        match at.entry(super::datagen_merge::canonical(s.own, s.opp, s.gaps)) {
+        match at.entry(canonical(s.own, s.opp, s.gaps)) {
             Entry::Occupied(e) => {
                 let sum = &mut sums[*e.get()];
                 sum.0 += f64::from(s.result);
@@ -216,16 +216,6 @@ fn fit_k(samples: &[Sample]) -> f32 {
             .sum()
     };
     golden_section(loss)
-}
-
-/// `bb` with each square moved by `map`.
-pub(crate) fn map_board(bb: u64, map: &[u8; 49]) -> u64 {
-    let (mut out, mut b) = (0, bb);
-    while b != 0 {
-        out |= 1u64 << map[b.trailing_zeros() as usize];
-        b &= b - 1;
-    }
-    out
 }
 
 /// The active rows of both perspectives (side to move's first) and their counts.

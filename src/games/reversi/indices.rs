@@ -1,4 +1,5 @@
-//! The midgame evaluation's pattern indices, kept move by move in the position.
+//! The midgame evaluation's pattern shapes ([`SHAPES`]) and their indices, kept move by
+//! move in the position; `midgame.rs` weighs them.
 //!
 //! Read from scratch, the 46 instances of `midgame.rs` cost two gathers each at every
 //! evaluated node. A move changes only a few squares, the placed disc and the turned
@@ -12,9 +13,135 @@
 //! a move updates both with the same rows.
 
 use super::bitboard::Bits;
-use super::midgame::{INSTANCES, SHAPES};
 use super::pattern::orient;
 use crate::game::Side;
+
+/// One pattern shape: its squares, `(column, row)` with row 0 the top, in the order
+/// their base-3 digits are read (first = least significant).
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    pub name: &'static str,
+    pub squares: &'static [(u8, u8)],
+}
+
+/// The shapes, in the order of their weights.
+pub const SHAPES: [Shape; 11] = [
+    Shape {
+        name: "corner3x3",
+        squares: &[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (0, 2),
+            (1, 2),
+            (2, 2),
+        ],
+    },
+    Shape {
+        name: "edge2x",
+        squares: &[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (3, 0),
+            (4, 0),
+            (5, 0),
+            (6, 0),
+            (7, 0),
+            (1, 1),
+            (6, 1),
+        ],
+    },
+    Shape {
+        name: "corner2x5",
+        squares: &[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (3, 0),
+            (4, 0),
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (3, 1),
+            (4, 1),
+        ],
+    },
+    Shape {
+        name: "row2",
+        squares: &[
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (3, 1),
+            (4, 1),
+            (5, 1),
+            (6, 1),
+            (7, 1),
+        ],
+    },
+    Shape {
+        name: "row3",
+        squares: &[
+            (0, 2),
+            (1, 2),
+            (2, 2),
+            (3, 2),
+            (4, 2),
+            (5, 2),
+            (6, 2),
+            (7, 2),
+        ],
+    },
+    Shape {
+        name: "row4",
+        squares: &[
+            (0, 3),
+            (1, 3),
+            (2, 3),
+            (3, 3),
+            (4, 3),
+            (5, 3),
+            (6, 3),
+            (7, 3),
+        ],
+    },
+    Shape {
+        name: "diagonal8",
+        squares: &[
+            (0, 0),
+            (1, 1),
+            (2, 2),
+            (3, 3),
+            (4, 4),
+            (5, 5),
+            (6, 6),
+            (7, 7),
+        ],
+    },
+    Shape {
+        name: "diagonal7",
+        squares: &[(1, 0), (2, 1), (3, 2), (4, 3), (5, 4), (6, 5), (7, 6)],
+    },
+    Shape {
+        name: "diagonal6",
+        squares: &[(2, 0), (3, 1), (4, 2), (5, 3), (6, 4), (7, 5)],
+    },
+    Shape {
+        name: "diagonal5",
+        squares: &[(3, 0), (4, 1), (5, 2), (6, 3), (7, 4)],
+    },
+    Shape {
+        name: "diagonal4",
+        squares: &[(4, 0), (5, 1), (6, 2), (7, 3)],
+    },
+];
+
+/// Number of pattern instances.
+pub const INSTANCES: usize = 46;
 
 /// Instances rounded up to whole 16-byte vectors of `u16`; the padding reads no square
 /// and stays 0.

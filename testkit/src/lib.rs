@@ -2,7 +2,7 @@
 //! Cargo for its own binaries (`CARGO_BIN_EXE_*`); the engine crate's browser test needs
 //! the runner, the runner's tests need the engines and the tuner's tests need the
 //! runner. [`sibling_binary`] builds such a binary of another package beside the
-//! suite's own, with the same profile.
+//! suite's own, with the same profile, when it is older than the code.
 
 pub mod toy;
 
@@ -11,34 +11,116 @@ use std::process::Command;
 
 /// Binary `bin` of package `package`, in the target folder of `next_to` (one of the
 /// suite's own binaries), built first with that folder's profile (`debug`, `release` or
-/// a custom one such as `ci`, read from the folder's name): `cargo test -p X` does not
-/// build other packages' binaries, and a stale one would test old code (the build is a
-/// no-op when it is up to date). Outside Cargo (no `CARGO` in the environment) the
-/// binary is taken as it is. Panics, naming it, if it cannot be built or is missing.
+/// a custom one such as `ci`, read from the folder's name) unless it is newer than every
+/// file of the workspace ([`is_fresh`]): `cargo test -p X` does not build other
+/// packages' binaries, and a stale one would test old code. Outside Cargo (no `CARGO`
+/// in the environment) the binary is taken as it is. Panics, naming it, if it cannot be
+/// built or is missing.
 pub fn sibling_binary(next_to: &str, package: &str, bin: &str) -> PathBuf {
     let path = Path::new(next_to).with_file_name(format!("{bin}{}", std::env::consts::EXE_SUFFIX));
     if let Some(cargo) = std::env::var_os("CARGO") {
-        let profile = path
-            .parent()
-            .and_then(Path::file_name)
-            .and_then(|p| p.to_str())
-            .unwrap_or("debug");
-        let mut build = Command::new(cargo);
-        build.args(["build", "--quiet", "-p", package, "--bin", bin]);
-        match profile {
-            "debug" => {}
-            "release" => {
-                build.arg("--release");
-            }
-            other => {
-                build.args(["--profile", other]);
-            }
+        if !is_fresh(&path, &workspace_root()) {
+            build(&cargo, &path, package, bin);
         }
-        let status = build
-            .status()
-            .unwrap_or_else(|e| panic!("cannot run cargo build for {bin}: {e}"));
-        assert!(status.success(), "building the {bin} binary failed");
     }
     assert!(path.exists(), "no {bin} binary at {}", path.display());
     path
+}
+
+/// Builds `bin` of `package` with the profile of `path`'s folder.
+fn build(cargo: &std::ffi::OsStr, path: &Path, package: &str, bin: &str) {
+    let profile = path
+        .parent()
+        .and_then(Path::file_name)
+        .and_then(|p| p.to_str())
+        .unwrap_or("debug");
+    let mut build = Command::new(cargo);
+    build.args(["build", "--quiet", "-p", package, "--bin", bin]);
+    match profile {
+        "debug" => {}
+        "release" => {
+            build.arg("--release");
+        }
+        other => {
+            build.args(["--profile", other]);
+        }
+    }
+    let status = build
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run cargo build for {bin}: {e}"));
+    assert!(status.success(), "building the {bin} binary failed");
+}
+
+/// The workspace's folder (this crate's parent).
+fn workspace_root() -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.parent().unwrap_or(here).to_path_buf()
+}
+
+/// Whether `binary` was built after the last change to any file under `root` (build
+/// output and Git's folder aside): then it is built from the code as it stands, and no
+/// build is asked for. Asking Cargo instead is no shortcut here: a package built alone
+/// resolves its dependencies' features otherwise than the workspace's test build does
+/// (the runner's `libc` features, the tests' `regex`), so `cargo build -p` rebuilt the
+/// engine with other features (a minute on 2 cores) the first time a fresh clone's
+/// suites ran, though `cargo test --workspace` had just built every binary.
+pub fn is_fresh(binary: &Path, root: &Path) -> bool {
+    let Ok(built) = binary.metadata().and_then(|m| m.modified()) else {
+        return false;
+    };
+    newer_than(root, built) == Some(false)
+}
+
+/// Whether a file under `dir` (outside `target` and `.git` folders) changed after
+/// `time`; `None` if the folder cannot be read (then nothing is known to be fresh).
+fn newer_than(dir: &Path, time: std::time::SystemTime) -> Option<bool> {
+    for entry in std::fs::read_dir(dir).ok()? {
+        let entry = entry.ok()?;
+        let kind = entry.file_type().ok()?;
+        let name = entry.file_name();
+        if kind.is_dir() {
+            if name == "target" || name == ".git" {
+                continue;
+            }
+            if newer_than(&entry.path(), time)? {
+                return Some(true);
+            }
+        } else if entry.metadata().ok()?.modified().ok()? > time {
+            return Some(true);
+        }
+    }
+    Some(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A binary is fresh only when it is newer than every file: touching one (or a
+    /// missing binary) asks for a build.
+    #[test]
+    fn a_binary_older_than_a_file_is_rebuilt() {
+        let dir = std::env::temp_dir().join(format!("testkit-fresh-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("src").join("deep")).unwrap();
+        std::fs::create_dir_all(dir.join("target")).unwrap();
+        let source = dir.join("src").join("deep").join("lib.rs");
+        std::fs::write(&source, "// code").unwrap();
+        let binary = dir.join("target").join("bin");
+        assert!(!is_fresh(&binary, &dir), "no binary yet");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(&binary, "built").unwrap();
+        assert!(is_fresh(&binary, &dir));
+        // Build output itself (target/) is no source.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(dir.join("target").join("other"), "x").unwrap();
+        assert!(is_fresh(&binary, &dir));
+        std::fs::write(&source, "// changed").unwrap();
+        assert!(!is_fresh(&binary, &dir), "a source changed after the build");
+        assert!(
+            !is_fresh(&binary, &dir.join("missing")),
+            "an unreadable folder"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

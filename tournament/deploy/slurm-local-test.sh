@@ -72,10 +72,26 @@ if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
         slurm-wlm munge >/dev/null
 fi
 
-say "building the runner, the engine and tune ($profile profile) into $bin"
-(cd "$repo" && "$cargo" build --profile "$profile" --quiet -p tournament --bin tournament \
-    && "$cargo" build --profile "$profile" --quiet --bin ataxx \
-    && "$cargo" build --profile "$profile" --quiet -p tune --bin tune)
+# Built already when each binary is newer than every source of the workspace (its
+# Cargo.toml and Cargo.lock, each package's Cargo.toml and src/): .ci/run's test build
+# made them, and `cargo build -p` would build them again with other dependency features.
+built() {
+    local b oldest=
+    for b in tournament ataxx tune; do
+        [ -x "$bin/$b" ] || return 1
+        if [ -z "$oldest" ] || [ "$bin/$b" -ot "$oldest" ]; then oldest=$bin/$b; fi
+    done
+    [ -z "$(cd "$repo" && find Cargo.toml Cargo.lock ./*/Cargo.toml src ./*/src \
+        -newer "$oldest" -print -quit 2>/dev/null)" ]
+}
+if built; then
+    say "the runner, the engine and tune ($profile profile) are built from the current sources in $bin"
+else
+    say "building the runner, the engine and tune ($profile profile) into $bin"
+    (cd "$repo" && "$cargo" build --profile "$profile" --quiet -p tournament --bin tournament \
+        && "$cargo" build --profile "$profile" --quiet --bin ataxx \
+        && "$cargo" build --profile "$profile" --quiet -p tune --bin tune)
+fi
 
 # munge: the key the package made (or a new one), the daemon as user munge.
 if ! munge -n </dev/null 2>/dev/null | unmunge >/dev/null 2>&1; then

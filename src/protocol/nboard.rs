@@ -143,6 +143,16 @@ fn parse(line: &str) -> Result<Option<Command>, String> {
     Ok(Some(cmd))
 }
 
+/// One input line as a command ([`parse`]); a line over the reader's bound is refused
+/// whole.
+fn read(line: &Line) -> Result<Option<Command>, String> {
+    if line.too_long {
+        Err("line too long".into())
+    } else {
+        parse(&line.text)
+    }
+}
+
 /// A move as NBoard writes it: `F5` (either case), `PA` for the pass.
 fn parse_move(text: &str) -> Result<Move, String> {
     if text.eq_ignore_ascii_case("pa") {
@@ -542,14 +552,14 @@ impl Session {
     /// A line from the GUI: `ping` and `quit` act at once, any other line runs when the
     /// running job and the lines before it are done. False at `quit`.
     fn on_input(&mut self, line: Line, out: &mut dyn Write) -> bool {
-        let cmd = (!line.too_long).then(|| parse(&line.text));
+        let cmd = read(&line);
         match cmd {
-            Some(Ok(Some(Command::Ping(n)))) => {
+            Ok(Some(Command::Ping(n))) => {
                 self.stop_all(out);
                 emit(out, &format!("pong {n}"));
                 true
             }
-            Some(Ok(Some(Command::Quit))) => {
+            Ok(Some(Command::Quit)) => {
                 self.quit(out);
                 false
             }
@@ -599,8 +609,7 @@ impl Session {
             let Some((line, stopped)) = self.inbox.pop() else {
                 break;
             };
-            let cmd = (!line.too_long).then(|| parse(&line.text));
-            self.on_line(&line, cmd, stopped, out);
+            self.on_line(&line, read(&line), stopped, out);
         }
     }
 
@@ -667,23 +676,19 @@ impl Session {
         self.resume(out);
     }
 
-    /// Runs one line, parsed as `cmd` (`None`: too long); `stopped`: a `ping` or `quit`
-    /// came after it while it waited, so a `go` or `hint` is dropped.
+    /// Runs one line, read as `cmd` ([`read`]); `stopped`: a `ping` or `quit` came after
+    /// it while it waited, so a `go` or `hint` is dropped.
     fn on_line(
         &mut self,
         line: &Line,
-        cmd: Option<Result<Option<Command>, String>>,
+        cmd: Result<Option<Command>, String>,
         stopped: bool,
         out: &mut dyn Write,
     ) -> bool {
         let cmd = match cmd {
-            None => {
-                emit(out, "status error: line too long");
-                return true;
-            }
-            Some(Ok(Some(cmd))) => cmd,
-            Some(Ok(None)) => return true,
-            Some(Err(e)) => {
+            Ok(Some(cmd)) => cmd,
+            Ok(None) => return true,
+            Err(e) => {
                 emit(out, &format!("status error: {e}"));
                 return true;
             }

@@ -8,7 +8,6 @@
 use crate::game::Game;
 
 /// A front end's game: see the module documentation.
-#[derive(Clone)]
 pub struct Play<G: Game> {
     pub pos: G,
     /// The moves played, for undo and the board page.

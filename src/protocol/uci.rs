@@ -1037,35 +1037,45 @@ impl<G: GameIo> Session<G> {
             Some((b, m)) if *b == base && moves.starts_with(m) => m.len(),
             _ => 0,
         };
-        let mut game = match (&base, played) {
-            (_, 1..) => self.game.clone(),
-            (Base::StartPos, 0) => Play::new(G::startpos(G::Rules::ENGINE)),
-            (Base::Fen(fen), 0) => Play::new(G::from_fen(fen, G::Rules::ENGINE)?),
+        // A new game from the base, or the game so far; the whole line is checked on a
+        // copy of its position before the game takes its new moves.
+        let start = match (&base, played) {
+            (_, 1..) => None,
+            (Base::StartPos, 0) => Some(G::startpos(G::Rules::ENGINE)),
+            (Base::Fen(fen), 0) => Some(G::from_fen(fen, G::Rules::ENGINE)?),
         };
+        let mut pos = start.clone().unwrap_or_else(|| self.game.pos.clone());
+        let mut new_moves = Vec::with_capacity(moves.len() - played);
         for (i, text) in moves.iter().enumerate().skip(played) {
             // A move after the end of the game (by these rules: a manager judging by
             // others, e.g. LOA's text rules, which know no repetition) is no move at
             // all; say why rather than call a legal-looking move illegal.
-            if game.pos.outcome().is_some() {
+            if pos.outcome().is_some() {
                 return Err(format!(
                     "the game is over ({}) before move {} (number {}) in {}",
-                    game.pos.end_reason(),
+                    pos.end_reason(),
                     quote(text),
                     i + 1,
-                    game.pos.fen()
+                    pos.fen()
                 ));
             }
-            let mv = game.pos.parse_move(text).ok_or_else(|| {
+            let mv = pos.parse_move(text).ok_or_else(|| {
                 format!(
                     "illegal move {} (number {}) in {}",
                     quote(text),
                     i + 1,
-                    game.pos.fen()
+                    pos.fen()
                 )
             })?;
-            game.play(mv);
+            pos.make_move(mv);
+            new_moves.push(mv);
         }
-        self.game = game;
+        if let Some(start) = start {
+            self.game = Play::new(start);
+        }
+        for mv in new_moves {
+            self.game.play(mv);
+        }
         self.set_by = Some((base, moves));
         Ok(())
     }

@@ -247,8 +247,9 @@ impl Diagram for Position {
     }
 }
 
-/// The square drawn at display index `index` (row by row from the top left).
-fn display_square(index: usize) -> u8 {
+/// The square drawn at display index `index` (row by row from the top left; see
+/// [`Diagram`]).
+pub fn display_square(index: usize) -> u8 {
     bitboard::square(index % 7, 6 - index / 7)
 }
 

@@ -557,8 +557,8 @@ impl<'a, G: GameIo> Host<'a, G> {
         self.engine.new_game();
     }
 
-    /// Searches the table's position within `limits` for the AI's move, reading input
-    /// meanwhile. The root order is shuffled by the table's seed mixed with its ply, so a seed and the same input
+    /// Searches the game's position within `limits` for the AI's move, reading input
+    /// meanwhile. The root order is shuffled by the game's seed mixed with its ply, so a seed and the same input
     /// give the same moves. Lines that arrive are kept for later, except a person's
     /// line for which `acts_now` holds (`quit`, the command that abandons a game: so
     /// a person watching AI against AI can stop it), which stops the search and comes
@@ -567,7 +567,7 @@ impl<'a, G: GameIo> Host<'a, G> {
     /// search goes on.
     pub fn think(
         &mut self,
-        table: &Play<G>,
+        game: &Play<G>,
         limits: Limits,
         acts_now: fn(&str) -> bool,
         look: &dyn Fn(&str) -> Option<String>,
@@ -578,8 +578,8 @@ impl<'a, G: GameIo> Host<'a, G> {
         if let Some(board) = self.board.as_mut() {
             (board.ai_busy)(true);
         }
-        let seed = rng::mix(table.seed, table.ply);
-        let result = self.search_move(&table.pos, limits, seed, acts_now, look);
+        let seed = rng::mix(game.seed, game.ply);
+        let result = self.search_move(&game.pos, limits, seed, acts_now, look);
         if let Some(board) = self.board.as_mut() {
             (board.ai_busy)(false);
         }

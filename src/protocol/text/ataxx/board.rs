@@ -4,7 +4,7 @@
 
 use super::{AtaxxText, State, SPEC};
 use crate::games::ataxx::bitboard::{distance, Bits};
-use crate::games::ataxx::{display_index, square_name, Position};
+use crate::games::ataxx::{display_index, display_square, square_name, Position};
 use crate::protocol::play::History;
 use crate::protocol::text::board::{PageStyle, View};
 
@@ -33,29 +33,24 @@ pub(crate) fn ataxx_view(
     pos: &Position,
     history: &History<Position>,
 ) -> View {
-    let name = |sq: u8| square_name(sq);
+    let line = |from: u8, to: u8| format!("{}-{}", square_name(from), square_name(to));
     // A double's line; a clone's is written below, once for each piece it may come from.
     let mut v = View::diagram(style, pos, history, |mv| {
         if mv.is_pass() {
             "-".into()
         } else {
-            format!("{}-{}", name(mv.from()), name(mv.to()))
+            line(mv.from(), mv.to())
         }
     })
     .with_sides(&SPEC);
     let own = pos.pieces(pos.side_to_move());
     let mut moves = Vec::with_capacity(v.moves.len());
-    for (mv, entry) in pos
-        .legal_moves()
-        .into_iter()
-        .filter(|m| !m.is_pass())
-        .zip(v.moves)
-    {
+    for entry in v.moves {
         match entry {
-            (None, to, _) => {
-                for from in Bits(own).filter(|&f| distance(f, mv.to()) == 1) {
-                    let line = format!("{}-{}", name(from), name(mv.to()));
-                    moves.push((Some(display_index(from)), to, line));
+            (None, at, _) => {
+                let to = display_square(at);
+                for from in Bits(own).filter(|&f| distance(f, to) == 1) {
+                    moves.push((Some(display_index(from)), at, line(from, to)));
                 }
             }
             double => moves.push(double),

@@ -323,7 +323,13 @@ fn play_terminal(body: Vec<String>, id: String, host: bool, listening: Listening
 }
 
 fn run_remote(place: &str, first: &Block, second: &Block) {
-    let id = common::unique_game_id("docs");
+    // The game's name is its program's (`port_for` hashes it with the ID).
+    let program = command_line(&first.body[0]).0;
+    let game = Path::new(program)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(program);
+    let id = common::free_game_id(game, "docs");
     let listening: Listening = Arc::new((Mutex::new(false), Condvar::new()));
     let expected = |b: &Block| -> Vec<String> {
         b.body[1..]

@@ -409,10 +409,22 @@ mod tests {
         }
     }
 
+    /// Hosts game `test` under a fresh ID. An ID's port lies in the range the system
+    /// also hands out to outgoing connections, so it can be taken by someone else: then
+    /// another ID is tried, as a person would.
+    fn host_fresh(tag: &str) -> (String, Hosting) {
+        for n in 0..20 {
+            let id = format!("{tag}{}_{n}", std::process::id());
+            if let Ok(hosting) = host("test", &id, Ipv4Addr::LOCALHOST, None) {
+                return (id, hosting);
+            }
+        }
+        panic!("no free port for 20 IDs");
+    }
+
     #[test]
     fn host_and_join_exchange_lines() {
-        let id = format!("t{}", std::process::id());
-        let hosting = host("test", &id, Ipv4Addr::LOCALHOST, None).unwrap();
+        let (id, hosting) = host_fresh("t");
         assert!(join("other", &id, "127.0.0.1", Some(port_for("test", &id))).is_err());
         let mut visitor = join("test", &id, "127.0.0.1", None).unwrap();
         let mut hosted = hosting
@@ -438,8 +450,7 @@ mod tests {
 
     #[test]
     fn cancelled_hosting_frees_the_port() {
-        let id = format!("c{}", std::process::id());
-        let hosting = host("test", &id, Ipv4Addr::LOCALHOST, None).unwrap();
+        let (id, hosting) = host_fresh("c");
         hosting.cancel();
         let again = (0..50).find_map(|_| {
             std::thread::sleep(Duration::from_millis(20));

@@ -415,6 +415,21 @@ pub fn unique_game_id(tag: &str) -> String {
     format!("{tag}_{}_{n}", std::process::id())
 }
 
+/// A fresh game ID (see [`unique_game_id`]) whose port for `game` is free just now. The
+/// derived ports lie in the range the system also gives outgoing connections, so a
+/// test that cannot retry its `host` picks its ID this way.
+pub fn free_game_id(game: &str, tag: &str) -> String {
+    use engine::protocol::remote::port_for;
+    use std::net::{Ipv4Addr, TcpListener};
+    for _ in 0..20 {
+        let id = unique_game_id(tag);
+        if TcpListener::bind((Ipv4Addr::LOCALHOST, port_for(game, &id))).is_ok() {
+            return id;
+        }
+    }
+    panic!("no free port for 20 IDs of {game}");
+}
+
 /// Reads the next `expected.len()` lines of `e` and checks them in order; a `*` in an
 /// expected line stands for any text. Panics (with the program's stderr) on the first
 /// line that differs or does not come within `timeout`.

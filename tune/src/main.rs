@@ -183,7 +183,7 @@ const COMMANDS: &[Command] = &[
     },
     Command {
         name: "reversi-extract",
-        args: "[--wthor FILE...] [--gam FILE...] [--empties LO-HI] [--gam-exact E] [--wthor-line N] [--labelled-only] [--per-game N] [--offline N] [--exclude FILE] [--games-mod R/M] [--seed S] --out FILE",
+        args: "[--wthor FILE...] [--gam FILE...] [--empties LO-HI] [--gam-exact E] [--gam-book] [--wthor-line N] [--labelled-only] [--per-game N] [--offline N] [--exclude FILE] [--games-mod R/M] [--seed S] --out FILE",
         what: "Reversi positions of WTHOR and Logistello games, with the records' exact values",
         run: |a| reversi_positions::parse_extract_args(a).map(|o| reversi_positions::extract(&o)),
     },

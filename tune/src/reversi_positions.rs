@@ -250,6 +250,9 @@ pub struct ExtractOptions {
     pub empties: (u32, u32),
     /// A `.gam` game's result labels its positions with this many empties or fewer.
     pub gam_exact: u32,
+    /// Those labels are the book's negamax value (`logistello-book`), not the result of
+    /// the first game met through the position.
+    pub gam_book: bool,
     /// A WTHOR position up to this many empties before the one with the theoretical
     /// score gets that score too (`wthor-24-line`: what the players made of it, as
     /// self-play labels are, but exact from 24 empties on), 0 none.
@@ -268,7 +271,7 @@ pub struct ExtractOptions {
 }
 
 /// `tune reversi-extract [--wthor FILE...] [--gam FILE...] [--empties LO-HI]
-/// [--gam-exact E] [--wthor-line N] [--labelled-only] [--per-game N] [--offline N] [--exclude FILE]
+/// [--gam-exact E] [--gam-book] [--wthor-line N] [--labelled-only] [--per-game N] [--offline N] [--exclude FILE]
 /// [--games-mod R/M] [--seed S] --out FILE`.
 pub fn parse_extract_args(args: &[&str]) -> Option<ExtractOptions> {
     let mut o = ExtractOptions {
@@ -277,6 +280,7 @@ pub fn parse_extract_args(args: &[&str]) -> Option<ExtractOptions> {
         out: String::new(),
         empties: (1, 60),
         gam_exact: 20,
+        gam_book: false,
         wthor_line: 0,
         labelled_only: false,
         per_game: 0,
@@ -296,6 +300,7 @@ pub fn parse_extract_args(args: &[&str]) -> Option<ExtractOptions> {
                 continue;
             }
             "--labelled-only" => o.labelled_only = true,
+            "--gam-book" => o.gam_book = true,
             "--out" => o.out = value()?.to_string(),
             "--empties" => {
                 let (lo, hi) = value()?.split_once('-')?;
@@ -356,6 +361,77 @@ pub enum Base {
     Gam,
 }
 
+/// The book value of every position on the `.gam` games' lines, for its side to move:
+/// the negamax over the continuations the games play from it, each game's end its
+/// result. A position on a book trunk is met in thousands of games (a book explores
+/// alternatives, good and bad, and plays each out); the result of whichever game came
+/// first is one of those playouts, while the negamax is what the book itself says the
+/// position is worth with best play among the lines it knows.
+pub fn book_values(games: &[&RecordGame]) -> HashMap<u128, i32> {
+    /// A position's continuations in the book: (key, whether the side to move changes).
+    #[derive(Default)]
+    struct Node {
+        next: Vec<(u128, bool)>,
+        end: Option<i32>,
+    }
+    let mut nodes: HashMap<u128, Node> = HashMap::new();
+    for game in games {
+        let Ok(positions) = replay(&game.moves) else {
+            continue;
+        };
+        if !positions.last().is_some_and(Position::is_over) {
+            continue;
+        }
+        let key = |p: &Position| canonical(p.own(), p.opp());
+        for w in positions.windows(2) {
+            let (a, b) = (&w[0], &w[1]);
+            let edge = (key(b), a.side_to_move() != b.side_to_move());
+            let next = &mut nodes.entry(key(a)).or_default().next;
+            if !next.contains(&edge) {
+                next.push(edge);
+            }
+        }
+        let last = positions.last().expect("a finished game");
+        let sign = if last.side_to_move() == Side::First {
+            1
+        } else {
+            -1
+        };
+        nodes.entry(key(last)).or_default().end = Some(sign * last.final_margin());
+    }
+    // Children have fewer empties or (a pass) the same discs: the recursion ends, and is
+    // at most about 70 deep.
+    fn value(k: u128, nodes: &HashMap<u128, Node>, memo: &mut HashMap<u128, i32>) -> i32 {
+        if let Some(&v) = memo.get(&k) {
+            return v;
+        }
+        let node = &nodes[&k];
+        let v = match node.end {
+            Some(v) => v,
+            None => node
+                .next
+                .iter()
+                .map(|&(c, flips)| {
+                    let v = value(c, nodes, memo);
+                    if flips {
+                        -v
+                    } else {
+                        v
+                    }
+                })
+                .max()
+                .expect("a position inside a game has a continuation"),
+        };
+        memo.insert(k, v);
+        v
+    }
+    let mut memo = HashMap::with_capacity(nodes.len());
+    for &k in nodes.keys() {
+        value(k, &nodes, &mut memo);
+    }
+    memo
+}
+
 /// The positions of `games`, deduplicated, in first-seen order, with the labels their
 /// records give them.
 pub fn collect(
@@ -368,6 +444,17 @@ pub fn collect(
     let mut out: Vec<Entry> = Vec::new();
     let mut rng = SplitMix64::new(o.seed);
     let in_range = |e: u32| (o.empties.0..=o.empties.1).contains(&e);
+    let book = o.gam_book.then(|| {
+        let gam: Vec<&RecordGame> = games
+            .iter()
+            .enumerate()
+            .filter(|(n, (_, kind))| {
+                *kind == Base::Gam && o.games_mod.is_none_or(|(r, m)| n % m == r)
+            })
+            .map(|(_, (g, _))| g)
+            .collect();
+        book_values(&gam)
+    });
     for (n, (game, kind)) in games.iter().enumerate() {
         if o.games_mod.is_some_and(|(r, m)| n % m != r) {
             continue;
@@ -414,10 +501,16 @@ pub fn collect(
                     value: (sign * v) as f32,
                     source: format!("wthor-{at}-line"),
                 }),
-                (Base::Gam, _) if e <= o.gam_exact => black_result.map(|b| Label {
-                    value: (sign * b) as f32,
-                    source: "logistello-result".into(),
-                }),
+                (Base::Gam, _) if e <= o.gam_exact => match &book {
+                    Some(values) => Some(Label {
+                        value: values[&canonical(pos.own(), pos.opp())] as f32,
+                        source: "logistello-book".into(),
+                    }),
+                    None => black_result.map(|b| Label {
+                        value: (sign * b) as f32,
+                        source: "logistello-result".into(),
+                    }),
+                },
                 _ => None,
             };
             if in_range(e) && (label.is_some() || !o.labelled_only) {
@@ -648,6 +741,78 @@ mod tests {
         let mut bad = bytes.clone();
         bad[16 + 8] = 99;
         assert!(read_wtb(&bad).is_err());
+    }
+
+    #[test]
+    fn book_values_are_the_negamax_of_the_lines() {
+        let line = "+d3-c3+c4-e3+c2-b3+d2-e1+d1-c1+f4-d6+e6-g4+b2-f6+d7-c8+e7-d8+f3-f5+g5-h4+h6-f2+f7-h5+g6-c6+c5-c7+b6-b5+b4-e8+h3-g3+h2-e2+h7-g2+b1-a1+h1-a2+a3-g7+f8-h8+g8-a4+g1-f1+a6-a5+a7-a8+b8-b7: -04 10";
+        let a = parse_gam_line(line).unwrap();
+        // A second game: the first 10 moves of `a`, then another move, then the
+        // lowest-numbered legal square each turn to the end.
+        let mut moves = a.moves[..10].to_vec();
+        let mut pos = replay(&moves).unwrap().pop().unwrap();
+        while !pos.is_over() {
+            let mask = pos.move_mask();
+            if mask == 0 {
+                pos.make_move(Move::PASS);
+                continue;
+            }
+            let mut sq = mask.trailing_zeros() as u8;
+            if moves.len() == 10 && sq == a.moves[10] {
+                sq = (mask & (mask - 1)).trailing_zeros() as u8;
+            }
+            moves.push(sq);
+            pos.make_move(Move::place(sq));
+        }
+        let b = RecordGame {
+            moves,
+            exact_at: None,
+            result: pos.final_margin(),
+        };
+        assert_ne!(a.result, b.result, "the two lines end differently");
+        let values = book_values(&[&a, &b]);
+        let key = |p: &Position| canonical(p.own(), p.opp());
+        let (pa, pb) = (replay(&a.moves).unwrap(), replay(&b.moves).unwrap());
+        // Where the lines part, the side to move takes the better end for itself.
+        let fork = &pa[10];
+        let for_mover = |p: &Position, black: i32| {
+            if p.side_to_move() == Side::First {
+                black
+            } else {
+                -black
+            }
+        };
+        let best = for_mover(fork, a.result).max(for_mover(fork, b.result));
+        assert_eq!(values[&key(fork)], best);
+        // Before the fork every position has that value for its own side, and after it
+        // each line's positions have their own game's result.
+        for p in &pa[..10] {
+            let fork_black = for_mover(fork, best);
+            assert_eq!(values[&key(p)], for_mover(p, fork_black));
+        }
+        for (line, black) in [(&pa, a.result), (&pb, b.result)] {
+            for p in &line[12..] {
+                assert_eq!(values[&key(p)], for_mover(p, black), "{p:?}");
+            }
+        }
+        // --gam-book labels with those values, every position of both games.
+        let o = parse_extract_args(&[
+            "--gam",
+            "x",
+            "--gam-book",
+            "--gam-exact",
+            "60",
+            "--out",
+            "y",
+        ])
+        .unwrap();
+        let (entries, stats) = collect(&[(a, Base::Gam), (b, Base::Gam)], &o, &Default::default());
+        assert_eq!(stats.conflicts, 0);
+        for e in &entries {
+            let l = e.label.as_ref().expect("every position labelled");
+            assert_eq!(l.source, "logistello-book");
+            assert_eq!(l.value, values[&key(&e.pos)] as f32);
+        }
     }
 
     #[test]

@@ -24,7 +24,7 @@ use std::io::{self, IsTerminal, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 const STDIN: RawFd = 0;
 
@@ -52,6 +52,10 @@ struct Shared {
     continuous: AtomicBool,
     /// The terminal's settings at start, put back when the program leaves.
     original: libc::termios,
+    /// The reader is inside the editor's `readline`.
+    editing: AtomicBool,
+    /// Lines printed through the editor while a line was edited.
+    printed_while_editing: AtomicU64,
 }
 
 impl Prompter {
@@ -83,7 +87,32 @@ impl Prompter {
     pub fn restore(&self) {
         self.shared.restore();
     }
+
+    /// Lets the editor print what it still holds before the program leaves. A line
+    /// printed while a line is edited goes to the editor, which prints it between keys;
+    /// when the person's Enter came at the same moment (`stop` and `quit` typed fast),
+    /// the editor returns the line first and keeps the printed one for its next edit.
+    /// So, if anything was printed during an edit, one more edit is started (behind an
+    /// empty prompt) and given a moment to print it: at most [`SETTLE`], and only then.
+    pub fn settle(&self) {
+        let shared = &self.shared;
+        if shared.printed_while_editing.load(Ordering::SeqCst) == 0 {
+            return;
+        }
+        shared.continuous.store(true, Ordering::SeqCst);
+        shared.wake();
+        let start = Instant::now();
+        while !shared.editing.load(Ordering::SeqCst) && start.elapsed() < SETTLE {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        // The editor looks at what it holds each time it waits for a key: a few
+        // milliseconds once it is editing.
+        std::thread::sleep(Duration::from_millis(30).min(SETTLE.saturating_sub(start.elapsed())));
+    }
 }
+
+/// The longest [`Prompter::settle`] waits.
+const SETTLE: Duration = Duration::from_millis(300);
 
 impl Shared {
     fn wake(&self) {
@@ -110,6 +139,7 @@ impl Shared {
 pub struct Output {
     printer: Box<dyn ExternalPrinter + Send>,
     partial: Vec<u8>,
+    shared: Arc<Shared>,
 }
 
 impl Write for Output {
@@ -117,6 +147,11 @@ impl Write for Output {
         self.partial.extend_from_slice(buf);
         while let Some(i) = self.partial.iter().position(|&b| b == b'\n') {
             let line: Vec<u8> = self.partial.drain(..=i).collect();
+            if self.shared.editing.load(Ordering::SeqCst) {
+                self.shared
+                    .printed_while_editing
+                    .fetch_add(1, Ordering::SeqCst);
+            }
             self.printer
                 .print(String::from_utf8_lossy(&line).into_owned())
                 .map_err(io::Error::other)?;
@@ -166,6 +201,8 @@ pub fn spawn() -> Option<(Receiver<Line>, Prompter, Output)> {
         wake,
         continuous: AtomicBool::new(false),
         original,
+        editing: AtomicBool::new(false),
+        printed_while_editing: AtomicU64::new(0),
     });
     let (tx, rx) = unbounded();
     let reader = Reader {
@@ -182,6 +219,7 @@ pub fn spawn() -> Option<(Receiver<Line>, Prompter, Output)> {
     let output = Output {
         printer: Box::new(printer),
         partial: Vec::new(),
+        shared: shared.clone(),
     };
     Some((rx, Prompter { shared }, output))
 }
@@ -211,7 +249,9 @@ impl Reader {
                 Some(Start::Typing) => String::new(),
                 None => break,
             };
+            self.shared.editing.store(true, Ordering::SeqCst);
             let read = self.editor.readline(&prompt);
+            self.shared.editing.store(false, Ordering::SeqCst);
             self.shared.restore();
             match read {
                 // A paste of several lines comes back as one text: each is a line.

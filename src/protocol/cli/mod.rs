@@ -426,6 +426,7 @@ fn interactive<D: Playable>(forced: Option<Flavour>, setup: text::Setup<D::Optio
     let status = match edited {
         Some((lines, prompter, mut out)) => {
             let status = choose_and_run::<D>(forced, setup, lines, &mut out, Some(&prompter));
+            prompter.settle();
             drop(out);
             prompter.restore();
             status

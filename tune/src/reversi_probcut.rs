@@ -7,9 +7,10 @@
 //! iteration's score kept), and prints, for each pair of depths `d - r` and `d`, the
 //! least-squares line `deep ≈ a · shallow + b` and the standard deviation of its
 //! residual, in evaluation units and discs. `--obf FILE` takes positions files
-//! (`tune reversi-extract`'s, one OBF position a line) instead of games, and then the
-//! pairs 4 plies apart are also broken down by stage (4 empties a stage), the figures
-//! a probcut margin per stage would come from (Multi-ProbCut, as Buro fitted it).
+//! (`tune reversi-extract`'s, one OBF position a line) instead of games, and then
+//! pairs of depths are also broken down by stage (4 empties a stage), the figures a
+//! probcut margin per stage and depth pair would come from (Multi-ProbCut, as Buro
+//! fitted it): each `--pair S:D`, or the pair 4 plies apart by default.
 
 use super::reversi_games::decode;
 use engine::games::reversi::midgame::UNITS_PER_DISC;
@@ -17,13 +18,26 @@ use engine::games::reversi::Position;
 use engine::search::{Limits, Searcher};
 use std::sync::atomic::AtomicBool;
 
-/// `tune reversi-probcut [--depth D] [--positions N] [--obf FILE]... DATA...`.
+const USAGE: &str =
+    "usage: tune reversi-probcut [--depth D] [--positions N] [--obf FILE]... [--pair S:D]... DATA...";
+
+/// `tune reversi-probcut [--depth D] [--positions N] [--obf FILE]... [--pair S:D]... DATA...`.
 pub fn run(args: &[&str]) -> Result<(), String> {
     let (mut depth, mut count, mut files) = (10u32, 400usize, Vec::new());
     let mut obf: Vec<String> = Vec::new();
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
     let mut rest = args;
     loop {
         match rest {
+            ["--pair", v, r @ ..] => {
+                let pair = v
+                    .split_once(':')
+                    .and_then(|(s, d)| Some((s.parse().ok()?, d.parse().ok()?)))
+                    .filter(|&(s, d): &(usize, usize)| s >= 1 && s < d)
+                    .ok_or("bad --pair (SHALLOW:DEEP, shallower first)")?;
+                pairs.push(pair);
+                rest = r;
+            }
             ["--obf", v, r @ ..] => {
                 obf.push(v.to_string());
                 rest = r;
@@ -48,10 +62,13 @@ pub fn run(args: &[&str]) -> Result<(), String> {
         }
     }
     if files.is_empty() && obf.is_empty() {
-        return Err(
-            "usage: tune reversi-probcut [--depth D] [--positions N] [--obf FILE]... DATA..."
-                .into(),
-        );
+        return Err(USAGE.into());
+    }
+    if pairs.is_empty() && depth >= 5 {
+        pairs.push((depth as usize - 4, depth as usize));
+    }
+    if let Some(&(_, d)) = pairs.iter().find(|&&(_, d)| d > depth as usize) {
+        return Err(format!("--pair deeper ({d}) than --depth {depth}"));
     }
     let mut pool: Vec<Position> = Vec::new();
     for f in &obf {
@@ -116,7 +133,9 @@ pub fn run(args: &[&str]) -> Result<(), String> {
         }
     }
     if !obf.is_empty() {
-        by_stage(&sample, &scores, depth as usize);
+        for &(shallow, deep) in &pairs {
+            by_stage(&sample, &scores, shallow, deep);
+        }
     }
     Ok(())
 }
@@ -134,13 +153,11 @@ fn score_pairs<'a>(
         .collect()
 }
 
-/// The pairs of depths `depth - 4` and `depth`, the reduction the engine's probcut
-/// uses, per stage of 4 empties: the line and the spread of the deeper score around it.
-fn by_stage(sample: &[&Position], scores: &[Vec<Option<i32>>], depth: usize) {
-    if depth < 5 {
-        return;
-    }
-    println!("by stage, depths {} and {depth}:", depth - 4);
+/// The pairs of depths `shallow` and `deep` (by default `depth - 4` and `depth`, the
+/// reduction the engine's probcut uses), per stage of 4 empties: the line and the
+/// spread of the deeper score around it.
+fn by_stage(sample: &[&Position], scores: &[Vec<Option<i32>>], shallow: usize, deep: usize) {
+    println!("by stage, depths {shallow} and {deep}:");
     println!("empties positions      a       b   sigma  sigma(discs)");
     for lo in (25..=53).step_by(4) {
         let in_stage = sample
@@ -148,7 +165,7 @@ fn by_stage(sample: &[&Position], scores: &[Vec<Option<i32>>], depth: usize) {
             .zip(scores)
             .filter(|(p, _)| (lo..lo + 4).contains(&p.empty().count_ones()))
             .map(|(_, s)| s);
-        let pairs = score_pairs(in_stage, depth - 4, depth);
+        let pairs = score_pairs(in_stage, shallow, deep);
         let Some((a, b, sigma)) = fit(&pairs) else {
             continue;
         };
@@ -178,7 +195,19 @@ fn fit(pairs: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
 
 #[cfg(test)]
 mod tests {
-    use super::fit;
+    use super::{fit, run};
+
+    /// A pair names the shallower depth first and fits within `--depth`; a bad one is
+    /// refused before any file is read or searched.
+    #[test]
+    fn pairs_are_checked_before_any_search() {
+        let err = |args: &[&str]| run(args).unwrap_err();
+        assert!(err(&["--pair", "6:3", "--obf", "none"]).contains("bad --pair"));
+        assert!(err(&["--pair", "x", "--obf", "none"]).contains("bad --pair"));
+        assert!(err(&["--depth", "8", "--pair", "4:10", "--obf", "none"]).contains("deeper"));
+        // A good pair gets as far as the (missing) file.
+        assert!(err(&["--depth", "8", "--pair", "4:8", "--obf", "none"]).starts_with("none:"));
+    }
 
     /// Points on a line give it back with no spread; a point off it adds its share.
     #[test]

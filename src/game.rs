@@ -166,6 +166,14 @@ pub trait Game: Clone + Send + Sync + Debug + 'static {
         0
     }
 
+    /// The ordering hint the search uses at a node `depth` plies from the leaves, so
+    /// that a game can order more cheaply where the children are only evaluated (or at
+    /// more cost where a subtree is large). Default: [`Game::move_order_hint`].
+    fn move_order_hint_at(&self, mv: Self::Move, depth: i32) -> i32 {
+        let _ = depth;
+        self.move_order_hint(mv)
+    }
+
     /// How many more moves the side to move will most likely be asked for, where the
     /// rules bound the game's length (Reversi: one per two empty squares, less those the
     /// exact solver plays at once). A clock without `movestogo` is spread over these

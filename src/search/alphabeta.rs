@@ -863,7 +863,12 @@ impl<G: Game> Searcher<G> {
         let mut scores = std::mem::take(&mut self.score_buf[ply]);
         moves.clear();
         pos.generate_moves(&mut moves);
-        self.score_moves(pos, &moves, &mut scores, tt_move, ply);
+        // The table's move is searched first whatever the others score, and it cuts
+        // most nodes that have one: the game's hints, the costly part of the other
+        // moves' scores, are added only once it has not. The history part is read now,
+        // so the order is the same as scoring everything at once.
+        let defer_hints = tt_move.is_some_and(|t| moves.contains(&t));
+        self.score_moves(pos, &moves, &mut scores, tt_move, ply, depth, !defer_hints);
 
         let side = pos.side_to_move().index();
         let alpha_orig = alpha;
@@ -875,6 +880,9 @@ impl<G: Game> Searcher<G> {
             usize::MAX
         };
         for i in 0..moves.len() {
+            if defer_hints && i == 1 {
+                self.add_hints(pos, &moves[1..], &mut scores[1..], depth);
+            }
             pick_best(&mut moves, &mut scores, i);
             let mv = moves[i];
             let ordered_score = scores[i];
@@ -956,6 +964,7 @@ impl<G: Game> Searcher<G> {
         best_score
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn score_moves(
         &self,
         pos: &G,
@@ -963,6 +972,8 @@ impl<G: Game> Searcher<G> {
         scores: &mut Vec<i32>,
         tt_move: Option<G::Move>,
         ply: usize,
+        depth: i32,
+        with_hints: bool,
     ) {
         let side = pos.side_to_move().index();
         let killers = self.killers[ply];
@@ -981,9 +992,24 @@ impl<G: Game> Searcher<G> {
                 } else {
                     0
                 };
-                pos.move_order_hint(m) * 256 + h.clamp(-200_000, 200_000)
+                let hint = if with_hints {
+                    pos.move_order_hint_at(m, depth)
+                } else {
+                    0
+                };
+                hint * 256 + h.clamp(-200_000, 200_000)
             }
         }));
+    }
+
+    /// Adds the hints [`Self::score_moves`] left out (`with_hints` false) to the scores
+    /// of the moves ordered by them (not the table's move or a killer).
+    fn add_hints(&self, pos: &G, moves: &[G::Move], scores: &mut [i32], depth: i32) {
+        for (&m, s) in moves.iter().zip(scores) {
+            if *s < KILLER_SCORE {
+                *s += pos.move_order_hint_at(m, depth) * 256;
+            }
+        }
     }
 
     /// A move that caused a beta cut-off becomes a killer and gains history; the moves
@@ -1030,7 +1056,6 @@ fn pick_best<M: Copy>(moves: &mut [M], scores: &mut [i32], i: usize) {
     scores.swap(i, best);
 }
 
-/// Stable sort of moves by descending score.
 /// The iteration that reports a round of the game's staged endgame solve.
 fn round_iteration<M: Copy>(r: &EndgameRound<M>, start: Instant, hashfull: u32) -> Iteration<M> {
     let time = start.elapsed();

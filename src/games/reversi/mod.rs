@@ -196,6 +196,9 @@ const fn square_hints() -> [i32; 64] {
 
 static SQUARE_HINTS: [i32; 64] = square_hints();
 
+/// Nodes this many plies or fewer from the leaves order their moves by square alone.
+const SQUARE_ORDER_DEPTH: i32 = 1;
+
 impl Game for Position {
     type Move = Move;
     type Undo = Undo;
@@ -263,6 +266,19 @@ impl Game for Position {
         let own = self.own() | f | 1u64 << mv.square();
         let opp = self.opp() & !f;
         SQUARE_HINTS[mv.index()] - 2 * moves(opp, own).count_ones() as i32
+    }
+
+    /// One ply from the leaves ([`SQUARE_ORDER_DEPTH`]) the square alone: there the
+    /// flips and the opponent's move generation of [`Game::move_order_hint`] cost more
+    /// than the order saves (`docs/reversi.md`, "Move order").
+    fn move_order_hint_at(&self, mv: Move, depth: i32) -> i32 {
+        if depth > SQUARE_ORDER_DEPTH {
+            self.move_order_hint(mv)
+        } else if mv.is_pass() {
+            0
+        } else {
+            SQUARE_HINTS[mv.index()]
+        }
     }
 
     /// One move per two empty squares, less the last [`INSTANT_SOLVE_EMPTIES`], which
@@ -481,5 +497,29 @@ mod tests {
         })
         .join()
         .unwrap();
+    }
+
+    /// One ply from the leaves a move is ordered by its square alone; further up by the
+    /// full hint, which also counts the opponent's replies.
+    #[test]
+    fn the_order_one_ply_from_the_leaves_is_the_square_alone() {
+        let mut pos = Position::startpos();
+        for m in ["f5", "d6", "c3", "d3"] {
+            let mv = pos.parse_move(m).unwrap();
+            pos.make_move(mv);
+        }
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        let mut differs = false;
+        for &mv in &moves {
+            let square = SQUARE_HINTS[mv.index()];
+            assert_eq!(pos.move_order_hint_at(mv, 0), square);
+            assert_eq!(pos.move_order_hint_at(mv, SQUARE_ORDER_DEPTH), square);
+            let full = pos.move_order_hint(mv);
+            assert_eq!(pos.move_order_hint_at(mv, SQUARE_ORDER_DEPTH + 1), full);
+            differs |= full != square;
+        }
+        assert!(differs, "the replies count somewhere");
+        assert_eq!(pos.move_order_hint_at(Move::PASS, 0), 0);
     }
 }

@@ -64,8 +64,9 @@
 //! - `tune reversi-label --out FILE [--exact E] [--probcut P] [--depth D] … IN...`: labels such
 //!   positions by our exact solver or our search, multi-threaded and resumable
 //!   (`reversi_label.rs`); `tune reversi-compare A B`: how far two labellings differ.
-//! - `tune reversi-probcut [--depth D] [--positions N] [--obf FILE]... [--pair S:D]... DATA...`: how well a shallow
-//!   Reversi search predicts a deeper one, for probcut's margin (`reversi_probcut.rs`).
+//! - `tune reversi-probcut [--depth D] [--positions N] [--obf FILE]... [--pair S:D]...
+//!   DATA...`: how well a shallow Reversi search predicts a deeper one, for probcut's
+//!   margins per stage and depth pair (`reversi_probcut.rs`).
 //! - `tune reversi-endcut DATA...`: how well the exact solver's shallow searches predict
 //!   the exact score of `reversi-data` files, for the staged endgame's probcut margins
 //!   (`reversi_endcut.rs`).

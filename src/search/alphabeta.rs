@@ -867,8 +867,11 @@ impl<G: Game> Searcher<G> {
         // most nodes that have one: the game's hints, the costly part of the other
         // moves' scores, are added only once it has not. The history part is read now,
         // so the order is the same as scoring everything at once.
+        self.score_moves(pos, &moves, &mut scores, tt_move, ply);
         let defer_hints = tt_move.is_some_and(|t| moves.contains(&t));
-        self.score_moves(pos, &moves, &mut scores, tt_move, ply, depth, !defer_hints);
+        if !defer_hints {
+            self.add_hints(pos, &moves, &mut scores, depth);
+        }
 
         let side = pos.side_to_move().index();
         let alpha_orig = alpha;
@@ -964,7 +967,8 @@ impl<G: Game> Searcher<G> {
         best_score
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// The moves' scores less the game's hints ([`Self::add_hints`]): the table's move,
+    /// the killers, then history.
     fn score_moves(
         &self,
         pos: &G,
@@ -972,8 +976,6 @@ impl<G: Game> Searcher<G> {
         scores: &mut Vec<i32>,
         tt_move: Option<G::Move>,
         ply: usize,
-        depth: i32,
-        with_hints: bool,
     ) {
         let side = pos.side_to_move().index();
         let killers = self.killers[ply];
@@ -992,18 +994,13 @@ impl<G: Game> Searcher<G> {
                 } else {
                     0
                 };
-                let hint = if with_hints {
-                    pos.move_order_hint_at(m, depth)
-                } else {
-                    0
-                };
-                hint * 256 + h.clamp(-200_000, 200_000)
+                h.clamp(-200_000, 200_000)
             }
         }));
     }
 
-    /// Adds the hints [`Self::score_moves`] left out (`with_hints` false) to the scores
-    /// of the moves ordered by them (not the table's move or a killer).
+    /// Adds the game's hints (× 256) to the scores [`Self::score_moves`] gave, for the
+    /// moves ordered by them (not the table's move or a killer).
     fn add_hints(&self, pos: &G, moves: &[G::Move], scores: &mut [i32], depth: i32) {
         for (&m, s) in moves.iter().zip(scores) {
             if *s < KILLER_SCORE {

@@ -54,8 +54,8 @@ struct Shared {
     original: libc::termios,
     /// The reader is inside the editor's `readline`.
     editing: AtomicBool,
-    /// Lines printed through the editor while a line was edited.
-    printed_while_editing: AtomicU64,
+    /// A line was printed through the editor while a line was edited.
+    printed_while_editing: AtomicBool,
 }
 
 impl Prompter {
@@ -96,7 +96,7 @@ impl Prompter {
     /// empty prompt) and given a moment to print it: at most [`SETTLE`], and only then.
     pub fn settle(&self) {
         let shared = &self.shared;
-        if shared.printed_while_editing.load(Ordering::SeqCst) == 0 {
+        if !shared.printed_while_editing.load(Ordering::SeqCst) {
             return;
         }
         shared.continuous.store(true, Ordering::SeqCst);
@@ -150,7 +150,7 @@ impl Write for Output {
             if self.shared.editing.load(Ordering::SeqCst) {
                 self.shared
                     .printed_while_editing
-                    .fetch_add(1, Ordering::SeqCst);
+                    .store(true, Ordering::SeqCst);
             }
             self.printer
                 .print(String::from_utf8_lossy(&line).into_owned())
@@ -202,7 +202,7 @@ pub fn spawn() -> Option<(Receiver<Line>, Prompter, Output)> {
         continuous: AtomicBool::new(false),
         original,
         editing: AtomicBool::new(false),
-        printed_while_editing: AtomicU64::new(0),
+        printed_while_editing: AtomicBool::new(false),
     });
     let (tx, rx) = unbounded();
     let reader = Reader {

@@ -12,8 +12,8 @@
 //! squares with an L2 pull towards zero, full-batch Adam with a cosine-decayed step:
 //! deterministic, so the same files and options give the same weights. A tenth of the
 //! games (index ≡ 0 mod 10) and of the positions (by their symmetric key) is held out
-//! and its error reported beside that of the linear evaluation (`eval.rs`) scaled by
-//! its least-squares slope.
+//! and its error reported beside that of the embedded weights and of the linear
+//! evaluation (`eval.rs`) scaled by its least-squares slope.
 //!
 //! The yardstick (`--yardstick FILE`, a positions file of exactly or nearly exactly
 //! labelled positions never trained on, `tests/data/reversi/yardstick.pos`): the RMS
@@ -346,7 +346,7 @@ pub fn train(o: &Options) -> Result<(), String> {
         .map(|t| t.expect("every table fitted"))
         .unzip();
     eprintln!(
-        "phase empties   train    held  rms(train) rms(held) rms(linear, held)  yardstick rms(table) rms(embedded)  table"
+        "phase empties   train    held  rms(train) rms(held) rms(embedded, held) rms(linear, held)  yardstick rms(table) rms(embedded)  table"
     );
     // An empty set has no error: a dash.
     let cell = |v: f64, width: usize| {
@@ -360,14 +360,15 @@ pub fn train(o: &Options) -> Result<(), String> {
         let (tr, he, ya) = (of_phase(&train, p), of_phase(&held, p), of_phase(&yard, p));
         let old = embedded_table(embedded, p);
         eprintln!(
-            "{p:5} {:2}-{:2} {:8} {:7} {} {} {}  {:9} {} {}  {}",
+            "{p:5} {:2}-{:2} {:8} {:7} {} {} {} {}  {:9} {} {}  {}",
             4 * p + 1,
             4 * p + 4,
             tr.len(),
             he.len(),
             cell(rms(w, &tr), 10),
             cell(rms(w, &he), 9),
-            cell(linear_rms(&he), 10),
+            cell(rms(&old, &he), 18),
+            cell(linear_rms(&he), 17),
             ya.len(),
             cell(rms(w, &ya), 10),
             cell(rms(&old, &ya), 13),

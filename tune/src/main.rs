@@ -51,7 +51,7 @@
 //! - `tune reversi-games --out FILE --games N [--nodes N] [--solve E] [--threads T]
 //!   [--seed S] [--seconds S]`: Reversi self-play games whose last `E` empties the exact
 //!   solver plays, multi-threaded and resumable (`reversi_games.rs`, with the format).
-//! - `tune reversi-eval [--epochs N] [--l2 L[,L...]] [--lr R] [--threads T] [--positions
+//! - `tune reversi-eval [--epochs N] [--l2 L[,L...]] [--lr R] [--threads T] [--blend H] [--positions
 //!   FILE]... [--yardstick FILE]... [--or-embedded] [--from-embedded] --out FILE DATA...`: fits the Reversi
 //!   midgame pattern evaluation to such files and to labelled positions files and writes
 //!   its weights (`reversi_eval.rs`; the engine embeds `src/games/reversi/midgame.bin`);
@@ -178,7 +178,7 @@ const COMMANDS: &[Command] = &[
     },
     Command {
         name: "reversi-eval",
-        args: "[--epochs N] [--l2 L[,L...]] [--lr R] [--threads T] [--positions FILE]... [--yardstick FILE]... [--or-embedded] [--from-embedded] [--weights FILE] [--out FILE] DATA...",
+        args: "[--epochs N] [--l2 L[,L...]] [--lr R] [--threads T] [--blend H] [--positions FILE]... [--yardstick FILE]... [--or-embedded] [--from-embedded] [--weights FILE] [--out FILE] DATA...",
         what: "fit Reversi's midgame evaluation; its error per stage on a yardstick",
         run: |a| reversi_eval::parse_args(a).map(|o| reversi_eval::train(&o)),
     },

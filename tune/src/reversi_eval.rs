@@ -56,9 +56,13 @@ pub struct Options {
     pub from_embedded: bool,
     pub lr: f64,
     pub threads: usize,
+    /// With a horizon, a game's training labels mix its result with the search's scores
+    /// ([`Game::blended`](super::reversi_games::Game::blended)); held-out labels stay
+    /// the results.
+    pub blend: Option<f32>,
 }
 
-/// `tune reversi-eval [--epochs N] [--l2 L[,L...]] [--lr R] [--threads T]
+/// `tune reversi-eval [--epochs N] [--l2 L[,L...]] [--lr R] [--threads T] [--blend H]
 /// [--positions FILE]... [--yardstick FILE]... [--or-embedded] [--from-embedded] [--weights FILE]
 /// [--out FILE] DATA...`.
 pub fn parse_args(mut args: &[&str]) -> Option<Options> {
@@ -74,6 +78,7 @@ pub fn parse_args(mut args: &[&str]) -> Option<Options> {
         from_embedded: false,
         lr: 0.5,
         threads: 2,
+        blend: None,
     };
     loop {
         match args {
@@ -98,6 +103,9 @@ pub fn parse_args(mut args: &[&str]) -> Option<Options> {
                     .map(|x| x.parse().ok().filter(|&l: &f64| l >= 0.0))
                     .collect();
                 (o.l2, args) = (l2?, rest)
+            }
+            ["--blend", v, rest @ ..] => {
+                (o.blend, args) = (Some(v.parse().ok().filter(|&b: &f32| b > 0.0)?), rest)
             }
             ["--lr", v, rest @ ..] => (o.lr, args) = (v.parse().ok().filter(|&l| l > 0.0)?, rest),
             ["--threads", v, rest @ ..] => {
@@ -230,13 +238,13 @@ pub fn train(o: &Options) -> Result<(), String> {
         let (gs, _) = decode(&bytes).map_err(|e| format!("{f}: {e}"))?;
         games += gs.len();
         for g in gs {
-            let into = if g.index % 10 == 0 {
-                &mut held
+            let (into, keep) = if g.index % 10 == 0 {
+                (&mut held, None)
             } else {
-                &mut train
+                (&mut train, o.blend)
             };
-            for (pos, label) in g.labelled() {
-                into.push(sample(pos.own(), pos.opp(), label as f32));
+            for (pos, label) in g.blended(keep) {
+                into.push(sample(pos.own(), pos.opp(), label));
             }
         }
     }

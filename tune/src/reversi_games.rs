@@ -18,10 +18,12 @@
 
 use super::games_file::{game_rng, play_all, records, u64_at, Record, Settings};
 use engine::game::Side;
+use engine::games::reversi::midgame::UNITS_PER_DISC;
 use engine::games::reversi::solve::Solver;
 use engine::games::reversi::{Move, Position};
 use engine::rng::SplitMix64;
-use engine::search::{Limits, Searcher};
+use engine::search::report::MAX_PLY;
+use engine::search::{Limits, Searcher, WIN};
 use std::sync::atomic::AtomicBool;
 
 /// File magic.
@@ -45,20 +47,73 @@ impl Game {
     /// Every position of the game (after the opening) with its label: the final disc
     /// difference for the side to move there.
     pub fn labelled(&self) -> Vec<(Position, i32)> {
+        self.blended(None)
+            .into_iter()
+            .map(|(pos, label)| (pos, label as i32))
+            .collect()
+    }
+
+    /// Every position of the game (after the opening) with a label that mixes the final
+    /// disc difference with the score of the search that played from it, both for the
+    /// side to move there. The result is one playout: each searched ply between the
+    /// position and the solver's takes it further from the position's true value (about
+    /// 6 discs RMS after six plies, `docs/reversi.md`), while the search's score is one
+    /// estimate by the evaluation that played, its error about that of six such plies.
+    /// So the result's weight is `horizon / (horizon + plies to the solve)` (the
+    /// inverse-variance mix for errors that add up ply by ply), and the positions the
+    /// solver played, or whose search saw the end (a win score), get the result alone,
+    /// as they all do with `horizon` `None`.
+    pub fn blended(&self, horizon: Option<f32>) -> Vec<(Position, f32)> {
+        // The solver's plies are the exact tail: their stored score is the margin × 100.
+        let mut solved_from = 0;
+        {
+            let mut pos = self.start.clone();
+            let mut tail = true;
+            let mut exact_empties = Vec::new();
+            for &(mv, score) in &self.plies {
+                // A pass (stored with the score 0) does not end the tail.
+                let exact = mv.is_pass() || i32::from(score) == 100 * self.for_side(&pos);
+                exact_empties.push((pos.empty().count_ones(), exact));
+                pos.make_move(mv);
+            }
+            for &(empties, exact) in exact_empties.iter().rev() {
+                tail &= exact;
+                if tail {
+                    solved_from = empties;
+                }
+            }
+        }
         let mut out = Vec::with_capacity(self.plies.len());
         let mut pos = self.start.clone();
-        for &(mv, _) in &self.plies {
-            let sign = if pos.side_to_move() == Side::First {
-                1
-            } else {
-                -1
-            };
+        for &(mv, score) in &self.plies {
+            let result = self.for_side(&pos);
+            let empties = pos.empty().count_ones();
             if !mv.is_pass() {
-                out.push((pos.clone(), sign * i32::from(self.result)));
+                let seen_end = i32::from(score).abs() >= WIN - MAX_PLY as i32;
+                let label = match horizon {
+                    Some(h) if empties > solved_from && !seen_end => {
+                        let keep = h / (h + (empties - solved_from) as f32);
+                        let searched =
+                            (f32::from(score) / UNITS_PER_DISC as f32).clamp(-64.0, 64.0);
+                        keep * result as f32 + (1.0 - keep) * searched
+                    }
+                    _ => result as f32,
+                };
+                out.push((pos.clone(), label));
             }
             pos.make_move(mv);
         }
         out
+    }
+
+    /// The final disc difference for the side to move at `pos`.
+    fn for_side(&self, pos: &Position) -> i32 {
+        let result = i32::from(self.result);
+        if pos.side_to_move() == Side::First {
+            result
+        } else {
+            -result
+        }
     }
 }
 
@@ -248,6 +303,25 @@ mod tests {
             for (pos, label) in g.labelled() {
                 if pos.empty().count_ones() <= o.solve {
                     assert_eq!(Solver::new(16).solve(&pos).score, label);
+                }
+            }
+        }
+        // A blend keeps the result where the solver played and mixes in the search's
+        // score before, the more the further from the solve.
+        for g in &games {
+            let (pure, mixed) = (g.labelled(), g.blended(Some(6.0)));
+            assert_eq!(pure.len(), mixed.len());
+            let mut searched = g.plies.iter().filter(|&&(mv, _)| !mv.is_pass());
+            for ((pos, label), (same, blend)) in pure.iter().zip(&mixed) {
+                let score = f32::from(searched.next().unwrap().1);
+                let empties = pos.empty().count_ones();
+                assert_eq!(pos, same);
+                if empties <= o.solve {
+                    assert_eq!(*blend, *label as f32);
+                } else if score.abs() < 1000.0 {
+                    let keep = 6.0 / (6.0 + (empties - o.solve) as f32);
+                    let want = keep * *label as f32 + (1.0 - keep) * score / UNITS_PER_DISC as f32;
+                    assert!((blend - want).abs() < 1e-4, "{blend} {want}");
                 }
             }
         }

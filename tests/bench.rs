@@ -19,7 +19,7 @@ use std::time::Duration;
 const BENCH_NODES: [(Variant, u64); 3] = [
     (Variant::Ataxx, 37_365),
     (Variant::Loa, 113_261),
-    (Variant::Reversi, 146_266),
+    (Variant::Reversi, 113_210),
 ];
 
 /// The node count `bench` prints in its summary line, the last it prints.

@@ -472,7 +472,8 @@ mod tests {
         let want = solver.shallow_score(&pos, 4) as f32 / midgame::SCALE as f32;
         assert_eq!(l.source, "solver-shallow-4");
         assert!(
-            (l.value - want).abs() <= 0.005 && l.value > 0.0,
+            // Labels carry two decimals: a value half-way (32.875) rounds by 0.005.
+            (l.value - want).abs() <= 0.005 + 1e-4 && l.value > 0.0,
             "{l:?} {want}"
         );
         let none = parse_args(&["--out", "x", "--exact", "10", "in"]).unwrap();

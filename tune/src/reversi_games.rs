@@ -64,25 +64,22 @@ impl Game {
     /// solver played, or whose search saw the end (a win score), get the result alone,
     /// as they all do with `horizon` `None`.
     pub fn blended(&self, horizon: Option<f32>) -> Vec<(Position, f32)> {
-        // The solver's plies are the exact tail: their stored score is the margin × 100.
-        let mut solved_from = 0;
-        {
-            let mut pos = self.start.clone();
-            let mut tail = true;
-            let mut exact_empties = Vec::new();
-            for &(mv, score) in &self.plies {
-                // A pass (stored with the score 0) does not end the tail.
-                let exact = mv.is_pass() || i32::from(score) == 100 * self.for_side(&pos);
-                exact_empties.push((pos.empty().count_ones(), exact));
-                pos.make_move(mv);
-            }
-            for &(empties, exact) in exact_empties.iter().rev() {
-                tail &= exact;
-                if tail {
-                    solved_from = empties;
-                }
-            }
+        // The solver's plies are the exact tail: their stored score is the margin × 100
+        // (a pass, stored as 0, does not end it). A game ended before the solver has no
+        // tail: there the end is what the plies are counted to.
+        let mut pos = self.start.clone();
+        let mut plies = Vec::with_capacity(self.plies.len());
+        for &(mv, score) in &self.plies {
+            let exact = mv.is_pass() || i32::from(score) == 100 * self.for_side(&pos);
+            plies.push((pos.empty().count_ones(), exact));
+            pos.make_move(mv);
         }
+        let solved_from = plies
+            .iter()
+            .rev()
+            .take_while(|&&(_, exact)| exact)
+            .last()
+            .map_or(0, |&(empties, _)| empties);
         let mut out = Vec::with_capacity(self.plies.len());
         let mut pos = self.start.clone();
         for &(mv, score) in &self.plies {

@@ -64,43 +64,39 @@ impl Game {
     /// solver played, or whose search saw the end (a win score), get the result alone,
     /// as they all do with `horizon` `None`.
     pub fn blended(&self, horizon: Option<f32>) -> Vec<(Position, f32)> {
-        // The solver's plies are the exact tail: their stored score is the margin × 100
-        // (a pass, stored as 0, does not end it). A game ended before the solver has no
-        // tail: there the end is what the plies are counted to.
         let mut pos = self.start.clone();
         let mut plies = Vec::with_capacity(self.plies.len());
         for &(mv, score) in &self.plies {
-            let exact = mv.is_pass() || i32::from(score) == 100 * self.for_side(&pos);
-            plies.push((pos.empty().count_ones(), exact));
+            plies.push((pos.clone(), mv, i32::from(score)));
             pos.make_move(mv);
         }
+        // The solver's plies are the exact tail: their stored score is the margin × 100
+        // (a pass, stored as 0, does not end it). A game ended before the solver has no
+        // tail: there the end is what the plies are counted to.
         let solved_from = plies
             .iter()
             .rev()
-            .take_while(|&&(_, exact)| exact)
+            .take_while(|(pos, mv, score)| mv.is_pass() || *score == 100 * self.for_side(pos))
             .last()
-            .map_or(0, |&(empties, _)| empties);
-        let mut out = Vec::with_capacity(self.plies.len());
-        let mut pos = self.start.clone();
-        for &(mv, score) in &self.plies {
-            let result = self.for_side(&pos);
-            let empties = pos.empty().count_ones();
-            if !mv.is_pass() {
-                let seen_end = i32::from(score).abs() >= WIN - MAX_PLY as i32;
+            .map_or(0, |(pos, _, _)| pos.empty().count_ones());
+        plies
+            .into_iter()
+            .filter(|(_, mv, _)| !mv.is_pass())
+            .map(|(pos, _, score)| {
+                let result = self.for_side(&pos);
+                let empties = pos.empty().count_ones();
+                let seen_end = score.abs() >= WIN - MAX_PLY as i32;
                 let label = match horizon {
                     Some(h) if empties > solved_from && !seen_end => {
                         let keep = h / (h + (empties - solved_from) as f32);
-                        let searched =
-                            (f32::from(score) / UNITS_PER_DISC as f32).clamp(-64.0, 64.0);
+                        let searched = (score as f32 / UNITS_PER_DISC as f32).clamp(-64.0, 64.0);
                         keep * result as f32 + (1.0 - keep) * searched
                     }
                     _ => result as f32,
                 };
-                out.push((pos.clone(), label));
-            }
-            pos.make_move(mv);
-        }
-        out
+                (pos, label)
+            })
+            .collect()
     }
 
     /// The final disc difference for the side to move at `pos`.

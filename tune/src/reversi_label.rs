@@ -469,11 +469,11 @@ mod tests {
         let args = ["--out", "x", "--exact", "10", "--shallow", "4", "in"];
         let shallow = parse_args(&args).unwrap();
         let l = label(&pos, &shallow, &mut solver, &mut searcher).unwrap();
+        // Labels carry two decimals, rounded half away from zero.
         let want = solver.shallow_score(&pos, 4) as f32 / midgame::SCALE as f32;
         assert_eq!(l.source, "solver-shallow-4");
         assert!(
-            // Labels carry two decimals: a value half-way (32.875) rounds by 0.005.
-            (l.value - want).abs() <= 0.005 + 1e-4 && l.value > 0.0,
+            l.value == (want * 100.0).round() / 100.0 && l.value > 0.0,
             "{l:?} {want}"
         );
         let none = parse_args(&["--out", "x", "--exact", "10", "in"]).unwrap();

@@ -1843,6 +1843,111 @@ fn nboard_engine_keeps_to_the_clock() {
     );
 }
 
+/// The fake engine in NBoard mode, thinking until it is told anything (as NTest's
+/// search stops on input), at `st=0.2` against the random player: two games.
+fn nboard_pinged_match(name: &str, fake_args: &str, stop: &[&str]) -> (Output, PathBuf, PathBuf) {
+    let dir = common::scratch("test", name);
+    let (res, log) = (dir.join("r.jsonl"), dir.join("e.log"));
+    let book = reversi_book();
+    let fake = format!("cmd={FAKE}");
+    let args = format!("args={fake_args}");
+    let mut words = vec![
+        "-variant",
+        "reversi",
+        "-engine",
+        "name=nb",
+        &fake,
+        &args,
+        "proto=nboard",
+        "st=0.2",
+        "timemargin=150",
+    ];
+    words.extend(stop);
+    words.extend([
+        "-engine",
+        "builtin=random",
+        "-games",
+        "2",
+        "-openings",
+        &book,
+        "-recover",
+        "-results",
+        res.to_str().unwrap(),
+        "-log",
+        log.to_str().unwrap(),
+    ]);
+    (run(&words), res, log)
+}
+
+#[test]
+fn stop_by_ping_makes_an_nboard_engine_move() {
+    // `stop=ping`: when `st` runs out the runner sends `ping`, as the NBoard GUI does to
+    // make NTest move now; the engine's `===` then comes before its `pong`. Every game
+    // ends on the board, every move within its time, a `ping` after every `go`.
+    let (o, res, log) = nboard_pinged_match("nboard-ping", "--nboard", &["stop=ping"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let recs = records(&res);
+    assert_eq!(recs.len(), 2, "{recs:?}");
+    for (id, _, reason, _) in &recs {
+        assert!(
+            reason.starts_with("no moves for either side"),
+            "game {id}: {reason}"
+        );
+    }
+    let sent = log_lines(&log, "nb#1", '>');
+    let read = log_lines(&log, "nb#1", '<');
+    let gos = sent.iter().filter(|l| *l == "go").count();
+    let answers = read.iter().filter(|l| l.starts_with("=== ")).count();
+    assert!(gos >= 10 && answers == gos, "{gos} {answers}: {sent:?}");
+    for (i, _) in sent.iter().enumerate().filter(|(_, l)| *l == "go") {
+        assert!(
+            sent.get(i + 1).is_some_and(|n| n.starts_with("ping ")),
+            "no ping after go {i}: {sent:?}"
+        );
+    }
+    // The game record tells the engine its time, TI[0:00.2] (NTest reads whole seconds:
+    // the ping is what keeps it to the time).
+    assert!(
+        sent.iter()
+            .any(|l| l.starts_with("set game ") && l.contains("TI[0:00.2]")),
+        "{sent:?}"
+    );
+}
+
+#[test]
+fn without_stop_by_ping_a_thinking_nboard_engine_forfeits() {
+    // The same engine without `stop=ping`: nothing tells it to move, so it loses on
+    // time; one whose search is dropped by `ping` (ours does that) loses as a `pong`
+    // without a move.
+    // (`depth=` lets a time below a second through, see the refusals above.)
+    let (o, res, _) = nboard_pinged_match("nboard-no-ping", "--nboard", &["depth=5"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let recs = records(&res);
+    assert_eq!(recs.len(), 2, "{recs:?}");
+    for (_, result, reason, first) in &recs {
+        let expected = if first == "nb" { "0-1" } else { "1-0" };
+        assert_eq!(result, expected, "{reason}");
+        assert!(reason.starts_with("nb time forfeit"), "{reason}");
+    }
+    let (o, res, _) = nboard_pinged_match(
+        "nboard-ping-mute",
+        "--nboard --mute-on-ping",
+        &["stop=ping"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let recs = records(&res);
+    assert_eq!(recs.len(), 2, "{recs:?}");
+    for (_, result, reason, first) in &recs {
+        let expected = if first == "nb" { "0-1" } else { "1-0" };
+        assert_eq!(result, expected, "{reason}");
+        assert!(
+            reason.contains("(stop=ping), it answered 'pong ")
+                && reason.ends_with("without a move"),
+            "{reason}"
+        );
+    }
+}
+
 #[test]
 fn an_nboard_engine_needs_a_depth_or_a_clock() {
     // With neither it would be told `set depth 60` and no time (a search of the whole
@@ -1996,6 +2101,39 @@ fn othello_protocols_refuse_what_they_cannot_play() {
         (
             vec!["-variant", "reversi", "-engine", "proto=nboard", "tc=40/60"],
             "no moves per period",
+        ),
+        (
+            vec![
+                "-variant",
+                "reversi",
+                "-engine",
+                "proto=nboard",
+                "tc=5",
+                "stop=ping",
+            ],
+            "stop=ping stops the engine when st= runs out: give st=SECONDS",
+        ),
+        (
+            vec![
+                "-variant",
+                "reversi",
+                "-engine",
+                "proto=ugi",
+                "st=1",
+                "stop=ping",
+            ],
+            "stop=ping is for NBoard engines (proto=nboard)",
+        ),
+        (
+            vec![
+                "-variant",
+                "reversi",
+                "-engine",
+                "proto=nboard",
+                "st=1",
+                "stop=now",
+            ],
+            "stop=now: only stop=ping",
         ),
         (
             vec![

@@ -39,6 +39,12 @@
 //! by itself, every `play COLOUR pass` is answered `? syntax error`, and `genmove` for a
 //! colour without a move answers `= pass`), and `--crash-after`, `--hang-after`,
 //! `--slow` act as in UAI.
+//! `--nboard` speaks NBoard as NTest does (`set game GGF`, `move F5//0.25`, `ping N` →
+//! `pong N`): a `go` thinks until the next line arrives, whatever its depth or clock,
+//! then answers `=== MOVE/0.00/0.1` with a random legal move before handling that line,
+//! as NTest's search stops on any input; the runner's `stop=ping` is what makes it move.
+//! `--mute-on-ping` drops the search on the next line instead, with no move (as our
+//! `reversi --nboard` does on `ping`).
 //! It writes one line on stderr when it starts.
 
 use engine::game::Side;
@@ -53,6 +59,8 @@ use std::time::Duration;
 struct Opts {
     text: bool,
     gtp: bool,
+    nboard: bool,
+    mute_on_ping: bool,
     implicit_pass: bool,
     resign_after: Option<u64>,
     crash_after: Option<u64>,
@@ -90,6 +98,8 @@ fn parse_opts() -> Opts {
         match args[i].as_str() {
             "--text" => o.text = true,
             "--gtp" => o.gtp = true,
+            "--nboard" => o.nboard = true,
+            "--mute-on-ping" => o.mute_on_ping = true,
             "--implicit-pass" => o.implicit_pass = true,
             "--resign-after" => o.resign_after = Some(num(i)),
             "--prompt" => o.prompt = true,
@@ -125,6 +135,8 @@ fn parse_opts() -> Opts {
                 args[i].as_str(),
                 "--text"
                     | "--gtp"
+                    | "--nboard"
+                    | "--mute-on-ping"
                     | "--implicit-pass"
                     | "--prompt"
                     | "--no-handshake"
@@ -206,6 +218,8 @@ fn main() {
         text_main(&o)
     } else if o.gtp {
         gtp_main(&o)
+    } else if o.nboard {
+        nboard_main(&o)
     } else {
         uai_main(&o)
     }
@@ -781,5 +795,54 @@ impl Gtp<'_> {
             }
         }
         self.made += 1;
+    }
+}
+
+/// NBoard as NTest speaks it: `go` searches until the next line comes (NTest's search
+/// checks for input and stops its round), then the move, then that line's answer.
+fn nboard_main(o: &Opts) {
+    let mut rng = SplitMix64::new(o.seed);
+    let mut pos = RPosition::startpos();
+    let mut thinking = false;
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        if std::mem::take(&mut thinking) && !o.mute_on_ping {
+            let moves = pos.legal_moves();
+            let mv = moves
+                .get(rng.below(moves.len()))
+                .copied()
+                .unwrap_or(RMove::PASS);
+            let name = if mv.is_pass() {
+                "PA".to_string()
+            } else {
+                reversi::square_name(mv.square()).to_ascii_uppercase()
+            };
+            out(&format!("=== {name}/0.00/0.1"));
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            ["ping", n] => out(&format!("pong {n}")),
+            ["set", "depth", ..] => out("set myname Fake"),
+            ["set", "game", ..] => {
+                let ggf = line.trim_start()["set".len()..].trim_start()["game".len()..].trim();
+                if let Ok(p) = engine::protocol::nboard::parse_ggf(ggf) {
+                    pos = p;
+                }
+            }
+            ["move", m] => {
+                let square = m.split('/').next().unwrap_or("").to_ascii_lowercase();
+                let mv = if square == "pa" {
+                    Some(RMove::PASS)
+                } else {
+                    reversi::parse_square(&square).ok().map(RMove::place)
+                };
+                if let Some(mv) = mv.filter(|&mv| pos.is_legal(mv)) {
+                    pos.make_move(mv);
+                }
+            }
+            ["go"] => thinking = true,
+            ["quit"] => return,
+            _ => {}
+        }
     }
 }

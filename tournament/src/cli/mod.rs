@@ -78,6 +78,7 @@ engine keys (in -engine, or in -each for every engine):
   tc=[MOVES/]TIME[+INC]  clock in seconds       st=SECONDS             fixed time per move
   depth=N (plies=N)  nodes=N  search limits      timemargin=MS          grace past the deadline (default 50)
   inittimeout=SECONDS handshake deadline (default 10)
+  stop=ping           nboard with st=: a ping when st runs out makes the engine move (NTest)
 
 options:
   -variant {games}   the game (default {default})

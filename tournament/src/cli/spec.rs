@@ -194,6 +194,14 @@ impl EngineDraft {
             "depth" | "plies" => limits.depth = Some(parse_num(k, v)?),
             "nodes" => limits.nodes = Some(parse_num("nodes", v)?),
             "timemargin" => limits.margin_ms = parse_num("timemargin", v)?,
+            "stop" => {
+                if v != "ping" {
+                    return Err(format!(
+                        "stop={v}: only stop=ping (an NBoard engine told to move by a `ping` when st= runs out)"
+                    ));
+                }
+                limits.stop_by_ping = true;
+            }
             // fastchess: `restart=off` is what the runner does (a process per engine
             // and worker, restarted only after a fault of its own).
             "restart" => {

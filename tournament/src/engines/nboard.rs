@@ -18,7 +18,10 @@
 //! reads whole seconds, so the plan refuses `tc` with `MOVES/` and an `st` or `tc` base
 //! below one second without `depth` (an engine with no limit at all, which would be
 //! told `set depth 60` and no time, is refused as every engine without a limit is). The depth is `depth=`, else 60 (the time decides). The referee's deadline
-//! is enforced as for every engine: a late `===` forfeits.
+//! is enforced as for every engine: a late `===` forfeits. With `stop=ping` (and `st`)
+//! the runner sends `ping N` when `st` runs out, as the NBoard GUI does to make an engine
+//! move now: NTest then prints the move of its last finished iteration (`===`) before
+//! `pong N`; a `pong N` with no move before it loses the game.
 
 use crate::engines::client::ProcessClient;
 use crate::engines::othello::{ggf_board, ggf_time, protocol_move, square_of};
@@ -245,11 +248,39 @@ impl<G: Notation> Player<G> for NboardClient<G> {
     fn think(&mut self, req: &MoveRequest<'_, G>) -> Result<Answer<G>, Fault> {
         self.running()?;
         self.deliver(req)?;
-        let p = self.running()?;
+        // With `stop=ping` the engine is told to move when `st` runs out: the
+        // deadline less the margin, both counted from when the referee asked.
+        let mut stop_at = match (self.limits.stop_by_ping, self.limits.movetime_ms) {
+            (true, Some(_)) => req
+                .deadline
+                .checked_sub(Duration::from_millis(self.limits.margin_ms)),
+            _ => None,
+        };
+        let mut stop_pong = None;
+        let p = self
+            .process
+            .as_mut()
+            .ok_or_else(|| Fault::Crash("engine not running".into()))?;
         p.send("go").map_err(Fault::Crash)?;
         let mut eval = Eval::default();
         loop {
-            match p.recv_deadline(req.deadline) {
+            match p.recv_deadline(stop_at.unwrap_or(req.deadline)) {
+                Err(ReadError::Timeout) if stop_at.is_some() => {
+                    stop_at = None;
+                    self.ping += 1;
+                    p.send(&format!("ping {}", self.ping))
+                        .map_err(Fault::Crash)?;
+                    stop_pong = Some(format!("pong {}", self.ping));
+                }
+                Ok(line) if stop_pong.as_deref() == Some(line.trim()) => {
+                    // NTest answers the `ping` after the move it was stopped for; an
+                    // engine that drops its search on `ping` (ours does) has no move.
+                    return Err(Fault::Garbage(format!(
+                        "stopped by 'ping {}' (stop=ping), it answered '{}' without a move",
+                        self.ping,
+                        line.trim()
+                    )));
+                }
                 Ok(line) => {
                     if let Some((mv, score)) = parse_answer(&line) {
                         eval.score = score.map(|e| Score::Cp((e * 100.0).round() as i32));

@@ -135,6 +135,10 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// How far past its time an answer is still accepted (`timemargin=`).
     pub margin_ms: u64,
+    /// NBoard (`stop=ping`): when `st` has run out the runner sends `ping`, as the
+    /// NBoard GUI does to make an engine move now (NTest then answers with the best
+    /// move of its last finished iteration).
+    pub stop_by_ping: bool,
 }
 
 /// Why a player lost a game by misbehaving.

@@ -364,6 +364,12 @@ fn check_engine<G: Registered>(e: &EngineSpec) -> Result<(), String> {
             G::NAME
         ));
     }
+    if e.limits.stop_by_ping && e.proto::<G>() != Some(Proto::Nboard) {
+        return Err(format!(
+            "engine {}: stop=ping is for NBoard engines (proto=nboard)",
+            e.name
+        ));
+    }
     if let Some(proto) = e.proto::<G>().filter(|p| p.othello_only()) {
         check_othello_engine::<G>(e, proto)?;
     }
@@ -401,8 +407,9 @@ fn check_engine<G: Registered>(e: &EngineSpec) -> Result<(), String> {
 /// An NBoard or GTP engine plays Reversi (Othello) only, and only under the limits its
 /// protocol can tell it (see `engines/nboard.rs` and `engines/gtp.rs`): neither has a node
 /// limit, GTP has no depth, NBoard's GGF clock has no moves per period and NTest reads
-/// it in whole seconds, so a clock below a second needs `depth=` to play by. (An engine
-/// with no limit at all is refused before this, as every engine is.)
+/// it in whole seconds, so a clock below a second needs `depth=` to play by, or
+/// `stop=ping`, which stops the engine at `st` whatever it read (and needs `st`). (An
+/// engine with no limit at all is refused before this, as every engine is.)
 fn check_othello_engine<G: Registered>(e: &EngineSpec, proto: Proto) -> Result<(), String> {
     let who = format!("engine {}: proto={}", e.name, proto.name());
     if !G::OTHELLO {
@@ -422,11 +429,15 @@ fn check_othello_engine<G: Registered>(e: &EngineSpec, proto: Proto) -> Result<(
         Proto::Gtp if l.tc.is_none() && l.movetime_ms.is_none() => {
             Err(format!("{who} needs tc= or st="))
         }
+        Proto::Nboard if l.stop_by_ping && l.movetime_ms.is_none() => Err(format!(
+            "{who}: stop=ping stops the engine when st= runs out: give st=SECONDS"
+        )),
         Proto::Nboard if l.tc.is_some_and(|tc| tc.moves.is_some()) => Err(format!(
             "{who}: the GGF clock has no moves per period (use tc=TIME+INC)"
         )),
         Proto::Nboard
             if l.depth.is_none()
+                && !l.stop_by_ping
                 && l.tc
                     .map_or(l.movetime_ms, |tc| Some(tc.base_ms))
                     .is_some_and(|ms| ms < 1000) =>

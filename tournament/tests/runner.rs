@@ -73,6 +73,17 @@ fn assert_pgn_reads_back_whole(pgn: &Path, res: &Path) {
     }
 }
 
+/// `games` games, every one ended by the rules: no moves for either side.
+fn assert_all_ended_on_the_board(recs: &[(u64, String, String, String)], games: usize) {
+    assert_eq!(recs.len(), games, "{recs:?}");
+    for (id, _, reason, _) in recs {
+        assert!(
+            reason.starts_with("no moves for either side"),
+            "game {id}: {reason}"
+        );
+    }
+}
+
 /// The fake engine's games: every one lost by the fake, with a reason containing `why`.
 fn assert_fake_lost_all(recs: &[(u64, String, String, String)], games: usize, why: &str) {
     assert_eq!(recs.len(), games, "{recs:?}");
@@ -1765,13 +1776,7 @@ fn nboard_engine_plays_our_ugi_engine() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let recs = records(&res);
-    assert_eq!(recs.len(), 2, "{recs:?}");
-    for (id, _, reason, _) in &recs {
-        assert!(
-            reason.starts_with("no moves for either side"),
-            "game {id}: {reason}"
-        );
-    }
+    assert_all_ended_on_the_board(&recs, 2);
     assert_pgn_reads_back_whole(&pgn, &res);
     let sent = log_lines(&log, "nb#1", '>');
     let read = log_lines(&log, "nb#1", '<');
@@ -1827,13 +1832,7 @@ fn nboard_engine_keeps_to_the_clock() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let recs = records(&res);
-    assert_eq!(recs.len(), 2, "{recs:?}");
-    for (id, _, reason, _) in &recs {
-        assert!(
-            reason.starts_with("no moves for either side"),
-            "game {id}: {reason}"
-        );
-    }
+    assert_all_ended_on_the_board(&recs, 2);
     let sent = log_lines(&log, "nb#1", '>');
     assert!(sent.contains(&"set depth 60".to_string()), "{sent:?}");
     assert!(
@@ -1855,7 +1854,7 @@ fn nboard_pinged_match(name: &str, fake_args: &str, stop: &[&str]) -> (Output, P
         "-variant",
         "reversi",
         "-engine",
-        "name=nb",
+        "name=fake",
         &fake,
         &args,
         "proto=nboard",
@@ -1887,15 +1886,9 @@ fn stop_by_ping_makes_an_nboard_engine_move() {
     let (o, res, log) = nboard_pinged_match("nboard-ping", "--nboard", &["stop=ping"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let recs = records(&res);
-    assert_eq!(recs.len(), 2, "{recs:?}");
-    for (id, _, reason, _) in &recs {
-        assert!(
-            reason.starts_with("no moves for either side"),
-            "game {id}: {reason}"
-        );
-    }
-    let sent = log_lines(&log, "nb#1", '>');
-    let read = log_lines(&log, "nb#1", '<');
+    assert_all_ended_on_the_board(&recs, 2);
+    let sent = log_lines(&log, "fake#1", '>');
+    let read = log_lines(&log, "fake#1", '<');
     let gos = sent.iter().filter(|l| *l == "go").count();
     let answers = read.iter().filter(|l| l.starts_with("=== ")).count();
     assert!(gos >= 10 && answers == gos, "{gos} {answers}: {sent:?}");
@@ -1922,13 +1915,7 @@ fn without_stop_by_ping_a_thinking_nboard_engine_forfeits() {
     // (`depth=` lets a time below a second through, see the refusals above.)
     let (o, res, _) = nboard_pinged_match("nboard-no-ping", "--nboard", &["depth=5"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let recs = records(&res);
-    assert_eq!(recs.len(), 2, "{recs:?}");
-    for (_, result, reason, first) in &recs {
-        let expected = if first == "nb" { "0-1" } else { "1-0" };
-        assert_eq!(result, expected, "{reason}");
-        assert!(reason.starts_with("nb time forfeit"), "{reason}");
-    }
+    assert_fake_lost_all(&records(&res), 2, "fake time forfeit");
     let (o, res, _) = nboard_pinged_match(
         "nboard-ping-mute",
         "--nboard --mute-on-ping",
@@ -1936,16 +1923,8 @@ fn without_stop_by_ping_a_thinking_nboard_engine_forfeits() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let recs = records(&res);
-    assert_eq!(recs.len(), 2, "{recs:?}");
-    for (_, result, reason, first) in &recs {
-        let expected = if first == "nb" { "0-1" } else { "1-0" };
-        assert_eq!(result, expected, "{reason}");
-        assert!(
-            reason.contains("(stop=ping), it answered 'pong ")
-                && reason.ends_with("without a move"),
-            "{reason}"
-        );
-    }
+    assert_fake_lost_all(&recs, 2, "(stop=ping), it answered 'pong ");
+    assert_fake_lost_all(&recs, 2, "' without a move");
 }
 
 #[test]
@@ -2001,13 +1980,7 @@ fn gtp_engine_plays_by_our_rules_on_a_clock() {
         ],
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(recs.len(), 4, "{recs:?}");
-    for (id, _, reason, _) in &recs {
-        assert!(
-            reason.starts_with("no moves for either side"),
-            "game {id}: {reason}"
-        );
-    }
+    assert_all_ended_on_the_board(&recs, 4);
     let sent = log_lines(&log, "fake#1", '>');
     for line in [
         "boardsize 8",
@@ -2231,13 +2204,7 @@ fn gtp_engine_whose_board_passes_by_itself_plays_on() {
         ],
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(recs.len(), 6, "{recs:?}");
-    for (id, _, reason, _) in &recs {
-        assert!(
-            reason.starts_with("no moves for either side"),
-            "game {id}: {reason}"
-        );
-    }
+    assert_all_ended_on_the_board(&recs, 6);
     // The fake answers `? syntax error` to passes alone here; the log's two threads may
     // write an answer before the line it answers, so the lines are counted.
     let sent = log_lines(&log, "fake#1", '>');
